@@ -1,0 +1,32 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Each creates .venv and installs what it needs, so a fresh machine works.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 5000
+
+.PHONY: run test bench clean
+
+$(VENV)/.run-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+run: $(VENV)/.run-installed
+	$(PY) -m webapp --host 127.0.0.1 --port $(PORT)
+
+test: $(VENV)/.test-installed
+	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.run-installed
+	$(PY) -m solver bench
+
+clean:
+	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,0 +1,127 @@
+"""The domain interface: what a puzzle must supply so the algorithms can search it.
+
+One module per puzzle subclasses :class:`Domain` (think Simon Tatham's back ends,
+or aima-python's ``Problem``). The algorithms in :mod:`solver.search` only ever
+talk to this interface, so they are written once for every puzzle.
+
+A domain object is built with the puzzle's options (metric, capacity, goal...)
+and then ``parse`` turns board text into a state. Parsing may fix per-board
+geometry on the domain (a Klotski board's size and goal), so use one domain
+object per board family.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable, Iterator, Optional, Tuple
+
+from .errors import BoardError
+
+Move = Any
+State = Any
+
+
+@dataclass
+class Analysis:
+    """How far a position is from solved, and the move that gets closest.
+
+    ``solvable`` is None when the search gave up before deciding; ``distance`` is
+    proven shortest only when ``optimal`` is True.
+    """
+
+    solvable: Optional[bool]
+    distance: Optional[int]
+    optimal: bool
+    best_move: Any = None
+    next_state: Any = None
+    message: str = ""
+
+
+class Domain:
+    """Base class for puzzle domains. Subclasses override what they need."""
+
+    #: short name used by the CLI, URLs and Socket.IO (``klotski``, ``npuzzle`` ...)
+    name: str = "puzzle"
+    #: True when :meth:`heuristic` never overestimates, so A*/IDA* answers are optimal
+    heuristic_admissible: bool = True
+    #: True when every move can be undone by a move, so backward search may use ``moves``
+    reversible: bool = True
+
+    # -- notation ---------------------------------------------------------
+    def parse(self, text: str) -> State:
+        """Turn board text into a state; raise :class:`BoardError` naming the problem."""
+        raise NotImplementedError
+
+    def format(self, state: State) -> str:
+        """Turn a state back into board text; ``parse(format(s))`` gives ``s`` again."""
+        raise NotImplementedError
+
+    # -- rules ------------------------------------------------------------
+    def moves(self, state: State) -> Iterable[Tuple[Move, State]]:
+        """Every legal (move, next state) pair from ``state`` in the domain's metric."""
+        raise NotImplementedError
+
+    def is_goal(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def key(self, state: State) -> Hashable:
+        """Canonical key: equal for states that are the same for search purposes."""
+        return state
+
+    # -- optional knowledge -----------------------------------------------
+    def heuristic(self, state: State) -> int:
+        """A lower bound on the moves left (0 is always safe)."""
+        return 0
+
+    def quick_solvable(self, state: State) -> Optional[bool]:
+        """A cheap exact solvability test when the puzzle has one (parity), else None."""
+        return None
+
+    def goal_states(self, start: State) -> Iterator[State]:
+        """Every goal state reachable from ``start``'s family, for backward search."""
+        raise NotImplementedError(f"{self.name} cannot enumerate its goal states")
+
+    def predecessors(self, state: State) -> Iterable[Tuple[Move, State]]:
+        """States one move before ``state``. Reversible puzzles reuse ``moves``."""
+        if not self.reversible:
+            raise NotImplementedError(f"{self.name} moves are not reversible")
+        return self.moves(state)
+
+    # -- strategy -----------------------------------------------------------
+    def solve(self, state: State, *, budget=None, cancel=None, progress=None):
+        """Find a solution with the best algorithm for this puzzle (a SearchResult).
+
+        The default is breadth-first search; domains override this to use their
+        tables or heuristics.
+        """
+        from .search import breadth_first
+        return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
+
+    def analyse(self, state: State, *, budget=None, cancel=None, progress=None) -> "Analysis":
+        """Distance to solved and the best next move; tables answer by lookup."""
+        from .search import SOLVED, UNSOLVABLE
+        quick = self.quick_solvable(state)
+        if quick is False:
+            return Analysis(solvable=False, distance=None, optimal=True)
+        result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
+        if result.status == SOLVED:
+            return Analysis(solvable=True, distance=result.length, optimal=result.optimal,
+                            best_move=result.moves[0] if result.moves else None,
+                            next_state=result.states[1] if result.moves else None)
+        if result.status == UNSOLVABLE:
+            return Analysis(solvable=False, distance=None, optimal=True)
+        return Analysis(solvable=None, distance=None, optimal=False, message=result.message)
+
+    # -- presentation -----------------------------------------------------
+    def describe(self, move: Move) -> str:
+        """A human-readable move, e.g. ``B down`` or ``tube 1 -> 3``."""
+        return str(move)
+
+    def move_info(self, move: Move) -> dict:
+        """A JSON-ready move for the web page (see each domain for its fields)."""
+        return {"text": self.describe(move)}
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise :class:`BoardError` with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise BoardError(message)

@@ -1,0 +1,106 @@
+"""One-call entry points shared by the CLI and the web app.
+
+``solve_board`` and ``analyse_board`` take a puzzle name, board text and options,
+pick the puzzle's own strategy (tables, heuristics) and return plain JSON-ready
+dicts in the shape DESIGN.md gives for the CLI's ``--json`` and the Socket.IO
+``solution``/``analysis`` events.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Optional
+
+from .domain import Domain
+from .errors import BoardError
+from .search import SOLVED, UNSOLVABLE
+
+#: puzzle name -> "module:Class" of its domain; imported on first use
+PUZZLES = {
+    "klotski": "solver.klotski:Klotski",
+    "npuzzle": "solver.npuzzle:NPuzzle",
+    "watersort": "solver.watersort:WaterSort",
+}
+
+#: the options each puzzle understands (anything else is a clear error)
+OPTIONS = {
+    "klotski": {"metric", "goal"},
+    "npuzzle": set(),
+    "watersort": {"capacity"},
+}
+
+MAX_BOARD_CHARS = 2000
+
+
+def make_domain(puzzle: str, **options: Any) -> Domain:
+    """Build the domain for ``puzzle`` with ``options`` (``None`` values are ignored)."""
+    if not isinstance(puzzle, str) or puzzle not in PUZZLES:
+        raise BoardError(f"unknown puzzle {puzzle!r}; choose one of {', '.join(PUZZLES)}")
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = sorted(set(given) - OPTIONS[puzzle])
+    if unknown:
+        raise BoardError(f"option {unknown[0]} does not apply to {puzzle}")
+    module, cls = PUZZLES[puzzle].split(":")
+    return getattr(importlib.import_module(module), cls)(**given)
+
+
+def parse_board(puzzle: str, board: Any, **options: Any):
+    """Return (domain, state) for ``board``; raises :class:`BoardError` on bad input."""
+    if not isinstance(board, str):
+        raise BoardError("board must be text")
+    if len(board) > MAX_BOARD_CHARS:
+        raise BoardError(f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}")
+    domain = make_domain(puzzle, **options)
+    return domain, domain.parse(board)
+
+
+def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
+                **options: Any) -> dict:
+    """Solve ``board`` and describe the outcome as a JSON-ready dict.
+
+    Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
+    moves (text), move_details (dicts for the page), states (board texts),
+    stats {nodes, seconds}, message.
+    """
+    domain, state = parse_board(puzzle, board, **options)
+    canonical_board = domain.format(state)
+    report = {"puzzle": puzzle, "board": canonical_board, "status": None,
+              "solvable": None, "optimal": False, "length": None, "moves": [],
+              "move_details": [], "states": [], "stats": {"nodes": 0, "seconds": 0.0},
+              "message": ""}
+    if domain.quick_solvable(state) is False:
+        report.update(status=UNSOLVABLE, solvable=False, optimal=True,
+                      message="unsolvable (parity)")
+        return report
+    result = domain.solve(state, budget=budget, cancel=cancel, progress=progress)
+    report["status"] = result.status
+    report["message"] = result.message
+    report["stats"] = {"nodes": result.nodes, "seconds": round(result.seconds, 4)}
+    if result.status == SOLVED:
+        report.update(solvable=True, optimal=result.optimal, length=result.length,
+                      moves=[domain.describe(m) for m in result.moves],
+                      move_details=[domain.move_info(m) for m in result.moves],
+                      states=[domain.format(s) for s in result.states])
+    elif result.status == UNSOLVABLE:
+        report.update(solvable=False, optimal=True)
+    return report
+
+
+def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
+                  **options: Any) -> dict:
+    """Distance to solved and best move for ``board``, as the ``analysis`` payload."""
+    domain, state = parse_board(puzzle, board, **options)
+    analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
+    best: Optional[dict] = None
+    if analysis.best_move is not None:
+        best = domain.move_info(analysis.best_move)
+        best["text"] = domain.describe(analysis.best_move)
+    return {
+        "board": domain.format(state),
+        "solved": domain.is_goal(state),
+        "solvable": analysis.solvable,
+        "distance": analysis.distance,
+        "optimal": analysis.optimal,
+        "best_move": best,
+        "next_board": domain.format(analysis.next_state) if analysis.next_state is not None else None,
+        "message": analysis.message,
+    }

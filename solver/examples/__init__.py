@@ -1,0 +1,1 @@
+"""Runnable examples of the seed-style :class:`solver.Puzzle` API."""

@@ -1,0 +1,454 @@
+"""Search algorithms written once over the :class:`~solver.domain.Domain` interface.
+
+Every algorithm takes the same keyword arguments:
+
+* ``budget``: a :class:`Budget` (node and second limits; ``None`` means unlimited);
+* ``cancel``: anything with ``is_set()`` (a ``threading.Event``) or a plain
+  callable returning True when the caller wants the search to stop;
+* ``progress``: a callable receiving :class:`Progress` about four times a second.
+
+and returns a :class:`SearchResult`. ``optimal`` is True only when the algorithm
+has proven the answer shortest (breadth-first, bidirectional, and A*/IDA* with an
+admissible heuristic); ``status`` says whether the search solved, proved the
+position unsolvable (reachable set exhausted), ran out of budget or was cancelled.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional
+
+from .domain import Domain
+
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+BUDGET = "budget"
+CANCELLED = "cancelled"
+
+
+@dataclass
+class Budget:
+    """Limits for one search. ``None`` means no limit."""
+
+    max_nodes: Optional[int] = None
+    max_seconds: Optional[float] = None
+
+
+@dataclass
+class Progress:
+    """What a running search reports: nodes expanded, current depth, open nodes, time."""
+
+    nodes: int
+    depth: int
+    frontier: int
+    elapsed: float
+
+    def as_dict(self) -> dict:
+        return {"nodes": self.nodes, "depth": self.depth,
+                "frontier": self.frontier, "elapsed": round(self.elapsed, 3)}
+
+
+@dataclass
+class SearchResult:
+    """The outcome of a search: moves and states from start to goal when solved."""
+
+    status: str
+    moves: List[Any] = field(default_factory=list)
+    states: List[Any] = field(default_factory=list)
+    optimal: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+    message: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+
+class StopSearch(Exception):
+    """Raised inside a search when the budget runs out or the caller cancels."""
+
+    def __init__(self, status: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Monitor:
+    """Counts nodes and, every few hundred of them, checks budget, cancel and progress.
+
+    Checking the clock on every node would cost more than the search itself, so
+    ``count`` is bumped inline and :meth:`check` runs when it reaches ``next_check``
+    (every 256 nodes: a few milliseconds, well inside the 100 ms cancel promise).
+    """
+
+    CHECK_EVERY = 256
+    PROGRESS_EVERY = 0.25
+
+    def __init__(self, budget: Optional[Budget] = None, cancel: Any = None,
+                 progress: Optional[Callable[[Progress], None]] = None):
+        self.budget = budget or Budget()
+        self._cancelled = _cancel_test(cancel)
+        self.progress = progress
+        self.started = time.monotonic()
+        self.count = 0
+        self.next_check = self.CHECK_EVERY
+        self._next_report = self.started + self.PROGRESS_EVERY
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def check(self, depth: int = 0, frontier: int = 0) -> None:
+        """Raise :class:`StopSearch` when the search must stop; report progress."""
+        self.next_check = self.count + self.CHECK_EVERY
+        now = time.monotonic()
+        if self._cancelled():
+            raise StopSearch(CANCELLED, "cancelled")
+        limit = self.budget.max_nodes
+        if limit is not None and self.count >= limit:
+            raise StopSearch(BUDGET, f"gave up after {self.count} positions")
+        limit = self.budget.max_seconds
+        if limit is not None and now - self.started >= limit:
+            raise StopSearch(BUDGET, f"gave up after {self.count} positions "
+                                     f"({limit:g} s budget)")
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + self.PROGRESS_EVERY
+            self.report(depth, frontier)
+
+    def report(self, depth: int = 0, frontier: int = 0) -> None:
+        if self.progress is not None:
+            self.progress(Progress(self.count, depth, frontier, self.elapsed))
+
+    def result(self, status: str, moves=(), states=(), optimal=False, message="") -> SearchResult:
+        return SearchResult(status, list(moves), list(states), optimal,
+                            self.count, self.elapsed, message)
+
+    def stopped(self, stop: StopSearch) -> SearchResult:
+        return self.result(stop.status, message=stop.message)
+
+
+def _cancel_test(cancel: Any) -> Callable[[], bool]:
+    if cancel is None:
+        return lambda: False
+    if hasattr(cancel, "is_set"):
+        return cancel.is_set
+    if callable(cancel):
+        return cancel
+    raise TypeError("cancel must be an Event-like object or a callable")
+
+
+def _path(parents: dict, key: Any):
+    """Walk ``parents`` (key -> (parent key, move, state)) back to the root."""
+    moves, states = [], []
+    while key is not None:
+        parent, move, state = parents[key]
+        states.append(state)
+        if parent is not None:
+            moves.append(move)
+        key = parent
+    moves.reverse()
+    states.reverse()
+    return moves, states
+
+
+def replay_keys(domain: Domain, start: Any, keys: List[Any]):
+    """Turn a chain of canonical keys into concrete moves from ``start``.
+
+    Backward searches and distance tables store canonical keys; with
+    interchangeable pieces those may be labelled differently from the player's
+    board, so each step is re-derived by finding the move that lands on the key.
+    """
+    moves, states, state = [], [start], start
+    for target in keys:
+        for move, nxt in domain.moves(state):
+            if domain.key(nxt) == target:
+                break
+        else:
+            raise RuntimeError("key chain does not follow the rules")
+        moves.append(move)
+        states.append(nxt)
+        state = nxt
+    return moves, states
+
+
+# -- breadth-first ---------------------------------------------------------
+
+def breadth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
+                  progress=None) -> SearchResult:
+    """Layer-by-layer breadth-first search: shortest in move count, proven."""
+    mon = Monitor(budget, cancel, progress)
+    key, moves, is_goal = domain.key, domain.moves, domain.is_goal
+    start_key = key(start)
+    parents = {start_key: (None, None, start)}
+    if is_goal(start):
+        return mon.result(SOLVED, states=[start], optimal=True)
+    layer = [(start_key, start)]
+    depth = 0
+    try:
+        while layer:
+            depth += 1
+            nxt_layer = []
+            for pkey, state in layer:
+                mon.count += 1
+                if mon.count >= mon.next_check:
+                    mon.check(depth, len(layer) + len(nxt_layer))
+                for move, child in moves(state):
+                    ckey = key(child)
+                    if ckey in parents:
+                        continue
+                    parents[ckey] = (pkey, move, child)
+                    if is_goal(child):
+                        mv, st = _path(parents, ckey)
+                        return mon.result(SOLVED, mv, st, optimal=True)
+                    nxt_layer.append((ckey, child))
+            layer = nxt_layer
+    except StopSearch as stop:
+        return mon.stopped(stop)
+    return mon.result(UNSOLVABLE, optimal=True,
+                      message=f"no solution: all {len(parents)} reachable positions searched")
+
+
+# -- depth-first -----------------------------------------------------------
+
+def depth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
+                progress=None, max_depth: Optional[int] = None) -> SearchResult:
+    """Depth-first search with a visited set (the seed's ``depthFirst=True``).
+
+    Finds *a* solution, usually long; never claims optimality.
+    """
+    mon = Monitor(budget, cancel, progress)
+    key, moves, is_goal = domain.key, domain.moves, domain.is_goal
+    start_key = key(start)
+    parents = {start_key: (None, None, start)}
+    stack = [(start_key, start, 0)]
+    try:
+        while stack:
+            skey, state, depth = stack.pop()
+            if is_goal(state):
+                mv, st = _path(parents, skey)
+                return mon.result(SOLVED, mv, st, optimal=len(mv) == 0)
+            mon.count += 1
+            if mon.count >= mon.next_check:
+                mon.check(depth, len(stack))
+            if max_depth is not None and depth >= max_depth:
+                continue
+            for move, child in moves(state):
+                ckey = key(child)
+                if ckey in parents:
+                    continue
+                parents[ckey] = (skey, move, child)
+                stack.append((ckey, child, depth + 1))
+    except StopSearch as stop:
+        return mon.stopped(stop)
+    if max_depth is not None:
+        return mon.result(BUDGET, message=f"no solution within {max_depth} moves")
+    return mon.result(UNSOLVABLE, optimal=True,
+                      message=f"no solution: all {len(parents)} reachable positions searched")
+
+
+# -- bidirectional breadth-first -----------------------------------------------
+
+def bidirectional(domain: Domain, start: Any, *, budget=None, cancel=None,
+                  progress=None) -> SearchResult:
+    """Breadth-first from the start and backward from every goal state at once.
+
+    Each round expands one whole layer of the smaller side; the first layer that
+    touches the other side holds a shortest path (see ``_meet``), so the answer is
+    proven optimal. Needs ``domain.goal_states`` and ``domain.predecessors``.
+    """
+    mon = Monitor(budget, cancel, progress)
+    key = domain.key
+    start_key = key(start)
+    if domain.is_goal(start):
+        return mon.result(SOLVED, states=[start], optimal=True)
+    fwd = {start_key: (None, None, start)}          # key -> (parent key, move, state)
+    bwd = {}                                         # key -> (next key toward goal, None, state)
+    for goal in domain.goal_states(start):
+        bwd.setdefault(key(goal), (None, None, goal))
+    if not bwd:
+        return mon.result(UNSOLVABLE, optimal=True, message="no goal position exists")
+    fwd_layer, bwd_layer = [(start_key, start)], list((k, v[2]) for k, v in bwd.items())
+    fwd_depth = bwd_depth = 0
+    try:
+        while fwd_layer and bwd_layer:
+            forward = len(fwd_layer) <= len(bwd_layer)
+            if forward:
+                fwd_depth += 1
+                expand, seen, other, layer = domain.moves, fwd, bwd, fwd_layer
+            else:
+                bwd_depth += 1
+                expand, seen, other, layer = domain.predecessors, bwd, fwd, bwd_layer
+            nxt_layer, meet = [], None
+            for pkey, state in layer:
+                mon.count += 1
+                if mon.count >= mon.next_check:
+                    mon.check(fwd_depth + bwd_depth, len(fwd_layer) + len(bwd_layer))
+                for move, child in expand(state):
+                    ckey = key(child)
+                    if ckey in seen:
+                        continue
+                    seen[ckey] = (pkey, move, child)
+                    if ckey in other:
+                        meet = ckey
+                        break
+                    nxt_layer.append((ckey, child))
+                if meet is not None:
+                    break
+            if meet is not None:
+                return _meet(domain, start, fwd, bwd, meet, mon)
+            if forward:
+                fwd_layer = nxt_layer
+            else:
+                bwd_layer = nxt_layer
+    except StopSearch as stop:
+        return mon.stopped(stop)
+    return mon.result(UNSOLVABLE, optimal=True,
+                      message=f"no solution: all {len(fwd)} reachable positions searched")
+
+
+def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
+    """Join the two half paths at ``meet``.
+
+    With whole layers expanded alternately and no earlier contact, every path
+    through this layer has the same length, the shortest possible: any meeting
+    node with a shallower other side would have been found a round earlier.
+    """
+    keys = []
+    k = meet
+    while k is not None:
+        keys.append(k)
+        k = fwd[k][0]
+    keys.reverse()
+    k = bwd[meet][0]
+    while k is not None:
+        keys.append(k)
+        k = bwd[k][0]
+    moves, states = replay_keys(domain, start, keys[1:])
+    return mon.result(SOLVED, moves, states, optimal=True)
+
+
+# -- A* ----------------------------------------------------------------------
+
+def astar(domain: Domain, start: Any, *, budget=None, cancel=None,
+          progress=None, weight: float = 1.0) -> SearchResult:
+    """A* on f = g + weight * h; optimal when h is admissible and weight is 1.
+
+    Ties prefer the deeper node, which reaches goals sooner on puzzles with many
+    equal-f positions. A node whose cost improves is reopened, so admissibility
+    (not consistency) is all optimality needs.
+    """
+    mon = Monitor(budget, cancel, progress)
+    key, moves, is_goal, h = domain.key, domain.moves, domain.is_goal, domain.heuristic
+    start_key = key(start)
+    parents = {start_key: (None, None, start)}
+    best_g = {start_key: 0}
+    tie = itertools.count()
+    open_heap = [(weight * h(start), 0, next(tie), start_key, start)]
+    proven = domain.heuristic_admissible and weight <= 1.0
+    try:
+        while open_heap:
+            _f, neg_g, _t, skey, state = heapq.heappop(open_heap)
+            g = -neg_g
+            if g > best_g[skey]:
+                continue                     # a stale entry: reached more cheaply since
+            if is_goal(state):
+                mv, st = _path(parents, skey)
+                return mon.result(SOLVED, mv, st, optimal=proven)
+            mon.count += 1
+            if mon.count >= mon.next_check:
+                mon.check(g, len(open_heap))
+            g1 = g + 1
+            for move, child in moves(state):
+                ckey = key(child)
+                old = best_g.get(ckey)
+                if old is not None and old <= g1:
+                    continue
+                best_g[ckey] = g1
+                parents[ckey] = (skey, move, child)
+                heapq.heappush(open_heap, (g1 + weight * h(child), -g1, next(tie), ckey, child))
+    except StopSearch as stop:
+        return mon.stopped(stop)
+    return mon.result(UNSOLVABLE, optimal=True,
+                      message=f"no solution: all {len(best_g)} reachable positions searched")
+
+
+# -- IDA* --------------------------------------------------------------------
+
+def ida_star(domain: Domain, start: Any, *, budget=None, cancel=None,
+             progress=None) -> SearchResult:
+    """Iterative-deepening A*: depth-first within a growing f bound, tiny memory.
+
+    Positions already on the current path are skipped, so every iteration is
+    finite; when an iteration finds nothing beyond its bound the reachable set is
+    exhausted and the position is proven unsolvable.
+    """
+    mon = Monitor(budget, cancel, progress)
+    key, moves, is_goal, h = domain.key, domain.moves, domain.is_goal, domain.heuristic
+    bound = h(start)
+    try:
+        while True:
+            found, next_bound = _bounded_dfs(domain, start, bound, mon, key, moves, is_goal, h)
+            if found is not None:
+                mv, st = found
+                return mon.result(SOLVED, mv, st, optimal=domain.heuristic_admissible)
+            if next_bound is None:
+                return mon.result(UNSOLVABLE, optimal=True,
+                                  message="no solution: every path searched")
+            bound = next_bound
+            mon.report(bound, 0)
+    except StopSearch as stop:
+        return mon.stopped(stop)
+
+
+def _bounded_dfs(domain, start, bound, mon, key, moves, is_goal, h):
+    """One IDA* iteration; returns ((moves, states) or None, smallest f over bound)."""
+    path_states, path_moves = [start], []
+    on_path = {key(start)}
+    stack = [iter(moves(start))]
+    next_bound = None
+    if is_goal(start):
+        return ([], [start]), None
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            on_path.discard(key(path_states.pop()))
+            if path_moves:
+                path_moves.pop()
+            continue
+        move, child = step
+        ckey = key(child)
+        if ckey in on_path:
+            continue
+        g = len(path_moves) + 1
+        f = g + h(child)
+        if f > bound:
+            if next_bound is None or f < next_bound:
+                next_bound = f
+            continue
+        mon.count += 1
+        if mon.count >= mon.next_check:
+            mon.check(g, len(stack))
+        if is_goal(child):
+            return (path_moves + [move], path_states + [child]), None
+        path_states.append(child)
+        path_moves.append(move)
+        on_path.add(ckey)
+        stack.append(iter(moves(child)))
+    return None, next_bound
+
+
+ALGORITHMS = {
+    "bfs": breadth_first,
+    "dfs": depth_first,
+    "bidirectional": bidirectional,
+    "astar": astar,
+    "idastar": ida_star,
+}

@@ -1,0 +1,1 @@
+"""The Flask + Flask-SocketIO web game (being built)."""
