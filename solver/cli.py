@@ -1,0 +1,122 @@
+"""Command line: ``python -m solver solve PUZZLE BOARD [...]`` and ``python -m solver bench``.
+
+Exit codes: 0 solved, 1 proven unsolvable, 2 bad input (one line on stderr, no
+traceback), 3 the search gave up within its budget.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import List, Optional
+
+from .errors import BoardError
+from .search import SOLVED, UNSOLVABLE, Budget, Progress
+
+EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Bad command-line usage; reported in one line like a bad board."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse prints usage and exits on error; we want one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # noqa: D401 - argparse's hook
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m solver",
+                     description="Optimal solver for Klotski, water-sort and N-puzzles.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    solve = sub.add_parser("solve", help="solve one board")
+    solve.add_argument("puzzle", help="klotski, npuzzle or watersort")
+    solve.add_argument("board", help="the board in the puzzle's notation (see DESIGN.md)")
+    solve.add_argument("--metric", choices=["piece", "step"], help="klotski move metric")
+    solve.add_argument("--goal", help="klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)")
+    solve.add_argument("--capacity", type=int, help="water-sort tube capacity (default 4)")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("--seconds", type=float, help="give up after this many seconds")
+    solve.add_argument("--nodes", type=int, help="give up after this many positions")
+    solve.add_argument("--progress", action="store_true",
+                       help="report search progress on stderr")
+
+    bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
+    bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
+    bench.add_argument("--only", choices=["klotski", "npuzzle", "watersort"],
+                       help="bench one puzzle only")
+    bench.add_argument("--deals", type=int, default=None,
+                       help="water-sort deals per size (default 10, quick 3)")
+    bench.add_argument("--fifteen", nargs="?", const="1-100", metavar="RANGE",
+                       help="solve Korf's 15-puzzle instances (e.g. 1-10) instead")
+    bench.add_argument("--baseline-seconds", type=float, default=120.0,
+                       help="stop a baseline run after this long (reported as gave up)")
+    return parser
+
+
+def _print_progress(p: Progress) -> None:
+    print(f"\r{p.nodes:>12,} positions  depth {p.depth:>4}  open {p.frontier:>10,}  "
+          f"{p.elapsed:7.1f} s", end="", file=sys.stderr, flush=True)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from .engine import solve_board
+
+    if args.seconds is not None and args.seconds <= 0:
+        raise UsageError("--seconds must be positive")
+    if args.nodes is not None and args.nodes <= 0:
+        raise UsageError("--nodes must be positive")
+    budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)
+    progress = _print_progress if args.progress else None
+    report = solve_board(args.puzzle, args.board, budget=budget, progress=progress,
+                         metric=args.metric, goal=args.goal, capacity=args.capacity)
+    if progress:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps({k: report[k] for k in ("puzzle", "board", "solvable", "optimal",
+                                                 "length", "moves", "states", "stats",
+                                                 "status", "message")}, ensure_ascii=False))
+    else:
+        _print_human(report)
+    if report["status"] == SOLVED:
+        return EXIT_SOLVED
+    if report["status"] == UNSOLVABLE:
+        return EXIT_UNSOLVABLE
+    if not args.json:
+        print(report["message"] or "gave up", file=sys.stderr)
+    return EXIT_GAVE_UP
+
+
+def _print_human(report: dict) -> None:
+    stats = report["stats"]
+    tail = f"({stats['nodes']:,} positions, {stats['seconds']:.3f} s)"
+    if report["status"] == SOLVED:
+        kind = "optimal" if report["optimal"] else "not proven optimal"
+        print(f"solved in {report['length']} moves, {kind} {tail}")
+        for i, move in enumerate(report["moves"], 1):
+            print(f"{i:4}. {move}")
+    elif report["status"] == UNSOLVABLE:
+        print(f"unsolvable: {report['message'] or 'no position reachable is solved'} {tail}")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "solve":
+            return run_solve(args)
+        from .bench import run_bench
+        return run_bench(args)
+    except (BoardError, UsageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
