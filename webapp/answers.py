@@ -1,0 +1,71 @@
+"""Running one checked request through the solver and shaping the reply event.
+
+Each function returns ``(event, payload)`` ready to emit, or ``None`` when the
+search was cancelled (a cancelled job never answers). They know nothing about
+sockets or threads, so they are easy to test and to reuse.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Tuple
+
+from solver.engine import analyse_board, solve_board
+from solver.errors import BoardError
+from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
+
+from .validation import JobRequest
+
+Reply = Optional[Tuple[str, dict]]
+
+
+def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
+    """The ``error`` event's payload: the message, the event it answers, and its id."""
+    payload = {"message": message, "event": event}
+    if job_id is not None:
+        payload["id"] = job_id
+    if game is not None:
+        payload["game"] = game
+    return payload
+
+
+def _gave_up(message: str) -> bool:
+    return message.startswith("gave up")
+
+
+def analyse_reply(request: JobRequest, cancel, seconds: float) -> Reply:
+    """``analysis`` for the position, or ``error`` when bad or over budget."""
+    try:
+        result = analyse_board(request.game, request.board, budget=Budget(max_seconds=seconds),
+                               cancel=cancel, **request.options)
+    except BoardError as err:
+        return "error", error_payload(str(err), "analyse", request.id, request.game)
+    if cancel.is_set() or result["message"] == CANCELLED:
+        return None
+    if result["solvable"] is None and _gave_up(result["message"]):
+        return "error", error_payload(result["message"], "analyse", request.id, request.game)
+    return "analysis", {"id": request.id, "game": request.game, **result}
+
+
+def solve_reply(request: JobRequest, cancel, seconds: float,
+                progress: Optional[Callable[[Progress], None]] = None) -> Reply:
+    """``solution``, ``unsolvable``, or ``error`` (bad board, over budget)."""
+    try:
+        report = solve_board(request.game, request.board, budget=Budget(max_seconds=seconds),
+                             cancel=cancel, progress=progress, **request.options)
+    except BoardError as err:
+        return "error", error_payload(str(err), "solve", request.id, request.game)
+    status = report["status"]
+    if cancel.is_set() or status == CANCELLED:
+        return None
+    if status == SOLVED:
+        moves = []
+        for detail, text in zip(report["move_details"], report["moves"]):
+            moves.append({**detail, "text": detail.get("text") or text})
+        return "solution", {"id": request.id, "game": request.game, "board": report["board"],
+                            "moves": moves, "states": report["states"],
+                            "length": report["length"], "optimal": report["optimal"],
+                            "stats": report["stats"]}
+    if status == UNSOLVABLE:
+        return "unsolvable", {"id": request.id, "game": request.game, "board": report["board"],
+                              "message": report["message"] or "no solution exists"}
+    message = report["message"] if status == BUDGET else f"search stopped: {status}"
+    return "error", error_payload(message, "solve", request.id, request.game)

@@ -1,0 +1,36 @@
+"""HTTP routes: the lobby, a play page per game, and a health check."""
+from __future__ import annotations
+
+from flask import Flask, abort, jsonify, render_template, request
+
+from .games import GAMES, lobby_games, play_config
+
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body><h1>Not found</h1><p>There is no such page or game.
+<a href="/">Back to the lobby</a>.</p></body></html>
+"""
+
+
+def register_routes(app: Flask, levels: list) -> None:
+    """Attach the page routes; ``levels`` are the lobby's named Klotski layouts."""
+
+    @app.get("/", endpoint="lobby")
+    def lobby():
+        return render_template("lobby.html", games=lobby_games(), levels=levels)
+
+    @app.get("/play/<game>", endpoint="play")
+    def play(game: str):
+        if game not in GAMES:
+            abort(404)
+        config = play_config(game, request.args)
+        return render_template("play.html", game=game, config=config,
+                               title=GAMES[game]["title"])
+
+    @app.get("/healthz", endpoint="healthz")
+    def healthz():
+        return jsonify(status="ok")
+
+    @app.errorhandler(404)
+    def not_found(_err):
+        return NOT_FOUND_PAGE, 404
