@@ -1,0 +1,265 @@
+"""Water sort: pour coloured liquid between tubes until every tube holds one colour.
+
+Notation (DESIGN.md): tubes joined by ``,``, each written bottom to top, one
+character per unit of colour (a colour is one ASCII letter or digit, case
+matters); an empty tube is empty text. ``ABAB,BABA,,`` is two mixed tubes and
+two empty ones. Each colour's count must be a multiple of the capacity.
+
+A state is a tuple of tube strings in the player's order, so moves name real
+tubes; :meth:`WaterSort.key` sorts the tubes, so the order of tubes never
+multiplies the search. Solving (fewest pours, proven) lives in
+:mod:`solver.watersort_search`; the lower bound it uses is :func:`lower_bound`.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
+
+from .domain import Domain
+from .errors import BoardError
+
+MAX_CAPACITY = 12
+MAX_TUBES = 40
+COLOURS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+_COLOUR_SET = frozenset(COLOURS)
+
+State = Tuple[str, ...]
+
+
+class Pour(NamedTuple):
+    """One pour: ``amount`` units of ``colour`` from tube ``src`` onto tube ``dst`` (0-based)."""
+
+    src: int
+    dst: int
+    amount: int
+    colour: str
+
+
+def top_run(tube: str) -> int:
+    """Length of the run of one colour on top of ``tube`` (0 for an empty tube)."""
+    if not tube:
+        return 0
+    colour = tube[-1]
+    n = len(tube)
+    run = 1
+    while run < n and tube[n - 1 - run] == colour:
+        run += 1
+    return run
+
+
+def blocks(tube: str) -> int:
+    """Number of maximal one-colour runs in ``tube``."""
+    if not tube:
+        return 0
+    return 1 + sum(1 for a, b in zip(tube, tube[1:]) if a != b)
+
+
+def lower_bound(tubes: Iterable[str], capacity: int) -> int:
+    """Fewest pours any solution still needs (admissible and consistent).
+
+    For each colour c let t_c be its blocks (maximal runs) that do not sit at the
+    bottom of a tube, s_c its blocks at the bottom of a tube, and k_c = units of
+    c / capacity the full tubes it fills when solved. Then at least
+    ``t_c + max(0, s_c - k_c)`` pours move colour c:
+
+    * a block above another colour must leave its tube (the tube ends up one
+      colour, and what lies below can only leave after it); the first pour
+      that takes units of a given block has that block's tube as its source,
+      so different blocks need different pours (two blocks in one tube are
+      separated by another colour, so one pour cannot reach both);
+    * a bottom block never touched keeps its tube's bottom at c forever, so
+      that tube is one of the k_c tubes of c at the end: at least s_c - k_c
+      bottom blocks must be touched too, each by its own pour.
+
+    Every pour moves one colour, so the sum over colours is a lower bound. One
+    pour changes one colour's t or s by at most one in the direction that lowers
+    the bound, so the bound drops by at most 1 per pour (consistent).
+    """
+    tubes = [t for t in tubes if t]
+    units: Dict[str, int] = {}
+    bottoms: Dict[str, int] = {}
+    non_bottom = 0
+    for tube in tubes:
+        bottoms[tube[0]] = bottoms.get(tube[0], 0) + 1
+        prev = ""
+        for ch in tube:
+            units[ch] = units.get(ch, 0) + 1
+            if ch != prev:
+                non_bottom += 1
+                prev = ch
+    non_bottom -= len(tubes)
+    extra = 0
+    for colour, s in bottoms.items():
+        k = units[colour] // capacity
+        if s > k:
+            extra += s - k
+    return non_bottom + extra
+
+
+def _tube_number(index: int) -> str:
+    return f"tube {index + 1}"
+
+
+class WaterSort(Domain):
+    """Water sort with tubes of ``capacity`` units (default 4, at most 12).
+
+    Moves are :class:`Pour` tuples with 0-based tube indices; :meth:`describe`
+    writes them 1-based for people (``tube 1 -> 3`` pours the first tube into
+    the third), :meth:`move_info` gives the 0-based indices the web page uses.
+    """
+
+    name = "watersort"
+    heuristic_admissible = True
+    reversible = False        # a pour onto a same-coloured top cannot always be undone
+
+    def __init__(self, capacity=4):
+        self.capacity = self._check_capacity(capacity)
+
+    @staticmethod
+    def _check_capacity(capacity) -> int:
+        if isinstance(capacity, bool):
+            raise BoardError("capacity must be a whole number")
+        if isinstance(capacity, str):
+            text = capacity.strip()
+            if not text.isdigit():
+                raise BoardError(f"capacity {capacity!r} is not a whole number")
+            capacity = int(text)
+        if not isinstance(capacity, int):
+            raise BoardError(f"capacity {capacity!r} is not a whole number")
+        if capacity < 1 or capacity > MAX_CAPACITY:
+            raise BoardError(f"capacity {capacity} is out of range; use 1 to {MAX_CAPACITY}")
+        return capacity
+
+    # -- notation ---------------------------------------------------------
+    def parse(self, text: str) -> State:
+        """Tubes from board text; every problem is named in one line (1-based tubes)."""
+        if not isinstance(text, str):
+            raise BoardError("board must be text")
+        text = text.strip()
+        if not text:
+            raise BoardError("empty board: write tubes bottom to top joined by ','")
+        tubes = text.split(",")
+        if len(tubes) > MAX_TUBES:
+            raise BoardError(f"board has {len(tubes)} tubes; the limit is {MAX_TUBES}")
+        cap = self.capacity
+        units: Dict[str, int] = {}
+        for index, tube in enumerate(tubes):
+            for pos, ch in enumerate(tube):
+                if ch not in _COLOUR_SET:
+                    raise BoardError(f"{_tube_number(index)} has {ch!r} at position {pos + 1}; "
+                                     f"colours are single letters or digits")
+                units[ch] = units.get(ch, 0) + 1
+            if len(tube) > cap:
+                raise BoardError(f"{_tube_number(index)} holds {len(tube)} units, "
+                                 f"capacity is {cap}")
+        if not units:
+            raise BoardError("board has no colour in any tube")
+        for colour in sorted(units):
+            if units[colour] % cap:
+                raise BoardError(f"colour {colour} has {units[colour]} units, tubes hold {cap}")
+        return tuple(tubes)
+
+    def format(self, state: State) -> str:
+        return ",".join(state)
+
+    # -- rules ------------------------------------------------------------
+    def pour_amount(self, state: State, src: int, dst: int) -> int:
+        """Units a pour from ``src`` to ``dst`` moves; 0 when the pour is not legal."""
+        n = len(state)
+        if not (0 <= src < n and 0 <= dst < n) or src == dst:
+            return 0
+        source, target = state[src], state[dst]
+        room = self.capacity - len(target)
+        if not source or room <= 0 or (target and target[-1] != source[-1]):
+            return 0
+        return min(top_run(source), room)
+
+    def pour(self, state: State, src: int, dst: int) -> Tuple[Pour, State]:
+        """Apply the pour ``src -> dst`` (0-based) or raise :class:`BoardError` naming why not."""
+        amount = self.pour_amount(state, src, dst)
+        if amount == 0:
+            raise BoardError(self._why_illegal(state, src, dst))
+        return self._apply(state, src, dst, amount)
+
+    def _why_illegal(self, state: State, src: int, dst: int) -> str:
+        n = len(state)
+        for index in (src, dst):
+            if not isinstance(index, int) or not 0 <= index < n:
+                return f"there is no tube {index!r}; tubes are 0 to {n - 1}"
+        if src == dst:
+            return "pour into a different tube"
+        if not state[src]:
+            return f"{_tube_number(src)} is empty"
+        if len(state[dst]) >= self.capacity:
+            return f"{_tube_number(dst)} is full"
+        return (f"{_tube_number(dst)} has {state[dst][-1]} on top, "
+                f"{_tube_number(src)} pours {state[src][-1]}")
+
+    @staticmethod
+    def _apply(state: State, src: int, dst: int, amount: int) -> Tuple[Pour, State]:
+        source = state[src]
+        colour = source[-1]
+        tubes = list(state)
+        tubes[src] = source[:-amount]
+        tubes[dst] = state[dst] + colour * amount
+        return Pour(src, dst, amount, colour), tuple(tubes)
+
+    def legal_pours(self, state: State) -> Iterator[Tuple[Pour, State]]:
+        """Every legal pour, including ones that only relabel tubes."""
+        n = len(state)
+        for src in range(n):
+            for dst in range(n):
+                amount = self.pour_amount(state, src, dst)
+                if amount:
+                    yield self._apply(state, src, dst, amount)
+
+    def moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+        """Legal pours, less the ones that cannot matter to any search.
+
+        Pouring a tube that holds one colour only into an empty tube just swaps
+        two tubes: same canonical key, so it is left out. Use
+        :meth:`legal_pours` or :meth:`pour` to check a player's move.
+        """
+        for move, child in self.legal_pours(state):
+            if not state[move.dst] and move.amount == len(state[move.src]):
+                continue
+            yield move, child
+
+    def is_goal(self, state: State) -> bool:
+        cap = self.capacity
+        for tube in state:
+            if tube and (len(tube) != cap or tube.count(tube[0]) != cap):
+                return False
+        return True
+
+    def key(self, state: State) -> str:
+        """Canonical key: the tubes sorted, joined (tube order does not matter)."""
+        return ",".join(sorted(state))
+
+    def heuristic(self, state: State) -> int:
+        return lower_bound(state, self.capacity)
+
+    # -- strategy -----------------------------------------------------------
+    def solve(self, state: State, *, budget=None, cancel=None, progress=None):
+        """Fewest pours by a specialised A* on canonical states (see watersort_search)."""
+        from .watersort_search import solve_fewest_pours
+        return solve_fewest_pours(self, state, budget=budget, cancel=cancel, progress=progress)
+
+    # -- presentation -----------------------------------------------------
+    def describe(self, move: Pour) -> str:
+        """``tube 1 -> 3``: 1-based tube numbers, as a player counts them."""
+        return f"tube {move.src + 1} -> {move.dst + 1}"
+
+    def move_info(self, move: Pour) -> dict:
+        """0-based ``from``/``to`` (the page's ``data-tube``), amount, colour, text."""
+        return {"from": move.src, "to": move.dst, "amount": move.amount,
+                "colour": move.colour, "text": self.describe(move)}
+
+
+def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
+    """A shuffled deal: ``colours`` full tubes' worth of units mixed, then ``empty`` empty tubes.
+
+    Colours are named A, B, ... Z, then 0..9 (then lowercase). Not every deal is
+    solvable; the solver proves which are not.
+    """
+    from .watersort_deals import deal
+    return deal(colours, capacity=capacity, empty=empty, seed=seed)

@@ -1,0 +1,66 @@
+"""Random water-sort deals, for the benchmark, the tests and level generation."""
+from __future__ import annotations
+
+import random
+import time
+from typing import Iterable, List
+
+from .errors import BoardError
+
+
+def deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
+    """Shuffle ``colours * capacity`` units into ``colours`` full tubes, add ``empty`` empty ones.
+
+    Colours are named A..Z, then 0..9, then a..z, in that order, so a deal of
+    up to 36 colours uses uppercase letters and digits only.
+    """
+    from .watersort import COLOURS, MAX_CAPACITY, MAX_TUBES
+    for name, value in (("colours", colours), ("capacity", capacity), ("empty", empty)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BoardError(f"{name} must be a whole number")
+    if not 1 <= colours <= len(COLOURS):
+        raise BoardError(f"colours must be 1 to {len(COLOURS)}, not {colours}")
+    if not 1 <= capacity <= MAX_CAPACITY:
+        raise BoardError(f"capacity {capacity} is out of range; use 1 to {MAX_CAPACITY}")
+    if empty < 0 or colours + empty > MAX_TUBES:
+        raise BoardError(f"{colours + empty} tubes is too many; the limit is {MAX_TUBES}")
+    rng = random.Random(seed)
+    units: List[str] = [c for c in COLOURS[:colours] for _ in range(capacity)]
+    rng.shuffle(units)
+    tubes = ["".join(units[i:i + capacity]) for i in range(0, len(units), capacity)]
+    return ",".join(tubes + [""] * empty)
+
+
+def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capacity: int = 4,
+          empty: int = 2, seconds: float = 10.0, report=print) -> List[dict]:
+    """Solve ``deals`` seeded deals per colour count; one row per deal, plus a summary line.
+
+    Each row: colours, seed, status, optimal, length, nodes, seconds. Seeds are
+    0..deals-1, so runs are repeatable.
+    """
+    from .search import Budget
+    from .watersort import WaterSort
+    domain = WaterSort(capacity)
+    rows = []
+    for colours in colour_counts:
+        times, nodes = [], []
+        for seed in range(deals):
+            board = deal(colours, capacity, empty, seed)
+            state = domain.parse(board)
+            started = time.perf_counter()
+            result = domain.solve(state, budget=Budget(max_seconds=seconds))
+            took = time.perf_counter() - started
+            rows.append({"colours": colours, "seed": seed, "board": board,
+                         "status": result.status, "optimal": result.optimal,
+                         "length": result.length if result.solved else None,
+                         "nodes": result.nodes, "seconds": round(took, 3)})
+            times.append(took)
+            nodes.append(result.nodes)
+        times.sort()
+        nodes.sort()
+        mine = [r for r in rows if r["colours"] == colours]
+        proven = sum(1 for r in mine if r["optimal"])
+        report(f"watersort {colours} colours: {deals} deals, median {times[len(times) // 2]:.3f} s, "
+               f"max {times[-1]:.3f} s, median nodes {nodes[len(nodes) // 2]}, "
+               f"max nodes {nodes[-1]}, proven {proven}/{deals}")
+    return rows
