@@ -1,0 +1,323 @@
+"""The N-puzzle (8-puzzle, 15-puzzle and larger): notation, rules and strategy.
+
+A state is a tuple of tile numbers in row-major order, ``0`` the blank; the
+goal is ``1 2 ... n*n-1 0``. A move names the tile that slides into the blank
+and the way it slides (``Slide(5, "down")``, shown as ``5 down``).
+
+Strategy by size (see :meth:`NPuzzle.solve`):
+
+* any size: parity decides solvability instantly, unsolvable boards are never searched;
+* 2x2: breadth-first search (12 positions);
+* 3x3: a full distance table (:mod:`solver.npuzzle_table`), optimal by lookup;
+* 4x4: a specialised IDA* over additive pattern databases
+  (:mod:`solver.npuzzle_pdb`), optimal within the budget, else the best
+  non-optimal solution (``optimal=False``);
+* 5x5 and larger: a fast row-and-column reduction (:mod:`solver.npuzzle_reduce`),
+  never claimed optimal.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from .domain import Analysis, Domain, require
+from .errors import BoardError
+from .search import (BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult,
+                     breadth_first)
+
+#: the largest side accepted: a 10x10 board has 99 tiles, far past anything playable
+MAX_SIDE = 10
+
+#: used when the caller gives no limit: a 15-puzzle proof may take a while in Python
+DEFAULT_BUDGET = Budget(max_seconds=20.0, max_nodes=20_000_000)
+
+#: analyse must answer quickly (the page asks after every move)
+ANALYSE_BUDGET = Budget(max_seconds=0.5, max_nodes=150_000)
+
+_SEPARATORS = re.compile(r"[\s,/]+")
+_NUMBER = re.compile(r"[0-9]+")
+
+
+class Slide(NamedTuple):
+    """One move: ``tile`` slides one cell ``dir`` (up/down/left/right) into the blank."""
+
+    tile: int
+    dir: str
+
+    def __str__(self) -> str:
+        return f"{self.tile} {self.dir}"
+
+
+@lru_cache(maxsize=None)
+def neighbours(n: int) -> Tuple[Tuple[Tuple[int, str], ...], ...]:
+    """For each blank cell: (cell of a tile next to it, way that tile slides into the blank)."""
+    table = []
+    for z in range(n * n):
+        r, c = divmod(z, n)
+        around = []
+        if r > 0:
+            around.append((z - n, "down"))     # the tile above slides down
+        if r < n - 1:
+            around.append((z + n, "up"))
+        if c > 0:
+            around.append((z - 1, "right"))
+        if c < n - 1:
+            around.append((z + 1, "left"))
+        table.append(tuple(around))
+    return tuple(table)
+
+
+def side(state: Sequence[int]) -> int:
+    """The board's side length n (states always hold n*n cells)."""
+    return _SIDES[len(state)]
+
+
+_SIDES = {n * n: n for n in range(2, MAX_SIDE + 1)}
+
+
+def goal_state(n: int) -> Tuple[int, ...]:
+    return tuple(range(1, n * n)) + (0,)
+
+
+def slide(state: Tuple[int, ...], cell: int) -> Tuple[Slide, Tuple[int, ...]]:
+    """Slide the tile at ``cell`` into the blank; ValueError unless they are adjacent."""
+    n = side(state)
+    z = state.index(0)
+    for q, way in neighbours(n)[z]:
+        if q == cell:
+            board = list(state)
+            board[z], board[q] = board[q], 0
+            return Slide(state[q], way), tuple(board)
+    raise ValueError(f"cell {cell} is not next to the blank")
+
+
+def replay_cells(start: Tuple[int, ...], cells: Sequence[int]):
+    """Moves and states for a solution given as the cells whose tiles slide, in order.
+
+    Every step is checked against the rules, so a wrong solver answer fails
+    loudly instead of reaching a player.
+    """
+    moves, states, state = [], [start], start
+    for cell in cells:
+        move, state = slide(state, cell)
+        moves.append(move)
+        states.append(state)
+    return moves, states
+
+
+def solvable(state: Sequence[int]) -> bool:
+    """Exact parity test: each move keeps (inversions + blank's row distance) even or odd.
+
+    A horizontal move keeps the tile order; a vertical move jumps one tile over
+    n-1 others, changing the inversion count by an amount with n-1's parity,
+    while the blank changes row. On odd sides that is even, so inversions alone
+    are invariant; on even sides inversions plus the blank's row is.
+    """
+    n = side(state)
+    tiles = [t for t in state if t]
+    inversions = sum(1 for i, a in enumerate(tiles) for b in tiles[i + 1:] if a > b)
+    if n % 2:
+        return inversions % 2 == 0
+    blank_row = state.index(0) // n
+    return (inversions + (n - 1 - blank_row)) % 2 == 0
+
+
+@lru_cache(maxsize=None)
+def _goal_places(n: int):
+    """For each tile: its goal row and column (index 0 unused)."""
+    return [divmod(t - 1, n) if t else (n - 1, n - 1) for t in range(n * n)]
+
+
+def manhattan_conflicts(state: Sequence[int]) -> int:
+    """Manhattan distance plus linear conflicts: admissible for every size.
+
+    In a row, tiles that belong to it but sit in the wrong order cannot all stay:
+    at least (tiles in the row - longest increasing run of their goal columns)
+    must step out and back, two extra vertical moves each. Columns likewise add
+    horizontal moves, so the two kinds add up.
+    """
+    n = side(state)
+    places = _goal_places(n)
+    total = 0
+    rows = [[] for _ in range(n)]
+    cols = [[] for _ in range(n)]
+    for cell, t in enumerate(state):
+        if not t:
+            continue
+        r, c = divmod(cell, n)
+        gr, gc = places[t]
+        total += abs(r - gr) + abs(c - gc)
+        if gr == r:
+            rows[r].append(gc)
+        if gc == c:
+            cols[c].append(gr)
+    for line in rows + cols:
+        if len(line) > 1:
+            total += 2 * (len(line) - _longest_increasing(line))
+    return total
+
+
+def _longest_increasing(values: List[int]) -> int:
+    """Length of the longest strictly increasing subsequence (lines are short)."""
+    best: List[int] = []
+    for v in values:
+        i = 0
+        while i < len(best) and best[i] < v:
+            i += 1
+        if i == len(best):
+            best.append(v)
+        else:
+            best[i] = v
+    return len(best)
+
+
+class NPuzzle(Domain):
+    """Sliding tiles on an n x n board, 2 <= n <= 10 (one domain serves every size)."""
+
+    name = "npuzzle"
+
+    def __init__(self):
+        pass
+
+    # -- notation -------------------------------------------------------
+    def parse(self, text: str) -> Tuple[int, ...]:
+        if not isinstance(text, str):
+            raise BoardError("board must be text")
+        words = [w for w in _SEPARATORS.split(text.strip()) if w]
+        require(bool(words), "board is empty: give the tile numbers row by row, 0 for the blank")
+        for word in words:
+            require(_NUMBER.fullmatch(word) is not None, f"{word[:20]!r} is not a tile number")
+        count = len(words)
+        n = round(count ** 0.5)
+        require(n * n == count, f"{count} tiles do not make a square board "
+                                f"(an n x n board has n*n numbers, counting 0 for the blank)")
+        require(n >= 2, "a 1x1 board is too small: the smallest is 2x2 (1 2 3 0)")
+        require(n <= MAX_SIDE, f"a {n}x{n} board is too large: the largest is "
+                               f"{MAX_SIDE}x{MAX_SIDE}")
+        tiles = [int(w) for w in words]
+        missing = sorted(set(range(count)) - set(tiles))
+        lacking = f" and tile {missing[0]} is missing" if missing else ""
+        seen = set()
+        for t in tiles:
+            require(t < count, f"tile {t} is out of range (a {n}x{n} board uses 0 to "
+                               f"{count - 1}){lacking}")
+            require(t not in seen, f"tile {t} appears twice{lacking}")
+            seen.add(t)
+        # n*n distinct numbers below n*n: every tile is present exactly once
+        return tuple(tiles)
+
+    def format(self, state: Sequence[int]) -> str:
+        return " ".join(str(t) for t in state)
+
+    # -- rules ------------------------------------------------------------
+    def moves(self, state: Tuple[int, ...]) -> Iterator[Tuple[Slide, Tuple[int, ...]]]:
+        z = state.index(0)
+        for q, way in neighbours(side(state))[z]:
+            board = list(state)
+            board[z], board[q] = board[q], 0
+            yield Slide(state[q], way), tuple(board)
+
+    def is_goal(self, state: Sequence[int]) -> bool:
+        return tuple(state) == goal_state(side(state))
+
+    def heuristic(self, state: Sequence[int]) -> int:
+        return manhattan_conflicts(state)
+
+    def quick_solvable(self, state: Sequence[int]) -> Optional[bool]:
+        return solvable(state)
+
+    def goal_states(self, start: Sequence[int]) -> Iterator[Tuple[int, ...]]:
+        yield goal_state(side(start))
+
+    # -- presentation -----------------------------------------------------
+    def describe(self, move: Slide) -> str:
+        return f"{move.tile} {move.dir}"
+
+    def move_info(self, move: Slide) -> dict:
+        return {"tile": move.tile, "dir": move.dir, "text": self.describe(move)}
+
+    # -- strategy -----------------------------------------------------------
+    def solve(self, state, *, budget=None, cancel=None, progress=None) -> SearchResult:
+        """The best answer each size allows (module docstring); never searches parity losers."""
+        state = tuple(state)
+        n = side(state)
+        mon = Monitor(budget, cancel, progress)
+        if not solvable(state):
+            return mon.result(UNSOLVABLE, optimal=True,
+                              message="unsolvable: the tile parity cannot reach the goal")
+        if self.is_goal(state):
+            return mon.result(SOLVED, states=[state], optimal=True)
+        if n == 2:
+            return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
+        if n == 3:
+            from .npuzzle_table import solve_by_table
+            moves, states = replay_cells(state, solve_by_table(state))
+            return mon.result(SOLVED, moves, states, optimal=True)
+        if n == 4:
+            return self._solve_fifteen(state, _effective(budget, DEFAULT_BUDGET),
+                                       cancel, progress)
+        return self._solve_reduced(state, mon)
+
+    def _solve_fifteen(self, state, budget, cancel, progress) -> SearchResult:
+        """Optimal IDA* within ``budget``; when it runs out, a reduction solution instead."""
+        from .npuzzle_pdb import ida_star_fifteen
+        result = ida_star_fifteen(state, budget=budget, cancel=cancel, progress=progress)
+        if result.status != BUDGET:
+            return result
+        fallback = self._solve_reduced(state, Monitor())
+        fallback.nodes += result.nodes
+        fallback.seconds += result.seconds
+        fallback.message = (f"{result.message}; this {fallback.length}-move solution "
+                            f"is not proven shortest")
+        return fallback
+
+    def _solve_reduced(self, state, mon: Monitor) -> SearchResult:
+        from .npuzzle_reduce import reduction_cells
+        moves, states = replay_cells(state, reduction_cells(state))
+        return mon.result(SOLVED, moves, states, optimal=False,
+                          message="fast solution, not proven shortest")
+
+    def analyse(self, state, *, budget=None, cancel=None, progress=None) -> Analysis:
+        """Distance and best move: table lookup on 3x3, a short proof attempt on 4x4."""
+        state = tuple(state)
+        n = side(state)
+        if not solvable(state):
+            return Analysis(solvable=False, distance=None, optimal=True,
+                            message="unsolvable: the tile parity cannot reach the goal")
+        if self.is_goal(state):
+            return Analysis(solvable=True, distance=0, optimal=True)
+        if n == 3:
+            from .npuzzle_table import best_cell, distance
+            move, nxt = slide(state, best_cell(state))
+            return Analysis(solvable=True, distance=distance(state), optimal=True,
+                            best_move=move, next_state=nxt)
+        if n == 4:
+            result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel,
+                                         progress)
+        else:
+            result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
+        if result.status != SOLVED:
+            return Analysis(solvable=True, distance=None, optimal=False, message=result.message)
+        return Analysis(solvable=True, distance=result.length, optimal=result.optimal,
+                        best_move=result.moves[0], next_state=result.states[1],
+                        message=result.message)
+
+
+def _effective(budget: Optional[Budget], default: Budget) -> Budget:
+    """The caller's budget, or ``default`` when the caller set no limit at all."""
+    if budget is None or (budget.max_nodes is None and budget.max_seconds is None):
+        return default
+    return budget
+
+
+def _tighter(budget: Optional[Budget], cap: Budget) -> Budget:
+    """Each limit is the smaller of the caller's and ``cap``'s."""
+    if budget is None:
+        return cap
+
+    def least(a, b):
+        return b if a is None else a if b is None else min(a, b)
+
+    return Budget(max_nodes=least(budget.max_nodes, cap.max_nodes),
+                  max_seconds=least(budget.max_seconds, cap.max_seconds))
