@@ -1,0 +1,176 @@
+"""Klotski notation: board text <-> a labelled position, with strict validation.
+
+A board is rows joined by ``/``; each piece is one letter or digit written on
+every cell it covers, ``.`` is empty. Pieces must be solid rectangles. Parsing
+yields a :class:`Layout` (what the level is: size, labels, shapes, goal) and
+the pieces' top-left cells; everything the search needs is derived from those.
+
+Cells are numbered row-major, ``r * width + c``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .errors import BoardError
+
+MAX_SIDE = 10          # rows and columns
+MAX_PIECES = 36
+LABEL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+GOAL_PATTERN = re.compile(r"([A-Za-z0-9])@(\d{1,3}),(\d{1,3})")
+
+Shape = Tuple[int, int]          # (height, width)
+
+
+@dataclass(frozen=True)
+class GoalSpec:
+    """A requested goal: piece ``label`` with its top-left at (row, col), 0-based."""
+
+    label: str
+    row: int
+    col: int
+
+    @staticmethod
+    def parse(text) -> "GoalSpec":
+        if not isinstance(text, str):
+            raise BoardError("goal must be text like A@3,0 (piece@row,column)")
+        match = GOAL_PATTERN.fullmatch(text.strip())
+        if not match:
+            raise BoardError(f"goal {text!r} must look like A@3,0 (piece@row,column, 0-based)")
+        return GoalSpec(match.group(1), int(match.group(2)), int(match.group(3)))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A level's fixed facts: board size, each piece's label and shape, the goal.
+
+    Two boards with the same Layout differ only in where the pieces stand.
+    ``classes`` lists the distinct shapes (sorted); pieces of one shape are
+    interchangeable, so the canonical key only records, per shape, which
+    top-left cells are taken. The goal is met when ANY piece of the goal
+    piece's shape stands with its top-left on ``goal_top`` (with a unique
+    goal shape, the usual case, that is exactly the named piece).
+    """
+
+    height: int
+    width: int
+    labels: Tuple[str, ...]
+    shapes: Tuple[Shape, ...]
+    goal_label: str
+    goal_top: int
+    classes: Tuple[Shape, ...] = field(init=False, compare=False)
+    piece_class: Tuple[int, ...] = field(init=False, compare=False)
+    goal_class: int = field(init=False, compare=False)
+
+    def __post_init__(self):
+        classes = tuple(sorted(set(self.shapes)))
+        object.__setattr__(self, "classes", classes)
+        object.__setattr__(self, "piece_class", tuple(classes.index(s) for s in self.shapes))
+        goal_shape = self.shapes[self.labels.index(self.goal_label)]
+        object.__setattr__(self, "goal_class", classes.index(goal_shape))
+
+    @property
+    def cells(self) -> int:
+        return self.height * self.width
+
+    def signature(self) -> tuple:
+        """What a distance table depends on: geometry, shapes and counts, goal."""
+        counts = tuple(self.piece_class.count(i) for i in range(len(self.classes)))
+        return (self.height, self.width, self.classes, counts, self.goal_class, self.goal_top)
+
+
+class KlotskiState(NamedTuple):
+    """A labelled position: ``tops[i]`` is the top-left cell of piece ``layout.labels[i]``."""
+
+    layout: Layout
+    tops: Tuple[int, ...]
+
+
+def parse_board(text, goal: Optional[GoalSpec] = None) -> KlotskiState:
+    """Parse board text; raise :class:`BoardError` with one line naming the problem."""
+    grid = _rows(text)
+    height, width = len(grid), len(grid[0])
+    cells: Dict[str, List[Tuple[int, int]]] = {}
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                cells.setdefault(ch, []).append((r, c))
+    if not cells:
+        raise BoardError("board has no pieces")
+    if len(cells) > MAX_PIECES:
+        raise BoardError(f"board has {len(cells)} pieces; at most {MAX_PIECES} are allowed")
+    labels = tuple(sorted(cells))
+    shapes, tops = [], []
+    for label in labels:
+        spots = cells[label]
+        r0 = min(r for r, _ in spots)
+        c0 = min(c for _, c in spots)
+        h = max(r for r, _ in spots) - r0 + 1
+        w = max(c for _, c in spots) - c0 + 1
+        if h * w != len(spots):
+            raise BoardError(f"piece {label} is not a rectangle")
+        shapes.append((h, w))
+        tops.append(r0 * width + c0)
+    goal_label, goal_top = _goal(goal, labels, shapes, height, width)
+    layout = Layout(height, width, labels, tuple(shapes), goal_label, goal_top)
+    return KlotskiState(layout, tuple(tops))
+
+
+def _rows(text) -> List[str]:
+    if not isinstance(text, str):
+        raise BoardError("board must be text")
+    if text == "":
+        raise BoardError("board is empty")
+    rows = text.split("/")
+    if len(rows) > MAX_SIDE:
+        raise BoardError(f"board has {len(rows)} rows; at most {MAX_SIDE} rows of "
+                         f"{MAX_SIDE} cells are allowed")
+    width = len(rows[0])
+    for number, row in enumerate(rows, start=1):
+        if row == "":
+            raise BoardError(f"row {number} is empty")
+        if len(row) > MAX_SIDE:
+            raise BoardError(f"row {number} has {len(row)} cells; at most {MAX_SIDE} rows of "
+                             f"{MAX_SIDE} cells are allowed")
+        for col, ch in enumerate(row, start=1):
+            if ch != "." and ch not in LABEL_CHARS:
+                raise BoardError(f"row {number}, column {col}: {ch!r} is not a piece "
+                                 f"(use letters or digits, '.' for empty)")
+        if len(row) != width:
+            raise BoardError(f"row {number} has {len(row)} cells, expected {width}")
+    return rows
+
+
+def _goal(goal: Optional[GoalSpec], labels, shapes, height: int, width: int):
+    """Resolve the goal to (label, top-left cell); defaults to the one 2x2 piece."""
+    if goal is None:
+        big = [label for label, shape in zip(labels, shapes) if shape == (2, 2)]
+        if not big:
+            raise BoardError("no 2x2 goal piece; give --goal, e.g. A@3,1")
+        if len(big) > 1:
+            raise BoardError(f"more than one 2x2 piece ({', '.join(big)}); give --goal")
+        goal = GoalSpec(big[0], height - 2, (width - 2) // 2)
+    if goal.label not in labels:
+        raise BoardError(f"goal piece {goal.label} is not on the board")
+    if not (0 <= goal.row < height and 0 <= goal.col < width):
+        raise BoardError(f"goal {goal.label}@{goal.row},{goal.col} is off the "
+                         f"board (rows 0-{height - 1}, columns 0-{width - 1})")
+    h, w = shapes[labels.index(goal.label)]
+    if goal.row + h > height or goal.col + w > width:
+        raise BoardError(f"goal {goal.label}@{goal.row},{goal.col} does not fit: piece "
+                         f"{goal.label} is {h} high and {w} wide; the board has {height} rows "
+                         f"and {width} columns")
+    return goal.label, goal.row * width + goal.col
+
+
+def format_board(state: KlotskiState) -> str:
+    """The board text of ``state``; the exact inverse of :func:`parse_board`."""
+    layout = state.layout
+    width = layout.width
+    grid = ["."] * layout.cells
+    for label, (h, w), top in zip(layout.labels, layout.shapes, state.tops):
+        for dr in range(h):
+            start = top + dr * width
+            grid[start:start + w] = label * w
+    return "/".join("".join(grid[r * width:(r + 1) * width]) for r in range(layout.height))

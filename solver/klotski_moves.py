@@ -1,0 +1,237 @@
+"""Klotski move generation on integer bitboards, precomputed per board geometry.
+
+The search never looks at labels. A position is one integer *key*: for each
+distinct piece shape (class ``k``) and each top-left cell ``p`` it has bit
+``k * cells + p`` set when some piece of that shape stands there. Because
+same-shaped pieces are interchangeable, this key is canonical. Alongside it the
+search carries ``occ``, the bitmask of covered cells, so a move is legal when
+the cells it enters are free: one AND against a precomputed mask.
+
+:class:`Geometry` holds those masks for one (height, width, shapes) and
+produces successors in both metrics: ``step`` (one piece, one cell) and
+``piece`` (one piece, any distance, turning corners, along free cells).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Dict, List, NamedTuple, Tuple
+
+from .klotski_board import KlotskiState, Layout
+
+DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
+METRICS = ("piece", "step")
+
+
+class KlotskiMove(NamedTuple):
+    """One move: ``piece`` travels along ``path`` (top-left (row, col) cells, start first)."""
+
+    piece: str
+    path: Tuple[Tuple[int, int], ...]
+
+
+class Geometry:
+    """Precomputed masks for one board size and set of piece shapes.
+
+    Bit ``g = k * cells + p`` stands for "a piece of class k with top-left p".
+    ``cover[g]`` is the cells such a piece covers (0 where it does not fit);
+    ``steps[g]`` lists its one-cell moves as (g2, cells entered, key xor,
+    occupancy xor); ``around[g]`` the same neighbours as (g2, cells covered);
+    ``feeds[e]`` the pieces (as key bits) that could step into empty cell ``e``.
+    """
+
+    def __init__(self, height: int, width: int, classes: Tuple[Tuple[int, int], ...]):
+        self.height, self.width, self.classes = height, width, classes
+        n = self.cells = height * width
+        self.full = (1 << n) - 1
+        size = n * len(classes)
+        self.cover = [0] * size
+        self.steps: List[list] = [[] for _ in range(size)]
+        self.around: List[list] = [[] for _ in range(size)]
+        self.feeds = [0] * n
+        self._memos: Dict[str, Dict[int, tuple]] = {}
+        for k, (h, w) in enumerate(classes):
+            for r in range(height - h + 1):
+                for c in range(width - w + 1):
+                    self.cover[k * n + r * width + c] = _rect(r, c, h, w, width)
+        for g, cells in enumerate(self.cover):
+            if not cells:
+                continue
+            k, p = divmod(g, n)
+            r, c = divmod(p, width)
+            h, w = classes[k]
+            for _name, dr, dc in DIRECTIONS:
+                r2, c2 = r + dr, c + dc
+                if not (0 <= r2 <= height - h and 0 <= c2 <= width - w):
+                    continue
+                g2 = k * n + r2 * width + c2
+                cells2 = self.cover[g2]
+                entered = cells2 & ~cells
+                self.steps[g].append((g2, entered, (1 << g) | (1 << g2), cells ^ cells2))
+                self.around[g].append((g2, cells2))
+                for e in _bits(entered):
+                    self.feeds[e] |= 1 << g
+
+    # -- key space (what the breadth-first searches use) ---------------------
+    def occupancy(self, key: int) -> int:
+        """The covered cells of canonical ``key``."""
+        cover, occ = self.cover, 0
+        for g in _bits(key):
+            occ |= cover[g]
+        return occ
+
+    def expansions(self, metric: str):
+        """A function ``empty -> moves`` for ``metric``, remembering its answers.
+
+        Whether a piece can move, and where to, depends only on the empty cells
+        (its own cells plus those are all it may use). So for each set of empty
+        cells the moves are listed once as ``(key bit, key xor, empty xor)``:
+        a position with that key bit set moves to ``key ^ key xor``, its empty
+        cells becoming ``empty ^ empty xor``. Boards with few blanks (4x5 has 2)
+        see a few hundred distinct empty sets, so nearly every call is a lookup.
+        """
+        memo = self._memos.setdefault(metric, {})
+        build = self._piece_moves if metric == "piece" else self._step_moves
+        limit = self.MEMO_LIMIT
+
+        def moves_for(empty: int) -> tuple:
+            found = memo.get(empty)
+            if found is None:
+                found = build(empty)
+                if len(memo) < limit:
+                    memo[empty] = found
+            return found
+        return moves_for
+
+    MEMO_LIMIT = 200_000
+
+    def _candidates(self, empty: int):
+        """Key bits of every piece spot that touches an empty cell and covers none."""
+        feeds, cover, reach = self.feeds, self.cover, 0
+        for e in _bits(empty):
+            reach |= feeds[e]
+        return [g for g in _bits(reach) if not cover[g] & empty]
+
+    def _step_moves(self, empty: int) -> tuple:
+        out = []
+        for g in self._candidates(empty):
+            for _g2, entered, key_flip, occ_flip in self.steps[g]:
+                if entered & empty == entered:
+                    out.append((1 << g, key_flip, occ_flip))
+        return tuple(out)
+
+    def _piece_moves(self, empty: int) -> tuple:
+        out = []
+        around, cover = self.around, self.cover
+        for g in self._candidates(empty):
+            blocked = self.full ^ (empty | cover[g])      # cells this piece may not use
+            reached = [g]
+            for x in reached:
+                for g2, cells2 in around[x]:
+                    if not cells2 & blocked and g2 not in reached:
+                        reached.append(g2)
+            for g2 in reached[1:]:
+                out.append((1 << g, (1 << g) | (1 << g2), cover[g] ^ cover[g2]))
+        return tuple(out)
+
+    def successors(self, key: int, empty: int, metric: str) -> List[Tuple[int, int]]:
+        """(key, empty cells) after every move in ``metric`` (convenience; searches inline this)."""
+        return [(key ^ kf, empty ^ ef)
+                for bit, kf, ef in self.expansions(metric)(empty) if key & bit]
+
+
+@lru_cache(maxsize=64)
+def geometry(height: int, width: int, classes: Tuple[Tuple[int, int], ...]) -> Geometry:
+    """The shared (cached) :class:`Geometry` for a board size and shape set."""
+    return Geometry(height, width, classes)
+
+
+def layout_geometry(layout: Layout) -> Geometry:
+    return geometry(layout.height, layout.width, layout.classes)
+
+
+def state_key(state: KlotskiState) -> int:
+    """The canonical key of a labelled position."""
+    layout = state.layout
+    n = layout.cells
+    key = 0
+    for k, top in zip(layout.piece_class, state.tops):
+        key |= 1 << (k * n + top)
+    return key
+
+
+def goal_bit(layout: Layout) -> int:
+    """The key bit that is set exactly when the goal is met."""
+    return 1 << (layout.goal_class * layout.cells + layout.goal_top)
+
+
+# -- labelled moves (what the player sees) --------------------------------------
+
+def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, KlotskiState]]:
+    """Every legal (move, next state) of a labelled position, in ``metric``.
+
+    A piece move's path is a shortest route of one-cell steps to its new spot.
+    """
+    layout = state.layout
+    geo = layout_geometry(layout)
+    n, width, cover = layout.cells, layout.width, geo.cover
+    tops = state.tops
+    gs = [k * n + top for k, top in zip(layout.piece_class, tops)]
+    occ = 0
+    for g in gs:
+        occ |= cover[g]
+    out = []
+    for i, g in enumerate(gs):
+        label = layout.labels[i]
+        if metric == "step":
+            for g2, entered, _kf, _of in geo.steps[g]:
+                if not entered & occ:
+                    out.append(_move(state, i, label, [g, g2], n, width))
+            continue
+        rest = occ ^ cover[g]
+        parent = {g: None}
+        order = [g]
+        for x in order:
+            for g2, cells2 in geo.around[x]:
+                if g2 not in parent and not cells2 & rest:
+                    parent[g2] = x
+                    order.append(g2)
+        for g2 in order[1:]:
+            route = [g2]
+            while parent[route[-1]] is not None:
+                route.append(parent[route[-1]])
+            out.append(_move(state, i, label, route[::-1], n, width))
+    return out
+
+
+def _move(state: KlotskiState, i: int, label: str, route: List[int], n: int, width: int):
+    path = tuple(divmod(g % n, width) for g in route)
+    tops = state.tops[:i] + (route[-1] % n,) + state.tops[i + 1:]
+    return KlotskiMove(label, path), KlotskiState(state.layout, tops)
+
+
+def describe(move: KlotskiMove) -> str:
+    """``B down``, ``A down 2``, ``J left, down``: runs of one direction are merged."""
+    runs: List[list] = []
+    for (r1, c1), (r2, c2) in zip(move.path, move.path[1:]):
+        name = next(d for d, dr, dc in DIRECTIONS if (dr, dc) == (r2 - r1, c2 - c1))
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    legs = [name if count == 1 else f"{name} {count}" for name, count in runs]
+    return f"{move.piece} {', '.join(legs)}"
+
+
+def _rect(r: int, c: int, h: int, w: int, width: int) -> int:
+    row = ((1 << w) - 1) << c
+    mask = 0
+    for dr in range(h):
+        mask |= row << ((r + dr) * width)
+    return mask
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
