@@ -27,10 +27,6 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
     return payload
 
 
-def _gave_up(message: str) -> bool:
-    return message.startswith("gave up")
-
-
 def analyse_reply(request: JobRequest, cancel, seconds: float) -> Reply:
     """``analysis`` for the position, or ``error`` when bad or over budget."""
     try:
@@ -40,8 +36,9 @@ def analyse_reply(request: JobRequest, cancel, seconds: float) -> Reply:
         return "error", error_payload(str(err), "analyse", request.id, request.game)
     if cancel.is_set() or result["message"] == CANCELLED:
         return None
-    if result["solvable"] is None and _gave_up(result["message"]):
-        return "error", error_payload(result["message"], "analyse", request.id, request.game)
+    if result["distance"] is None and result["solvable"] is not False:
+        message = result["message"] or "gave up before finding the distance"
+        return "error", error_payload(message, "analyse", request.id, request.game)
     return "analysis", {"id": request.id, "game": request.game, **result}
 
 

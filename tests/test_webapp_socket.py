@@ -1,0 +1,316 @@
+"""Socket.IO protocol through Flask-SocketIO's test client: every event and the job rules.
+
+Answers arrive from background workers, so :class:`Inbox` polls ``get_received``
+until the awaited event shows up (or a timeout fails the test). Solutions are
+replayed with the solver domain's own rules, and their lengths checked against
+an independent breadth-first search.
+"""
+import json
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.engine import make_domain
+from solver.search import breadth_first
+from webapp import create_app
+
+#: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
+#: seconds (hundreds of thousands of positions), reporting progress, until stopped
+LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
+ONE_MOVE_8 = "1 2 3 4 5 6 7 0 8"
+GOAL_8 = "1 2 3 4 5 6 7 8 0"
+ODD_PARITY_8 = "1 2 3 4 5 6 8 7 0"
+ANSWERS = ("analysis", "solution", "unsolvable", "error")
+
+
+class Inbox:
+    """Collects a test client's events; ``wait`` pops the first one that matches."""
+
+    def __init__(self, client):
+        self.client = client
+        self.events = []
+
+    def _pull(self):
+        for packet in self.client.get_received():
+            self.events.append((packet["name"], packet["args"][0] if packet["args"] else None))
+
+    def wait(self, names, timeout=10.0, where=lambda payload: True):
+        names = (names,) if isinstance(names, str) else tuple(names)
+        deadline = time.monotonic() + timeout
+        while True:
+            self._pull()
+            for i, (name, payload) in enumerate(self.events):
+                if name in names and where(payload):
+                    del self.events[i]
+                    return name, payload
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {names} within {timeout} s; got {self.events}")
+            time.sleep(0.01)
+
+    def quiet_for(self, seconds, names=ANSWERS):
+        """The events among ``names`` that arrive within ``seconds`` (should be none)."""
+        time.sleep(seconds)
+        self._pull()
+        return [(n, p) for n, p in self.events if n in names]
+
+
+def replay_solution(game, board, solution, options=None):
+    """Check a ``solution`` payload with the domain's rules; return the domain and start."""
+    domain = make_domain(game, **(options or {}))
+    state = domain.parse(board)
+    assert solution["states"][0] == domain.format(state)
+    assert solution["length"] == len(solution["moves"]) == len(solution["states"]) - 1
+    for move_dict, after in zip(solution["moves"], solution["states"][1:]):
+        assert move_dict["text"]
+        matches = [nxt for move, nxt in domain.moves(state)
+                   if domain.format(nxt) == after and domain.move_info(move) == move_dict]
+        assert matches, f"{move_dict} from {domain.format(state)} is not a legal move to {after}"
+        state = matches[0]
+    assert domain.is_goal(state)
+    return domain, domain.parse(board)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20)
+
+
+@pytest.fixture
+def inbox(app):
+    client = app.extensions["socketio"].test_client(app)
+    yield Inbox(client)
+    if client.is_connected():
+        client.disconnect()
+
+
+def test_analyse_gives_distance_and_best_move(inbox):
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "a1"})
+    _, reply = inbox.wait("analysis")
+    assert reply["id"] == "a1" and reply["game"] == "npuzzle"
+    assert reply["distance"] == 1 and reply["solvable"] is True and reply["optimal"] is True
+    assert reply["solved"] is False
+    assert reply["best_move"]["tile"] == 8 and reply["best_move"]["text"]
+    assert reply["next_board"] == GOAL_8
+
+
+def test_analyse_of_a_solved_board(inbox):
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": GOAL_8})
+    _, reply = inbox.wait("analysis")
+    assert reply["solved"] is True and reply["distance"] == 0 and reply["best_move"] is None
+
+
+@pytest.mark.parametrize("game, board, options", [
+    ("npuzzle", "4 1 2 0 8 7 6 3 5", {}),
+    ("watersort", "ABCD,DCBA,BADC,CDAB,,", {"capacity": 4}),
+    ("klotski", "BAAC/BAAC/DEEF/DGHF/I..J", {"metric": "piece"}),
+])
+def test_solve_replays_to_the_goal_in_the_fewest_moves(inbox, game, board, options):
+    inbox.client.emit("solve", {"game": game, "board": board, "id": 7, **options})
+    _, solution = inbox.wait("solution", timeout=20)
+    assert solution["id"] == 7 and solution["game"] == game and solution["optimal"] is True
+    assert set(solution["stats"]) >= {"nodes", "seconds"}
+    domain, start = replay_solution(game, board, solution, options)
+    shortest = breadth_first(domain, start)
+    assert shortest.solved and solution["length"] == shortest.length
+
+
+def test_parity_odd_8_puzzle_is_unsolvable(inbox):
+    inbox.client.emit("solve", {"game": "npuzzle", "board": ODD_PARITY_8, "id": "u"})
+    _, reply = inbox.wait(ANSWERS)
+    assert reply["id"] == "u"
+    assert reply == {**reply, "game": "npuzzle", "board": ODD_PARITY_8}
+    assert reply["message"]
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ODD_PARITY_8})
+    name, analysis = inbox.wait(ANSWERS)
+    assert name == "analysis" and analysis["solvable"] is False and analysis["distance"] is None
+
+
+def test_unsolvable_event_name(inbox):
+    inbox.client.emit("solve", {"game": "npuzzle", "board": ODD_PARITY_8})
+    name, _ = inbox.wait(ANSWERS)
+    assert name == "unsolvable"
+
+
+def test_progress_streams_then_cancel_silences_the_job(app, inbox):
+    inbox.client.emit("solve", {**LONG, "id": "long"})
+    _, first = inbox.wait("progress", timeout=5)
+    assert first["id"] == "long" and first["nodes"] > 0
+    assert {"depth", "elapsed"} <= set(first)
+    inbox.client.emit("cancel", {})
+    assert inbox.quiet_for(1.0) == []
+    runner = app.extensions["job_runner"]
+    deadline = time.monotonic() + 3
+    while runner.busy_clients() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert runner.busy_clients() == 0, "the cancelled search kept running"
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
+    assert inbox.wait("analysis")[1]["distance"] == 1
+
+
+def test_progress_is_throttled(inbox):
+    inbox.client.emit("solve", LONG)
+    time.sleep(2.0)
+    inbox.client.emit("cancel")
+    inbox.quiet_for(0.3)
+    stamps = [p["elapsed"] for n, p in inbox.events if n == "progress"]
+    assert 2 <= len(stamps) <= 10
+    assert all(b - a >= 0.2 for a, b in zip(stamps, stamps[1:]))
+
+
+def test_cancel_with_another_id_leaves_the_job_alone(inbox):
+    inbox.client.emit("solve", {**LONG, "id": "keep"})
+    inbox.wait("progress", timeout=5)
+    inbox.client.emit("cancel", {"id": "other"})
+    inbox.events.clear()
+    inbox.wait("progress", timeout=5, where=lambda p: p["id"] == "keep")
+    inbox.client.emit("cancel", {"id": "keep"})
+    assert inbox.quiet_for(0.8) == []
+
+
+def test_newer_request_supersedes_the_older(inbox):
+    inbox.client.emit("solve", {**LONG, "id": "old"})
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "new"})
+    _, reply = inbox.wait("analysis")
+    assert reply["id"] == "new"
+    late = inbox.quiet_for(1.0, names=ANSWERS + ("progress",))
+    assert [p for _, p in late if p.get("id") == "old"] == []
+
+
+def test_rapid_requests_answer_only_the_last(inbox):
+    for i in range(5):
+        inbox.client.emit("solve", {**LONG, "id": i})
+    inbox.client.emit("solve", {"game": "npuzzle", "board": "4 1 2 0 8 7 6 3 5", "id": "last"})
+    _, solution = inbox.wait("solution", timeout=10)
+    assert solution["id"] == "last" and solution["length"] == 17
+    assert inbox.quiet_for(0.5) == []
+
+
+def test_disconnect_cancels_the_job(app):
+    runner = app.extensions["job_runner"]
+    client = app.extensions["socketio"].test_client(app)
+    client.emit("solve", LONG)
+    Inbox(client).wait("progress", timeout=5)
+    client.disconnect()
+    deadline = time.monotonic() + 3
+    while runner.busy_clients() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert runner.busy_clients() == 0
+
+
+def test_a_long_solve_does_not_block_another_client(app, inbox):
+    other = Inbox(app.extensions["socketio"].test_client(app))
+    inbox.client.emit("solve", {**LONG, "id": "slow"})
+    inbox.wait("progress", timeout=5)
+    started = time.monotonic()
+    other.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})
+    _, reply = other.wait("analysis", timeout=5)
+    assert reply["id"] == "quick" and time.monotonic() - started < 2.0
+    assert [n for n, _ in inbox.events if n != "progress"] == []   # still solving
+    inbox.client.emit("cancel")
+    other.client.disconnect()
+
+
+def test_over_budget_is_an_error_naming_the_effort():
+    budget_app = create_app(testing=True, SOLVE_SECONDS=0.3, ANALYSE_SECONDS=0.3)
+    inbox = Inbox(budget_app.extensions["socketio"].test_client(budget_app))
+    for event in ("solve", "analyse"):
+        inbox.client.emit(event, {**LONG, "id": event})
+        _, error = inbox.wait("error", timeout=5)
+        assert error["event"] == event and error["id"] == event
+        assert error["message"].startswith("gave up after ")
+    inbox.client.disconnect()
+
+
+BAD_PAYLOADS = [
+    None, "npuzzle", 42, 3.5, True, [], ["npuzzle", ONE_MOVE_8], {},
+    {"game": "npuzzle"},
+    {"board": ONE_MOVE_8},
+    {"game": 5, "board": ONE_MOVE_8},
+    {"game": None, "board": ONE_MOVE_8},
+    {"game": "chess", "board": "e4"},
+    {"game": "npuzzle", "board": 12345678},
+    {"game": "npuzzle", "board": ["1", "2"]},
+    {"game": "npuzzle", "board": "1 " * 1001},
+    {"game": "npuzzle", "board": "1 2 3"},
+    {"game": "npuzzle", "board": "1 2 3 4 5 6 7 8 8"},
+    {"game": "npuzzle", "board": ""},
+    {"game": "npuzzle", "board": ONE_MOVE_8, "id": {"x": 1}},
+    {"game": "npuzzle", "board": ONE_MOVE_8, "id": "x" * 500},
+    {"game": "watersort", "board": "AB,BA,,", "capacity": "four"},
+    {"game": "watersort", "board": "AB,BA,,", "capacity": 2.5},
+    {"game": "watersort", "board": "AB,BA,,", "capacity": -3},
+    {"game": "watersort", "board": "AB,BA,,", "capacity": True},
+    {"game": "watersort", "board": "ABC,,"},
+    {"game": "klotski", "board": "BAAC/BAAC/DEEF/DGHF/I..J", "metric": 3},
+    {"game": "klotski", "board": "BAAC/BAAC/DEEF/DGHF/I..J", "metric": "diagonal"},
+    {"game": "klotski", "board": "BAAC/BAAC/DEEF/DGHF/I..J", "goal": ["A", 3, 1]},
+    {"game": "klotski", "board": "BAAC/BAAC/DEEF/DGHF/I..J", "goal": "Q@9,9"},
+    {"game": "klotski", "board": "BAAC/BAA/DEEF/DGHF/I..J"},
+]
+
+
+@pytest.mark.parametrize("event", ["analyse", "solve"])
+def test_bad_payloads_get_one_error_each_and_the_server_carries_on(inbox, event):
+    for payload in BAD_PAYLOADS:
+        if payload is None:
+            inbox.client.emit(event)
+        else:
+            inbox.client.emit(event, payload)
+        name, reply = inbox.wait(ANSWERS, timeout=5)
+        assert name == "error", f"{payload!r} gave {name} {reply}"
+        assert reply["event"] == event and isinstance(reply["message"], str) and reply["message"]
+        assert "\n" not in reply["message"] and "Traceback" not in reply["message"]
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
+    assert inbox.wait("analysis")[1]["distance"] == 1
+
+
+def test_error_messages_name_the_problem(inbox):
+    cases = [({"game": "chess", "board": "x"}, "unknown game"),
+             ({"game": "npuzzle"}, "missing board"),
+             ({"board": "x"}, "missing game"),
+             ({"game": "npuzzle", "board": "1 " * 1001}, "limit is 2000"),
+             ({"game": "npuzzle", "board": ONE_MOVE_8, "id": 7, "capacity": "x"}, "capacity")]
+    for payload, words in cases:
+        inbox.client.emit("analyse", payload)
+        _, reply = inbox.wait("error")
+        assert words in reply["message"]
+    assert reply["id"] == 7
+
+
+@pytest.mark.parametrize("payload", ["x", 3, [1], {"id": [2]}])
+def test_bad_cancel_payloads(inbox, payload):
+    inbox.client.emit("cancel", payload)
+    _, reply = inbox.wait("error")
+    assert reply["event"] == "cancel"
+
+
+def test_two_arguments_are_an_error_not_a_crash(inbox):
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8}, "extra")
+    name, reply = inbox.wait(ANSWERS)
+    assert name == "error" and reply["event"] == "analyse"
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
+    assert inbox.wait("analysis")[1]["distance"] == 1
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+FIELD = st.sampled_from(["game", "board", "id", "metric", "goal", "capacity", "extra"])
+GAME_VALUE = st.sampled_from(["npuzzle", "klotski", "watersort", "chess", ""]) | JSON
+PAYLOADS = JSON | st.dictionaries(FIELD, GAME_VALUE, max_size=6)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payload=PAYLOADS, event=st.sampled_from(["analyse", "solve"]))
+def test_fuzzed_payloads_always_get_one_answer(inbox, payload, event):
+    json.dumps(payload)                      # it is JSON, as a browser would send
+    inbox.client.emit(event, payload)
+    name, reply = inbox.wait(ANSWERS, timeout=10)
+    if name == "error":
+        assert reply["event"] == event and reply["message"]
+    inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "check"})
+    assert inbox.wait("analysis", where=lambda p: p["id"] == "check")[1]["distance"] == 1
