@@ -1,0 +1,460 @@
+"""Klotski domain: notation, rules, optimal lengths, distance tables, errors, speed.
+
+Solutions are checked by an independent referee written here on plain strings
+(it shares no code with solver/), and optimal lengths are compared against an
+independent seed-style string BFS, the generic algorithms and the tables.
+"""
+import json
+import random
+import time
+from collections import deque
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import klotski_search
+from solver.errors import BoardError
+from solver.klotski import Klotski, KlotskiMove, warm_table
+from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch,
+                           bidirectional, breadth_first)
+
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
+STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
+LEVELS = json.loads(Path("/work/shared/levels/klotski-classic.json").read_text())["levels"] \
+    if Path("/work/shared/levels/klotski-classic.json").exists() else []
+DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+# -- an independent referee and oracle on plain strings ----------------------------
+
+def grid(board):
+    return [list(row) for row in board.split("/")]
+
+
+def cells_of(g, label):
+    return sorted((r, c) for r, row in enumerate(g) for c, ch in enumerate(row) if ch == label)
+
+
+def referee_step(board, label, dr, dc):
+    """The board after moving ``label`` one cell, or None if the rules forbid it."""
+    g = grid(board)
+    mine = cells_of(g, label)
+    assert mine, f"no piece {label}"
+    for r, c in mine:
+        r2, c2 = r + dr, c + dc
+        if not (0 <= r2 < len(g) and 0 <= c2 < len(g[0])) or g[r2][c2] not in (".", label):
+            return None
+    for r, c in mine:
+        g[r][c] = "."
+    for r, c in mine:
+        g[r + dr][c + dc] = label
+    return "/".join("".join(row) for row in g)
+
+
+def check_solution(domain, board, report_moves, states, metric):
+    """Replay every move with the referee; the last board must meet the goal."""
+    assert states[0] == board
+    current = board
+    for info, expected in zip(report_moves, states[1:]):
+        path = [info["from"]] + info["path"]
+        assert info["to"] == path[-1]
+        top = cells_of(grid(current), info["piece"])[0]
+        assert list(top) == info["from"]
+        if metric == "step":
+            assert len(info["path"]) == 1
+        for (r1, c1), (r2, c2) in zip(path, path[1:]):
+            current = referee_step(current, info["piece"], r2 - r1, c2 - c1)
+            assert current is not None, f"illegal step in {info}"
+        assert current == expected
+    return current
+
+
+def goal_met(board, label, row, col):
+    g = grid(board)
+    return cells_of(g, label)[0] == (row, col)
+
+
+def string_bfs(board, label, row, col, metric):
+    """Seed-style breadth-first search over board strings; the optimal length or None."""
+    g = grid(board)
+    labels = sorted({ch for row_ in g for ch in row_} - {"."})
+    shape = {}
+    for lab in labels:
+        cs = cells_of(g, lab)
+        shape[lab] = (cs[-1][0] - cs[0][0], cs[-1][1] - cs[0][1])
+    classes = {}
+    xlat = str.maketrans({lab: chr(65 + classes.setdefault(shape[lab], len(classes)))
+                          for lab in labels})
+
+    def successors(pos):
+        for lab in labels:
+            frontier, seen = [pos], {pos}
+            while frontier:
+                nxt = []
+                for p in frontier:
+                    for dr, dc in DIRS.values():
+                        q = referee_step(p, lab, dr, dc)
+                        if q is not None and q not in seen:
+                            seen.add(q)
+                            yield q
+                            if metric == "piece":
+                                nxt.append(q)
+                frontier = nxt
+
+    def solved(pos):
+        goal_shape = shape[label]
+        return any(shape[lab] == goal_shape and goal_met(pos, lab, row, col) for lab in labels)
+
+    queue, depth = deque([(board, 0)]), {board.translate(xlat): 0}
+    while queue:
+        pos, d = queue.popleft()
+        if solved(pos):
+            return d
+        for q in successors(pos):
+            k = q.translate(xlat)
+            if k not in depth:
+                depth[k] = d + 1
+                queue.append((q, d + 1))
+    return None
+
+
+def random_walk(domain, board, steps, rnd):
+    state = domain.parse(board)
+    for _ in range(steps):
+        state = rnd.choice(domain.moves(state))[1]
+    return state
+
+
+def random_small_board(rnd, height=3, width=4):
+    """A random board with one 2x2 goal piece 'A' and assorted smaller pieces."""
+    g = [["."] * width for _ in range(height)]
+
+    def place(label, h, w):
+        spots = [(r, c) for r in range(height - h + 1) for c in range(width - w + 1)
+                 if all(g[r + i][c + j] == "." for i in range(h) for j in range(w))]
+        if not spots:
+            return
+        r, c = rnd.choice(spots)
+        for i in range(h):
+            for j in range(w):
+                g[r + i][c + j] = label
+    place("A", 2, 2)
+    for label in "BCDEFG":
+        free = sum(row.count(".") for row in g)
+        if free <= rnd.choice([1, 2, 3]):
+            break
+        place(label, *rnd.choice([(1, 1), (1, 1), (1, 2), (2, 1)]))
+    return "/".join("".join(row) for row in g)
+
+
+@pytest.fixture(autouse=True)
+def fresh_tables():
+    klotski_search.forget_tables()
+    yield
+    klotski_search.forget_tables()
+
+
+# -- known figures -------------------------------------------------------------------
+
+@pytest.mark.parametrize("board,metric,length", [
+    (CLASSIC, "piece", 81), (CLASSIC, "step", 116),
+    (STAGE_138, "piece", 138), (STAGE_138, "step", 179),
+])
+def test_known_optimal_lengths_replay_legally(board, metric, length):
+    domain = Klotski(metric)
+    state = domain.parse(board)
+    result = domain.solve(state)
+    assert result.status == SOLVED and result.optimal
+    assert result.length == length
+    infos = [domain.move_info(m) for m in result.moves]
+    states = [domain.format(s) for s in result.states]
+    final = check_solution(domain, board, infos, states, metric)
+    assert goal_met(final, "A", 3, 1)
+    assert domain.is_goal(result.states[-1])
+    assert not any(domain.is_goal(s) for s in result.states[:-1])
+
+
+def test_every_classic_level_solves_fast_and_legally():
+    assert len(LEVELS) >= 20
+    domain = Klotski("piece")
+    for level in LEVELS:
+        state = domain.parse(level["board"])
+        started = time.perf_counter()
+        result = domain.solve(state)
+        seconds = time.perf_counter() - started
+        assert result.status == SOLVED and result.optimal, level["name"]
+        assert seconds < 1.5, f"{level['name']} took {seconds:.2f} s"    # target 0.5, shared CPU
+        check_solution(domain, level["board"], [domain.move_info(m) for m in result.moves],
+                       [domain.format(s) for s in result.states], "piece")
+
+
+def test_step_metric_beats_a_seed_style_string_bfs_threefold():
+    board = "GAAH/IAAJ/BCDD/BCEE/.FF."
+    started = time.perf_counter()
+    expected = string_bfs(board, "A", 3, 1, "step")
+    seed_seconds = time.perf_counter() - started
+    domain = Klotski("step")
+    state = domain.parse(board)
+    best = min(_timed(lambda: domain.solve(state)) for _ in range(3))
+    assert domain.solve(state).length == expected
+    assert best * 3 < seed_seconds, f"ours {best:.3f} s vs seed-style {seed_seconds:.3f} s"
+
+
+def _timed(fn):
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+# -- notation ------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(level=st.sampled_from([CLASSIC, STAGE_138] + [lv["board"] for lv in LEVELS]),
+       steps=st.integers(0, 60), seed=st.integers(0, 10**6),
+       metric=st.sampled_from(["piece", "step"]))
+def test_format_parse_round_trip_on_random_positions(level, steps, seed, metric):
+    domain = Klotski(metric)
+    state = random_walk(domain, level, steps, random.Random(seed))
+    text = domain.format(state)
+    assert domain.parse(text) == state
+    assert domain.format(domain.parse(text)) == text
+    assert sorted(text) == sorted(level)          # same pieces, same blanks
+
+
+def test_describe_and_move_info():
+    domain = Klotski("piece", goal="A@2,0")
+    state = domain.parse("A.../A.B./..../....")
+    texts = {domain.describe(m): domain.move_info(m) for m, _ in domain.moves(state)}
+    assert texts["A down 2"] == {"piece": "A", "from": [0, 0], "to": [2, 0],
+                                 "path": [[1, 0], [2, 0]], "text": "A down 2"}
+    assert "A down" in texts and "A right" in texts
+    corner = Klotski("piece").parse("AA../AA.J/CC.D")        # J cannot go down first: D is there
+    assert "J left, down" in {domain.describe(m) for m, _ in domain.moves(corner)}
+    stepper = Klotski("step")
+    step_texts = [stepper.describe(m) for m, _ in stepper.moves(corner)]
+    assert sorted(step_texts) == ["A right", "C right", "D left", "J left", "J up"]
+
+
+# -- optimal lengths agree across algorithms ------------------------------------------
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(["piece", "step"]),
+       size=st.sampled_from([(3, 4), (4, 3), (3, 3), (4, 4)]))
+def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
+    rnd = random.Random(seed)
+    board = random_small_board(rnd, *size)
+    domain = Klotski(metric)
+    state = domain.parse(board)
+    row, col = size[0] - 2, (size[1] - 2) // 2
+    expected = string_bfs(board, "A", row, col, metric)
+
+    ours = domain.solve(state)
+    generic = breadth_first(domain, state)
+    both_ways = bidirectional(domain, state)
+    table = domain.warm(state, use_disk=False)
+    analysis = domain.analyse(state)
+    if expected is None:
+        assert ours.status == generic.status == both_ways.status == UNSOLVABLE
+        assert analysis.solvable is False and not table.solvable
+        return
+    for result in (ours, generic, both_ways):
+        assert result.status == SOLVED and result.optimal
+        assert result.length == expected
+        check_solution(domain, board, [domain.move_info(m) for m in result.moves],
+                       [domain.format(s) for s in result.states], metric)
+    assert analysis.solvable and analysis.distance == expected
+    via_table = domain.solve(state)           # now answered by walking the table
+    assert via_table.length == expected
+    check_solution(domain, board, [domain.move_info(m) for m in via_table.moves],
+                   [domain.format(s) for s in via_table.states], metric)
+
+
+def test_goal_states_are_all_goals_and_distinct():
+    domain = Klotski("step")
+    state = domain.parse("AAB/AAC/D..")
+    goals = list(domain.goal_states(state))
+    keys = {domain.key(g) for g in goals}
+    assert len(keys) == len(goals) > 1
+    assert all(domain.is_goal(g) for g in goals)
+    assert all(sorted(domain.format(g)) == sorted(domain.format(state)) for g in goals)
+
+
+# -- distance tables -------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric", ["piece", "step"])
+def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
+    domain = Klotski(metric)
+    rnd = random.Random(7)
+    start = domain.parse(CLASSIC)
+    table = domain.warm(start, use_disk=False)
+    assert len(table) == 25955                 # the classic level's reachable positions
+    for _ in range(8):
+        state = random_walk(domain, CLASSIC, rnd.randrange(5, 120), rnd)
+        analysis = domain.analyse(state)
+        mon = Monitor()
+        chain, _ = klotski_search.bfs_key_path(state.layout, domain.key(state), metric, mon)
+        assert analysis.optimal and analysis.solvable
+        assert analysis.distance == len(chain) - 1
+        if analysis.distance == 0:
+            continue
+        legal = {domain.key(nxt): move for move, nxt in domain.moves(state)}
+        assert domain.key(analysis.next_state) in legal
+        assert analysis.best_move == legal[domain.key(analysis.next_state)]
+        after = domain.analyse(analysis.next_state)
+        assert after.distance == analysis.distance - 1
+        board = domain.format(state)
+        info = domain.move_info(analysis.best_move)
+        moved = check_solution(domain, board, [info], [board, domain.format(analysis.next_state)],
+                               metric)
+        assert moved == domain.format(analysis.next_state)
+
+
+def test_lookup_is_fast_once_built():
+    domain = Klotski("piece")
+    state = domain.parse(STAGE_138)
+    domain.warm(state, use_disk=False)
+    rounds = 200
+    started = time.perf_counter()
+    for _ in range(rounds):
+        analysis = domain.analyse(state)
+    per_lookup = (time.perf_counter() - started) / rounds
+    assert analysis.distance == 138
+    assert per_lookup < 0.005, f"{per_lookup * 1000:.2f} ms per lookup"   # target < 1 ms
+
+
+def test_disk_cache_reloads_the_same_table(isolated_cache):
+    first = warm_table(CLASSIC, metric="step")
+    assert any(p.name.startswith("klotski-") for p in isolated_cache.iterdir())
+    klotski_search.forget_tables()
+    started = time.perf_counter()
+    again = warm_table(CLASSIC, metric="step")
+    assert again is not first and again.distance == first.distance
+    assert time.perf_counter() - started < 5
+
+
+def test_any_position_of_a_built_component_finds_its_table():
+    domain = Klotski("piece")
+    start = domain.parse(CLASSIC)
+    table = domain.warm(start, use_disk=False)
+    later = random_walk(domain, CLASSIC, 30, random.Random(3))
+    assert klotski_search.find_table(later.layout, domain.key(later), "piece") is table
+    other = Klotski("step")
+    assert klotski_search.find_table(later.layout, other.key(later), "step") is None
+
+
+def test_budget_and_cancel_stop_table_building_and_solving():
+    domain = Klotski("piece")
+    state = domain.parse(STAGE_138)
+    with pytest.raises(StopSearch) as stop:
+        domain.warm(state, budget=Budget(max_nodes=500), use_disk=False)
+    assert stop.value.status == BUDGET
+    with pytest.raises(StopSearch) as stop:
+        domain.warm(state, cancel=lambda: True, use_disk=False)
+    assert stop.value.status == CANCELLED
+    assert domain.solve(state, budget=Budget(max_nodes=500)).status == BUDGET
+    assert domain.solve(state, cancel=lambda: True).status == CANCELLED
+    analysis = domain.analyse(state, cancel=lambda: True)
+    assert analysis.solvable is None and analysis.distance is None
+
+
+def test_too_big_level_falls_back_to_search(monkeypatch):
+    monkeypatch.setattr(klotski_search, "TABLE_MAX_STATES", 100)
+    import solver.klotski as module
+    monkeypatch.setattr(module, "TABLE_MAX_STATES", 100)
+    domain = Klotski("piece")
+    analysis = domain.analyse(domain.parse(CLASSIC))
+    assert analysis.solvable and analysis.optimal and analysis.distance == 81
+
+
+# -- unsolvable and goals ----------------------------------------------------------------
+
+def test_proven_unsolvable_layout():
+    board = "AA./AA./BBB"            # A can only shuffle right; the goal is A@1,0
+    for metric in ("piece", "step"):
+        domain = Klotski(metric)
+        state = domain.parse(board)
+        result = domain.solve(state)
+        assert result.status == UNSOLVABLE and result.optimal
+        assert "2 reachable positions" in result.message
+        analysis = domain.analyse(state)
+        assert analysis.solvable is False and analysis.optimal
+        assert domain.solve(state).status == UNSOLVABLE         # via the table now
+    assert string_bfs(board, "A", 1, 0, "piece") is None
+
+
+def test_goal_option_and_interchangeable_goal_shape():
+    domain = Klotski("piece", goal="B@0,0")
+    state = domain.parse("..DD/C.EB/..EF")          # B itself is walled in
+    result = domain.solve(state)
+    # B, C and F are all 1x1: C reaches (0,0) in one move, which meets the goal.
+    assert result.length == 1 and result.moves[0].piece == "C"
+    there = Klotski("piece", goal="B@1,3")
+    assert there.is_goal(there.parse("..DD/C.EB/..EF"))
+    tall = Klotski("step", goal="A@3,0")
+    result = tall.solve(tall.parse(CLASSIC))
+    assert result.status == SOLVED and result.states[-1].tops[0] == 3 * 4 + 0
+
+
+def test_solved_position_has_distance_zero():
+    domain = Klotski("piece")
+    state = domain.parse("BCDE/FGHI/JAAK/.AA.")
+    assert domain.is_goal(state)
+    assert domain.solve(state).length == 0
+    analysis = domain.analyse(state)
+    assert analysis.distance == 0 and analysis.best_move is None
+
+
+# -- errors --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("board,options,message", [
+    ("BAAC/BAAC/DEEF/DGHFX/I..J", {}, "row 4 has 5 cells, expected 4"),
+    ("BAAC/BAAC/DE#F/DGHF/I..J", {}, "'#' is not a piece"),
+    ("BAAC/BAAC/DE F/DGHF/I..J", {}, "' ' is not a piece"),
+    ("BAAC/BAAC/DEEF/DGHF/I..B", {}, "piece B is not a rectangle"),
+    ("BAAC/BAAC/DEEF/DGHF/IE.J", {}, "piece E is not a rectangle"),
+    ("AAB/A.B", {"goal": "B@0,2"}, "piece A is not a rectangle"),
+    ("BCC./BDD./..EE", {}, "no 2x2 goal piece"),
+    ("AABB/AABB/....", {}, "more than one 2x2 piece"),
+    ("", {}, "board is empty"),
+    ("..../....", {}, "board has no pieces"),
+    ("BAAC//DEEF", {}, "row 2 is empty"),
+    ("/".join(["A" * 11] * 2), {}, "at most 10"),
+    ("/".join(["A...."] * 11), {}, "at most 10"),
+    ("/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd", "efghijklmn"]), {},
+     "at most 36 are allowed"),
+    (CLASSIC, {"goal": "Z@3,1"}, "goal piece Z is not on the board"),
+    (CLASSIC, {"goal": "A@9,1"}, "off the board"),
+    (CLASSIC, {"goal": "A@4,1"}, "does not fit"),
+    (CLASSIC, {"goal": "A@3,3"}, "does not fit"),
+    (CLASSIC, {"goal": "A3,1"}, "must look like A@3,0"),
+    (CLASSIC, {"goal": "A@-1,1"}, "must look like A@3,0"),
+    (CLASSIC, {"goal": 5}, "goal must be text"),
+    (CLASSIC, {"metric": "diagonal"}, "unknown metric 'diagonal'"),
+    (None, {}, "board must be text"),
+])
+def test_bad_input_names_the_problem_quickly(board, options, message):
+    started = time.perf_counter()
+    with pytest.raises(BoardError) as error:
+        Klotski(**options).parse(board)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_engine_reports_moves_and_rejects_options():
+    from solver.engine import analyse_board, solve_board
+    report = solve_board("klotski", CLASSIC, metric="step")
+    assert report["length"] == 116 and report["optimal"] and report["solvable"]
+    assert report["moves"][0] == report["move_details"][0]["text"]
+    analysis = analyse_board("klotski", CLASSIC)
+    assert analysis["distance"] == 81 and analysis["best_move"]["piece"]
+    with pytest.raises(BoardError):
+        solve_board("klotski", CLASSIC, capacity=4)
+
+
+def test_move_objects_are_plain_and_hashable():
+    domain = Klotski("step")
+    move, _ = domain.moves(domain.parse(CLASSIC))[0]
+    assert isinstance(move, KlotskiMove) and hash(move) == hash(KlotskiMove(*move))
