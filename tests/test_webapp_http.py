@@ -1,0 +1,161 @@
+"""HTTP side of the web app: lobby, play pages and their config, errors, health, startup."""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from html import unescape
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from solver.engine import parse_board
+from webapp import create_app
+from webapp.games import GAMES, load_levels
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app(testing=True).test_client()
+
+
+def page_config(response) -> dict:
+    assert response.status_code == 200
+    found = CONFIG_SCRIPT.search(response.get_data(as_text=True))
+    assert found, "the play page must carry its config as JSON"
+    return json.loads(found.group(1))
+
+
+def test_healthz(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.get_json() == {"status": "ok"}
+
+
+def test_lobby_links_every_game_and_classic_level(client):
+    html = client.get("/").get_data(as_text=True)
+    for game in GAMES:
+        assert f'href="/play/{game}"' in html
+    level_links = [unescape(href) for href in re.findall(r'href="(/play/klotski\?board=[^"]+)"', html)]
+    opened = {page_config(client.get(link))["board"] for link in level_links}
+    levels = load_levels()
+    assert len(levels) >= 10
+    assert opened == {level["board"] for level in levels}
+    for level in levels:
+        assert level["name"] in html
+
+
+def test_the_levels_file_is_the_shared_classic_list():
+    shipped = json.loads((ROOT / "webapp" / "levels" / "klotski-classic.json").read_text("utf-8"))
+    names = [level["name"] for level in shipped["levels"]]
+    assert len(names) == len(set(names)) and names[0] == "横刀立马"
+
+
+@pytest.mark.parametrize("level", load_levels(), ids=lambda level: level["board"])
+def test_every_level_link_opens_its_board(client, level):
+    config = page_config(client.get(level["url"]))
+    assert config["error"] is None and config["board"] == level["board"]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_page_defaults(client, game):
+    config = page_config(client.get(f"/play/{game}"))
+    assert config["game"] == game and config["error"] is None
+    assert config["speed"] == 400
+    assert config["options"] == GAMES[game]["options"]
+    domain, state = parse_board(game, config["board"], **config["options"])
+    assert domain.format(state) == config["board"] == GAMES[game]["board"]
+    html = client.get(f"/play/{game}").get_data(as_text=True)
+    assert 'data-testid="board"' in html and "vendor/socket.io.min.js" in html
+
+
+def test_play_page_canonicalises_the_board_and_reads_options(client):
+    config = page_config(client.get("/play/npuzzle?board=1,2,3/4,5,6/7,0,8&speed=150"))
+    assert config["board"] == "1 2 3 4 5 6 7 0 8" and config["speed"] == 150
+    config = page_config(client.get("/play/watersort?board=AAB,BBA,,&capacity=3"))
+    assert config["error"] is None and config["options"] == {"capacity": 3}
+    assert config["board"] == "AAB,BBA,,"
+    config = page_config(client.get(
+        "/play/klotski?" + "board=" + quote("BAAC/BAAC/DEEF/DGHF/I..J") + "&metric=step&goal=A@3,1"))
+    assert config["error"] is None
+    assert config["options"] == {"metric": "step", "goal": "A@3,1"}
+
+
+@pytest.mark.parametrize("url, words", [
+    ("/play/npuzzle?board=1 2 3", None),
+    ("/play/npuzzle?board=1 2 3 4 5 6 7 8 8", None),
+    ("/play/klotski?board=BAAC/BAA/DEEF", None),
+    ("/play/klotski?metric=diagonal", "metric"),
+    ("/play/watersort?capacity=lots", "capacity"),
+    ("/play/watersort?board=ABC,,&capacity=4", None),
+    ("/play/npuzzle?board=" + "1" * 3000, "limit"),
+])
+def test_bad_board_in_the_url_shows_the_error_and_the_default(client, url, words):
+    game = url.split("/")[2].split("?")[0]
+    config = page_config(client.get(url))
+    assert isinstance(config["error"], str) and config["error"]
+    assert "\n" not in config["error"]
+    if words:
+        assert words in config["error"]
+    assert config["board"] == GAMES[game]["board"]
+    assert config["options"] == GAMES[game]["options"]
+
+
+@pytest.mark.parametrize("speed, expected", [("abc", 400), ("-5", 20), ("99999", 5000), ("", 400)])
+def test_speed_is_clamped(client, speed, expected):
+    assert page_config(client.get(f"/play/npuzzle?speed={speed}"))["speed"] == expected
+
+
+@pytest.mark.parametrize("url", ["/play/chess", "/play/", "/play/klotski/extra", "/nowhere"])
+def test_unknown_pages_are_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "lobby" in response.get_data(as_text=True)
+
+
+def test_vendored_socketio_client_is_served(client):
+    response = client.get("/static/vendor/socket.io.min.js")
+    assert response.status_code == 200
+    head = response.get_data(as_text=True)[:200]
+    assert "Socket.IO v4.8" in head and "MIT" in head
+
+
+def test_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = create_app(testing=True)
+    assert Path(app.template_folder).is_absolute() and Path(app.static_folder).is_absolute()
+    assert app.test_client().get("/play/klotski").status_code == 200
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_python_m_webapp_serves_without_a_terminal(tmp_path):
+    port = free_port()
+    env = {**os.environ, "PORT": str(port)}
+    server = subprocess.Popen([sys.executable, "-m", "webapp"], cwd=tmp_path, env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                    assert json.load(r) == {"status": "ok"}
+                    break
+            except OSError:
+                assert server.poll() is None, server.stdout.read().decode()
+                assert time.monotonic() < deadline, "server did not come up"
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
