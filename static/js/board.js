@@ -1,0 +1,50 @@
+// Small DOM helpers shared by the game views: element building and the short
+// "not allowed" cue (a shake) that illegal moves get.
+
+/** Create an element: el("button", {class: "x", "data-tile": 3}, "3"). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, v);
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Shake `node` briefly: the move was refused. */
+export function refuse(node) {
+  if (!node) return;
+  node.classList.remove("refused");
+  void node.offsetWidth; // restart the animation when refused twice in a row
+  node.classList.add("refused");
+  setTimeout(() => node.classList.remove("refused"), 450);
+}
+
+/** Remove data-hint / data-hint-target marks and hint ghosts inside `root`. */
+export function clearHintMarks(root) {
+  root.querySelectorAll("[data-hint]").forEach((n) => n.removeAttribute("data-hint"));
+  root.querySelectorAll("[data-hint-target]").forEach((n) => n.removeAttribute("data-hint-target"));
+  root.querySelectorAll(".hint-ghost").forEach((n) => n.remove());
+}
+
+/** Set the CSS transition length for the next render (ms). */
+export function setDuration(root, ms) {
+  root.style.setProperty("--move-ms", `${Math.max(0, Math.round(ms))}ms`);
+}
+
+export const ARROWS = {
+  ArrowUp: [-1, 0, "up"],
+  ArrowDown: [1, 0, "down"],
+  ArrowLeft: [0, -1, "left"],
+  ArrowRight: [0, 1, "right"],
+};
+
+export const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };

@@ -1,0 +1,296 @@
+// Klotski (Huarong Dao): rules and view.
+// Notation: rows top to bottom joined by "/", one character per piece on every
+// cell of that piece, "." empty. A move is {piece, from, to, path}: top-left
+// cells, path = the top-left after each unit step. In the "piece" metric, moving
+// the same piece again continues the same move (the classic 81-move count).
+
+import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
+
+const EMPTY = ".";
+
+/** Where each piece is: label -> {r, c, h, w} (its bounding rectangle). */
+export function piecesOf(state) {
+  const pieces = new Map();
+  state.cells.forEach((label, i) => {
+    if (label === EMPTY) return;
+    const r = Math.floor(i / state.w);
+    const c = i % state.w;
+    const p = pieces.get(label);
+    if (!p) pieces.set(label, { r, c, r2: r, c2: c });
+    else {
+      p.r = Math.min(p.r, r); p.c = Math.min(p.c, c);
+      p.r2 = Math.max(p.r2, r); p.c2 = Math.max(p.c2, c);
+    }
+  });
+  for (const p of pieces.values()) {
+    p.h = p.r2 - p.r + 1;
+    p.w = p.c2 - p.c + 1;
+  }
+  return pieces;
+}
+
+/** The goal: {label|null, r, c, h, w}; default the 2x2 piece at the bottom centre. */
+function goalOf(state, options) {
+  const pieces = piecesOf(state);
+  const spec = options.goal && /^(.)@(\d+),(\d+)$/.exec(String(options.goal).trim());
+  if (spec) {
+    const p = pieces.get(spec[1]);
+    return p ? { label: spec[1], r: Number(spec[2]), c: Number(spec[3]), h: p.h, w: p.w } : null;
+  }
+  for (const [label, p] of pieces) {
+    if (p.h === 2 && p.w === 2) return { label, r: state.h - 2, c: Math.floor((state.w - 2) / 2), h: 2, w: 2 };
+  }
+  return null;
+}
+
+function directionName(dr, dc) {
+  return dr < 0 ? "up" : dr > 0 ? "down" : dc < 0 ? "left" : "right";
+}
+
+export function createGame(options = {}) {
+  let goal = null; // fixed by the first parsed board (pieces keep their shapes)
+  const game = {
+    name: "klotski",
+    title: "Klotski",
+    metric: options.metric === "step" ? "step" : "piece",
+
+    parse(text) {
+      const rows = String(text).trim().split("/");
+      const w = rows[0].length;
+      if (!w || rows.some((row) => row.length !== w)) throw new Error(`rows of "${text}" differ in length`);
+      const state = { h: rows.length, w, cells: rows.join("").split("") };
+      if (!goal) goal = goalOf(state, options);
+      return state;
+    },
+
+    format(state) {
+      const rows = [];
+      for (let r = 0; r < state.h; r++) rows.push(state.cells.slice(r * state.w, (r + 1) * state.w).join(""));
+      return rows.join("/");
+    },
+
+    goal() { return goal; },
+
+    /** Solved when a piece of the goal piece's shape has its top-left on the goal cell. */
+    isGoal(state) {
+      if (!goal) return false;
+      for (const p of piecesOf(state).values()) {
+        if (p.r === goal.r && p.c === goal.c && p.h === goal.h && p.w === goal.w) return true;
+      }
+      return false;
+    },
+
+    /** Move a piece along `move.path` (or one cell in `move.dir`); null if blocked. */
+    apply(state, move) {
+      const piece = piecesOf(state).get(move.piece);
+      if (!piece) return null;
+      if (move.from && (move.from[0] !== piece.r || move.from[1] !== piece.c)) return null;
+      let path = move.path;
+      if (!path) {
+        const d = DIRECTIONS[move.dir];
+        if (!d) return null;
+        path = [[piece.r + d[0], piece.c + d[1]]];
+      }
+      let cells = state.cells.slice();
+      let [r, c] = [piece.r, piece.c];
+      for (const [nr, nc] of path) {
+        if (Math.abs(nr - r) + Math.abs(nc - c) !== 1) return null;
+        if (nr < 0 || nc < 0 || nr + piece.h > state.h || nc + piece.w > state.w) return null;
+        const next = cells.map((x) => (x === move.piece ? EMPTY : x));
+        for (let i = 0; i < piece.h; i++) {
+          for (let j = 0; j < piece.w; j++) {
+            const k = (nr + i) * state.w + nc + j;
+            if (next[k] !== EMPTY) return null;
+            next[k] = move.piece;
+          }
+        }
+        cells = next;
+        [r, c] = [nr, nc];
+      }
+      return { h: state.h, w: state.w, cells };
+    },
+
+    /** The move as the server would describe it (from, to, path, text). */
+    describeMove(state, move) {
+      const piece = piecesOf(state).get(move.piece);
+      const next = game.apply(state, move);
+      if (!piece || !next) return null;
+      const path = move.path || [[piece.r + DIRECTIONS[move.dir][0], piece.c + DIRECTIONS[move.dir][1]]];
+      return { piece: move.piece, from: [piece.r, piece.c], to: path[path.length - 1], path,
+               text: `${move.piece} ${pathWords([piece.r, piece.c], path)}` };
+    },
+
+    /** Piece metric: another step of the same piece continues the last move. */
+    continues(last, move) {
+      if (game.metric !== "piece" || !last || last.piece !== move.piece) return null;
+      const path = [...last.path, ...move.path];
+      return { piece: move.piece, from: last.from, to: move.to, path,
+               text: `${move.piece} ${pathWords(last.from, path)}` };
+    },
+
+    createView(board, ctrl) { return new KlotskiView(board, ctrl, game); },
+  };
+  return game;
+}
+
+/** "down", "down 2", "left, down": the directions of a path, runs merged. */
+function pathWords(from, path) {
+  const words = [];
+  let [r, c] = from;
+  for (const [nr, nc] of path) {
+    const dir = directionName(nr - r, nc - c);
+    const last = words[words.length - 1];
+    if (last && last.dir === dir) last.n += 1; else words.push({ dir, n: 1 });
+    [r, c] = [nr, nc];
+  }
+  return words.map((w) => (w.n > 1 ? `${w.dir} ${w.n}` : w.dir)).join(", ");
+}
+
+function shapeClass(p, goal) {
+  if (goal && p.h === goal.h && p.w === goal.w) return "goal-piece";
+  if (p.h === p.w) return p.h === 1 ? "small" : "square";
+  return p.h > p.w ? "tall" : "wide";
+}
+
+class KlotskiView {
+  constructor(board, ctrl, game) {
+    this.board = board;
+    this.ctrl = ctrl;
+    this.game = game;
+    this.state = null;
+    this.selected = null;
+    this.pieces = new Map();
+    this.drag = null;
+    board.classList.add("klotski-board");
+    this.floor = el("div", { class: "floor" });
+    board.append(this.floor);
+    if (ctrl) this.listen();
+  }
+
+  listen() {
+    this.floor.addEventListener("pointerdown", (e) => {
+      const node = e.target.closest("[data-piece]");
+      if (!node) return;
+      this.select(node.dataset.piece);
+      this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, piece: node.dataset.piece };
+      node.setPointerCapture?.(e.pointerId);
+    });
+    this.floor.addEventListener("pointermove", (e) => this.dragTo(e));
+    const end = (e) => { if (this.drag && this.drag.id === e.pointerId) this.drag = null; };
+    this.floor.addEventListener("pointerup", end);
+    this.floor.addEventListener("pointercancel", end);
+    this.floor.addEventListener("focusin", (e) => {
+      const node = e.target.closest("[data-piece]");
+      if (node) this.select(node.dataset.piece);
+    });
+  }
+
+  /** Dragging: every half cell the pointer travels moves the piece one cell. */
+  dragTo(e) {
+    const drag = this.drag;
+    if (!drag || drag.id !== e.pointerId) return;
+    const rect = this.floor.getBoundingClientRect();
+    const cell = rect.width / this.state.w;
+    const dx = (e.clientX - drag.x) / cell;
+    const dy = (e.clientY - drag.y) / cell;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 0.5) return;
+    const [dir, ox, oy] = Math.abs(dx) > Math.abs(dy)
+      ? [dx > 0 ? "right" : "left", Math.sign(dx) * cell, 0]
+      : [dy > 0 ? "down" : "up", 0, Math.sign(dy) * cell];
+    if (this.ctrl.playerMove({ piece: drag.piece, dir }, null, { quiet: true })) {
+      drag.x += ox;
+      drag.y += oy;
+    }
+  }
+
+  select(label) {
+    this.selected = label;
+    for (const [l, node] of this.pieces) {
+      node.classList.toggle("selected", l === label);
+      node.setAttribute("aria-pressed", l === label ? "true" : "false");
+    }
+  }
+
+  render(state, { duration = 0 } = {}) {
+    setDuration(this.board, duration);
+    if (!this.state || this.state.h !== state.h || this.state.w !== state.w) this.layout(state);
+    const goal = this.game.goal();
+    const pieces = piecesOf(state);
+    for (const [label, node] of this.pieces) {
+      if (!pieces.has(label)) { node.remove(); this.pieces.delete(label); }
+    }
+    for (const [label, p] of pieces) {
+      let node = this.pieces.get(label);
+      if (!node) {
+        node = el("div", {
+          class: `piece ${shapeClass(p, goal)}`, "data-piece": label,
+          tabindex: this.ctrl ? 0 : null, role: this.ctrl ? "button" : null,
+          "aria-label": `piece ${label}`, "aria-pressed": this.ctrl ? "false" : null,
+        }, el("span", { class: "face" }, el("span", { class: "label" }, label)));
+        this.pieces.set(label, node);
+        this.floor.append(node);
+      }
+      for (const [k, v] of Object.entries({ "--r": p.r, "--c": p.c, "--h": p.h, "--w": p.w })) {
+        node.style.setProperty(k, v);
+      }
+    }
+    this.state = state;
+    this.board.classList.toggle("won", this.game.isGoal(state));
+  }
+
+  /** Board geometry: the floor grid, the goal outline and the exit in the frame. */
+  layout(state) {
+    this.board.style.setProperty("--rows", state.h);
+    this.board.style.setProperty("--cols", state.w);
+    this.floor.replaceChildren();
+    this.pieces.clear();
+    const goal = this.game.goal();
+    this.board.querySelectorAll(".exit").forEach((n) => n.remove());
+    if (goal) {
+      const spot = { "--r": goal.r, "--c": goal.c, "--h": goal.h, "--w": goal.w };
+      this.floor.append(el("div", { class: "goal-spot", style: spot }));
+      if (goal.r + goal.h === state.h) {
+        this.board.append(el("div", { class: "exit", style: spot }, el("span", {}, "EXIT")));
+      }
+    }
+  }
+
+  showHint(move) {
+    const node = this.pieces.get(move.piece);
+    if (!node) return;
+    node.setAttribute("data-hint", move.text || move.piece);
+    const p = piecesOf(this.state).get(move.piece);
+    this.floor.append(el("div", {
+      class: "hint-ghost", "data-hint-target": "",
+      style: { "--r": move.to[0], "--c": move.to[1], "--h": p.h, "--w": p.w },
+    }));
+    this.select(move.piece);
+  }
+
+  clearHint() { clearHintMarks(this.board); }
+
+  /** Arrows move the selected piece one cell; a piece's letter selects it. */
+  handleKey(event) {
+    const arrow = ARROWS[event.key];
+    if (arrow) {
+      if (!this.selected || !this.pieces.has(this.selected)) {
+        this.select(this.pieces.keys().next().value);
+      }
+      this.ctrl.playerMove({ piece: this.selected, dir: arrow[2] }, this.pieces.get(this.selected));
+      return true;
+    }
+    if (event.key === "Escape") { this.select(null); return true; }
+    if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      const key = [...this.pieces.keys()].find((l) => l === event.key)
+        || [...this.pieces.keys()].find((l) => l.toLowerCase() === event.key.toLowerCase());
+      if (key) {
+        this.select(key);
+        this.pieces.get(key).focus({ preventScroll: true });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  refuse(target) { refuse(target || this.board); }
+}

@@ -1,0 +1,208 @@
+// Water sort: rules and view.
+// Notation: tubes joined by ",", each written bottom to top, one character per
+// unit of colour; an empty tube is empty text. A pour moves the top run of one
+// colour onto an empty tube or a tube whose top has that colour, as much as fits.
+// Every colour has a fixed colour AND symbol, so colour-blind players can play.
+
+import { el, refuse, clearHintMarks, setDuration } from "../board.js";
+
+/** Notation character -> [colour, symbol name]. */
+export const PALETTE = {
+  A: ["#e53935", "circle"], B: ["#1e6fd9", "square"], C: ["#fbc02d", "triangle"],
+  D: ["#2e9d48", "diamond"], E: ["#8e35b5", "star"], F: ["#f57c00", "plus"],
+  G: ["#ec5f9c", "heart"], H: ["#13a9c2", "hexagon"], I: ["#7b5236", "cross"],
+  J: ["#a5c40f", "ring"], K: ["#283593", "bars"], L: ["#8d99a6", "moon"],
+};
+
+// 24x24 symbol shapes, drawn white on the colour with a dark outline.
+const SYMBOLS = {
+  circle: '<circle cx="12" cy="12" r="6.5"/>',
+  square: '<rect x="6" y="6" width="12" height="12" rx="1.5"/>',
+  triangle: '<path d="M12 4.5 20 19H4z"/>',
+  diamond: '<path d="M12 3.5 20.5 12 12 20.5 3.5 12z"/>',
+  star: '<path d="m12 3 2.6 5.6 6.1.7-4.5 4.2 1.2 6L12 16.5 6.6 19.5l1.2-6-4.5-4.2 6.1-.7z"/>',
+  plus: '<path d="M9.5 4h5v5.5H20v5h-5.5V20h-5v-5.5H4v-5h5.5z"/>',
+  heart: '<path d="M12 20s-7.5-4.6-7.5-10A4.2 4.2 0 0 1 12 7.6 4.2 4.2 0 0 1 19.5 10C19.5 15.4 12 20 12 20z"/>',
+  hexagon: '<path d="m12 3.5 7.4 4.25v8.5L12 20.5l-7.4-4.25v-8.5z"/>',
+  cross: '<path d="m7 4 5 5 5-5 3 3-5 5 5 5-3 3-5-5-5 5-3-3 5-5-5-5z"/>',
+  ring: '<path fill-rule="evenodd" d="M12 4a8 8 0 1 1 0 16 8 8 0 0 1 0-16zm0 4a4 4 0 1 0 0 8 4 4 0 0 0 0-8z"/>',
+  bars: '<path d="M4 5h16v4H4zm0 5h16v4H4zm0 5h16v4H4z"/>',
+  moon: '<path d="M15 3.5a8.5 8.5 0 1 0 5.5 14A7 7 0 0 1 15 3.5z"/>',
+};
+
+/** Colour and symbol for any notation character (unknown ones get a hue and their letter). */
+export function swatch(ch) {
+  if (PALETTE[ch]) return { colour: PALETTE[ch][0], symbol: SYMBOLS[PALETTE[ch][1]], name: PALETTE[ch][1] };
+  const code = ch.codePointAt(0);
+  return { colour: `hsl(${(code * 137) % 360} 65% 48%)`, symbol: null, name: ch };
+}
+
+/** The colour run on top of a tube: [colour, length]. */
+function topRun(tube) {
+  const colour = tube[tube.length - 1];
+  let n = 0;
+  while (n < tube.length && tube[tube.length - 1 - n] === colour) n += 1;
+  return [colour, n];
+}
+
+export function createGame(options = {}) {
+  const capacity = Number(options.capacity) || 4;
+  const game = {
+    name: "watersort",
+    title: "Water sort",
+    capacity,
+
+    parse(text) {
+      const tubes = String(text).split(",").map((t) => t.trim());
+      if (tubes.some((t) => t.length > capacity)) throw new Error(`a tube holds more than ${capacity}`);
+      return { tubes };
+    },
+
+    format(state) { return state.tubes.join(","); },
+
+    isGoal(state) {
+      return state.tubes.every((t) => t.length === 0 || (t.length === capacity && topRun(t)[1] === capacity));
+    },
+
+    /** Pour from `move.from` to `move.to`; null when the pour is not allowed. */
+    apply(state, move) {
+      const { from, to } = move;
+      const tubes = state.tubes;
+      if (from === to || !tubes[from] || tubes[to] === undefined) return null;
+      const src = tubes[from];
+      const dst = tubes[to];
+      const [colour, run] = topRun(src);
+      if (dst.length >= capacity) return null;
+      if (dst.length > 0 && dst[dst.length - 1] !== colour) return null;
+      const amount = Math.min(run, capacity - dst.length);
+      const next = tubes.slice();
+      next[from] = src.slice(0, src.length - amount);
+      next[to] = dst + colour.repeat(amount);
+      return { tubes: next };
+    },
+
+    describeMove(state, move) {
+      const next = game.apply(state, move);
+      if (!next) return null;
+      const amount = state.tubes[move.from].length - next.tubes[move.from].length;
+      const colour = state.tubes[move.from].slice(-1);
+      return { from: move.from, to: move.to, amount, colour,
+               text: `tube ${move.from + 1} -> ${move.to + 1}` };
+    },
+
+    continues() { return null; },
+
+    createView(board, ctrl) { return new WaterSortView(board, ctrl, game); },
+  };
+  return game;
+}
+
+function unitNode(ch) {
+  const s = swatch(ch);
+  const node = el("span", { class: "unit", "data-colour": ch, title: `colour ${ch} (${s.name})`,
+                            style: { "--colour": s.colour } });
+  if (s.symbol) {
+    node.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${s.symbol}</svg>`;
+  } else {
+    node.append(el("b", {}, ch));
+  }
+  return node;
+}
+
+class WaterSortView {
+  constructor(board, ctrl, game) {
+    this.board = board;
+    this.ctrl = ctrl;
+    this.game = game;
+    this.state = null;
+    this.selected = null;
+    this.tubes = [];
+    board.classList.add("watersort-board");
+    board.style.setProperty("--capacity", game.capacity);
+    if (ctrl) {
+      board.addEventListener("click", (e) => {
+        const tube = e.target.closest("[data-tube]");
+        if (tube) this.choose(Number(tube.dataset.tube));
+      });
+    }
+  }
+
+  /** First click picks the source, the second pours into the destination. */
+  choose(index) {
+    const tube = this.tubes[index];
+    if (this.selected === null) {
+      if (!this.state.tubes[index]) { refuse(tube); return; }
+      this.select(index);
+      return;
+    }
+    if (this.selected === index) { this.select(null); return; }
+    const from = this.selected;
+    this.select(null);
+    this.ctrl.playerMove({ from, to: index }, tube);
+  }
+
+  select(index) {
+    this.selected = index;
+    this.tubes.forEach((t, i) => {
+      t.classList.toggle("selected", i === index);
+      t.setAttribute("aria-pressed", i === index ? "true" : "false");
+    });
+  }
+
+  render(state, { duration = 0 } = {}) {
+    setDuration(this.board, duration);
+    const rebuild = !this.state || this.state.tubes.length !== state.tubes.length;
+    if (rebuild) {
+      this.board.replaceChildren();
+      this.tubes = state.tubes.map((_, i) => {
+        const node = el(this.ctrl ? "button" : "div",
+          { class: "tube", "data-tube": i, type: this.ctrl ? "button" : null,
+            "aria-label": `tube ${i + 1}`, "aria-pressed": this.ctrl ? "false" : null },
+          el("span", { class: "glass" }),
+          this.ctrl && state.tubes.length <= 10 ? el("span", { class: "key" }, (i + 1) % 10) : null);
+        this.board.append(node);
+        return node;
+      });
+    }
+    state.tubes.forEach((contents, i) => {
+      const glass = this.tubes[i].querySelector(".glass");
+      const old = rebuild ? "" : this.state.tubes[i];
+      if (old === contents && glass.childElementCount === contents.length) return;
+      // keep the units that stayed, so only the poured ones animate
+      let keep = 0;
+      while (keep < old.length && keep < contents.length && old[keep] === contents[keep]) keep += 1;
+      while (glass.childElementCount > keep) glass.lastElementChild.remove();
+      for (const ch of contents.slice(keep)) {
+        const unit = unitNode(ch);
+        if (!rebuild && duration > 0) unit.classList.add("poured");
+        glass.append(unit);
+      }
+      const full = contents.length === this.game.capacity && topRun(contents)[1] === contents.length;
+      this.tubes[i].classList.toggle("done", full);
+    });
+    this.state = state;
+  }
+
+  showHint(move) {
+    const src = this.tubes[move.from];
+    const dst = this.tubes[move.to];
+    if (src) src.setAttribute("data-hint", move.text || `${move.from}`);
+    if (dst) dst.setAttribute("data-hint-target", "");
+  }
+
+  clearHint() { clearHintMarks(this.board); }
+
+  /** Number keys 1-9 and 0 (the tenth tube) click tubes; Escape drops the choice. */
+  handleKey(event) {
+    if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      const index = event.key === "0" ? 9 : Number(event.key) - 1;
+      if (index < this.tubes.length) this.choose(index);
+      else refuse(this.board);
+      return true;
+    }
+    if (event.key === "Escape") { this.select(null); return true; }
+    return false;
+  }
+
+  refuse(target) { refuse(target || this.board); }
+}

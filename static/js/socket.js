@@ -1,0 +1,67 @@
+// The link to the solver server: wraps the global `io` from the vendored
+// socket.io client. One request is current at a time (the server cancels a
+// client's older job when a newer one arrives), so replies to anything but the
+// current request id are ignored, except analyses, which stay true facts about
+// their board and are always worth caching.
+
+export class SolverLink {
+  /**
+   * @param {object} handlers  onAnalysis(reply, board), onProgress, onSolution,
+   *   onUnsolvable, onError(reply, request), onConnection(connected)
+   */
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.nextId = 1;
+    this.current = null; // {id, event, board, purpose}
+    this.sent = new Map(); // id -> request, so replies know their board
+    // eslint-disable-next-line no-undef
+    this.socket = io({ transports: ["websocket", "polling"] });
+    this.socket.on("connect", () => handlers.onConnection?.(true));
+    this.socket.on("disconnect", () => handlers.onConnection?.(false));
+    this.socket.on("connect_error", () => handlers.onConnection?.(false));
+    this.socket.on("analysis", (reply) => this.receive("analysis", reply));
+    this.socket.on("progress", (reply) => this.receive("progress", reply));
+    this.socket.on("solution", (reply) => this.receive("solution", reply));
+    this.socket.on("unsolvable", (reply) => this.receive("unsolvable", reply));
+    this.socket.on("error", (reply) => this.receive("error", reply));
+  }
+
+  /** Send `analyse` or `solve`; returns the request (it becomes the current one). */
+  request(event, payload, purpose = event) {
+    const id = `r${this.nextId++}`;
+    const request = { id, event, board: payload.board, purpose };
+    this.sent.set(id, request);
+    if (this.sent.size > 200) this.sent.delete(this.sent.keys().next().value);
+    this.current = request;
+    this.socket.emit(event, { ...payload, id });
+    return request;
+  }
+
+  /** Stop the current job; its answer will never be shown. */
+  cancel() {
+    if (this.current) this.socket.emit("cancel", { id: this.current.id });
+    this.current = null;
+  }
+
+  isCurrent(id) { return this.current !== null && this.current.id === id; }
+
+  receive(event, reply) {
+    if (!reply || typeof reply !== "object") return;
+    const request = this.sent.get(reply.id) || null;
+    const current = this.isCurrent(reply.id);
+    if (event === "analysis") {
+      if (request) this.handlers.onAnalysis?.(reply, request, current);
+      if (current) this.current = null;
+      return;
+    }
+    if (event === "error" && (current || reply.id === undefined || reply.id === null)) {
+      this.current = null;
+      this.handlers.onError?.(reply, request);
+      return;
+    }
+    if (!current) return; // a superseded or cancelled job
+    if (event === "progress") this.handlers.onProgress?.(reply, request);
+    if (event === "solution") { this.current = null; this.handlers.onSolution?.(reply, request); }
+    if (event === "unsolvable") { this.current = null; this.handlers.onUnsolvable?.(reply, request); }
+  }
+}
