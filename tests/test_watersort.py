@@ -10,6 +10,7 @@ from solver.engine import solve_board
 from solver.errors import BoardError
 from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, astar, breadth_first
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
+from solver.watersort_search import expand
 
 # -- helpers --------------------------------------------------------------
 
@@ -216,6 +217,23 @@ def test_lower_bound_never_exceeds_true_distance(params):
     assert (lower_bound(state, capacity) == 0) == domain.is_goal(state)
     for _move, child in domain.moves(state):       # consistent: drops at most 1 per pour
         assert domain.heuristic(state) - domain.heuristic(child) <= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(deals, st.integers(0, 10**6), st.integers(0, 10))
+def test_fast_expansion_agrees_with_the_rules_and_the_bound(deal, seed, steps):
+    capacity, board = deal
+    domain = WaterSort(capacity)
+    state = random_position(domain, board, steps, random.Random(seed))
+    key = domain.key(state)
+    units = "".join(state)
+    full = {c: units.count(c) // capacity for c in set(units)}
+    fast = expand(key.split(","), capacity, full)
+    keys = [child for child, _ in fast]
+    assert set(keys) == {domain.key(child) for _m, child in domain.moves(state)}
+    for child, delta in fast:                            # the incremental bound is exact
+        assert lower_bound(key.split(","), capacity) + delta == lower_bound(child.split(","),
+                                                                            capacity)
 
 
 def test_lower_bound_counts_raised_and_surplus_bottom_blocks():
