@@ -120,7 +120,8 @@ class Klotski(Domain):
         budget = budget or Budget()
         mon = Monitor(budget, cancel, progress)
         try:
-            table = self.warm(state, budget=budget, cancel=cancel, progress=progress)
+            table = self.warm(state, budget=budget, cancel=cancel, progress=progress,
+                              disk="read", pin=False)
         except StopSearch as stop:
             if stop.status == CANCELLED:
                 return Analysis(solvable=None, distance=None, optimal=False, message=stop.message)
@@ -150,18 +151,19 @@ class Klotski(Domain):
                         best_move=move, next_state=nxt)
 
     def warm(self, state: KlotskiState, *, budget=None, cancel=None, progress=None,
-             use_disk: bool = True) -> DistanceTable:
+             disk: str = "save", pin: bool = True) -> DistanceTable:
         """Build (or load) the distance table of ``state``'s level; raises StopSearch.
 
         Respects ``budget`` and ``cancel``; levels over TABLE_MAX_STATES positions
-        stop with a budget StopSearch.
+        stop with a budget StopSearch. ``disk``/``pin``: see
+        :func:`solver.klotski_search.table_for` (warming on purpose saves and pins).
         """
         budget = budget or Budget()
         max_nodes = budget.max_nodes
         capped = Budget(TABLE_MAX_STATES + 1 if max_nodes is None
                         else min(max_nodes, TABLE_MAX_STATES + 1), budget.max_seconds)
         mon = Monitor(capped, cancel, progress)
-        return table_for(state.layout, self.key(state), self.metric, mon, use_disk)
+        return table_for(state.layout, self.key(state), self.metric, mon, disk, pin)
 
     # -- presentation -----------------------------------------------------
     def describe(self, move: KlotskiMove) -> str:

@@ -49,6 +49,8 @@ class Geometry:
         self.around: List[list] = [[] for _ in range(size)]
         self.feeds = [0] * n
         self._memos: Dict[str, Dict[int, tuple]] = {}
+        self._memo_moves = 0
+        self._moves: Dict[Tuple[int, int], tuple] = {}
         for k, (h, w) in enumerate(classes):
             for r in range(height - h + 1):
                 for c in range(width - w + 1):
@@ -91,18 +93,27 @@ class Geometry:
         """
         memo = self._memos.setdefault(metric, {})
         build = self._piece_moves if metric == "piece" else self._step_moves
-        limit = self.MEMO_LIMIT
 
         def moves_for(empty: int) -> tuple:
             found = memo.get(empty)
             if found is None:
                 found = build(empty)
-                if len(memo) < limit:
+                if self._memo_moves < self.MEMO_MAX_MOVES:      # bounded memory
                     memo[empty] = found
+                    self._memo_moves += len(found) + 1
             return found
         return moves_for
 
-    MEMO_LIMIT = 200_000
+    #: remembered move references per geometry (about 8 bytes each; moves are shared)
+    MEMO_MAX_MOVES = 2_000_000
+
+    def _move(self, g: int, g2: int) -> tuple:
+        """The shared (key bit, key xor, empty xor) of moving a piece from spot g to g2."""
+        found = self._moves.get((g, g2))
+        if found is None:
+            found = self._moves[(g, g2)] = (1 << g, (1 << g) | (1 << g2),
+                                            self.cover[g] ^ self.cover[g2])
+        return found
 
     def _candidates(self, empty: int):
         """Key bits of every piece spot that touches an empty cell and covers none."""
@@ -114,9 +125,9 @@ class Geometry:
     def _step_moves(self, empty: int) -> tuple:
         out = []
         for g in self._candidates(empty):
-            for _g2, entered, key_flip, occ_flip in self.steps[g]:
+            for g2, entered, _key_flip, _occ_flip in self.steps[g]:
                 if entered & empty == entered:
-                    out.append((1 << g, key_flip, occ_flip))
+                    out.append(self._move(g, g2))
         return tuple(out)
 
     def _piece_moves(self, empty: int) -> tuple:
@@ -130,7 +141,7 @@ class Geometry:
                     if not cells2 & blocked and g2 not in reached:
                         reached.append(g2)
             for g2 in reached[1:]:
-                out.append((1 << g, (1 << g) | (1 << g2), cover[g] ^ cover[g2]))
+                out.append(self._move(g, g2))
         return tuple(out)
 
     def successors(self, key: int, empty: int, metric: str) -> List[Tuple[int, int]]:

@@ -21,10 +21,10 @@ from typing import Dict, List, Optional, Tuple
 
 from .klotski_board import Layout
 from .klotski_moves import layout_geometry, goal_bit
-from .search import Monitor
+from .search import BUDGET, Monitor, StopSearch
 
-#: the largest reachable set a table is built for (memory stays near 200 MB)
-TABLE_MAX_STATES = 1_000_000
+#: the largest reachable set a table is built for (about 100 MB while building)
+TABLE_MAX_STATES = 500_000
 UNSOLVABLE_DISTANCE = -1
 
 
@@ -98,7 +98,6 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> Distan
     Stops with :class:`~solver.search.StopSearch` on budget or cancel, or with
     a budget stop once the set passes :data:`TABLE_MAX_STATES`.
     """
-    from .search import BUDGET, StopSearch
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
@@ -113,8 +112,8 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> Distan
         if mon.count >= mon.next_check:
             mon.check(0, len(keys) - i)
             if len(keys) > TABLE_MAX_STATES:
-                raise StopSearch(BUDGET, f"level has over {TABLE_MAX_STATES} positions; "
-                                         "too many for a table")
+                raise TooBig(f"level has over {TABLE_MAX_STATES} positions; "
+                             "too many for a table")
         key, empty = keys[i], empties[i]
         for bit, key_flip, empty_flip in moves_for(empty):
             if not key & bit:
@@ -149,8 +148,24 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> Distan
 
 # -- registry: memory first, then disk ---------------------------------------------
 
+#: tables built on the fly (not pinned by :func:`table_for` ``pin=True``) kept in memory
+MAX_KEPT_TABLES = 32
+
 _registry: Dict[tuple, List[DistanceTable]] = {}
+_unpinned: List[DistanceTable] = []           # oldest first, evicted past MAX_KEPT_TABLES
+_too_big: set = set()                          # (signature, metric) of levels past the limit
 _lock = threading.Lock()
+
+
+class TooBig(StopSearch):
+    """A level's reachable set passed :data:`TABLE_MAX_STATES`; search instead."""
+
+    def __init__(self, message: str):
+        super().__init__(BUDGET, message)
+
+
+class _NotCached(Exception):
+    pass
 
 
 def find_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]:
@@ -161,17 +176,26 @@ def find_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]
     return None
 
 
-def remember(table: DistanceTable) -> None:
+def remember(table: DistanceTable, pin: bool = True) -> None:
+    """Keep ``table`` in memory; unpinned ones are dropped oldest first past the limit."""
     with _lock:
         tables = _registry.setdefault((table.signature, table.metric), [])
-        if table not in tables:
-            tables.append(table)
+        if any(t is table for t in tables):
+            return
+        tables.append(table)
+        if not pin:
+            _unpinned.append(table)
+            while len(_unpinned) > MAX_KEPT_TABLES:
+                old = _unpinned.pop(0)
+                _registry[(old.signature, old.metric)].remove(old)
 
 
 def forget_tables() -> None:
     """Drop every in-memory table (tests use this to measure cold builds)."""
     with _lock:
         _registry.clear()
+        _unpinned.clear()
+        _too_big.clear()
 
 
 def cache_name(layout: Layout, start: int, metric: str) -> str:
@@ -180,19 +204,44 @@ def cache_name(layout: Layout, start: int, metric: str) -> str:
     return f"klotski-{layout.height}x{layout.width}-{metric}-{digest}"
 
 
-def table_for(layout: Layout, key: int, metric: str, mon: Monitor,
-              use_disk: bool = True) -> DistanceTable:
-    """The table holding ``key``: from memory, else from the disk cache, else built."""
+def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "save",
+              pin: bool = True) -> DistanceTable:
+    """The table holding ``key``: from memory, else the disk cache, else built.
+
+    ``disk`` is ``"save"`` (load or build and save: for levels warmed on purpose),
+    ``"read"`` (load if saved, else build in memory only: so arbitrary positions
+    sent by players never fill the disk) or ``"off"``. Raises StopSearch
+    (:class:`TooBig` for levels past :data:`TABLE_MAX_STATES`).
+    """
     table = find_table(layout, key, metric)
     if table is not None:
         return table
-    if use_disk:
+    if (layout.signature(), metric) in _too_big:
+        raise TooBig(f"level has over {TABLE_MAX_STATES} positions; too many for a table")
+
+    def build() -> DistanceTable:
+        try:
+            return build_table(layout, key, metric, mon)
+        except TooBig:
+            _too_big.add((layout.signature(), metric))
+            raise
+
+    table = None
+    if disk != "off":
         from .cache import load_or_build
-        table = load_or_build(cache_name(layout, key, metric),
-                              lambda: build_table(layout, key, metric, mon))
-        if not isinstance(table, DistanceTable) or key not in table.distance:
-            table = build_table(layout, key, metric, mon)     # a stale or foreign file
-    else:
-        table = build_table(layout, key, metric, mon)
-    remember(table)
+        name = cache_name(layout, key, metric)
+        if disk == "save":
+            table = load_or_build(name, build)
+        else:
+            try:
+                table = load_or_build(name, _not_cached)
+            except _NotCached:
+                table = None
+    if not isinstance(table, DistanceTable) or key not in table.distance:
+        table = build()                    # not cached, or a stale or foreign file
+    remember(table, pin)
     return table
+
+
+def _not_cached():
+    raise _NotCached()

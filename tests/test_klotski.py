@@ -253,7 +253,7 @@ def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
     ours = domain.solve(state)
     generic = breadth_first(domain, state)
     both_ways = bidirectional(domain, state)
-    table = domain.warm(state, use_disk=False)
+    table = domain.warm(state, disk="off")
     analysis = domain.analyse(state)
     if expected is None:
         assert ours.status == generic.status == both_ways.status == UNSOLVABLE
@@ -288,7 +288,7 @@ def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
     domain = Klotski(metric)
     rnd = random.Random(7)
     start = domain.parse(CLASSIC)
-    table = domain.warm(start, use_disk=False)
+    table = domain.warm(start, disk="off")
     assert len(table) == 25955                 # the classic level's reachable positions
     for _ in range(8):
         state = random_walk(domain, CLASSIC, rnd.randrange(5, 120), rnd)
@@ -314,7 +314,7 @@ def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
 def test_lookup_is_fast_once_built():
     domain = Klotski("piece")
     state = domain.parse(STAGE_138)
-    domain.warm(state, use_disk=False)
+    domain.warm(state, disk="off")
     rounds = 200
     started = time.perf_counter()
     for _ in range(rounds):
@@ -337,7 +337,7 @@ def test_disk_cache_reloads_the_same_table(isolated_cache):
 def test_any_position_of_a_built_component_finds_its_table():
     domain = Klotski("piece")
     start = domain.parse(CLASSIC)
-    table = domain.warm(start, use_disk=False)
+    table = domain.warm(start, disk="off")
     later = random_walk(domain, CLASSIC, 30, random.Random(3))
     assert klotski_search.find_table(later.layout, domain.key(later), "piece") is table
     other = Klotski("step")
@@ -348,10 +348,10 @@ def test_budget_and_cancel_stop_table_building_and_solving():
     domain = Klotski("piece")
     state = domain.parse(STAGE_138)
     with pytest.raises(StopSearch) as stop:
-        domain.warm(state, budget=Budget(max_nodes=500), use_disk=False)
+        domain.warm(state, budget=Budget(max_nodes=500), disk="off")
     assert stop.value.status == BUDGET
     with pytest.raises(StopSearch) as stop:
-        domain.warm(state, cancel=lambda: True, use_disk=False)
+        domain.warm(state, cancel=lambda: True, disk="off")
     assert stop.value.status == CANCELLED
     assert domain.solve(state, budget=Budget(max_nodes=500)).status == BUDGET
     assert domain.solve(state, cancel=lambda: True).status == CANCELLED
