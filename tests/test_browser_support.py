@@ -1,0 +1,167 @@
+"""Shared helpers for the browser tests, plus tests of the page machinery every game
+uses (lobby, shareable links, bad-board fallback, undo/redo keys, no console errors).
+
+The other test_browser_* files import :class:`GamePage` from here. Expected boards
+and distances always come from the solver itself (``solver.engine``), never from
+numbers typed into the test.
+"""
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from solver.engine import analyse_board, solve_board
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
+
+pytestmark = pytest.mark.browser
+
+
+class GamePage:
+    """A play page driven like a person would, with console errors collected."""
+
+    def __init__(self, page, base_url):
+        self.page = page
+        self.base = base_url
+        self.errors = []
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+    # -- navigation ------------------------------------------------------------
+    def open(self, game, board=None, wait_analysis=True, **params):
+        query = {"speed": 30, **params}
+        if board is not None:
+            query["board"] = board
+        self.game = game
+        self.page.goto(f"{self.base}/play/{game}?{urlencode(query)}")
+        expect(self.board).to_have_attribute("data-state", re.compile(".+"))
+        if wait_analysis:
+            expect(self.testid("distance")).not_to_have_text("evaluating…", timeout=10_000)
+        return self
+
+    # -- reading -------------------------------------------------------------
+    def testid(self, name):
+        return self.page.locator(f'[data-testid="{name}"]')
+
+    @property
+    def board(self):
+        return self.testid("board")
+
+    def state(self):
+        return self.board.get_attribute("data-state")
+
+    def moves(self):
+        return int(self.testid("moves").inner_text())
+
+    def distance(self):
+        """The distance the page shows, or None when it shows none."""
+        match = DISTANCE.search(self.testid("distance").inner_text())
+        return int(match.group(2)) if match else None
+
+    # -- waiting ---------------------------------------------------------------
+    def wait_state(self, expected, timeout=5_000):
+        expect(self.board).to_have_attribute("data-state", expected, timeout=timeout)
+
+    def wait_distance(self, n, timeout=10_000):
+        pattern = re.compile(rf"(^|\D){n} moves? to solve") if n else re.compile("solved")
+        expect(self.testid("distance")).to_have_text(pattern, timeout=timeout)
+
+    def wait_status(self, pattern, timeout=10_000):
+        expect(self.testid("status")).to_contain_text(pattern, timeout=timeout)
+
+    # -- acting ---------------------------------------------------------------
+    def click(self, name):
+        self.testid(name).click()
+
+    def screenshot(self, name):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.wait_for_timeout(600)  # let slides and the meter settle
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def assert_no_errors(self):
+        assert self.errors == [], f"console errors: {self.errors}"
+
+
+def engine_distance(game, board, **options):
+    """The solver's own proven distance for ``board`` (None when unsolvable)."""
+    return analyse_board(game, board, **options)["distance"]
+
+
+def engine_solution(game, board, **options):
+    """(move dicts, states) of the solver's shortest solution for ``board``."""
+    report = solve_board(game, board, **options)
+    assert report["status"] == "solved", report
+    return report["move_details"], report["states"]
+
+
+# ---------------------------------------------------------------------------
+# the lobby and the machinery every game shares
+
+
+def test_lobby_lists_games_and_levels(page, live_server):
+    view = GamePage(page, live_server)
+    page.goto(live_server + "/")
+    for game in ("klotski", "watersort", "npuzzle"):
+        expect(page.locator(f'a[href="/play/{game}"]')).to_have_count(1)
+    level_links = page.locator('a.level[href^="/play/klotski?board="]')
+    assert level_links.count() >= 3
+    # every level preview is drawn with the real Klotski view, one block per piece
+    first = level_links.first
+    board = parse_qs(urlparse(first.get_attribute("href")).query)["board"][0]
+    assert first.locator("[data-piece]").count() == len(set(board) - {".", "/"})
+    view.screenshot("lobby.png")
+    first.click()
+    view.game = "klotski"
+    view.wait_state(board)
+    view.assert_no_errors()
+
+
+def test_url_and_copy_link_follow_the_position(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", "1 2 3 4 5 6 0 7 8")
+    view.page.locator('[data-tile="7"]').click()
+    view.wait_state("1 2 3 4 5 6 7 0 8")
+    query = parse_qs(urlparse(page.url).query)
+    assert query["board"] == ["1 2 3 4 5 6 7 0 8"]
+    link = view.testid("copy-link").get_attribute("data-link")
+    assert link.startswith(live_server + "/play/npuzzle?")
+    # the shared link opens the same position
+    page.goto(link)
+    view.wait_state("1 2 3 4 5 6 7 0 8")
+    view.assert_no_errors()
+
+
+def test_bad_board_in_url_is_explained_and_default_shown(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", "1 2 3 banana")
+    expect(view.testid("status")).to_contain_text("could not be used")
+    default = view.state()
+    assert default and default != "1 2 3 banana"
+    assert engine_distance("npuzzle", default) is not None
+    view.assert_no_errors()
+
+
+def test_undo_redo_keys_and_restart(page, live_server):
+    start = "4 1 3 7 2 6 0 5 8"
+    moves, states = engine_solution("npuzzle", start)
+    view = GamePage(page, live_server).open("npuzzle", start)
+    for move, after in zip(moves[:3], states[1:4]):
+        view.page.locator(f'[data-tile="{move["tile"]}"]').click()
+        view.wait_state(after)
+    assert view.moves() == 3
+    page.keyboard.press("Control+z")
+    view.wait_state(states[2])
+    view.click("undo")
+    view.wait_state(states[1])
+    assert view.moves() == 1
+    page.keyboard.press("Control+y")
+    view.wait_state(states[2])
+    view.click("redo")
+    view.wait_state(states[3])
+    assert view.moves() == 3
+    view.click("restart")
+    view.wait_state(start)
+    assert view.moves() == 0
+    expect(view.testid("undo")).to_be_disabled()
+    view.assert_no_errors()
