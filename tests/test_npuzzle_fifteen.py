@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import npuzzle_pdb
+from solver import npuzzle, npuzzle_pdb
 from solver.engine import analyse_board, solve_board
 from solver.levels import load
 from solver.npuzzle import goal_state
@@ -82,6 +82,22 @@ def test_budget_exhaustion_still_gives_a_valid_solution(tables):
     report = solve_board("npuzzle", INSTANCES[0]["board"], budget=Budget(max_seconds=0.2))
     assert report["solvable"] and report["optimal"] is False
     assert report["states"][-1] == DOMAIN.format(goal_state(4))
+
+
+def test_reduction_answers_when_no_weighted_search_is_allowed(tables, monkeypatch):
+    monkeypatch.setattr(npuzzle, "FALLBACKS", [])
+    board = DOMAIN.parse(INSTANCES[0]["board"])
+    result = DOMAIN.solve(board, budget=Budget(max_nodes=1000))
+    assert result.status == SOLVED and not result.optimal
+    assert_replays(board, result)
+
+
+def test_weighted_search_is_never_called_optimal(tables):
+    board = DOMAIN.parse(INSTANCES[EASY[0]]["board"])
+    result = npuzzle_pdb.ida_star_fifteen(board, weight=(2, 1))
+    assert result.status == SOLVED and not result.optimal
+    assert INSTANCES[EASY[0]]["optimal"] <= result.length <= 2 * INSTANCES[EASY[0]]["optimal"]
+    assert_replays(board, result)
 
 
 def test_cancel_stops_the_search(tables):
