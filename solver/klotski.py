@@ -25,8 +25,7 @@ from .errors import BoardError
 from .klotski_board import GoalSpec, KlotskiState, Layout, format_board, parse_board
 from .klotski_moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
                             state_key)
-from .klotski_search import (TABLE_MAX_STATES, DistanceTable, bfs_key_path, find_table,
-                             table_for)
+from .klotski_search import DistanceTable, bfs_key_path, find_table, table_for
 from .search import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
@@ -158,11 +157,7 @@ class Klotski(Domain):
         stop with a budget StopSearch. ``disk``/``pin``: see
         :func:`solver.klotski_search.table_for` (warming on purpose saves and pins).
         """
-        budget = budget or Budget()
-        max_nodes = budget.max_nodes
-        capped = Budget(TABLE_MAX_STATES + 1 if max_nodes is None
-                        else min(max_nodes, TABLE_MAX_STATES + 1), budget.max_seconds)
-        mon = Monitor(capped, cancel, progress)
+        mon = Monitor(budget, cancel, progress)
         return table_for(state.layout, self.key(state), self.metric, mon, disk, pin)
 
     # -- presentation -----------------------------------------------------

@@ -4,17 +4,15 @@ Solutions are checked by an independent referee written here on plain strings
 (it shares no code with solver/), and optimal lengths are compared against an
 independent seed-style string BFS, the generic algorithms and the tables.
 """
-import json
 import random
 import time
 from collections import deque
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import klotski_search
+from solver import klotski_search, levels
 from solver.errors import BoardError
 from solver.klotski import Klotski, KlotskiMove, warm_table
 from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch,
@@ -22,8 +20,7 @@ from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monito
 
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
-LEVELS = json.loads(Path("/work/shared/levels/klotski-classic.json").read_text())["levels"] \
-    if Path("/work/shared/levels/klotski-classic.json").exists() else []
+LEVELS = levels.load("klotski-classic")["levels"]
 DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -53,7 +50,7 @@ def referee_step(board, label, dr, dc):
     return "/".join("".join(row) for row in g)
 
 
-def check_solution(domain, board, report_moves, states, metric):
+def check_solution(board, report_moves, states, metric):
     """Replay every move with the referee; the last board must meet the goal."""
     assert states[0] == board
     current = board
@@ -170,7 +167,7 @@ def test_known_optimal_lengths_replay_legally(board, metric, length):
     assert result.length == length
     infos = [domain.move_info(m) for m in result.moves]
     states = [domain.format(s) for s in result.states]
-    final = check_solution(domain, board, infos, states, metric)
+    final = check_solution(board, infos, states, metric)
     assert goal_met(final, "A", 3, 1)
     assert domain.is_goal(result.states[-1])
     assert not any(domain.is_goal(s) for s in result.states[:-1])
@@ -186,7 +183,7 @@ def test_every_classic_level_solves_fast_and_legally():
         seconds = time.perf_counter() - started
         assert result.status == SOLVED and result.optimal, level["name"]
         assert seconds < 1.5, f"{level['name']} took {seconds:.2f} s"    # target 0.5, shared CPU
-        check_solution(domain, level["board"], [domain.move_info(m) for m in result.moves],
+        check_solution(level["board"], [domain.move_info(m) for m in result.moves],
                        [domain.format(s) for s in result.states], "piece")
 
 
@@ -262,12 +259,12 @@ def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
     for result in (ours, generic, both_ways):
         assert result.status == SOLVED and result.optimal
         assert result.length == expected
-        check_solution(domain, board, [domain.move_info(m) for m in result.moves],
+        check_solution(board, [domain.move_info(m) for m in result.moves],
                        [domain.format(s) for s in result.states], metric)
     assert analysis.solvable and analysis.distance == expected
     via_table = domain.solve(state)           # now answered by walking the table
     assert via_table.length == expected
-    check_solution(domain, board, [domain.move_info(m) for m in via_table.moves],
+    check_solution(board, [domain.move_info(m) for m in via_table.moves],
                    [domain.format(s) for s in via_table.states], metric)
 
 
@@ -306,7 +303,7 @@ def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
         assert after.distance == analysis.distance - 1
         board = domain.format(state)
         info = domain.move_info(analysis.best_move)
-        moved = check_solution(domain, board, [info], [board, domain.format(analysis.next_state)],
+        moved = check_solution(board, [info], [board, domain.format(analysis.next_state)],
                                metric)
         assert moved == domain.format(analysis.next_state)
 
@@ -360,12 +357,18 @@ def test_budget_and_cancel_stop_table_building_and_solving():
 
 
 def test_too_big_level_falls_back_to_search(monkeypatch):
-    monkeypatch.setattr(klotski_search, "TABLE_MAX_STATES", 100)
-    import solver.klotski as module
-    monkeypatch.setattr(module, "TABLE_MAX_STATES", 100)
+    monkeypatch.setattr(klotski_search, "TABLE_MAX_STATES", 300)
     domain = Klotski("piece")
-    analysis = domain.analyse(domain.parse(CLASSIC))
+    state = domain.parse(CLASSIC)
+    with pytest.raises(klotski_search.TooBig):
+        domain.warm(state, disk="off")
+    started = time.perf_counter()
+    with pytest.raises(klotski_search.TooBig):       # remembered: no second attempt
+        domain.warm(state, disk="off")
+    assert time.perf_counter() - started < 0.05
+    analysis = domain.analyse(state)
     assert analysis.solvable and analysis.optimal and analysis.distance == 81
+    assert analysis.best_move is not None
 
 
 # -- unsolvable and goals ----------------------------------------------------------------
