@@ -9,7 +9,7 @@ the open list is a set of buckets by f, then by g, deepest first.
 
 Two phases share one budget:
 
-1. a quick weighted best-first search (f = g + 2h) finds *a* solution, the
+1. a quick weighted best-first search (f = g + 3h) finds *a* solution, the
    incumbent; if its length equals the start's lower bound it is optimal;
 2. A* with f = g + h, never keeping a position whose f reaches the incumbent's
    length, either finds a shorter solution or exhausts and so proves the
@@ -30,8 +30,8 @@ from .watersort import lower_bound
 #: positions kept before giving up, so a hopeless search stays well under 1 GiB
 MAX_STATES = 2_500_000
 #: share of the node budget (and absolute cap) the quick first phase may use
-GREEDY_NODES = 20_000
-GREEDY_WEIGHT = 2
+GREEDY_NODES = 2_000
+GREEDY_WEIGHT = 3
 
 
 def expand(tubes: List[str], cap: int, full_tubes: Dict[str, int]) -> List[Tuple[str, int]]:
