@@ -119,6 +119,6 @@ def test_one_clients_long_solve_does_not_block_another(live):
     for _ in range(3):
         other.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
         other.wait("analysis", timeout=5)
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 6.0     # far below the live server's 60 s budget
     busy.emit("cancel")
     assert [n for n, _ in busy.drain(0.5) if n in ANSWERS] == []

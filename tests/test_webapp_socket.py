@@ -206,7 +206,8 @@ def test_a_long_solve_does_not_block_another_client(app, inbox):
     started = time.monotonic()
     other.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})
     _, reply = other.wait("analysis", timeout=5)
-    assert reply["id"] == "quick" and time.monotonic() - started < 2.0
+    # blocked would mean waiting out the 20 s solve budget; allow for a loaded machine
+    assert reply["id"] == "quick" and time.monotonic() - started < 5.0
     assert [n for n, _ in inbox.events if n != "progress"] == []   # still solving
     inbox.client.emit("cancel")
     other.client.disconnect()

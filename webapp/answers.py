@@ -60,7 +60,7 @@ def solve_reply(request: JobRequest, cancel, seconds: float,
         return "solution", {"id": request.id, "game": request.game, "board": report["board"],
                             "moves": moves, "states": report["states"],
                             "length": report["length"], "optimal": report["optimal"],
-                            "stats": report["stats"]}
+                            "stats": report["stats"], "message": report["message"]}
     if status == UNSOLVABLE:
         return "unsolvable", {"id": request.id, "game": request.game, "board": report["board"],
                               "message": report["message"] or "no solution exists"}
