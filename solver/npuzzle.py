@@ -321,6 +321,18 @@ class NPuzzle(Domain):
                         message=result.message)
 
 
+def warm_tables() -> None:
+    """Build (or load) the 3x3 table and the 4x4 pattern databases now, ~10 s cold.
+
+    A server can call this in a background thread at startup so that the first
+    15-puzzle hint does not pay for the build.
+    """
+    from .npuzzle_pdb import tables
+    from .npuzzle_table import distances
+    distances()
+    tables()
+
+
 def _effective(budget: Optional[Budget], default: Budget) -> Budget:
     """The caller's budget, or ``default`` when the caller set no limit at all."""
     if budget is None or (budget.max_nodes is None and budget.max_seconds is None):
