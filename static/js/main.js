@@ -238,7 +238,7 @@ class Controller {
     });
     const stats = reply.stats || {};
     const seconds = stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "";
-    const nodes = stats.nodes !== undefined ? `${Number(stats.nodes).toLocaleString("en")} positions` : "";
+    const nodes = stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : "";
     this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${plural(length, "move")}`
       + ([seconds, nodes].filter(Boolean).length ? ` (${[seconds, nodes].filter(Boolean).join(", ")})` : "");
     if (request.board !== this.board) { this.refresh(); return; }
