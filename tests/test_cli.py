@@ -1,0 +1,117 @@
+"""The command line contract: output, exit codes, one-line errors."""
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from solver.cli import main
+
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
+
+
+def run_cli(*args):
+    """Run ``python -m solver`` for real: exit code, stdout, stderr."""
+    proc = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
+                          text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_klotski_classic_json_piece_metric():
+    code, out, err = run_cli("solve", "klotski", CLASSIC, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["solvable"] is True and report["optimal"] is True
+    assert report["length"] == 81 == len(report["moves"]) == len(report["states"]) - 1
+    assert report["states"][0] == CLASSIC
+    assert report["puzzle"] == "klotski" and report["board"] == CLASSIC
+    assert set(report["stats"]) >= {"nodes", "seconds"}
+
+
+def test_klotski_classic_step_metric_states_replay(capsys):
+    from solver.engine import parse_board
+    assert main(["solve", "klotski", CLASSIC, "--metric", "step", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["length"] == 116
+    domain, state = parse_board("klotski", CLASSIC, metric="step")
+    for text in report["states"][1:]:
+        nxt = domain.parse(text)
+        assert any(domain.key(s) == domain.key(nxt) for _, s in domain.moves(state))
+        state = nxt
+    assert domain.is_goal(state)
+
+
+def test_npuzzle_hardest_is_31(capsys):
+    assert main(["solve", "npuzzle", "8 6 7 2 5 4 3 0 1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["length"] == 31 and report["optimal"] is True
+    assert report["states"][-1] == "1 2 3 4 5 6 7 8 0"
+
+
+def test_human_output_lists_numbered_moves(capsys):
+    assert main(["solve", "npuzzle", "1 2 3 4 5 6 7 0 8"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("solved in 1 moves, optimal")
+    assert out[1].strip().startswith("1.") and "8" in out[1]
+
+
+def test_unsolvable_exits_1_with_solvable_false(capsys):
+    assert main(["solve", "npuzzle", "2 1 3 4 5 6 7 8 0", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["solvable"] is False and report["moves"] == []
+
+
+def test_watersort_solves_with_capacity(capsys):
+    assert main(["solve", "watersort", "AB,BA,,", "--capacity", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["solvable"] and report["optimal"] and report["length"] >= 2
+
+
+def test_gave_up_exits_3_with_a_message(capsys):
+    code = main(["solve", "klotski", CLASSIC, "--metric", "step", "--nodes", "50"])
+    captured = capsys.readouterr()
+    assert code == 3
+    assert "gave up" in captured.err
+
+
+BAD = [
+    (["solve", "klotski", "BAAC/BAAC/DEEF/DGHF/I..JK"], "row 5"),
+    (["solve", "klotski", "AAB/ABB/..."], "not a rectangle"),
+    (["solve", "klotski", "AB./CD./..."], "2x2"),
+    (["solve", "npuzzle", "1 2 3 4 5 6 7 7 0"], "7"),
+    (["solve", "npuzzle", "1 2 3 4 5 0"], "square"),
+    (["solve", "npuzzle", "1 2 x 0"], "x"),
+    (["solve", "watersort", "AAB,BB,,"], "A"),
+    (["solve", "watersort", "AAAAA,,", "--capacity", "4"], "5"),
+    (["solve", "chess", "e4"], "unknown puzzle"),
+    (["solve", "klotski", "/".join(["A" * 200] * 200)], ""),
+    (["solve", "npuzzle", " ".join(str(i) for i in range(400))], ""),
+    (["solve", "watersort", ",".join(["AAAA"] * 500)], ""),
+    (["solve", "watersort", "AB,BA", "--capacity", "0"], "capacity"),
+    (["solve", "klotski", CLASSIC, "--goal", "Z@9,9"], "Z"),
+    (["solve", "klotski", CLASSIC, "--capacity", "3"], "capacity"),
+    (["solve", "klotski", CLASSIC, "--metric", "jump"], "metric"),
+    (["solve"], "required"),
+    (["frobnicate"], "invalid choice"),
+    (["solve", "npuzzle", ""], ""),
+]
+
+
+@pytest.mark.parametrize("argv,fragment", BAD, ids=lambda v: str(v)[:40])
+def test_bad_input_exits_2_with_one_clear_line_fast(argv, fragment, capsys):
+    started = time.monotonic()
+    assert main(argv) == 2
+    assert time.monotonic() - started < 1.0
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ") and len(lines[0]) < 300
+    assert fragment in lines[0]
+    assert "Traceback" not in err
+
+
+def test_bad_input_from_a_real_process_has_no_traceback():
+    code, out, err = run_cli("solve", "klotski", "AB/A")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
