@@ -95,6 +95,9 @@ for _g, _tiles in enumerate(GROUPS):
         _GROUP_OF[_t], _SHIFT_OF[_t] = _g, 4 * _i
 _MGROUP_OF = [_GROUP_OF[MIRROR_TILE[t]] for t in range(CELLS)]
 _MSHIFT_OF = [_SHIFT_OF[MIRROR_TILE[t]] for t in range(CELLS)]
+#: blank cell -> (tile cell q, how far the tile's cell number moves, same in the mirror)
+_STEPS = [[(q, z - q, MIRROR_CELL[z] - MIRROR_CELL[q]) for q in AROUND[z]]
+          for z in range(CELLS)]
 
 
 def indices(board: Sequence[int]):
@@ -149,29 +152,35 @@ def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
     if max(h_direct, h_mirror) == 0:
         return []
     bound = h_scale * max(h_direct, h_mirror)
-    group_of, shift_of, mgroup_of, mshift_of = _GROUP_OF, _SHIFT_OF, _MGROUP_OF, _MSHIFT_OF
-    mirror_cell, around = MIRROR_CELL, AROUND
+    shift_of, mshift_of = _SHIFT_OF, _MSHIFT_OF
+    group_of, mgroup_of = _GROUP_OF, _MGROUP_OF
+    table_of = [tabs[g] for g in group_of]              # tile -> its group's table
+    mtable_of = [tabs[g] for g in mgroup_of]
+    steps = _STEPS
     path: List[int] = []
     found = -1
+    every = mon.CHECK_EVERY
+    left = every                                         # nodes until the next mon.check
 
     def dfs(z: int, g: int, came_from: int, h_d: int, h_m: int) -> int:
         """Search below blank cell ``z`` at cost ``g``; return -1 if solved, else least f over."""
+        nonlocal left
         least = 1 << 30
         g1 = g + 1
         fg = g_scale * g1
-        for q in around[z]:
+        for q, delta, mdelta in steps[z]:
             if q == came_from:
                 continue                      # undoing the last move never helps
             t = board[q]
             grp = group_of[t]
             old = direct[grp]
-            new = old + ((z - q) << shift_of[t])
-            tab = tabs[grp]
+            new = old + (delta << shift_of[t])
+            tab = table_of[t]
             nd = h_d - tab[old] + tab[new]
             mgrp = mgroup_of[t]
             mold = mirror[mgrp]
-            mnew = mold + ((mirror_cell[z] - mirror_cell[q]) << mshift_of[t])
-            tab = tabs[mgrp]
+            mnew = mold + (mdelta << mshift_of[t])
+            tab = mtable_of[t]
             nm = h_m - tab[mold] + tab[mnew]
             f = fg + h_scale * (nd if nd > nm else nm)
             if f > bound:
@@ -181,8 +190,10 @@ def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
             if nd == 0:                       # every group home: the goal
                 path.append(q)
                 return found
-            mon.count += 1
-            if mon.count >= mon.next_check:
+            left -= 1
+            if not left:
+                left = every
+                mon.count += every
                 mon.check(bound, g1)
             board[z] = t
             board[q] = 0
@@ -201,10 +212,13 @@ def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
         return least
 
     z0 = board.index(0)
-    while True:
-        mon.report(bound, 0)
-        result = dfs(z0, 0, -1, h_direct, h_mirror)
-        if result == found:
-            path.reverse()
-            return path
-        bound = result
+    try:
+        while True:
+            mon.report(bound, 0)
+            result = dfs(z0, 0, -1, h_direct, h_mirror)
+            if result == found:
+                path.reverse()
+                return path
+            bound = result
+    finally:
+        mon.count += every - left
