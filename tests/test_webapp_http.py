@@ -15,6 +15,7 @@ import pytest
 
 from solver.engine import parse_board
 from webapp import create_app
+from solver import levels as solver_levels
 from webapp.games import GAMES, load_levels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,7 @@ def test_lobby_links_every_game_and_classic_level(client):
 
 
 def test_the_levels_file_is_the_shared_classic_list():
-    shipped = json.loads((ROOT / "webapp" / "levels" / "klotski-classic.json").read_text("utf-8"))
+    shipped = solver_levels.load("klotski-classic")
     names = [level["name"] for level in shipped["levels"]]
     assert len(names) == len(set(names)) and names[0] == "横刀立马"
 

@@ -8,11 +8,10 @@ the solver's one-line error (the page then falls back to the default board).
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Mapping, Optional
 from urllib.parse import urlencode
 
+from solver import levels as solver_levels
 from solver.engine import parse_board
 from solver.errors import BoardError
 
@@ -38,8 +37,6 @@ GAMES = {
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
 
-LEVELS_FILE = Path(__file__).resolve().parent / "levels" / "klotski-classic.json"
-
 
 def play_url(game: str, board: Optional[str] = None, **options: Any) -> str:
     """The shareable link for ``board`` (``None`` options are left out)."""
@@ -48,10 +45,9 @@ def play_url(game: str, board: Optional[str] = None, **options: Any) -> str:
     return f"/play/{game}" + (f"?{urlencode(query)}" if query else "")
 
 
-def load_levels(path: Path = LEVELS_FILE) -> list[dict]:
-    """The named classic Klotski layouts, each with its play link, for the lobby."""
-    with open(path, encoding="utf-8") as f:
-        levels = json.load(f)["levels"]
+def load_levels() -> list[dict]:
+    """The named classic Klotski layouts (shipped with the solver), each with its play link."""
+    levels = solver_levels.load("klotski-classic")["levels"]
     return [{"name": level["name"], "board": level["board"],
              "url": play_url("klotski", level["board"])} for level in levels]
 
