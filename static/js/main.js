@@ -388,7 +388,9 @@ class Controller {
       text = "solved";
       fill = 1;
     } else if (!analysis) {
-      text = "evaluating…";
+      const current = this.link.current;
+      const pending = current && current.event === "analyse" && current.board === this.board;
+      text = pending ? "evaluating…" : "not evaluated yet (ask for a hint)";
     } else if (analysis.solvable === false) {
       text = "unsolvable";
     } else if (analysis.distance === null || analysis.distance === undefined) {
