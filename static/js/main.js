@@ -157,7 +157,7 @@ class Controller {
 
   evaluate() {
     if (this.analyses.has(this.board)) return;
-    if (this.solving) this.solving = false; // the new request supersedes the search
+    this.supersedeSolve("search stopped: you moved");
     this.link.request("analyse", this.payload(this.board));
   }
 
@@ -177,10 +177,17 @@ class Controller {
     if (this.analyses.has(this.board)) this.showHint();
     else if (!(this.link.current && this.link.current.board === this.board
                && this.link.current.event === "analyse")) {
-      this.solving = false;
+      this.supersedeSolve("search stopped for the hint");
       this.link.request("analyse", this.payload(this.board));
     }
     this.refresh();
+  }
+
+  /** The server drops a client's older job when a newer request arrives. */
+  supersedeSolve(why) {
+    if (!this.solving) return;
+    this.solving = false;
+    this.progressText = why;
   }
 
   showHint() {
