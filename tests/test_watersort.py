@@ -10,6 +10,7 @@ from solver.engine import solve_board
 from solver.errors import BoardError
 from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, astar, breadth_first
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
+from solver.watersort_deals import bench
 from solver.watersort_search import expand
 
 # -- helpers --------------------------------------------------------------
@@ -358,3 +359,11 @@ def test_random_deal_is_repeatable_and_well_formed():
 def test_random_deal_rejects_absurd_sizes(args, message):
     with pytest.raises(BoardError, match=message):
         random_deal(*args)
+
+
+def test_bench_reports_every_deal_and_a_summary():
+    lines = []
+    rows = bench([5], deals=3, report=lines.append)
+    assert [r["seed"] for r in rows] == [0, 1, 2]
+    assert all(r["optimal"] and r["status"] in (SOLVED, UNSOLVABLE) for r in rows)
+    assert len(lines) == 1 and "5 colours: 3 deals" in lines[0] and "proven 3/3" in lines[0]
