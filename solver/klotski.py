@@ -113,23 +113,22 @@ class Klotski(Domain):
     def analyse(self, state: KlotskiState, *, budget=None, cancel=None, progress=None):
         """Distance and best move by table lookup; the first call on a level builds the table.
 
-        A level too big for a table falls back to a breadth-first solve within
-        what is left of the budget.
+        The build gets half the budget. A level too big for a table (or whose
+        build ran out of budget once) is answered by breadth-first search instead.
         """
         budget = budget or Budget()
         mon = Monitor(budget, cancel, progress)
+        share = Budget(None if budget.max_nodes is None else budget.max_nodes // 2,
+                       None if budget.max_seconds is None else budget.max_seconds / 2)
         try:
-            table = self.warm(state, budget=budget, cancel=cancel, progress=progress,
+            table = self.warm(state, budget=share, cancel=cancel, progress=progress,
                               disk="read", pin=False)
         except StopSearch as stop:
             if stop.status == CANCELLED:
                 return Analysis(solvable=None, distance=None, optimal=False, message=stop.message)
             left = None
             if budget.max_seconds is not None:
-                left = budget.max_seconds - mon.elapsed
-                if left <= 0:
-                    return Analysis(solvable=None, distance=None, optimal=False,
-                                    message=stop.message)
+                left = max(budget.max_seconds - mon.elapsed, 0.001)
             return super().analyse(state, budget=Budget(budget.max_nodes, left),
                                    cancel=cancel, progress=progress)
         return self.lookup(state, table)

@@ -26,6 +26,9 @@ from .search import BUDGET, Monitor, StopSearch
 #: the largest reachable set a table is built for (about 100 MB while building)
 TABLE_MAX_STATES = 500_000
 UNSOLVABLE_DISTANCE = -1
+#: past this many candidate moves a node is slow (wide open boards): check budget and
+#: cancel on every node, not every 256, so the 100 ms cancel promise holds
+BIG_BRANCHING = 64
 
 
 def bfs_key_path(layout: Layout, start: int, metric: str,
@@ -47,10 +50,11 @@ def bfs_key_path(layout: Layout, start: int, metric: str,
         depth += 1
         nxt = []
         for key, empty in layer:
+            moves = moves_for(empty)
             mon.count += 1
-            if mon.count >= mon.next_check:
+            if mon.count >= mon.next_check or len(moves) > BIG_BRANCHING:
                 mon.check(depth, len(layer) + len(nxt))
-            for bit, key_flip, empty_flip in moves_for(empty):
+            for bit, key_flip, empty_flip in moves:
                 if not key & bit:
                     continue
                 child = key ^ key_flip
@@ -108,14 +112,15 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> Distan
     starts = array("i", [0])
     i = 0
     while i < len(keys):
+        key, empty = keys[i], empties[i]
+        moves = moves_for(empty)
         mon.count += 1
-        if mon.count >= mon.next_check:
+        if mon.count >= mon.next_check or len(moves) > BIG_BRANCHING:
             mon.check(0, len(keys) - i)
             if len(keys) > TABLE_MAX_STATES:
                 raise TooBig(f"level has over {TABLE_MAX_STATES} positions; "
                              "too many for a table")
-        key, empty = keys[i], empties[i]
-        for bit, key_flip, empty_flip in moves_for(empty):
+        for bit, key_flip, empty_flip in moves:
             if not key & bit:
                 continue
             child = key ^ key_flip
@@ -154,6 +159,7 @@ MAX_KEPT_TABLES = 32
 _registry: Dict[tuple, List[DistanceTable]] = {}
 _unpinned: List[DistanceTable] = []           # oldest first, evicted past MAX_KEPT_TABLES
 _too_big: set = set()                          # (signature, metric) of levels past the limit
+_gave_up: set = set()                          # ... and of on-the-fly builds out of budget
 _lock = threading.Lock()
 
 
@@ -196,6 +202,7 @@ def forget_tables() -> None:
         _registry.clear()
         _unpinned.clear()
         _too_big.clear()
+        _gave_up.clear()
 
 
 def cache_name(layout: Layout, start: int, metric: str) -> str:
@@ -211,19 +218,25 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
     ``disk`` is ``"save"`` (load or build and save: for levels warmed on purpose),
     ``"read"`` (load if saved, else build in memory only: so arbitrary positions
     sent by players never fill the disk) or ``"off"``. Raises StopSearch
-    (:class:`TooBig` for levels past :data:`TABLE_MAX_STATES`).
+    (:class:`TooBig` for levels past :data:`TABLE_MAX_STATES`, and, for
+    unpinned builds, levels whose earlier build ran out of budget).
     """
     table = find_table(layout, key, metric)
     if table is not None:
         return table
-    if (layout.signature(), metric) in _too_big:
-        raise TooBig(f"level has over {TABLE_MAX_STATES} positions; too many for a table")
+    level = (layout.signature(), metric)
+    if level in _too_big or (not pin and level in _gave_up):
+        raise TooBig("level has too many positions for a table")
 
     def build() -> DistanceTable:
         try:
             return build_table(layout, key, metric, mon)
         except TooBig:
-            _too_big.add((layout.signature(), metric))
+            _too_big.add(level)
+            raise
+        except StopSearch as stop:
+            if stop.status == BUDGET and not pin:
+                _gave_up.add(level)       # on the fly: don't spend every budget on it
             raise
 
     table = None

@@ -423,6 +423,35 @@ def test_too_big_level_falls_back_to_search(monkeypatch):
     assert analysis.best_move is not None
 
 
+def test_analyse_gives_the_table_half_the_budget_then_searches(monkeypatch):
+    builds = []
+    real_build = klotski_search.build_table
+    monkeypatch.setattr(klotski_search, "build_table",
+                        lambda *args: builds.append(1) or real_build(*args))
+    domain = Klotski("step")
+    board = "AA..../AA..../..B.../...C../....D./.....E"       # wide open: huge level
+    state = domain.parse(board)
+    started = time.perf_counter()
+    analysis = domain.analyse(state, budget=Budget(max_seconds=0.6))
+    assert time.perf_counter() - started < 2.0
+    assert analysis.solvable and analysis.optimal and analysis.distance == 6
+    assert analysis.best_move is not None
+    assert domain.analyse(state, budget=Budget(max_seconds=0.6)).distance == 6
+    assert len(builds) == 1                  # the level is not tried again on the fly
+
+
+def test_cancel_is_prompt_even_on_wide_open_boards():
+    import threading
+    domain = Klotski("piece")
+    state = domain.parse("AA......../AA......../" + "........../" * 7 + "BCDEFGHIJK")
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    started = time.perf_counter()
+    result = domain.solve(state, cancel=stop)
+    assert result.status == CANCELLED
+    assert time.perf_counter() - started < 0.2 + 0.5
+
+
 # -- unsolvable and goals ----------------------------------------------------------------
 
 def test_proven_unsolvable_layout():
