@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from solver.engine import solve_board
 from solver.errors import BoardError
-from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, astar, breadth_first
+from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, astar,
+                           breadth_first)
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
 from solver.watersort_deals import bench
 from solver.watersort_search import expand
@@ -329,6 +330,22 @@ def test_cancel_stops_the_search():
     stop.set()
     result = domain.solve(domain.parse(random_deal(14, seed=3)), cancel=stop)
     assert result.status == CANCELLED
+
+
+def test_cancel_mid_search_and_progress_reports(monkeypatch):
+    monkeypatch.setattr(Monitor, "PROGRESS_EVERY", 0.0)
+    checks, reports = [], []
+
+    def cancel():
+        checks.append(1)
+        return len(checks) > 3
+
+    domain = WaterSort()
+    start = domain.parse(random_deal(14, seed=996))     # needs tens of thousands of positions
+    result = domain.solve(start, cancel=cancel, progress=reports.append)
+    assert result.status == CANCELLED
+    assert 3 * Monitor.CHECK_EVERY <= result.nodes <= 5 * Monitor.CHECK_EVERY
+    assert reports and [r.nodes for r in reports] == sorted(r.nodes for r in reports)
 
 
 def test_engine_reports_states_in_the_notation():
