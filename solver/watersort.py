@@ -12,7 +12,7 @@ multiplies the search. Solving (fewest pours, proven) lives in
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, Iterator, NamedTuple, Tuple
 
 from .domain import Domain
 from .errors import BoardError

@@ -60,7 +60,8 @@ def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capaci
         nodes.sort()
         mine = [r for r in rows if r["colours"] == colours]
         proven = sum(1 for r in mine if r["optimal"])
-        report(f"watersort {colours} colours: {deals} deals, median {times[len(times) // 2]:.3f} s, "
+        median = times[len(times) // 2]
+        report(f"watersort {colours} colours: {deals} deals, median {median:.3f} s, "
                f"max {times[-1]:.3f} s, median nodes {nodes[len(nodes) // 2]}, "
                f"max nodes {nodes[-1]}, proven {proven}/{deals}")
     return rows
