@@ -205,9 +205,29 @@ def forget_tables() -> None:
         _gave_up.clear()
 
 
+def _rules_fingerprint() -> str:
+    """A hash of the code that generates moves and tables.
+
+    Part of every cache name, so a table built by other code (an older version,
+    or an edited checkout) is never trusted after the rules change.
+    """
+    from pathlib import Path
+    digest = hashlib.sha1()
+    for module in ("klotski_moves.py", "klotski_search.py"):
+        try:
+            digest.update((Path(__file__).parent / module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.hexdigest()[:12]
+
+
+RULES_FINGERPRINT = _rules_fingerprint()
+
+
 def cache_name(layout: Layout, start: int, metric: str) -> str:
-    """A file name that identifies geometry, shapes, goal, metric and the start position."""
-    digest = hashlib.sha1(repr((layout.signature(), start, metric)).encode()).hexdigest()[:16]
+    """A file name that identifies geometry, shapes, goal, metric, start position and code."""
+    facts = (layout.signature(), start, metric, RULES_FINGERPRINT)
+    digest = hashlib.sha1(repr(facts).encode()).hexdigest()[:16]
     return f"klotski-{layout.height}x{layout.width}-{metric}-{digest}"
 
 

@@ -383,6 +383,24 @@ def test_disk_cache_reloads_the_same_table(isolated_cache):
     assert time.perf_counter() - started < 5
 
 
+def test_cache_names_change_with_the_rules_code(monkeypatch):
+    state = Klotski().parse(CLASSIC)
+    key = Klotski().key(state)
+    before = klotski_search.cache_name(state.layout, key, "piece")
+    assert before != klotski_search.cache_name(state.layout, key, "step")
+    monkeypatch.setattr(klotski_search, "RULES_FINGERPRINT", "edited")
+    assert before != klotski_search.cache_name(state.layout, key, "piece")
+
+
+def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
+    import pickle
+    state = Klotski().parse(CLASSIC)
+    name = klotski_search.cache_name(state.layout, Klotski().key(state), "piece")
+    wrong = klotski_search.DistanceTable(state.layout.signature(), "piece", {12345: 3})
+    (isolated_cache / f"{name}.v1.pickle").write_bytes(pickle.dumps(wrong))
+    assert len(warm_table(CLASSIC)) == 25955
+
+
 def test_any_position_of_a_built_component_finds_its_table():
     domain = Klotski("piece")
     start = domain.parse(CLASSIC)
