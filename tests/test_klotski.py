@@ -397,7 +397,8 @@ def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     state = Klotski().parse(CLASSIC)
     name = klotski_search.cache_name(state.layout, Klotski().key(state), "piece")
     wrong = klotski_search.DistanceTable(state.layout.signature(), "piece", {12345: 3})
-    (isolated_cache / f"{name}.v1.pickle").write_bytes(pickle.dumps(wrong))
+    from solver.cache import FORMAT_VERSION
+    (isolated_cache / f"{name}.v{FORMAT_VERSION}.pickle").write_bytes(pickle.dumps(wrong))
     assert len(warm_table(CLASSIC)) == 25955
 
 
