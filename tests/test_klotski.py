@@ -394,12 +394,18 @@ def test_cache_names_change_with_the_rules_code(monkeypatch):
 
 def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     import pickle
-    state = Klotski().parse(CLASSIC)
-    name = klotski_search.cache_name(state.layout, Klotski().key(state), "piece")
-    wrong = klotski_search.DistanceTable(state.layout.signature(), "piece", {12345: 3})
+
     from solver.cache import FORMAT_VERSION
-    (isolated_cache / f"{name}.v{FORMAT_VERSION}.pickle").write_bytes(pickle.dumps(wrong))
-    assert len(warm_table(CLASSIC)) == 25955
+    state = Klotski().parse(CLASSIC)
+    key = Klotski().key(state)
+    path = isolated_cache / (f"{klotski_search.cache_name(state.layout, key, 'piece')}"
+                             f".v{FORMAT_VERSION}.pickle")
+    signature = state.layout.signature()
+    path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {key: 3})))
+    assert len(warm_table(CLASSIC)) == 1          # this is the file the level reads...
+    klotski_search.forget_tables()
+    path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {123: 3})))
+    assert len(warm_table(CLASSIC)) == 25955      # ...and one for another component is not used
 
 
 def test_any_position_of_a_built_component_finds_its_table():
