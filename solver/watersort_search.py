@@ -27,8 +27,10 @@ from .search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResul
                      replay_keys)
 from .watersort import lower_bound
 
-#: positions kept before giving up, so a hopeless search stays well under 1 GiB
-MAX_STATES = 2_500_000
+#: memory the kept positions may use before the search gives up (peak stays under 1 GiB)
+MEMORY_BUDGET = 600 * 2**20
+#: rough bytes per kept position beyond its key's characters (str header, three dict slots)
+STATE_OVERHEAD = 220
 #: share of the node budget (and absolute cap) the quick first phase may use
 GREEDY_NODES = 2_000
 GREEDY_WEIGHT = 3
@@ -210,11 +212,17 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
 
 
 def solve_fewest_pours(domain, state, *, budget=None, cancel=None, progress=None,
-                       max_states: int = MAX_STATES) -> SearchResult:
-    """Shortest solution (fewest pours) for ``state``, proven when ``optimal`` is True."""
+                       max_states: Optional[int] = None) -> SearchResult:
+    """Shortest solution (fewest pours) for ``state``, proven when ``optimal`` is True.
+
+    ``max_states`` caps the positions kept; by default it follows from
+    :data:`MEMORY_BUDGET` and the board's size.
+    """
     mon = Monitor(budget, cancel, progress)
     cap = domain.capacity
     start = domain.key(state)
+    if max_states is None:
+        max_states = MEMORY_BUDGET // (len(start) + STATE_OVERHEAD)
     if domain.is_goal(state):
         return mon.result(SOLVED, states=[state], optimal=True)
     units: Dict[str, int] = {}

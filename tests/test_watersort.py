@@ -12,7 +12,7 @@ from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monito
                            breadth_first)
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
 from solver.watersort_deals import bench
-from solver.watersort_search import expand
+from solver.watersort_search import expand, solve_fewest_pours
 
 # -- helpers --------------------------------------------------------------
 
@@ -322,6 +322,14 @@ def test_budget_returns_best_found_flagged_not_optimal():
     assert "not proven shortest" in result.message
     assert result.length >= shortest.length
     assert_valid_solution(domain, start, result)
+
+
+def test_memory_guard_gives_up_with_a_clear_message():
+    domain = WaterSort()
+    start = domain.parse(random_deal(14, seed=996))
+    result = solve_fewest_pours(domain, start, max_states=5000)
+    assert result.status in (BUDGET, SOLVED) and not result.optimal
+    assert "memory limit" in result.message
 
 
 def test_cancel_stops_the_search():
