@@ -157,11 +157,12 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
                 max_states: int):
     """Best-first on g + weight*h from ``start``; returns (outcome, key chain or None).
 
-    outcome is ``solved`` (chain is a solution; proven shortest when weight is 1
-    and the first goal is popped-or-generated at the lowest f), ``exhausted``
-    (nothing under ``upper`` exists) or ``limit`` (``max_nodes`` reached).
-    With weight 1 every goal found is shorter than ``upper``; the search goes
-    on until it proves no shorter one exists.
+    outcome is ``solved`` (chain is a solution), ``exhausted`` (no solution
+    shorter than ``upper`` exists; with no ``upper``, none at all) or ``limit``
+    (``max_nodes`` expanded). With weight > 1 the first solution found is
+    returned. With weight 1 (A*) each solution found becomes the new ``upper``
+    and the search goes on until no open position could beat it, so the chain
+    returned is proven shortest: h is consistent, so popped f never decreases.
     """
     g_of = {start: 0}
     parent: Dict[str, Optional[str]] = {start: None}
