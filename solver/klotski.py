@@ -26,7 +26,7 @@ from .klotski_board import GoalSpec, KlotskiState, Layout, format_board, parse_b
 from .klotski_moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
                             state_key)
 from .klotski_search import DistanceTable, bfs_key_path, find_table, table_for
-from .search import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
+from .search import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch, replay_keys
 
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
 
@@ -107,7 +107,7 @@ class Klotski(Domain):
         if chain is None:
             return mon.result(UNSOLVABLE, optimal=True,
                               message=f"no solution: all {reached} reachable positions searched")
-        moves, states = self._replay(state, chain[1:])
+        moves, states = replay_keys(self, state, chain[1:])
         return mon.result(SOLVED, moves, states, optimal=True)
 
     def analyse(self, state: KlotskiState, *, budget=None, cancel=None, progress=None):
@@ -184,20 +184,6 @@ class Klotski(Domain):
             moves.append(move)
             states.append(state)
             distance -= 1
-        return moves, states
-
-    def _replay(self, state, keys: List[int]):
-        """Concrete labelled moves that follow a chain of canonical keys."""
-        moves, states = [], [state]
-        for target in keys:
-            for move, nxt in self.moves(state):
-                if self.key(nxt) == target:
-                    break
-            else:
-                raise RuntimeError("key chain does not follow the rules")
-            moves.append(move)
-            states.append(nxt)
-            state = nxt
         return moves, states
 
 

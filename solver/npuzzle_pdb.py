@@ -22,7 +22,7 @@ every other search.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
 from .cache import load_or_build
 from .search import SOLVED, Monitor, SearchResult, StopSearch
