@@ -8,9 +8,9 @@ dicts in the shape DESIGN.md gives for the CLI's ``--json`` and the Socket.IO
 from __future__ import annotations
 
 import importlib
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
-from .domain import Domain
+from .domain import Analysis, Domain
 from .errors import BoardError
 from .search import SOLVED, UNSOLVABLE
 
@@ -90,6 +90,32 @@ def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress
     """Distance to solved and best move for ``board``, as the ``analysis`` payload."""
     domain, state = parse_board(puzzle, board, **options)
     analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
+    return _analysis_payload(domain, state, analysis, final=True)
+
+
+def analyse_stages(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
+                   **options: Any) -> Iterator[dict]:
+    """Yield the ``analysis`` payloads for ``board``: an interim one, then the final one.
+
+    A domain whose proven answer can take a while (the 15-puzzle) offers
+    ``quick_analyse(state)``: a hint within a second, maybe not shortest. The
+    caller sends it at once, so the player is never left waiting, then sends the
+    proven answer when it comes. Payloads carry ``final`` (False on the interim).
+    Domains that answer by lookup yield one final payload.
+    """
+    domain, state = parse_board(puzzle, board, **options)
+    quick = getattr(domain, "quick_analyse", None)
+    if quick is not None:
+        interim = quick(state, cancel=cancel)
+        if interim is not None:
+            yield _analysis_payload(domain, state, interim, final=interim.optimal)
+            if interim.optimal or interim.solvable is False:
+                return
+    analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
+    yield _analysis_payload(domain, state, analysis, final=True)
+
+
+def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: bool) -> dict:
     best: Optional[dict] = None
     if analysis.best_move is not None:
         best = domain.move_info(analysis.best_move)
@@ -103,4 +129,5 @@ def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress
         "best_move": best,
         "next_board": domain.format(analysis.next_state) if analysis.next_state is not None else None,
         "message": analysis.message,
+        "final": final,
     }

@@ -1,0 +1,56 @@
+"""The engine's JSON-ready entry points shared by the CLI and the web app."""
+import pytest
+
+from solver import BoardError
+from solver.domain import Analysis
+from solver.engine import analyse_board, analyse_stages, make_domain, solve_board
+from solver.npuzzle import NPuzzle
+
+
+def test_solve_board_reports_moves_states_and_stats():
+    report = solve_board("npuzzle", "1 2 3 4 5 6 0 7 8")
+    assert report["status"] == "solved" and report["length"] == 2
+    assert report["states"] == ["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 7 8 0"]
+    assert [m["tile"] for m in report["move_details"]] == [7, 8]
+    assert report["stats"]["nodes"] >= 0
+
+
+def test_analyse_board_is_one_final_payload():
+    payload = analyse_board("npuzzle", "1 2 3 4 5 6 7 0 8")
+    assert payload["final"] and payload["distance"] == 1 and payload["optimal"]
+    assert payload["next_board"] == "1 2 3 4 5 6 7 8 0"
+
+
+def test_stages_send_a_quick_hint_before_the_proven_answer(monkeypatch):
+    def quick(self, state, cancel=None):
+        return Analysis(solvable=True, distance=99, optimal=False, message="interim")
+
+    monkeypatch.setattr(NPuzzle, "quick_analyse", quick, raising=False)
+    stages = list(analyse_stages("npuzzle", "1 2 3 4 5 6 0 7 8"))
+    assert [s["final"] for s in stages] == [False, True]
+    assert stages[0]["distance"] == 99 and not stages[0]["optimal"]
+    assert stages[1]["distance"] == 2 and stages[1]["optimal"]
+
+
+def test_stages_stop_early_when_the_quick_answer_is_proven(monkeypatch):
+    def quick(self, state, cancel=None):
+        return Analysis(solvable=False, distance=None, optimal=True)
+
+    monkeypatch.setattr(NPuzzle, "quick_analyse", quick, raising=False)
+    stages = list(analyse_stages("npuzzle", "1 2 3 4 5 6 0 7 8"))
+    assert len(stages) == 1 and stages[0]["final"] and stages[0]["solvable"] is False
+
+
+@pytest.mark.parametrize("puzzle,board,options,fragment", [
+    ("sudoku", "", {}, "unknown puzzle"),
+    ("npuzzle", 12, {}, "board must be text"),
+    ("npuzzle", "1 " * 1500, {}, "limit is 2000"),
+    ("watersort", "AB,BA", {"metric": "step"}, "metric does not apply"),
+])
+def test_bad_requests_raise_board_error(puzzle, board, options, fragment):
+    with pytest.raises(BoardError, match=fragment):
+        solve_board(puzzle, board, **options)
+
+
+def test_none_options_are_ignored():
+    assert make_domain("klotski", metric=None, goal=None, capacity=None).name == "klotski"
