@@ -42,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
-    solve.add_argument("--progress", action="store_true",
-                       help="report search progress on stderr")
+    solve.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="report search progress on stderr (default: when it is a terminal)")
 
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
@@ -71,7 +71,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes <= 0:
         raise UsageError("--nodes must be positive")
     budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)
-    progress = _print_progress if args.progress else None
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    progress = _print_progress if show else None
     report = solve_board(args.puzzle, args.board, budget=budget, progress=progress,
                          metric=args.metric, goal=args.goal, capacity=args.capacity)
     if progress:
