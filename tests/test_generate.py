@@ -1,0 +1,100 @@
+"""Seeded generators: every puzzle is what it claims, re-checked by the solver, and stable."""
+import datetime as dt
+
+import pytest
+
+from solver import generate
+from solver.engine import analyse_board, parse_board, solve_board
+from solver.errors import BoardError
+from solver.npuzzle import manhattan_conflicts, solvable
+from solver.search import Budget
+
+
+def tiles(board):
+    return tuple(int(t) for t in board.split())
+
+
+def test_every_eight_puzzle_distance_is_exact():
+    for distance in range(1, 32):
+        level = generate.npuzzle_at_distance(3, distance, seed=distance * 7)
+        assert level["optimal"] and level["distance"] == distance
+        assert analyse_board("npuzzle", level["board"])["distance"] == distance
+
+
+def test_eight_puzzle_seeds_are_stable_and_varied():
+    first = generate.npuzzle_at_distance(3, 20, seed=123)
+    assert generate.npuzzle_at_distance(3, 20, seed=123) == first
+    others = {generate.npuzzle_at_distance(3, 20, seed=s)["board"] for s in range(10)}
+    assert len(others) > 5
+
+
+@pytest.mark.parametrize("size,distance", [(4, 12), (4, 30), (5, 20), (5, 40)])
+def test_larger_boards_are_proven_by_the_lower_bound(size, distance):
+    level = generate.npuzzle_at_distance(size, distance, seed=5)
+    state = tiles(level["board"])
+    assert len(state) == size * size and solvable(state)
+    assert level["optimal"] and level["distance"] == distance
+    # proof: an admissible lower bound equals the claim, and a solution that long exists
+    assert manhattan_conflicts(state) == distance
+    report = solve_board("npuzzle", level["board"], budget=Budget(max_seconds=20))
+    assert report["status"] == "solved" and report["length"] >= distance
+    if report["optimal"]:
+        assert report["length"] == distance
+
+
+def test_fifteen_puzzle_claim_is_an_upper_bound_when_not_proven():
+    level = generate.npuzzle_at_distance(4, 80, seed=1)
+    assert level["distance"] <= 80
+    assert manhattan_conflicts(tiles(level["board"])) <= level["distance"]
+    assert solvable(tiles(level["board"]))
+    assert level == generate.npuzzle_at_distance(4, 80, seed=1)
+
+
+@pytest.mark.parametrize("colours,capacity,empty", [(3, 3, 1), (5, 4, 2), (6, 4, 1),
+                                                     (8, 5, 3), (4, 6, 2)])
+def test_water_sort_deals_are_proven_with_their_fewest_pours(colours, capacity, empty):
+    level = generate.watersort_level(colours, capacity, empty, seed=11)
+    tubes = level["board"].split(",")
+    assert len(tubes) == colours + empty and tubes.count("") == empty
+    assert len(set("".join(tubes))) == colours
+    report = solve_board("watersort", level["board"], capacity=capacity)
+    assert report["status"] == "solved" and report["optimal"]
+    assert report["length"] == level["pours"]
+    # replay the pours with the rules
+    domain, state = parse_board("watersort", level["board"], capacity=capacity)
+    for move in report["move_details"]:
+        _pour, state = domain.pour(state, move["from"], move["to"])
+    assert domain.is_goal(state)
+    assert generate.watersort_level(colours, capacity, empty, seed=11) == level
+
+
+def test_water_sort_seeds_give_different_deals():
+    boards = {generate.watersort_level(6, 4, 2, seed)["board"] for seed in range(6)}
+    assert len(boards) == 6
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: generate.npuzzle_at_distance(3, 32, 1), "distance must be a whole number from 1 to 31"),
+    (lambda: generate.npuzzle_at_distance(6, 5, 1), "size must be"),
+    (lambda: generate.npuzzle_at_distance(3, 5, -1), "seed must be"),
+    (lambda: generate.watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
+    (lambda: generate.watersort_level(5, 7, 2, 1), "capacity must be"),
+    (lambda: generate.watersort_level(5, 4, 0, 1), "empty must be"),
+])
+def test_bad_arguments_are_one_line_board_errors(call, message):
+    with pytest.raises(BoardError, match=message):
+        call()
+
+
+def test_daily_seed_depends_on_game_and_day_only():
+    day = dt.date(2024, 5, 17)
+    assert generate.daily_seed("npuzzle", day) == generate.daily_seed("npuzzle", day)
+    assert generate.daily_seed("npuzzle", day) != generate.daily_seed("watersort", day)
+    assert generate.daily_seed("npuzzle", day) != generate.daily_seed("npuzzle", day + dt.timedelta(1))
+    assert 0 <= generate.daily_seed("klotski", day) <= generate.MAX_SEED
+
+
+def test_klotski_daily_picks_a_pack_level():
+    levels = generate.klotski_levels()
+    picked = generate.klotski_daily(levels, generate.daily_seed("klotski", dt.date(2024, 1, 1)))
+    assert picked in levels
