@@ -75,7 +75,8 @@ def replay_solution(game, board, solution, options=None):
 
 @pytest.fixture(scope="module")
 def app():
-    return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20)
+    # no rate limit here: these tests fire events as fast as they can on purpose
+    return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
 
 
 @pytest.fixture

@@ -43,10 +43,12 @@ def analyse_reply(request: JobRequest, cancel, seconds: float) -> Reply:
 
 
 def solve_reply(request: JobRequest, cancel, seconds: float,
-                progress: Optional[Callable[[Progress], None]] = None) -> Reply:
+                progress: Optional[Callable[[Progress], None]] = None,
+                max_nodes: Optional[int] = None) -> Reply:
     """``solution``, ``unsolvable``, or ``error`` (bad board, over budget)."""
+    budget = Budget(max_nodes=max_nodes, max_seconds=seconds)
     try:
-        report = solve_board(request.game, request.board, budget=Budget(max_seconds=seconds),
+        report = solve_board(request.game, request.board, budget=budget,
                              cancel=cancel, progress=progress, **request.options)
     except BoardError as err:
         return "error", error_payload(str(err), "solve", request.id, request.game)

@@ -1,36 +1,62 @@
 """Socket.IO event handlers: thin, they check the payload and hand work to the runner.
 
-Handlers never search themselves, so the server stays responsive; every bad
-payload is answered with ``error`` {message, event, id?} and nothing else.
+Handlers never search themselves, so the server stays responsive. Every event
+first passes the client's rate limit, then :mod:`webapp.validation`; anything
+bad is answered with ``error`` {message, event, id?} and nothing else. Each
+event gets a request id (``<sid prefix>/<n>``) that the log lines carry.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 
 from flask import request
 from flask_socketio import SocketIO
 
 from .answers import error_payload
-from .jobs import ANALYSE, SOLVE, JobRunner
+from .jobs import ANALYSE, SOLVE
+from .ratelimit import RateLimiter
 from .validation import PayloadError, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
+RATE_MESSAGE = "too many requests; slow down"
+_counter = itertools.count(1)
 
-def register_events(socketio: SocketIO, runner: JobRunner) -> None:
+
+def _log_id() -> str:
+    return f"{request.sid[:8]}/{next(_counter)}"
+
+
+def register_events(socketio: SocketIO, runner, limiter: RateLimiter) -> None:
     """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
 
     def reply_error(message: str, event: str, payload=None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)),
                       to=request.sid)
 
+    def admitted(event: str, payload) -> bool:
+        if limiter.allow(request.sid):
+            return True
+        reply_error(RATE_MESSAGE, event, payload)
+        return False
+
     def submit(kind: str, payload) -> None:
+        if not admitted(kind, payload):
+            return
+        log_id = _log_id()
         try:
             job = parse_job_request(payload)
         except PayloadError as err:
+            log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
             return
-        runner.submit(request.sid, kind, job)
+        log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
+        runner.submit(request.sid, kind, job, log_id)
+
+    @socketio.on("connect")
+    def on_connect(*_auth):
+        log.info("%s connected", request.sid[:8])
 
     @socketio.on(ANALYSE)
     def on_analyse(payload=None):
@@ -42,6 +68,8 @@ def register_events(socketio: SocketIO, runner: JobRunner) -> None:
 
     @socketio.on("cancel")
     def on_cancel(payload=None):
+        if not admitted("cancel", payload):
+            return
         try:
             job_id = parse_cancel(payload)
         except PayloadError as err:
@@ -51,6 +79,8 @@ def register_events(socketio: SocketIO, runner: JobRunner) -> None:
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason):
+        log.info("%s disconnected", request.sid[:8])
+        limiter.forget(request.sid)
         runner.drop(request.sid)
 
     @socketio.on_error_default

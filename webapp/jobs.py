@@ -1,40 +1,33 @@
-"""Per-client job slots: searches run off the event handlers, newest request wins.
+"""Per-client job slots over worker pools: at most one job per client, newest wins.
 
-Each connected client (Socket.IO ``sid``) owns one :class:`Slot` and at most one
-worker thread. A new request bumps the slot's *generation* and sets the running
-job's cancel ``Event`` (the solver checks it every few hundred positions); the
-worker then picks up only the newest pending request. Every emit happens under
-the slot's lock after checking that the job's generation is still current, so a
-superseded or cancelled job can never send its answer, not even a progress line.
+Each connected client (Socket.IO ``sid``) owns one :class:`Slot`. A new request
+bumps the slot's *generation*, cancels the job the client had queued or running
+and submits the new one to a pool: ``analyse`` jobs to the analysis pool (table
+lookups, so hints stay fast), ``solve`` jobs to the solve pool (long searches).
+Every answer goes through :meth:`JobRunner._deliver`, which emits under the
+slot's lock only while the job is still the client's newest, uncancelled
+request, so a superseded job never speaks, not even a progress line.
 
-One thread per busy client keeps one client's long solve from starving another
-client's quick analysis, and bounds the threads a single client can occupy.
+A pool whose queue is full raises :class:`~webapp.pool.PoolBusy`; the client is
+answered ``error`` "server busy, try again" at once.
 """
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional
 
-from .answers import analyse_reply, error_payload, solve_reply
+from .answers import error_payload
+from .pool import PoolBusy, PoolJob, WorkerPool
 from .validation import JobRequest
+from .worker import ANALYSE, SOLVE, Limits
 
 log = logging.getLogger(__name__)
 
-ANALYSE = "analyse"
-SOLVE = "solve"
+BUSY_MESSAGE = "server busy, try again"
 
-
-@dataclass
-class Job:
-    """One queued or running request and the flag that stops its search."""
-
-    kind: str
-    request: JobRequest
-    generation: int
-    cancel: threading.Event = field(default_factory=threading.Event)
+__all__ = ["ANALYSE", "SOLVE", "BUSY_MESSAGE", "JobRunner", "Slot"]
 
 
 @dataclass
@@ -43,40 +36,52 @@ class Slot:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     generation: int = 0
-    pending: Optional[Job] = None
-    current: Optional[Job] = None
-    worker_running: bool = False
+    job: Optional[PoolJob] = None
+    pool: Optional[WorkerPool] = None
 
 
 class JobRunner:
-    """Schedules analyse/solve jobs per client and delivers their answers.
+    """Schedules analyse/solve jobs per client on the pools and delivers their answers.
 
     ``emit(event, payload, to=sid)`` sends to one client (``socketio.emit``);
-    ``start_task(fn, *args)`` starts a worker (``socketio.start_background_task``).
+    ``pools`` maps ``analyse``/``solve`` to a :class:`WorkerPool`; ``limits``
+    maps them to each job's :class:`~webapp.worker.Limits`.
     """
 
-    def __init__(self, emit: Callable[..., Any], start_task: Callable[..., Any], *,
-                 analyse_seconds: float = 5.0, solve_seconds: float = 60.0,
-                 progress_interval: float = 0.25):
+    def __init__(self, emit: Callable[..., Any], pools: Dict[str, WorkerPool],
+                 limits: Dict[str, Limits]):
         self._emit = emit
-        self._start_task = start_task
-        self.analyse_seconds = analyse_seconds
-        self.solve_seconds = solve_seconds
-        self.progress_interval = progress_interval
+        self.pools = pools
+        self.limits = limits
         self._slots: Dict[str, Slot] = {}
         self._lock = threading.Lock()
+        self.closing = False
 
     # -- called from event handlers ------------------------------------------
-    def submit(self, sid: str, kind: str, request: JobRequest) -> None:
-        """Queue ``request`` for ``sid``, cancelling whatever the client had running."""
+    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
+        """Queue ``request`` for ``sid``, cancelling whatever the client had before."""
         slot = self._slot(sid)
+        pool = self.pools[kind]
         with slot.lock:
             slot.generation += 1
             self._cancel_locked(slot)
-            slot.pending = Job(kind, request, slot.generation)
-            if not slot.worker_running:
-                slot.worker_running = True
-                self._start_task(self._work, sid, slot)
+            if self.closing:
+                self._emit("error", error_payload("server is shutting down, try again soon",
+                                                  kind, request.id, request.game), to=sid)
+                return
+            generation = slot.generation
+            job = PoolJob(kind, request, self.limits[kind], owner=sid,
+                          on_event=lambda event, payload: self._deliver(sid, slot, generation,
+                                                                        event, payload),
+                          on_done=lambda: self._finished(slot, generation))
+            try:
+                pool.submit(job)
+            except PoolBusy:
+                log.warning("%s %s rejected: %s queue full", log_id, kind, pool.name)
+                self._emit("error", error_payload(BUSY_MESSAGE, kind, request.id, request.game),
+                           to=sid)
+                return
+            slot.job, slot.pool = job, pool
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         """Cancel the client's job (only the one with ``job_id`` when given)."""
@@ -84,8 +89,8 @@ class JobRunner:
         if slot is None:
             return False
         with slot.lock:
-            job = slot.pending or slot.current
-            if job is None or (job_id is not None and job.request.id != job_id):
+            job = slot.job
+            if job is None or job.cancelled or (job_id is not None and job.request.id != job_id):
                 return False
             slot.generation += 1
             self._cancel_locked(slot)
@@ -101,10 +106,37 @@ class JobRunner:
                 self._cancel_locked(slot)
 
     def busy_clients(self) -> int:
-        """How many clients have a worker right now (for tests and health checks)."""
+        """Clients with a job queued or still running in a worker (cancelled ones included)."""
+        owners = set()
+        for pool in self.pools.values():
+            owners |= pool.owners()
+        return len(owners)
+
+    def clients(self) -> int:
         with self._lock:
-            slots = list(self._slots.values())
-        return sum(1 for slot in slots if slot.worker_running)
+            return len(self._slots)
+
+    def health(self) -> dict:
+        """Pool figures for ``/healthz``."""
+        return {"clients": self.clients(), "busy_clients": self.busy_clients(),
+                "pools": {kind: pool.stats() for kind, pool in self.pools.items()}}
+
+    def start(self) -> None:
+        """Start every pool's workers now (the server does; tests start them lazily)."""
+        for pool in self.pools.values():
+            pool.start()
+
+    def shutdown(self, timeout: float = 5.0) -> int:
+        """Refuse new jobs, tell clients with a job that it was stopped, stop the pools."""
+        self.closing = True
+        told = 0
+        for pool in self.pools.values():
+            for job in pool.shutdown(timeout):
+                told += 1
+                self._emit("error", error_payload("server is shutting down, try again soon",
+                                                  job.kind, job.request.id, job.request.game),
+                           to=job.owner)
+        return told
 
     # -- internals -----------------------------------------------------------------
     def _slot(self, sid: str) -> Slot:
@@ -113,58 +145,20 @@ class JobRunner:
 
     @staticmethod
     def _cancel_locked(slot: Slot) -> None:
-        for job in (slot.current, slot.pending):
-            if job is not None:
-                job.cancel.set()
-        slot.pending = None
+        if slot.job is not None and slot.pool is not None:
+            slot.pool.cancel(slot.job)
+        slot.job, slot.pool = None, None
 
-    def _work(self, sid: str, slot: Slot) -> None:
-        """Worker loop: run the newest pending job until none is left."""
-        while True:
-            with slot.lock:
-                job = slot.pending
-                slot.pending = None
-                slot.current = job
-                if job is None:
-                    slot.worker_running = False
-                    return
-            try:
-                reply = self._run(sid, slot, job)
-            except Exception:                       # a bug must not kill the worker
-                log.exception("job %s failed", job.kind)
-                reply = "error", error_payload("internal error while searching", job.kind,
-                                               job.request.id, job.request.game)
-            if reply is not None:
-                self._deliver(sid, slot, job, *reply)
-            with slot.lock:
-                slot.current = None
-
-    def _run(self, sid: str, slot: Slot, job: Job):
-        if job.cancel.is_set():
-            return None
-        if job.kind == ANALYSE:
-            return analyse_reply(job.request, job.cancel, self.analyse_seconds)
-        return solve_reply(job.request, job.cancel, self.solve_seconds,
-                           progress=self._progress_sender(sid, slot, job))
-
-    def _deliver(self, sid: str, slot: Slot, job: Job, event: str, payload: dict) -> bool:
-        """Emit only while ``job`` is still the client's newest, uncancelled request."""
+    @staticmethod
+    def _finished(slot: Slot, generation: int) -> None:
         with slot.lock:
-            if job.generation != slot.generation or job.cancel.is_set():
+            if generation == slot.generation:
+                slot.job, slot.pool = None, None
+
+    def _deliver(self, sid: str, slot: Slot, generation: int, event: str, payload: dict) -> bool:
+        """Emit only while the job's generation is still the client's newest."""
+        with slot.lock:
+            if generation != slot.generation:
                 return False
             self._emit(event, payload, to=sid)
             return True
-
-    def _progress_sender(self, sid: str, slot: Slot, job: Job):
-        """A progress callback sending at most one ``progress`` per interval."""
-        last = [0.0]
-
-        def send(progress) -> None:
-            now = time.monotonic()
-            if now - last[0] < self.progress_interval:
-                return
-            last[0] = now
-            self._deliver(sid, slot, job, "progress", {
-                "id": job.request.id, "game": job.request.game, "nodes": progress.nodes,
-                "depth": progress.depth, "elapsed": round(progress.elapsed, 3)})
-        return send

@@ -1,4 +1,4 @@
-"""Warm the solver's tables at startup, off the main thread, so first hints are instant.
+"""Warm the solver's tables at startup, off the web process, so first hints are instant.
 
 The first hint on a Klotski level needs that level's whole distance table, and
 the first 8- or 15-puzzle analysis needs its table or pattern databases. Building
@@ -9,9 +9,10 @@ solver builds them on demand anyway.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from solver.engine import analyse_board
 
@@ -48,12 +49,32 @@ def warm_tables(klotski_boards: list[str], stop: Optional[threading.Event] = Non
     return done
 
 
-def start_prebuild(klotski_boards: list[str]) -> threading.Thread:
-    """Start :func:`warm_tables` in a daemon thread and return it."""
+def _warm_and_report(klotski_boards: list[str]) -> None:
+    started = time.monotonic()
+    count = warm_tables(klotski_boards)
+    log.info("prebuilt %d tables in %.1f s", count, time.monotonic() - started)
+
+
+def start_prebuild(klotski_boards: list[str],
+                   then: Optional[Callable[[], None]] = None) -> threading.Thread:
+    """Build the tables into the disk cache in a child process, then call ``then``.
+
+    A child process, so the web process never holds the tables itself (the
+    solver workers do) and a cold build never competes with it for the GIL.
+    Workers started afterwards (``then``) load every table from disk in a
+    fraction of a second instead of each building them again.
+    """
     def run():
-        started = time.monotonic()
-        count = warm_tables(klotski_boards)
-        log.info("prebuilt %d tables in %.1f s", count, time.monotonic() - started)
+        process = multiprocessing.get_context("spawn").Process(
+            target=_warm_and_report, args=(klotski_boards,), name="prebuild-tables",
+            daemon=True)
+        try:
+            process.start()
+            process.join()
+        except Exception:                         # tables are only a speed-up
+            log.exception("prebuild process failed")
+        if then is not None:
+            then()
     thread = threading.Thread(target=run, name="prebuild-tables", daemon=True)
     thread.start()
     return thread

@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from solver.engine import MAX_BOARD_CHARS, OPTIONS, PUZZLES
+from solver.klotski_board import MAX_PIECES as KLOTSKI_MAX_PIECES
+from solver.klotski_board import MAX_SIDE as KLOTSKI_MAX_SIDE
+from solver.npuzzle import MAX_SIDE as NPUZZLE_MAX_SIDE
+from solver.watersort import MAX_CAPACITY
+from solver.watersort import MAX_TUBES as WATERSORT_MAX_TUBES
 
 MAX_ID_CHARS = 100
 MAX_OPTION_CHARS = 100
-MAX_CAPACITY = 100
 
 RequestId = Union[str, int, None]
 
@@ -70,6 +74,31 @@ def _check_option(name: str, value: Any) -> Any:
     return value
 
 
+def _check_size(game: str, board: str) -> None:
+    """Cheap size checks before any work: tiles, tubes, rows and pieces.
+
+    The solver checks everything again when it parses; these only make sure an
+    oversized board is refused in the web process, never queued for a worker.
+    """
+    if game == "npuzzle":
+        tiles = len(board.replace(",", " ").replace("/", " ").split())
+        if tiles > NPUZZLE_MAX_SIDE ** 2:
+            raise PayloadError(f"board has {tiles} tiles; the largest puzzle is "
+                               f"{NPUZZLE_MAX_SIDE}x{NPUZZLE_MAX_SIDE}")
+    elif game == "watersort":
+        tubes = board.count(",") + 1
+        if tubes > WATERSORT_MAX_TUBES:
+            raise PayloadError(f"board has {tubes} tubes; the limit is {WATERSORT_MAX_TUBES}")
+    elif game == "klotski":
+        rows = board.split("/")
+        if len(rows) > KLOTSKI_MAX_SIDE or max(len(row) for row in rows) > KLOTSKI_MAX_SIDE:
+            raise PayloadError(f"board is larger than {KLOTSKI_MAX_SIDE}x{KLOTSKI_MAX_SIDE} cells")
+        pieces = len(set(board) - {"/", "."})
+        if pieces > KLOTSKI_MAX_PIECES:
+            raise PayloadError(f"board has {pieces} pieces; at most {KLOTSKI_MAX_PIECES} "
+                               "are allowed")
+
+
 def parse_job_request(payload: Any) -> JobRequest:
     """Check an ``analyse``/``solve`` payload; raise :class:`PayloadError` if malformed.
 
@@ -92,6 +121,7 @@ def parse_job_request(payload: Any) -> JobRequest:
         raise PayloadError("board must be text")
     if len(board) > MAX_BOARD_CHARS:
         raise PayloadError(f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}")
+    _check_size(game, board)
     job_id = _check_id(payload)
     every_option = set().union(*OPTIONS.values())
     options = {}

@@ -1,0 +1,289 @@
+"""A bounded pool of solver worker processes with a bounded queue in front of it.
+
+``submit`` puts a :class:`PoolJob` in the queue (or raises :class:`PoolBusy` when
+the queue is full, so a flood is answered at once instead of waiting forever);
+an idle worker takes the oldest queued job. One dispatcher thread waits on every
+worker's pipe and process sentinel and:
+
+* hands each event a worker sends to the job's ``on_event`` (never for a
+  cancelled job), then ``on_done`` when the job ends;
+* answers ``error`` and starts a fresh worker when a worker dies mid-job (killed
+  over its memory cap, crashed) or overruns its job's time budget by a margin
+  (a search that stopped checking its clock), so no job is ever lost silently.
+
+Cancelling writes the job's number into the worker's shared cancel flag; the
+search polls it every few hundred positions. Workers start on first use, so an
+app that never searches never spawns a process.
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import itertools
+import logging
+import multiprocessing
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from typing import Callable, Deque, List, Optional
+
+from .answers import error_payload
+from .validation import JobRequest
+from .worker import Limits, WorkerSettings, worker_main
+
+log = logging.getLogger(__name__)
+
+_SPAWN = multiprocessing.get_context("spawn")   # safe with the server's threads
+_seq = itertools.count(1)
+
+#: a job may overrun its time budget by this factor plus GRACE_SECONDS before its
+#: worker is killed; the solver normally stops itself long before that
+OVERRUN_FACTOR = 1.5
+GRACE_SECONDS = 3.0
+
+
+class PoolBusy(Exception):
+    """The queue is full: the caller answers "server busy, try again"."""
+
+
+@dataclass(eq=False)
+class PoolJob:
+    """One request on its way through the pool; callbacks run on the dispatcher thread."""
+
+    kind: str
+    request: JobRequest
+    limits: Limits
+    owner: str
+    on_event: Callable[[str, dict], None]
+    on_done: Callable[[], None] = lambda: None
+    seq: int = field(default_factory=lambda: next(_seq))
+    cancelled: bool = False
+    queued_at: float = field(default_factory=time.monotonic)
+
+
+class _Worker:
+    """The web process's handle on one worker process."""
+
+    def __init__(self, index: int, settings: WorkerSettings, name: str):
+        self.index = index
+        self.cancel_flag = _SPAWN.RawValue("q", 0)
+        self.conn, child_end = _SPAWN.Pipe()
+        self.process = _SPAWN.Process(target=worker_main, name=f"{name}-worker-{index}",
+                                      args=(child_end, self.cancel_flag, settings), daemon=True)
+        self.process.start()
+        child_end.close()
+        self.ready = False
+        self.job: Optional[PoolJob] = None
+        self.deadline = 0.0
+        self.send_lock = threading.Lock()
+
+    def send(self, message) -> None:
+        with self.send_lock:
+            self.conn.send(message)
+
+    def ask_to_stop(self) -> None:
+        try:
+            self.send(None)
+        except OSError:
+            pass
+
+    def stop(self, deadline: float) -> None:
+        """Wait until ``deadline`` (monotonic) for the process to end, then kill it."""
+        self.process.join(max(0.0, deadline - time.monotonic()))
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(1.0)
+        self.conn.close()
+
+
+class WorkerPool:
+    """``size`` worker processes behind a queue of at most ``max_queue`` jobs."""
+
+    def __init__(self, name: str, size: int, max_queue: int, settings: WorkerSettings):
+        self.name = name
+        self.size = max(1, int(size))
+        self.max_queue = max(0, int(max_queue))
+        self.settings = settings
+        self._lock = threading.RLock()
+        self._queue: Deque[PoolJob] = collections.deque()
+        self._workers: List[_Worker] = []
+        self._dispatcher: Optional[threading.Thread] = None
+        self._closing = False
+        self.completed = 0
+        self.restarts = 0
+        self.rejected = 0
+
+    # -- used by the job runner ------------------------------------------------
+    def submit(self, job: PoolJob) -> None:
+        """Queue ``job``; raises :class:`PoolBusy` when the queue is full or closing."""
+        with self._lock:
+            if self._closing or len(self._queue) >= self.max_queue:
+                self.rejected += 1
+                raise PoolBusy(self.name)
+            self._start_locked()
+            self._queue.append(job)
+            self._assign_locked()
+
+    def cancel(self, job: PoolJob) -> None:
+        """Stop ``job``: drop it from the queue, or flag its worker to stop searching."""
+        with self._lock:
+            job.cancelled = True
+            try:
+                self._queue.remove(job)
+            except ValueError:
+                pass
+            for worker in self._workers:
+                if worker.job is job:
+                    worker.cancel_flag.value = job.seq
+
+    def owners(self) -> set:
+        """Owners (client ids) with a job queued or still running in a worker."""
+        with self._lock:
+            running = {w.job.owner for w in self._workers if w.job is not None}
+            return running | {job.owner for job in self._queue}
+
+    def stats(self) -> dict:
+        with self._lock:
+            return {"workers": len(self._workers), "size": self.size,
+                    "alive": sum(w.process.is_alive() for w in self._workers),
+                    "busy": sum(w.job is not None for w in self._workers),
+                    "queued": len(self._queue), "max_queue": self.max_queue,
+                    "completed": self.completed, "restarts": self.restarts,
+                    "rejected": self.rejected}
+
+    def start(self) -> None:
+        """Start the workers now (otherwise they start with the first job)."""
+        with self._lock:
+            self._start_locked()
+
+    def shutdown(self, timeout: float = 5.0) -> List[PoolJob]:
+        """Stop taking jobs, cancel queued and running ones, stop the workers.
+
+        Returns the jobs that were cancelled, so the caller can tell their owners.
+        """
+        with self._lock:
+            self._closing = True
+            dropped = list(self._queue)
+            self._queue.clear()
+            for worker in self._workers:
+                if worker.job is not None:
+                    dropped.append(worker.job)
+                    worker.cancel_flag.value = worker.job.seq
+            dropped = [job for job in dropped if not job.cancelled]
+            for job in dropped:
+                job.cancelled = True
+            workers, self._workers = self._workers, []
+        deadline = time.monotonic() + timeout
+        for worker in workers:
+            worker.ask_to_stop()
+        for worker in workers:
+            worker.stop(deadline)
+        if self._dispatcher is not None:
+            self._dispatcher.join(timeout)
+        return dropped
+
+    # -- internals ---------------------------------------------------------------
+    def _start_locked(self) -> None:
+        if self._workers or self._closing:
+            return
+        # runs before multiprocessing's own exit hook terminates the workers, so
+        # the dispatcher never mistakes interpreter exit for lost workers
+        atexit.register(self.shutdown, 1.0)
+        self._workers = [_Worker(i, self.settings, self.name) for i in range(self.size)]
+        self._dispatcher = threading.Thread(target=self._dispatch, name=f"{self.name}-dispatch",
+                                            daemon=True)
+        self._dispatcher.start()
+
+    def _assign_locked(self) -> None:
+        for worker in self._workers:
+            if not self._queue:
+                return
+            if worker.ready and worker.job is None and worker.process.is_alive():
+                job = self._queue.popleft()
+                worker.job = job
+                worker.deadline = (time.monotonic() + job.limits.seconds * OVERRUN_FACTOR
+                                   + GRACE_SECONDS)
+                try:
+                    worker.send((job.seq, job.kind, job.request, job.limits))
+                except OSError:                 # died just now: the sentinel reports it
+                    pass
+
+    def _dispatch(self) -> None:
+        while True:
+            with self._lock:
+                if self._closing:
+                    return
+                workers = list(self._workers)
+            waitables = {}
+            for worker in workers:
+                waitables[worker.conn] = worker
+                waitables[worker.process.sentinel] = worker
+            try:
+                ready = wait(list(waitables), timeout=0.2)
+            except OSError:
+                continue
+            for handle in ready:
+                worker = waitables[handle]
+                if handle is worker.conn:
+                    self._read(worker)
+                elif not worker.process.is_alive():
+                    self._lost(worker, "the solver worker stopped (out of memory?); try again")
+            self._check_deadlines(workers)
+
+    def _read(self, worker: _Worker) -> None:
+        try:
+            while worker.conn.poll():
+                self._handle(worker, worker.conn.recv())
+        except (EOFError, OSError):
+            if not self._closing:
+                self._lost(worker, "the solver worker stopped; try again")
+
+    def _handle(self, worker: _Worker, message) -> None:
+        kind = message[0]
+        if kind == "ready":
+            with self._lock:
+                worker.ready = True
+                self._assign_locked()
+            return
+        job = worker.job
+        if job is None or message[1] != job.seq:
+            return
+        if kind == "event":
+            if not job.cancelled:
+                job.on_event(message[2], message[3])
+        elif kind == "done":
+            with self._lock:
+                worker.job = None
+                self.completed += 1
+                self._assign_locked()
+            job.on_done()
+
+    def _check_deadlines(self, workers: List[_Worker]) -> None:
+        now = time.monotonic()
+        for worker in workers:
+            job = worker.job
+            if job is not None and now > worker.deadline:
+                log.warning("%s worker %d overran job %s; restarting it",
+                            self.name, worker.index, job.seq)
+                worker.process.kill()
+                self._lost(worker, f"gave up after {job.limits.seconds:g} s (search stopped)")
+
+    def _lost(self, worker: _Worker, message: str) -> None:
+        """A worker died or was killed: answer its job with ``error``, start a fresh one."""
+        with self._lock:
+            if self._closing or worker not in self._workers:
+                return
+            job, worker.job = worker.job, None
+            worker.process.join(1.0)
+            worker.conn.close()
+            fresh = _Worker(worker.index, self.settings, self.name)
+            self._workers[self._workers.index(worker)] = fresh
+            self.restarts += 1
+        log.warning("%s worker %d lost (exit %s); started a new one", self.name,
+                    worker.index, worker.process.exitcode)
+        if job is not None:
+            if not job.cancelled:
+                job.on_event("error", error_payload(message, job.kind, job.request.id,
+                                                    job.request.game))
+            job.on_done()

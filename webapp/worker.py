@@ -1,0 +1,167 @@
+"""What runs inside one solver worker process: a loop of jobs, each under budgets.
+
+The web process keeps the event loop and the sockets; CPU-bound searches run
+here, in separate processes, so the GIL never lets one long search stall other
+players. A worker:
+
+* caps its own address space (``RLIMIT_AS``) so a runaway search raises
+  ``MemoryError`` (answered with ``error``) instead of eating the machine;
+* warms the tables it will look up (Klotski levels, 8-puzzle, 15-puzzle pattern
+  databases; cheap from the disk cache) before taking its first job;
+* reads jobs ``(seq, kind, request, limits)`` from its pipe and writes back
+  ``("event", seq, name, payload)`` messages, then ``("done", seq)``;
+* stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
+  solver polls it every few hundred positions, well inside 100 ms.
+
+Nothing here knows about sockets: answers are shaped by :mod:`webapp.answers`.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional, Tuple
+
+from solver.engine import analyse_stages
+from solver.errors import BoardError
+from solver.search import Budget
+
+from .answers import error_payload, solve_reply
+from .validation import JobRequest
+
+log = logging.getLogger(__name__)
+
+ANALYSE = "analyse"
+SOLVE = "solve"
+
+Event = Tuple[str, dict]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """One job's budgets, from the app's configuration."""
+
+    seconds: float
+    max_nodes: Optional[int] = None
+    progress_interval: float = 0.25
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """How a worker process sets itself up (picklable: it crosses into the process)."""
+
+    memory_mb: Optional[int] = None
+    warm_tables: bool = False
+    klotski_boards: tuple = ()
+    nice: int = 0
+
+
+def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Limits) -> Iterator[Event]:
+    """Every ``analysis`` payload of :func:`solver.engine.analyse_stages`, or one ``error``.
+
+    A quick interim hint (``final`` False) may come first, then the proven one.
+    Nothing is yielded once the job is cancelled.
+    """
+    budget = Budget(max_nodes=limits.max_nodes, max_seconds=limits.seconds)
+    try:
+        for payload in analyse_stages(request.game, request.board, budget=budget,
+                                      cancel=cancel, **request.options):
+            if cancel():
+                return
+            if payload["final"] and payload["distance"] is None and payload["solvable"] is not False:
+                message = payload["message"] or "gave up before finding the distance"
+                yield "error", error_payload(message, ANALYSE, request.id, request.game)
+                return
+            yield "analysis", {"id": request.id, "game": request.game, **payload}
+    except BoardError as err:
+        yield "error", error_payload(str(err), ANALYSE, request.id, request.game)
+
+
+class _Flag:
+    """``is_set()`` over a shared integer: True while it holds this job's number."""
+
+    def __init__(self, shared, seq: int):
+        self._shared = shared
+        self._seq = seq
+
+    def is_set(self) -> bool:
+        return self._shared.value == self._seq
+
+    __call__ = is_set
+
+
+def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
+            send: Callable[[str, dict], None]) -> None:
+    """Run one job, calling ``send(event, payload)`` for each answer or progress line."""
+    if kind == ANALYSE:
+        for event, payload in analysis_events(request, cancel.is_set, limits):
+            send(event, payload)
+        return
+    last = [0.0]
+
+    def progress(report) -> None:
+        now = time.monotonic()
+        if now - last[0] >= limits.progress_interval:
+            last[0] = now
+            send("progress", {"id": request.id, "game": request.game, "nodes": report.nodes,
+                              "depth": report.depth, "elapsed": round(report.elapsed, 3)})
+
+    budget_seconds = limits.seconds
+    reply = solve_reply(request, cancel, budget_seconds, progress=progress,
+                        max_nodes=limits.max_nodes)
+    if reply is not None:
+        send(*reply)
+
+
+def _limit_memory(memory_mb: Optional[int]) -> None:
+    if not memory_mb:
+        return
+    limit = int(memory_mb) * 1024 * 1024
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError):                # a lower hard limit is already in force
+        log.warning("could not cap worker memory at %s MB", memory_mb)
+
+
+def _warm(settings: WorkerSettings) -> None:
+    from .prebuild import warm_tables
+    started = time.monotonic()
+    count = warm_tables(list(settings.klotski_boards))
+    log.info("worker %d warmed %d tables in %.2f s", os.getpid(), count,
+             time.monotonic() - started)
+
+
+def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
+    """The worker process: set up, then answer jobs until the pipe closes or says stop."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):   # one core per worker
+        os.environ.setdefault(name, "1")
+    if settings.nice:
+        os.nice(settings.nice)
+    _limit_memory(settings.memory_mb)
+    if settings.warm_tables:
+        _warm(settings)
+    conn.send(("ready", 0))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):   # the web process went away
+            return
+        if message is None:
+            return
+        seq, kind, request, limits = message
+        cancel = _Flag(cancel_flag, seq)
+
+        def send(event: str, payload: dict, seq=seq) -> None:
+            conn.send(("event", seq, event, payload))
+        try:
+            run_job(kind, request, limits, cancel, send)
+        except MemoryError:
+            send("error", error_payload("this position needs more memory than the server "
+                                        "allows per search", kind, request.id, request.game))
+        except Exception:                               # a bug answers, the worker lives on
+            log.exception("job %s failed", kind)
+            send("error", error_payload("internal error while searching", kind,
+                                        request.id, request.game))
+        conn.send(("done", seq))
