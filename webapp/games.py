@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 from urllib.parse import urlencode
 
-from solver import levels as solver_levels
 from solver.engine import parse_board
 from solver.errors import BoardError
+from solver.generate import klotski_levels
+
+from .levels import generated_level, level_facts, new_game_choices
 
 #: title and default position per game; each default is solvable (tests prove it)
 GAMES = {
@@ -46,10 +48,12 @@ def play_url(game: str, board: Optional[str] = None, **options: Any) -> str:
 
 
 def load_levels() -> list[dict]:
-    """The named classic Klotski layouts (shipped with the solver), each with its play link."""
-    levels = solver_levels.load("klotski-classic")["levels"]
-    return [{"name": level["name"], "board": level["board"],
-             "url": play_url("klotski", level["board"])} for level in levels]
+    """Every graded Klotski layout (classic first), with its play link and progress key.
+
+    Keys: name, board, url, size, moves {piece, step}, pack, min (piece moves).
+    """
+    return [{**level, "url": play_url("klotski", level["board"]),
+             "min": level["moves"]["piece"]} for level in klotski_levels()]
 
 
 def lobby_games() -> list[dict]:
@@ -87,20 +91,31 @@ def _speed_from_query(query: Mapping[str, str]) -> int:
 def play_config(game: str, query: Mapping[str, str]) -> dict:
     """The play page's config for ``game`` opened with URL ``query``.
 
-    A bad board or option never breaks the page: ``error`` carries the solver's
-    message and the default position is served instead.
+    ``?seed=`` or ``?daily=1`` (with the generator's own parameters) opens a
+    generated level; ``?board=`` any position. A bad board or option never
+    breaks the page: ``error`` carries the solver's message and the default
+    position is served instead. ``min`` is the start's known shortest solution
+    ({moves, optimal}) when a pack or generator graded it; ``level`` names a
+    pack level; ``choices`` fills the page's "New game" pickers.
     """
     info = GAMES[game]
     config = {"game": game, "board": info["board"], "options": dict(info["options"]),
-              "speed": _speed_from_query(query), "error": None}
+              "speed": _speed_from_query(query), "error": None, "min": None,
+              "level": None, "generated": None, "choices": new_game_choices(game)}
     try:
+        generated = generated_level(game, query)
         options = _options_from_query(game, query)
         board = query.get("board")
+        if generated is not None:
+            board = generated["board"]
+            options.update(generated.get("options", {}))
+            config["generated"] = generated
         if board is None or board == "":
             board = info["board"]
         domain, state = parse_board(game, board, **options)
         config["board"] = domain.format(state)
         config["options"] = options
+        config.update(level_facts(game, config["board"], options, generated))
     except BoardError as err:
         config["error"] = str(err)
     return config

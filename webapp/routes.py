@@ -1,8 +1,9 @@
-"""HTTP routes: the lobby, a play page per game, and a health check."""
+"""HTTP routes: the lobby, a play page and an editor per game, the JSON API, a health check."""
 from __future__ import annotations
 
-from flask import Flask, abort, jsonify, render_template, request
+from flask import Flask, abort, jsonify, redirect, render_template, request
 
+from .api import api
 from .games import GAMES, lobby_games, play_config
 
 NOT_FOUND_PAGE = """<!doctype html>
@@ -13,11 +14,15 @@ NOT_FOUND_PAGE = """<!doctype html>
 
 
 def register_routes(app: Flask, levels: list) -> None:
-    """Attach the page routes; ``levels`` are the lobby's named Klotski layouts."""
+    """Attach the page routes; ``levels`` are the lobby's graded Klotski layouts."""
+    app.register_blueprint(api)
 
     @app.get("/", endpoint="lobby")
     def lobby():
-        return render_template("lobby.html", games=lobby_games(), levels=levels)
+        packs = {}
+        for level in levels:
+            packs.setdefault(level.get("pack", "klotski-classic"), []).append(level)
+        return render_template("lobby.html", games=lobby_games(), levels=levels, packs=packs)
 
     @app.get("/play/<game>", endpoint="play")
     def play(game: str):
@@ -25,6 +30,18 @@ def register_routes(app: Flask, levels: list) -> None:
             abort(404)
         config = play_config(game, request.args)
         return render_template("play.html", game=game, config=config,
+                               title=GAMES[game]["title"])
+
+    @app.get("/editor", endpoint="editor_home")
+    def editor_home():
+        return redirect("/editor/klotski")
+
+    @app.get("/editor/<game>", endpoint="editor")
+    def editor(game: str):
+        if game not in GAMES:
+            abort(404)
+        config = play_config(game, request.args)
+        return render_template("editor.html", game=game, config=config,
                                title=GAMES[game]["title"])
 
     @app.get("/healthz", endpoint="healthz")

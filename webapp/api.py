@@ -1,0 +1,73 @@
+"""Small JSON endpoints for the board editor: validate a position, check it is solvable.
+
+``POST /api/validate`` {game, board, options} -> {ok, error, canonical}: the
+solver's own parser judges the board, so the editor shows exactly the CLI's
+one-line messages ("piece B is not a rectangle", "colour R has 5 units, tubes
+hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
+a short, budgeted analysis. Bad requests get 400 with {ok: false, error}.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from solver.engine import OPTIONS, analyse_board, parse_board
+from solver.errors import BoardError
+from solver.search import Budget
+
+from .games import play_url
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+CHECK_SECONDS = 3.0
+CHECK_NODES = 400_000
+
+
+def _read_request():
+    """(game, board, options) from the JSON body; raises BoardError on a bad shape."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BoardError("send a JSON object like {game, board, options}")
+    game, board = body.get("game"), body.get("board")
+    options = body.get("options") or {}
+    if not isinstance(game, str) or game not in OPTIONS:
+        raise BoardError(f"unknown game {str(game)[:40]!r}; choose one of {', '.join(OPTIONS)}")
+    if not isinstance(options, dict):
+        raise BoardError("options must be an object")
+    options = {k: v for k, v in options.items() if v not in (None, "")}
+    return game, board, options
+
+
+def _validated():
+    """(reply dict, game, board, options); reply has ok/error/canonical/link."""
+    game, board, options = _read_request()
+    try:
+        domain, state = parse_board(game, board, **options)
+    except BoardError as err:
+        return {"ok": False, "error": str(err), "canonical": None}, game, board, options
+    canonical = domain.format(state)
+    return ({"ok": True, "error": None, "canonical": canonical,
+             "solved": domain.is_goal(state), "link": play_url(game, canonical, **options)},
+            game, canonical, options)
+
+
+@api.post("/validate")
+def validate():
+    try:
+        reply, *_ = _validated()
+    except BoardError as err:
+        return jsonify(ok=False, error=str(err)), 400
+    return jsonify(reply)
+
+
+@api.post("/check")
+def check():
+    try:
+        reply, game, board, options = _validated()
+    except BoardError as err:
+        return jsonify(ok=False, error=str(err)), 400
+    if reply["ok"]:
+        seconds = float(current_app.config.get("CHECK_SECONDS", CHECK_SECONDS))
+        analysis = analyse_board(game, board, budget=Budget(CHECK_NODES, seconds), **options)
+        reply.update(solvable=analysis["solvable"], distance=analysis["distance"],
+                     optimal=analysis["optimal"], message=analysis["message"])
+    return jsonify(reply)
