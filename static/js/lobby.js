@@ -1,9 +1,10 @@
 // The lobby: draws a small, non-interactive preview of each game and level with
-// the same views the play page uses.
+// the same views the play page uses, and marks the levels this browser solved.
 
 import { createGame as klotski } from "./games/klotski.js";
 import { createGame as npuzzle } from "./games/npuzzle.js";
 import { createGame as watersort } from "./games/watersort.js";
+import { best, levelKey } from "./progress.js";
 
 const GAMES = { klotski, npuzzle, watersort };
 
@@ -16,5 +17,17 @@ for (const node of document.querySelectorAll("[data-preview]")) {
     game.createView(board, null).render(game.parse(node.dataset.board));
   } catch (error) {
     node.textContent = node.dataset.board; // still show the layout as text
+  }
+}
+
+for (const link of document.querySelectorAll("a.level[data-board]")) {
+  const result = best(levelKey("klotski", { metric: "piece" }, link.dataset.board));
+  if (!result) continue;
+  link.dataset.solved = "true";
+  const mark = link.querySelector("[data-testid='level-best']");
+  if (mark) {
+    const perfect = result.min !== null && result.moves <= result.min;
+    mark.textContent = perfect ? `✓ solved in ${result.moves} (perfect)` : `✓ solved in ${result.moves}`;
+    mark.hidden = false;
   }
 }

@@ -8,6 +8,7 @@ import { SolverLink } from "./socket.js";
 import { createGame as klotski } from "./games/klotski.js";
 import { createGame as npuzzle } from "./games/npuzzle.js";
 import { createGame as watersort } from "./games/watersort.js";
+import { levelKey, record } from "./progress.js";
 
 const GAMES = { klotski, npuzzle, watersort };
 const PLAYER_MOVE_MS = 140;
@@ -32,6 +33,7 @@ class Controller {
     this.history = new History();
     this.analyses = new Map(); // board text -> analysis (from the server or a solution)
     this.initialBoard = null;
+    this.startUrl = window.location.pathname + window.location.search; // a seeded level's own link
     this.notice = config.error ? `That board could not be used (${config.error}); here is the default one.` : "";
     this.solving = false;
     this.hintWanted = false;
@@ -65,6 +67,42 @@ class Controller {
   }
 
   // -- moves ----------------------------------------------------------------
+
+  /** Entries in effect: [moves, extra tubes] (an extra tube is not a move). */
+  counts() {
+    const done = this.history.entries.slice(0, this.history.cursor);
+    const extra = done.filter((e) => e.kind === "extra").length;
+    return [done.length - extra, extra];
+  }
+
+  /** Water sort: add an empty tube to the current position (undo takes it away). */
+  addExtraTube() {
+    if (this.config.game !== "watersort" || !this.initialBoard || this.isSolved()) return;
+    this.playback.pause();
+    if (this.solving) this.cancelSolve();
+    const next = this.game.parse(`${this.board},`);
+    this.history.push({ before: this.board, after: this.game.format(next), move: "extra tube", kind: "extra" });
+    this.notice = "An empty tube was added.";
+    this.setState(next, { duration: 0 });
+  }
+
+  /** The start's known fewest moves: {moves, optimal} from the level or the solver, or null. */
+  minimum() {
+    if (this.config.min) return this.config.min;
+    const start = this.analyses.get(this.initialBoard);
+    if (start && Number.isInteger(start.distance)) return { moves: start.distance, optimal: start.optimal };
+    return null;
+  }
+
+  /** Remember a solve in the browser's progress store (best per level). */
+  rememberSolve() {
+    const [moves, extra] = this.counts();
+    if (moves === 0 || this.recorded === this.board) return;
+    this.recorded = this.board;
+    const min = this.minimum();
+    record(levelKey(this.config.game, this.options, this.initialBoard),
+           { moves, extra, min: min && min.optimal ? min.moves : null });
+  }
 
   /** A move the player asked for; refused moves shake `target`. Returns true if played. */
   playerMove(move, target, { quiet = false } = {}) {
@@ -125,6 +163,7 @@ class Controller {
     this.playback.pause();
     if (this.solving) this.cancelSolve();
     this.history.clear();
+    this.recorded = null;
     this.elapsed = 0;
     this.runningSince = null;
     this.notice = "";
@@ -139,8 +178,9 @@ class Controller {
     this.hintWanted = false;
     this.view.render(state, { duration });
     this.boardEl.dataset.state = this.board;
-    window.history.replaceState(null, "", this.link_(this.board, false));
-    if (this.isSolved()) this.stopClock();
+    const seeded = this.config.generated && this.board === this.initialBoard;
+    window.history.replaceState(null, "", seeded ? this.startUrl : this.link_(this.board, false));
+    if (this.isSolved()) { this.stopClock(); this.rememberSolve(); }
     this.refresh();
     this.evaluate();
   }
@@ -338,8 +378,13 @@ class Controller {
     const analysis = this.analyses.get(this.board);
     const start = this.analyses.get(this.initialBoard);
     const solved = this.isSolved();
-    const moves = this.history.count;
+    const [moves, extra] = this.counts();
     $("moves").textContent = String(moves);
+    const min = this.minimum();
+    $("moves-line").textContent = `Moves: ${moves}` + (min ? ` (min ${min.optimal ? "" : "≤ "}${min.moves})` : "")
+      + (extra ? ` · ${plural(extra, "extra tube")}` : "");
+    const extraButton = $("extra-tube");
+    if (extraButton) extraButton.disabled = solved || !this.initialBoard;
     $("undo").disabled = !this.history.canUndo;
     $("redo").disabled = !this.history.canRedo;
     $("hint").disabled = solved;
@@ -361,16 +406,18 @@ class Controller {
     document.body.classList.toggle("is-solved", solved);
     $("copy-link").dataset.link = this.link_(this.board, true);
     const best = $("best");
-    if (best) best.textContent = start && start.distance !== null && start.distance !== undefined
-      ? `${start.optimal ? "" : "≤"}${start.distance}` : start && start.solvable === false ? "–" : "…";
+    if (best) best.textContent = min ? `${min.optimal ? "" : "≤"}${min.moves}`
+      : start && start.solvable === false ? "–" : "…";
   }
 
   statusText(analysis, start, solved, moves) {
     if (solved) {
       if (moves === 0) return "Already solved: try another position from the lobby.";
-      const best = start && start.distance !== null && start.distance !== undefined
-        ? `${start.optimal ? "" : "≤ "}${start.distance}` : "?";
-      return `Puzzle solved in ${plural(moves, "move")} (optimal ${best})!`;
+      const min = this.minimum();
+      const best = min ? `${min.optimal ? "" : "≤ "}${min.moves}` : "?";
+      const [, extra] = this.counts();
+      const tubes = extra ? ` with ${plural(extra, "extra tube")}` : "";
+      return `Puzzle solved in ${plural(moves, "move")}${tubes} (optimal ${best})!`;
     }
     if (analysis && analysis.solvable === false) {
       return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
@@ -438,6 +485,8 @@ class Controller {
     on("redo", () => this.redo());
     on("restart", () => this.restart());
     on("copy-link", () => this.copyLink());
+    if ($("extra-tube")) on("extra-tube", () => this.addExtraTube());
+    this.bindNewGame();
     on("play-pause", () => this.playback.toggle());
     on("step-back", () => this.playback.stepBack());
     on("step-forward", () => { this.playback.pause(); this.playback.stepForward(); });
@@ -450,6 +499,39 @@ class Controller {
     showSpeed();
     speed.addEventListener("input", () => { this.playback.setSpeed(Number(speed.value)); showSpeed(); });
     document.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** The "New game" pickers: navigate to a seeded URL, so the new game has a link too. */
+  bindNewGame() {
+    const form = $("new-game");
+    if (!form) return;
+    const size = form.querySelector("[name=size]");
+    const distance = form.querySelector("[name=distance]");
+    const fillDistances = () => {
+      const max = this.config.choices.sizes[size.value];
+      const exact = this.config.choices.exact_sizes.includes(Number(size.value));
+      const want = Number(distance.value || distance.dataset.selected) || this.config.choices.distance;
+      distance.replaceChildren(...Array.from({ length: max }, (_, i) => {
+        const option = new Option(`${exact ? "exactly" : "up to"} ${i + 1}`, String(i + 1));
+        option.selected = i + 1 === Math.min(want, max);
+        return option;
+      }));
+    };
+    if (size && distance) { fillDistances(); size.addEventListener("change", fillDistances); }
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const params = new URLSearchParams(new FormData(form));
+      params.set("seed", String(Math.floor(Math.random() * 2 ** 31)));
+      const speed = new URLSearchParams(window.location.search).get("speed");
+      if (speed) params.set("speed", speed);
+      window.location.assign(`/play/${this.config.game}?${params.toString()}`);
+    });
+    const edit = $("edit-position");
+    if (edit) edit.addEventListener("click", (event) => {
+      event.preventDefault();
+      const params = new URLSearchParams({ board: this.board, ...this.options });
+      window.location.assign(`/editor/${this.config.game}?${params.toString()}`);
+    });
   }
 
   key(event) {
