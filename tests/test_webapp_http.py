@@ -160,3 +160,85 @@ def test_python_m_webapp_serves_without_a_terminal(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# -- issue 4: seeded levels, graded packs, the editor's JSON API ----------------------
+
+def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
+    from solver.engine import analyse_board
+    link = "/play/npuzzle?size=3&distance=20&seed=123"
+    first, again = page_config(client.get(link)), page_config(client.get(link))
+    assert first["board"] == again["board"] and first["error"] is None
+    assert first["min"] == {"moves": 20, "optimal": True}
+    assert analyse_board("npuzzle", first["board"])["distance"] == 20
+    other = page_config(client.get("/play/npuzzle?size=3&distance=20&seed=124"))
+    assert other["board"] != first["board"]
+
+
+def test_seeded_watersort_link_carries_capacity_and_fewest_pours(client):
+    from solver.engine import solve_board
+    config = page_config(client.get("/play/watersort?colours=5&capacity=3&empty=2&seed=5"))
+    assert config["options"]["capacity"] == 3 and config["error"] is None
+    report = solve_board("watersort", config["board"], capacity=3)
+    assert report["optimal"] and report["length"] == config["min"]["moves"]
+
+
+def test_daily_puzzles_open_and_bad_generator_values_fall_back(client):
+    for game in GAMES:
+        config = page_config(client.get(f"/play/{game}?daily=1"))
+        assert config["error"] is None and config["generated"]["daily"] is True
+        assert config["min"]["moves"] > 0
+    bad = page_config(client.get("/play/npuzzle?seed=1&distance=99"))
+    assert "distance must be a whole number from 1 to 31" in bad["error"]
+    assert bad["board"] == GAMES["npuzzle"]["board"]
+
+
+def test_lobby_shows_every_graded_level_with_its_minimum(client):
+    html = client.get("/").get_data(as_text=True)
+    for level in load_levels():
+        assert f'data-min="{level["moves"]["piece"]}"' in html
+    assert html.count("min ") >= len(load_levels())
+    classic = page_config(client.get("/play/klotski?board=" + quote(load_levels()[0]["board"])))
+    assert classic["level"]["name"] == "横刀立马" and classic["min"]["moves"] == 81
+    step = page_config(client.get("/play/klotski?metric=step&board=" + quote(load_levels()[0]["board"])))
+    assert step["min"]["moves"] == load_levels()[0]["moves"]["step"]
+
+
+@pytest.mark.parametrize("game,board,options,message", [
+    ("klotski", "AAB/AAC/BBD/E.D", {}, "piece B is not a rectangle"),
+    ("watersort", "RRRR,RB,BBB,", {"capacity": 4}, "colour R has 5 units, tubes hold 4"),
+    ("npuzzle", "1 2 3 4 5 6 7 8 8", {}, "tile 8 appears twice"),
+])
+def test_validate_api_uses_the_cli_messages(client, game, board, options, message):
+    reply = client.post("/api/validate", json={"game": game, "board": board, "options": options}).get_json()
+    assert reply["ok"] is False and reply["error"].startswith(message)
+    from solver.errors import BoardError
+    with pytest.raises(BoardError) as err:             # the CLI's own message, word for word
+        parse_board(game, board, **options)
+    assert str(err.value) == reply["error"]
+
+
+def test_validate_and_check_a_good_board(client):
+    from solver.engine import analyse_board
+    board = "AA./AAG/FEB/CD."
+    reply = client.post("/api/validate", json={"game": "klotski", "board": board}).get_json()
+    assert reply["ok"] and reply["canonical"] == board
+    assert reply["link"].startswith("/play/klotski?board=")
+    checked = client.post("/api/check", json={"game": "klotski", "board": board}).get_json()
+    assert checked["solvable"] is True and checked["distance"] == analyse_board("klotski", board)["distance"]
+    unsolvable = client.post("/api/check", json={"game": "npuzzle", "board": "2 1 3 4 5 6 7 8 0"}).get_json()
+    assert unsolvable["ok"] and unsolvable["solvable"] is False
+
+
+@pytest.mark.parametrize("body", [None, [], {"game": "chess", "board": "x"}, {"game": "klotski", "board": "A", "options": 3}])
+def test_api_rejects_bad_requests_with_one_line(client, body):
+    response = client.post("/api/validate", json=body)
+    assert response.status_code == 400
+    assert response.get_json()["ok"] is False and "\n" not in response.get_json()["error"]
+
+
+def test_editor_pages_open_for_every_game(client):
+    for game in GAMES:
+        response = client.get(f"/editor/{game}")
+        assert response.status_code == 200 and 'data-testid="editor-board"' in response.get_data(as_text=True)
+    assert client.get("/editor/chess").status_code == 404

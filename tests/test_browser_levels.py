@@ -1,0 +1,71 @@
+"""Browser: seeded levels with their minimum, New game, the extra tube, progress in the lobby."""
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from solver.generate import npuzzle_at_distance, watersort_level
+from test_browser_support import GamePage, engine_solution
+
+pytestmark = pytest.mark.browser
+
+
+def test_seeded_npuzzle_shows_min_and_solving_marks_progress(page, live_server):
+    level = npuzzle_at_distance(3, 3, seed=9)
+    view = GamePage(page, live_server).open("npuzzle", size=3, distance=3, seed=9)
+    view.wait_state(level["board"])
+    expect(view.testid("moves-line")).to_have_text("Moves: 0 (min 3)")
+    moves, states = engine_solution("npuzzle", level["board"])
+    for move, after in zip(moves, states[1:]):
+        page.locator(f'[data-tile="{move["tile"]}"]').click()
+        view.wait_state(after)
+    view.wait_status("solved in 3 moves (optimal 3)")
+    expect(view.testid("moves-line")).to_have_text("Moves: 3 (min 3)")
+    stored = page.evaluate("localStorage.getItem('arcade-progress-v1')")
+    assert f"npuzzle||{level['board']}" in stored
+    view.assert_no_errors()
+
+
+def test_new_game_picker_navigates_to_a_seeded_link(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle")
+    view.testid("new-distance").select_option("7")
+    view.testid("new-game-go").click()
+    expect(page).to_have_url(re.compile(r"seed=\d+"))
+    query = parse_qs(urlparse(page.url).query)
+    level = npuzzle_at_distance(3, 7, int(query["seed"][0]))
+    view.wait_state(level["board"])
+    expect(view.testid("moves-line")).to_have_text("Moves: 0 (min 7)")
+    view.assert_no_errors()
+
+
+def test_extra_tube_is_added_and_counted_in_the_result(page, live_server):
+    level = watersort_level(3, 3, 1, seed=2)
+    view = GamePage(page, live_server).open("watersort", colours=3, capacity=3, empty=1, seed=2)
+    view.wait_state(level["board"])
+    view.click("extra-tube")
+    view.wait_state(level["board"] + ",")
+    expect(page.locator("[data-tube]")).to_have_count(level["board"].count(",") + 2)
+    board = level["board"] + ","
+    moves, states = engine_solution("watersort", board, capacity=3)
+    for move, after in zip(moves, states[1:]):
+        page.locator(f'[data-tube="{move["from"]}"]').click()
+        page.locator(f'[data-tube="{move["to"]}"]').click()
+        view.wait_state(after)
+    n = len(moves)
+    view.wait_status(f"solved in {n} move{'s' if n != 1 else ''} with 1 extra tube (optimal {level['pours']})")
+    view.assert_no_errors()
+
+
+def test_lobby_marks_a_solved_level(page, live_server):
+    view = GamePage(page, live_server)
+    page.goto(live_server + "/")
+    small = page.locator('a.level[data-board="AA./AAG/FEB/CD."]')
+    expect(small.locator('[data-testid="level-min"]')).to_have_text("min 12 moves")
+    page.evaluate("""localStorage.setItem('arcade-progress-v1', JSON.stringify(
+        {'klotski|piece|AA./AAG/FEB/CD.': {moves: 12, extra: 0, min: 12}}))""")
+    page.reload()
+    expect(small).to_have_attribute("data-solved", "true")
+    expect(small.locator('[data-testid="level-best"]')).to_contain_text("solved in 12")
+    view.screenshot("lobby-levels.png")
+    view.assert_no_errors()
