@@ -111,7 +111,9 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.config.update(config)
 
     origins = app.config["ALLOWED_ORIGINS"]
-    socketio = SocketIO(app, async_mode="threading",
+    # async_handlers=False: one client's events are handled in the order sent, so
+    # "the newest request wins" means the newest the player sent
+    socketio = SocketIO(app, async_mode="threading", async_handlers=False,
                         cors_allowed_origins=origins if origins else None,
                         max_http_buffer_size=int(app.config["MAX_MESSAGE_BYTES"]),
                         message_queue=app.config["MESSAGE_QUEUE"])

@@ -147,6 +147,7 @@ class WorkerPool:
         with self._lock:
             return {"workers": len(self._workers), "size": self.size,
                     "alive": sum(w.process.is_alive() for w in self._workers),
+                    "ready": sum(w.ready for w in self._workers),
                     "busy": sum(w.job is not None for w in self._workers),
                     "queued": len(self._queue), "max_queue": self.max_queue,
                     "completed": self.completed, "restarts": self.restarts,

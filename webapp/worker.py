@@ -142,7 +142,10 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
     _limit_memory(settings.memory_mb)
     if settings.warm_tables:
         _warm(settings)
-    conn.send(("ready", 0))
+    try:
+        conn.send(("ready", 0))
+    except OSError:                                  # the pool shut down while we warmed up
+        return
     while True:
         try:
             message = conn.recv()

@@ -1,0 +1,366 @@
+"""Load test: N simulated players on loopback, measured, checked answer by answer.
+
+``python -m webapp.loadtest [--clients 200] [--duration 60] [--url URL]`` (``make
+load``). Without ``--url`` it starts ``python -m webapp`` on a free loopback
+port, waits until its workers are ready and samples the memory of the server
+and its workers throughout (a soak is ``--duration 300``).
+
+Each simulated player (one ``socketio.AsyncClient`` over websocket) plays short
+sessions: a Klotski level or an 8-puzzle position, a random legal move at a
+time, ``analyse`` after each move, and now and then a ``solve`` that it waits
+for, a long ``solve`` that it cancels, or a long one it walks away from by
+disconnecting mid-search (then it reconnects as a new player). Every answer
+is checked: the id and board must be the ones asked about, a solution must
+start at the board and be as long as the analysed distance, a cancelled job
+must never answer. Reported: p50/p95/p99 latency of ``analysis`` (until the
+final one) and ``solution``, lost answers (none within ``--timeout``),
+mismatches, errors by message, throughput, and memory over time.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import socketio
+
+from solver import levels as solver_levels
+from solver.engine import make_domain
+
+#: a 6x6 Klotski board whose breadth-first search runs for seconds: the long solve
+#: that players cancel or walk away from
+LONG_BOARD = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"
+EIGHT_START = "1 2 3 4 5 6 7 8 0"
+
+
+@dataclass
+class Tally:
+    """Everything the players measured and every fault they found."""
+
+    latency: Dict[str, List[float]] = field(default_factory=lambda: {"analysis": [],
+                                                                     "solution": []})
+    answers: int = 0
+    lost: int = 0
+    mismatched: int = 0
+    stale: int = 0
+    errors: Counter = field(default_factory=Counter)
+    faults: List[str] = field(default_factory=list)
+    sessions: int = 0
+    cancels: int = 0
+    walkaways: int = 0
+    connect_failures: int = 0
+
+    def fault(self, kind: str, text: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
+        if len(self.faults) < 20:
+            self.faults.append(f"{kind}: {text}")
+
+
+def percentile(values: List[float], q: float) -> Optional[float]:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[index]
+
+
+class Player:
+    """One simulated player: a socket, the request it awaits, and its checks."""
+
+    def __init__(self, url: str, tally: Tally, rng: random.Random, timeout: float):
+        self.url, self.tally, self.rng, self.timeout = url, tally, rng, timeout
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.waiting: Dict[object, asyncio.Future] = {}
+        self.cancelled: set = set()
+        self.counter = 0
+        self.sio.on("*", self._on_event)
+
+    async def connect(self) -> bool:
+        try:
+            await self.sio.connect(self.url, transports=["websocket"], wait_timeout=10)
+            return True
+        except Exception as err:                # noqa: BLE001 - reported, not raised
+            self.tally.connect_failures += 1
+            self.tally.faults.append(f"connect: {err}") if len(self.tally.faults) < 20 else None
+            return False
+
+    async def close(self) -> None:
+        try:
+            await self.sio.disconnect()
+        except Exception:                       # noqa: BLE001
+            pass
+
+    async def _on_event(self, event, data=None):
+        if event == "progress" or not isinstance(data, dict):
+            return
+        job_id = data.get("id")
+        if event == "error" and data.get("event") == "cancel":
+            self.tally.errors["cancel: " + data.get("message", "?")[:50]] += 1
+            return
+        if job_id in self.cancelled:
+            self.tally.fault("stale", f"{event} for cancelled job {job_id}")
+            return
+        if event == "analysis" and not data.get("final", True):
+            return                              # an interim hint; the final one follows
+        future = self.waiting.pop(job_id, None)
+        if future is None:
+            self.tally.fault("mismatched", f"{event} for {job_id!r}, which nobody awaits")
+        elif not future.done():
+            future.set_result((event, data))
+
+    def _next_id(self, kind: str) -> str:
+        self.counter += 1
+        return f"{kind[0]}{self.counter}"
+
+    async def ask(self, kind: str, payload: dict):
+        """Send one request and wait for its answer; None when lost."""
+        job_id = self._next_id(kind)
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[job_id] = future
+        started = time.perf_counter()
+        await self.sio.emit(kind, {**payload, "id": job_id})
+        try:
+            event, data = await asyncio.wait_for(future, self.timeout)
+        except asyncio.TimeoutError:
+            self.waiting.pop(job_id, None)
+            self.tally.fault("lost", f"{kind} {payload.get('board')} got no answer")
+            return None
+        self.tally.answers += 1
+        if event == "error":
+            self.tally.errors[data.get("message", "?")[:60]] += 1
+            return None
+        name = "analysis" if kind == "analyse" else "solution"
+        self.tally.latency[name].append(time.perf_counter() - started)
+        if data.get("board") != payload["board"]:
+            self.tally.fault("mismatched", f"{kind} of {payload['board']} answered for "
+                                           f"{data.get('board')}")
+        return event, data
+
+    async def abandon_long_solve(self, walk_away: bool) -> bool:
+        """Start a long solve, then cancel it (or disconnect); False when disconnected."""
+        job_id = self._next_id("solve")
+        await self.sio.emit("solve", {"game": "klotski", "board": LONG_BOARD, "id": job_id})
+        await asyncio.sleep(self.rng.uniform(0.05, 0.3))
+        if walk_away:
+            self.tally.walkaways += 1
+            await self.close()
+            return False
+        self.tally.cancels += 1
+        self.cancelled.add(job_id)
+        await self.sio.emit("cancel", {"id": job_id})
+        return True
+
+
+async def play_session(player: Player, rng: random.Random, deadline: float,
+                       think: tuple) -> bool:
+    """One short game; returns False when the player walked away (disconnected)."""
+    tally = player.tally
+    tally.sessions += 1
+    if rng.random() < 0.7:
+        level = rng.choice(solver_levels.load("klotski-classic")["levels"])
+        game, board = "klotski", level["board"]
+    else:
+        game, board = "npuzzle", EIGHT_START
+    domain = make_domain(game)
+    state = domain.parse(board)
+    for _ in range(rng.randint(5, 15)):
+        if time.monotonic() > deadline:
+            return True
+        state = rng.choice([nxt for _, nxt in domain.moves(state)])
+        board = domain.format(state)
+        answer = await player.ask("analyse", {"game": game, "board": board})
+        distance = answer[1]["distance"] if answer else None
+        roll = rng.random()
+        if roll < 0.06 and distance is not None:
+            solved = await player.ask("solve", {"game": game, "board": board})
+            if solved and solved[0] == "solution" and (
+                    solved[1]["length"] != distance or solved[1]["states"][0] != board):
+                tally.fault("mismatched", f"solution of {board} has {solved[1]['length']} "
+                                          f"moves, analysis said {distance}")
+        elif roll < 0.08:
+            if not await player.abandon_long_solve(walk_away=rng.random() < 0.4):
+                return False
+        await asyncio.sleep(rng.uniform(*think))
+    return True
+
+
+async def run_player(number: int, url: str, tally: Tally, deadline: float, seed: int,
+                     timeout: float, think: tuple, ramp: float) -> None:
+    rng = random.Random(seed * 100_003 + number)
+    await asyncio.sleep(rng.uniform(0, ramp))           # no thundering herd at start
+    while time.monotonic() < deadline:
+        player = Player(url, tally, rng, timeout)
+        if not await player.connect():
+            await asyncio.sleep(1.0)
+            continue
+        stayed = True
+        while stayed and time.monotonic() < deadline:
+            stayed = await play_session(player, rng, deadline, think)
+        if stayed:
+            await player.close()
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and all its descendants, in MB (Linux /proc)."""
+    total, todo = 0, [pid]
+    children: Dict[int, List[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    while todo:
+        current = todo.pop()
+        todo.extend(children.get(current, []))
+        try:
+            with open(f"/proc/{current}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+async def sample_memory(pid: int, samples: list, every: float, deadline: float) -> None:
+    started = time.monotonic()
+    while time.monotonic() < deadline:
+        samples.append((round(time.monotonic() - started, 1), round(_rss_mb(pid), 1)))
+        await asyncio.sleep(every)
+
+
+def _ready(url: str) -> dict:
+    with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
+        return json.load(response)
+
+
+async def run_load(url: str, clients: int = 200, duration: float = 60.0, seed: int = 1,
+                   timeout: float = 30.0, think: tuple = (0.3, 1.0), server_pid: int = 0,
+                   memory_every: float = 5.0) -> dict:
+    """Run the players against ``url`` and return the report (see :func:`summary`)."""
+    tally = Tally()
+    started = time.monotonic()
+    deadline = started + duration
+    memory: list = []
+    tasks = [run_player(i, url, tally, deadline, seed, timeout, think, ramp=min(5.0, duration / 4))
+             for i in range(clients)]
+    if server_pid:
+        tasks.append(sample_memory(server_pid, memory, memory_every, deadline))
+    await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(1.0)                   # let cancelled and abandoned jobs wind down
+    report = summary(tally, elapsed, clients)
+    report["memory_mb"] = memory
+    try:
+        report["server_after"] = {k: v for k, v in _ready(url).items() if k != "pools"}
+    except OSError as err:
+        report["server_after"] = {"unreachable": str(err)}
+    return report
+
+
+def summary(tally: Tally, elapsed: float, clients: int) -> dict:
+    def ms(values, q):
+        value = percentile(values, q)
+        return None if value is None else round(value * 1000, 1)
+    latency = {name: {"count": len(values), "p50_ms": ms(values, 50), "p95_ms": ms(values, 95),
+                      "p99_ms": ms(values, 99), "max_ms": ms(values, 100)}
+               for name, values in tally.latency.items()}
+    return {"clients": clients, "seconds": round(elapsed, 1), "latency": latency,
+            "answers": tally.answers, "throughput_per_s": round(tally.answers / elapsed, 1),
+            "lost": tally.lost, "mismatched": tally.mismatched, "stale": tally.stale,
+            "errors": dict(tally.errors), "error_count": sum(tally.errors.values()),
+            "sessions": tally.sessions, "cancels": tally.cancels, "walkaways": tally.walkaways,
+            "connect_failures": tally.connect_failures, "faults": tally.faults}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0):
+    """``python -m webapp`` on a free loopback port; returns (process, url) once ready."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port)],
+                               env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
+                               stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + ready_timeout
+    while True:
+        try:
+            pools = _ready(url)["pools"]
+            if all(p["ready"] == p["size"] for p in pools.values()):
+                return process, url
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("the server did not get ready")
+        time.sleep(0.5)
+
+
+def print_report(report: dict) -> None:
+    print(f"{report['clients']} clients for {report['seconds']} s: {report['answers']} answers, "
+          f"{report['throughput_per_s']}/s")
+    for name, row in report["latency"].items():
+        print(f"  {name:9s} n={row['count']:6d}  p50 {row['p50_ms']} ms  p95 {row['p95_ms']} ms  "
+              f"p99 {row['p99_ms']} ms  max {row['max_ms']} ms")
+    print(f"  lost {report['lost']}  mismatched {report['mismatched']}  stale {report['stale']}  "
+          f"errors {report['error_count']} {report['errors'] or ''}")
+    print(f"  sessions {report['sessions']}  cancels {report['cancels']}  "
+          f"walk-aways {report['walkaways']}  connect failures {report['connect_failures']}")
+    if report["memory_mb"]:
+        values = [mb for _, mb in report["memory_mb"]]
+        print(f"  server memory (web + workers): first {values[0]} MB, last {values[-1]} MB, "
+              f"max {max(values)} MB over {len(values)} samples")
+    print(f"  server after: {report['server_after']}")
+    for fault in report["faults"]:
+        print(f"  fault: {fault}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m webapp.loadtest", description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--url", help="an already running server (else one is started)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds before an answer is lost")
+    parser.add_argument("--json", help="also write the report to this file")
+    args = parser.parse_args(argv)
+    process = None
+    url, pid = args.url, 0
+    if url is None:
+        print("starting the server and warming its workers...", flush=True)
+        process, url = start_server()
+        pid = process.pid
+    try:
+        report = asyncio.run(run_load(url, args.clients, args.duration, args.seed, args.timeout,
+                                      server_pid=pid))
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(30)
+    print_report(report)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    bad = report["lost"] + report["mismatched"] + report["stale"] + report["connect_failures"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
