@@ -62,7 +62,7 @@ class EditorPage {
     if (!reply.ok) verdict.textContent = "";
     else if (reply.solvable === true) {
       verdict.textContent = reply.distance === 0 ? "already solved"
-        : `solvable: ${reply.optimal ? "" : "at most "}${reply.distance} moves`;
+        : `solvable: ${reply.optimal ? "" : "at most "}${reply.distance} move${reply.distance === 1 ? "" : "s"}`;
     } else if (reply.solvable === false) verdict.textContent = "unsolvable";
     else verdict.textContent = reply.message || "too hard to decide quickly";
     verdict.dataset.kind = reply.solvable === true ? "good" : reply.solvable === false ? "bad" : "";
