@@ -39,7 +39,8 @@ GROUPS: Tuple[Tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12)
                                        (13, 14, 15))
 #: names the content: "blank" = built with the blank's position tracked (see the builder)
 CACHE_NAME = "npuzzle-4x4-pdb-blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
-__all__ = ["GROUPS", "UNSEEN", "tables", "build_seconds", "lower_bound", "ida_star_fifteen"]
+__all__ = ["GROUPS", "UNSEEN", "tables", "tables_ready", "build_seconds", "lower_bound",
+           "ida_star_fifteen"]
 
 #: cell -> its mirror in the main diagonal
 MIRROR_CELL = [(c % N) * N + c // N for c in range(CELLS)]
@@ -63,6 +64,16 @@ def _databases() -> dict:
     if not _cached:
         _cached = load_or_build(CACHE_NAME, _build)
     return _cached
+
+
+def tables_ready() -> bool:
+    """True when :func:`tables` answers at once: in memory, or saved in the cache."""
+    return bool(_cached) or cached_path().exists()
+
+
+def cached_path():
+    from .cache import FORMAT_VERSION, cache_dir
+    return cache_dir() / f"{CACHE_NAME}.v{FORMAT_VERSION}.pickle"
 
 
 def tables() -> List[bytes]:

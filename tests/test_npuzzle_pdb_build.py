@@ -1,0 +1,97 @@
+"""Pattern databases: the numpy builder against a plain search, and the built tables' bounds."""
+import random
+
+import pytest
+
+from solver import npuzzle_pdb
+from solver.npuzzle_pdb_build import UNSEEN, build_numpy, build_plain, home_index
+
+from test_npuzzle import DOMAIN, scramble
+
+
+@pytest.mark.parametrize("group", [(1, 2, 3), (13, 14, 15), (10, 14, 15), (4, 8, 12),
+                                   (1, 6, 11, 15)])
+def test_numpy_builder_agrees_with_a_plain_search(group):
+    fast, plain = build_numpy(group), bytes(build_plain(group))
+    assert fast == plain
+    placements = 1
+    for i in range(len(group)):
+        placements *= 16 - i
+    assert len(fast) - fast.count(UNSEEN) == placements
+    assert fast[home_index(group)] == 0
+
+
+def _exact_group_distance(group, cells):
+    """Fewest group-tile moves, by a fresh breadth-first search on real boards.
+
+    Tiles outside the group are all alike (they may be shuffled freely), so the
+    state is the group's cells plus the blank; moves of other tiles are free.
+    """
+    from collections import deque
+    homes = tuple(t - 1 for t in group)
+    best = {}
+    queue = deque()
+    for blank in range(16):
+        if blank not in cells:
+            best[(cells, blank)] = 0
+            queue.append((0, (cells, blank)))
+    while queue:
+        d, (placed, blank) = queue.popleft()
+        if best[(placed, blank)] < d:
+            continue
+        if placed == homes and blank == 15:
+            return d
+        r, c = divmod(blank, 4)
+        for q in [blank + dq for dq, ok in ((-4, r > 0), (4, r < 3), (-1, c > 0), (1, c < 3))
+                  if ok]:
+            if q in placed:
+                nxt, cost = (tuple(blank if p == q else p for p in placed), q), 1
+            else:
+                nxt, cost = (placed, q), 0
+            if best.get(nxt, 1 << 30) > d + cost:
+                best[nxt] = d + cost
+                (queue.append if cost else queue.appendleft)((d + cost, nxt))
+    raise AssertionError("goal not reached")
+
+
+def test_entries_equal_a_search_from_the_placement_itself():
+    """The builder searches back from the goal; here each entry is searched forward."""
+    group = (3, 7, 12)
+    table = build_numpy(group)
+    rng = random.Random(3)
+    for _ in range(25):
+        cells = tuple(rng.sample(range(16), 3))
+        index = sum(c << (4 * i) for i, c in enumerate(cells))
+        assert table[index] == _exact_group_distance(group, cells)
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return npuzzle_pdb.tables()
+
+
+def test_the_6_6_3_tables_cover_every_placement(tables):
+    assert [len(g) for g in npuzzle_pdb.GROUPS] == [6, 6, 3]
+    assert sorted(t for g in npuzzle_pdb.GROUPS for t in g) == list(range(1, 16))
+    for group, table in zip(npuzzle_pdb.GROUPS, tables):
+        placements = 1
+        for i in range(len(group)):
+            placements *= 16 - i
+        assert len(table) - table.count(UNSEEN) == placements
+        assert table[home_index(group)] == 0
+    assert all(s >= 0 for s in npuzzle_pdb.build_seconds())
+
+
+def _manhattan(board):
+    return sum(abs(c // 4 - (t - 1) // 4) + abs(c % 4 - (t - 1) % 4)
+               for c, t in enumerate(board) if t)
+
+
+def test_bound_lies_between_manhattan_and_the_true_distance(tables):
+    from solver.search import bidirectional
+    rng = random.Random(11)
+    for _ in range(20):
+        board = scramble(4, rng.randint(6, 22), rng)
+        h = npuzzle_pdb.lower_bound(board)
+        assert _manhattan(board) <= h <= bidirectional(DOMAIN, board).length
+        assert (h == 0) == DOMAIN.is_goal(board)
