@@ -1,0 +1,218 @@
+"""The worker pools: budgets, the bounded queue, cancel latency, lost workers, rate limits.
+
+Jobs here run in real worker processes (spawned), so each test proves the web
+process hands work off, and gets every answer back, across a process boundary.
+"""
+import os
+import signal
+import time
+
+import pytest
+
+from test_webapp_socket import LONG, ONE_MOVE_8, Inbox
+from webapp import create_app
+from webapp.jobs import BUSY_MESSAGE
+from webapp.pool import PoolBusy, PoolJob, WorkerPool
+from webapp.ratelimit import RateLimiter
+from webapp.validation import JobRequest, PayloadError, parse_job_request
+from webapp.worker import Limits, WorkerSettings
+
+LONG_REQUEST = JobRequest(game=LONG["game"], board=LONG["board"], id="long")
+
+
+class Recorder:
+    """Collects a pool job's events (with arrival times) and its end."""
+
+    def __init__(self):
+        self.events = []
+        self.done_at = None
+
+    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t"):
+        return PoolJob(kind, request, Limits(seconds, max_nodes, 0.1), owner=owner,
+                       on_event=lambda event, payload: self.events.append(
+                           (time.monotonic(), event, payload)),
+                       on_done=lambda: setattr(self, "done_at", time.monotonic()))
+
+    def wait(self, test, timeout=15.0):
+        deadline = time.monotonic() + timeout
+        while not test():
+            assert time.monotonic() < deadline, f"timed out; events {self.events[-3:]}"
+            time.sleep(0.01)
+
+    def names(self):
+        return [name for _, name, _ in self.events]
+
+
+@pytest.fixture
+def pool():
+    made = []
+
+    def make(size=1, max_queue=4, **settings):
+        made.append(WorkerPool("test", size, max_queue, WorkerSettings(**settings)))
+        return made[-1]
+    yield make
+    for each in made:
+        each.shutdown(2.0)
+
+
+def test_a_cancelled_search_stops_within_a_fraction_of_a_second(pool):
+    solve = pool()
+    recorder = Recorder()
+    job = recorder.job(LONG_REQUEST)
+    solve.submit(job)
+    recorder.wait(lambda: "progress" in recorder.names())
+    cancelled_at = time.monotonic()
+    solve.cancel(job)
+    recorder.wait(lambda: recorder.done_at is not None, timeout=5)
+    assert recorder.done_at - cancelled_at < 0.3        # the promise is ~100 ms; CI is noisy
+    assert [n for t, n, _ in recorder.events if t > cancelled_at] == []
+    assert solve.owners() == set()
+
+
+def test_node_budget_from_configuration_ends_the_search_with_an_error(pool):
+    solve = pool()
+    recorder = Recorder()
+    solve.submit(recorder.job(LONG_REQUEST, max_nodes=2000))
+    recorder.wait(lambda: recorder.done_at is not None)
+    _, name, payload = recorder.events[-1]
+    assert name == "error" and payload["message"].startswith("gave up after ")
+    assert payload["id"] == "long"
+
+
+def test_full_queue_raises_busy_and_the_queue_drains(pool):
+    solve = pool(size=1, max_queue=1)
+    first, second = Recorder(), Recorder()
+    running, queued = first.job(LONG_REQUEST), second.job(
+        JobRequest(game="npuzzle", board=ONE_MOVE_8, id="q"))
+    solve.submit(running)
+    first.wait(lambda: "progress" in first.names())
+    solve.submit(queued)
+    with pytest.raises(PoolBusy):
+        solve.submit(Recorder().job(LONG_REQUEST))
+    assert solve.stats()["rejected"] == 1 and solve.stats()["queued"] == 1
+    solve.cancel(running)
+    second.wait(lambda: second.done_at is not None)
+    assert second.names() == ["solution"] and second.events[0][2]["length"] == 1
+
+
+def test_a_killed_worker_answers_error_and_is_replaced(pool):
+    solve = pool()
+    recorder = Recorder()
+    solve.submit(recorder.job(LONG_REQUEST))
+    recorder.wait(lambda: "progress" in recorder.names())
+    os.kill(solve._workers[0].process.pid, signal.SIGKILL)
+    recorder.wait(lambda: recorder.done_at is not None, timeout=5)
+    _, name, payload = recorder.events[-1]
+    assert name == "error" and "worker stopped" in payload["message"]
+    assert solve.stats()["restarts"] == 1
+    after = Recorder()
+    solve.submit(after.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="after")))
+    after.wait(lambda: after.done_at is not None)
+    assert after.names() == ["solution"]
+
+
+def test_over_the_memory_cap_is_an_error_not_a_dead_server(pool):
+    # the long search grows by ~30 MB a second from ~75 MB; a 160 MB cap runs out fast
+    solve = pool(memory_mb=160)
+    recorder = Recorder()
+    solve.submit(recorder.job(LONG_REQUEST, seconds=30))
+    recorder.wait(lambda: recorder.done_at is not None, timeout=30)
+    _, name, payload = recorder.events[-1]
+    assert name == "error" and ("memory" in payload["message"] or
+                                "worker stopped" in payload["message"])
+    after = Recorder()
+    solve.submit(after.job(JobRequest(game="npuzzle", board=ONE_MOVE_8)))
+    after.wait(lambda: after.done_at is not None)
+    assert after.names() == ["solution"]
+
+
+def test_analysis_streams_an_interim_hint_before_the_proven_answer(pool):
+    """analyse_stages' payloads each become an ``analysis`` event; a lookup gives one."""
+    analyse = pool()
+    lookup = Recorder()
+    analyse.submit(lookup.job(JobRequest(game="npuzzle", board=ONE_MOVE_8), kind="analyse"))
+    lookup.wait(lambda: lookup.done_at is not None)
+    assert [(n, p["final"], p["distance"]) for _, n, p in lookup.events] == [("analysis", True, 1)]
+    fifteen = Recorder()
+    board = "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12"
+    started = time.monotonic()
+    job = fifteen.job(JobRequest(game="npuzzle", board=board), kind="analyse", seconds=60)
+    analyse.submit(job)
+    fifteen.wait(lambda: fifteen.events, timeout=20)
+    _, name, interim = fifteen.events[0]
+    assert name == "analysis" and interim["board"] == board and interim["best_move"]
+    # the hint is streamed at once; the proof (pattern databases) may take much longer
+    assert interim["final"] is False or interim["optimal"] is True
+    assert time.monotonic() - started < 20
+    analyse.cancel(job)
+
+
+def test_runner_answers_server_busy_when_the_queue_is_full():
+    app = create_app(testing=True, SOLVE_WORKERS=1, MAX_QUEUE=1, RATE_LIMIT=0)
+    sio = app.extensions["socketio"]
+    busy, queued, rejected = (Inbox(sio.test_client(app)) for _ in range(3))
+    try:
+        busy.client.emit("solve", {**LONG, "id": "b"})
+        busy.wait("progress", timeout=20)
+        queued.client.emit("solve", {**LONG, "id": "q"})
+        rejected.client.emit("solve", {**LONG, "id": "r"})
+        _, error = rejected.wait("error", timeout=5)
+        assert error["message"] == BUSY_MESSAGE and error["id"] == "r"
+        health = app.extensions["job_runner"].health()
+        assert health["pools"]["solve"]["rejected"] == 1
+        assert health["busy_clients"] == 2
+    finally:
+        for inbox in (busy, queued, rejected):
+            inbox.client.disconnect()
+        app.extensions["job_runner"].shutdown(2.0)
+
+
+def test_rate_limit_answers_error_then_recovers():
+    app = create_app(testing=True, RATE_LIMIT=5, RATE_BURST=5)
+    inbox = Inbox(app.extensions["socketio"].test_client(app))
+    try:
+        for i in range(12):
+            inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": i})
+        inbox.quiet_for(1.0)
+        limited = [p for n, p in inbox.events if n == "error"]
+        assert 5 <= len(limited) <= 7          # 12 less the burst and what refilled meanwhile
+        assert all(p["message"] == "too many requests; slow down" for p in limited)
+        # the allowed requests each superseded the one before: only the last answers
+        assert [n for n, _ in inbox.events].count("analysis") == 1
+        inbox.events.clear()
+        time.sleep(1.0)
+        inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "later"})
+        assert inbox.wait("analysis", where=lambda p: p["id"] == "later")[1]["distance"] == 1
+    finally:
+        inbox.client.disconnect()
+        app.extensions["job_runner"].shutdown(2.0)
+
+
+def test_rate_limiter_refills_at_its_rate():
+    now = [0.0]
+    limiter = RateLimiter(rate=2, burst=3, clock=lambda: now[0])
+    assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow("b")                        # clients are limited separately
+    now[0] = 0.5
+    assert limiter.allow("a") and not limiter.allow("a")
+    limiter.forget("a")
+    assert len(limiter) == 1
+
+
+@pytest.mark.parametrize("payload, words", [
+    ({"game": "npuzzle", "board": " ".join(["1"] * 101)}, "largest puzzle is 10x10"),
+    ({"game": "watersort", "board": "," * 45}, "46 tubes; the limit is 40"),
+    ({"game": "klotski", "board": "/".join(["A"] * 11)}, "larger than 10x10"),
+    ({"game": "klotski", "board": "/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd",
+                                            "efghijklmn"])}, "40 pieces"),
+])
+def test_oversized_boards_are_refused_before_any_work(payload, words):
+    with pytest.raises(PayloadError, match=words):
+        parse_job_request(payload)
+    app = create_app(testing=True)
+    inbox = Inbox(app.extensions["socketio"].test_client(app))
+    inbox.client.emit("solve", payload)
+    _, error = inbox.wait("error")
+    assert words in error["message"]
+    assert all(p.stats()["workers"] == 0 for p in app.extensions["job_runner"].pools.values())
+    inbox.client.disconnect()
