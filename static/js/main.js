@@ -176,6 +176,7 @@ class Controller {
     this.board = this.game.format(state);
     this.view.clearHint();
     this.hintWanted = false;
+    this.hintShown = false;
     this.view.render(state, { duration });
     this.boardEl.dataset.state = this.board;
     const seeded = this.config.generated && this.board === this.initialBoard;
@@ -205,7 +206,8 @@ class Controller {
     this.analyses.set(request.board, reply);
     if (request.board === this.board) {
       if (this.isSolved()) this.stopClock();
-      if (this.hintWanted) this.showHint();
+      // a hint shown from an interim answer is replaced by the proven one's
+      if (this.hintWanted || (this.hintShown && reply.final !== false)) this.showHint();
       this.refresh();
     }
   }
@@ -234,6 +236,7 @@ class Controller {
     this.hintWanted = false;
     const analysis = this.analyses.get(this.board);
     this.view.clearHint();
+    this.hintShown = Boolean(analysis.best_move);
     if (analysis.best_move) {
       this.view.showHint(analysis.best_move);
       this.notice = `Hint: ${analysis.best_move.text}`;
@@ -458,7 +461,9 @@ class Controller {
     if (last && analysis) {
       const before = this.analyses.get(last.before);
       if (before && before.solvable !== false && analysis.solvable === false) verdict = "that move made it unsolvable";
-      else if (before && Number.isInteger(before.distance) && (solved || Number.isInteger(analysis.distance))) {
+      // only proven distances can judge a move (an unproven "≤ N" may shrink by more than one)
+      else if (before && before.optimal && Number.isInteger(before.distance)
+               && (solved || (analysis.optimal && Number.isInteger(analysis.distance)))) {
         const extra = (solved ? 0 : analysis.distance) - (before.distance - 1);
         verdict = extra <= 0 ? "optimal move" : `+${extra}`;
       }

@@ -51,7 +51,7 @@ export class SolverLink {
     const current = this.isCurrent(reply.id);
     if (event === "analysis") {
       if (request) this.handlers.onAnalysis?.(reply, request, current);
-      if (current) this.current = null;
+      if (current && reply.final !== false) this.current = null; // an interim hint: more to come
       return;
     }
     if (event === "error" && (current || reply.id === undefined || reply.id === null)) {
