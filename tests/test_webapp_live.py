@@ -1,13 +1,19 @@
 """The Socket.IO protocol over a real websocket against the live server (conftest)."""
+import os
 import queue
+import signal
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 
 import pytest
 import socketio
 
 from test_webapp_socket import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, replay_solution
 from webapp.games import GAMES
+from webapp.loadtest import free_port
 
 
 class LiveClient:
@@ -122,3 +128,95 @@ def test_one_clients_long_solve_does_not_block_another(live):
     assert time.monotonic() - started < 6.0     # far below the live server's 60 s budget
     busy.emit("cancel")
     assert [n for n, _ in busy.drain(0.5) if n in ANSWERS] == []
+
+
+def test_oversize_messages_are_refused_by_the_transport(live_server, live):
+    """A message over MAX_MESSAGE_BYTES (16 KB) closes that connection; others carry on."""
+    flooder = live()
+    flooder.emit("analyse", {"game": "npuzzle", "board": "1 " * 20_000})
+    deadline = time.monotonic() + 5
+    while flooder.sio.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not flooder.sio.connected
+    assert [n for n, _ in flooder.drain(0.2) if n in ANSWERS] == []
+    other = live()
+    other.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
+    assert other.wait("analysis")[1]["distance"] == 1
+
+
+def test_only_the_same_origin_may_connect_by_default(live_server):
+    stranger = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        stranger.connect(live_server, headers={"Origin": "http://evil.example"},
+                         transports=["websocket"], wait_timeout=5)
+    friend = socketio.Client(reconnection=False)      # it sends its own, same origin
+    friend.connect(live_server, transports=["websocket"], wait_timeout=5)
+    assert friend.connected
+    threading.Thread(target=friend.disconnect, daemon=True).start()
+
+
+def _children(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError):
+                pass
+    return found
+
+
+def _alive(pids):
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def test_sigterm_cancels_running_jobs_with_an_error_and_stops_the_workers(tmp_path):
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "ARCADE_PREBUILD_TABLES": "0",
+           "ARCADE_LOG_LEVEL": "WARNING"}
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen([sys.executable, "-m", "webapp"], cwd=tmp_path, env=env,
+                              stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        client = LiveClient(url)
+        client.emit("solve", {**LONG, "id": "running"})
+        client.wait("progress", timeout=20)
+        workers = _children(server.pid)
+        assert workers
+        stopped = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        try:
+            _, error = client.wait("error", timeout=10)
+        except AssertionError:
+            raise AssertionError((tmp_path / "server.log").read_text()[-3000:])
+        assert error["id"] == "running" and "shutting down" in error["message"]
+        assert server.wait(timeout=15) == 0 and time.monotonic() - stopped < 15
+        # workers end with the server; multiprocessing's resource tracker a moment later
+        deadline = time.monotonic() + 3
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _alive(workers) == []
+        client.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()

@@ -42,6 +42,7 @@ def main(argv=None) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         told = runner.shutdown(float(app.config["SHUTDOWN_SECONDS"]))
+        socketio.sleep(0.3)                         # let the last error events go out
         log.info("shut down; %d running or queued jobs were cancelled", told)
 
 

@@ -129,14 +129,14 @@ class JobRunner:
     def shutdown(self, timeout: float = 5.0) -> int:
         """Refuse new jobs, tell clients with a job that it was stopped, stop the pools."""
         self.closing = True
-        told = 0
+        dropped = [job for pool in self.pools.values() for job in pool.close()]
+        for job in dropped:
+            self._emit("error", error_payload("server is shutting down, try again soon",
+                                              job.kind, job.request.id, job.request.game),
+                       to=job.owner)
         for pool in self.pools.values():
-            for job in pool.shutdown(timeout):
-                told += 1
-                self._emit("error", error_payload("server is shutting down, try again soon",
-                                                  job.kind, job.request.id, job.request.game),
-                           to=job.owner)
-        return told
+            pool.shutdown(timeout)
+        return len(dropped)
 
     # -- internals -----------------------------------------------------------------
     def _slot(self, sid: str) -> Slot:

@@ -161,14 +161,19 @@ class Player:
         return True
 
 
+def klotski_levels(count: Optional[int] = None) -> List[str]:
+    """The classic levels' boards (the first ``count`` of them)."""
+    boards = [level["board"] for level in solver_levels.load("klotski-classic")["levels"]]
+    return boards[:count] if count else boards
+
+
 async def play_session(player: Player, rng: random.Random, deadline: float,
-                       think: tuple) -> bool:
+                       think: tuple, levels: List[str]) -> bool:
     """One short game; returns False when the player walked away (disconnected)."""
     tally = player.tally
     tally.sessions += 1
     if rng.random() < 0.7:
-        level = rng.choice(solver_levels.load("klotski-classic")["levels"])
-        game, board = "klotski", level["board"]
+        game, board = "klotski", rng.choice(levels)
     else:
         game, board = "npuzzle", EIGHT_START
     domain = make_domain(game)
@@ -195,7 +200,7 @@ async def play_session(player: Player, rng: random.Random, deadline: float,
 
 
 async def run_player(number: int, url: str, tally: Tally, deadline: float, seed: int,
-                     timeout: float, think: tuple, ramp: float) -> None:
+                     timeout: float, think: tuple, ramp: float, levels: List[str]) -> None:
     rng = random.Random(seed * 100_003 + number)
     await asyncio.sleep(rng.uniform(0, ramp))           # no thundering herd at start
     while time.monotonic() < deadline:
@@ -205,7 +210,7 @@ async def run_player(number: int, url: str, tally: Tally, deadline: float, seed:
             continue
         stayed = True
         while stayed and time.monotonic() < deadline:
-            stayed = await play_session(player, rng, deadline, think)
+            stayed = await play_session(player, rng, deadline, think, levels)
         if stayed:
             await player.close()
 
@@ -249,13 +254,15 @@ def _ready(url: str) -> dict:
 
 async def run_load(url: str, clients: int = 200, duration: float = 60.0, seed: int = 1,
                    timeout: float = 30.0, think: tuple = (0.3, 1.0), server_pid: int = 0,
-                   memory_every: float = 5.0) -> dict:
+                   memory_every: float = 5.0, levels: Optional[int] = None) -> dict:
     """Run the players against ``url`` and return the report (see :func:`summary`)."""
     tally = Tally()
     started = time.monotonic()
     deadline = started + duration
     memory: list = []
-    tasks = [run_player(i, url, tally, deadline, seed, timeout, think, ramp=min(5.0, duration / 4))
+    boards = klotski_levels(levels)
+    tasks = [run_player(i, url, tally, deadline, seed, timeout, think,
+                        ramp=min(5.0, duration / 4), levels=boards)
              for i in range(clients)]
     if server_pid:
         tasks.append(sample_memory(server_pid, memory, memory_every, deadline))
@@ -292,8 +299,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0):
-    """``python -m webapp`` on a free loopback port; returns (process, url) once ready."""
+def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0,
+                 wait_for_workers: bool = True):
+    """``python -m webapp`` on a free loopback port; returns (process, url) once it
+    answers and (``wait_for_workers``) every worker has warmed its tables."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port)],
@@ -303,7 +312,7 @@ def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0):
     while True:
         try:
             pools = _ready(url)["pools"]
-            if all(p["ready"] == p["size"] for p in pools.values()):
+            if not wait_for_workers or all(p["ready"] == p["size"] for p in pools.values()):
                 return process, url
         except OSError:
             pass

@@ -158,12 +158,12 @@ class WorkerPool:
         with self._lock:
             self._start_locked()
 
-    def shutdown(self, timeout: float = 5.0) -> List[PoolJob]:
-        """Stop taking jobs, cancel queued and running ones, stop the workers.
-
-        Returns the jobs that were cancelled, so the caller can tell their owners.
-        """
+    def close(self) -> List[PoolJob]:
+        """Stop taking jobs and cancel the queued and running ones; returns them, so the
+        caller can tell their owners before the workers are stopped."""
         with self._lock:
+            if self._closing:
+                return []
             self._closing = True
             dropped = list(self._queue)
             self._queue.clear()
@@ -174,6 +174,12 @@ class WorkerPool:
             dropped = [job for job in dropped if not job.cancelled]
             for job in dropped:
                 job.cancelled = True
+            return dropped
+
+    def shutdown(self, timeout: float = 5.0) -> List[PoolJob]:
+        """:meth:`close`, then stop the workers (killing any still busy at ``timeout``)."""
+        dropped = self.close()
+        with self._lock:
             workers, self._workers = self._workers, []
         deadline = time.monotonic() + timeout
         for worker in workers:

@@ -1,0 +1,49 @@
+"""A short, bounded run of the shipped load test (``make load`` runs the full one).
+
+20 simulated players for 10 seconds against a real server process: every answer
+must arrive, match its request (id, board, solution length = analysed distance)
+and no cancelled job may answer; analysis stays fast. The full figures (200
+players, soak) are in the README.
+"""
+import asyncio
+import os
+
+import pytest
+
+from test_webapp_live import LiveClient
+from webapp.loadtest import EIGHT_START, klotski_levels, run_load, start_server
+
+LEVELS = 3
+
+
+@pytest.fixture(scope="module")
+def server():
+    env = {"ARCADE_PREBUILD_TABLES": "0", "ARCADE_ANALYSE_WORKERS": "1",
+           "ARCADE_SOLVE_WORKERS": "1", "ARCADE_SOLVE_SECONDS": "20"}
+    process, url = start_server(env, ready_timeout=60, wait_for_workers=False)
+    # tables are built on first use here; warm the ones the players will look up
+    client = LiveClient(url)
+    for game, board in [("npuzzle", EIGHT_START)] + [("klotski", b) for b in klotski_levels(LEVELS)]:
+        client.emit("analyse", {"game": game, "board": board, "id": board})
+        client.wait("analysis", timeout=60, where=lambda p, b=board: p["id"] == b)
+    client.close()
+    yield url, process.pid
+    process.terminate()
+    process.wait(30)
+
+
+def test_twenty_players_get_every_answer_right_and_fast(server):
+    url, pid = server
+    report = asyncio.run(run_load(url, clients=20, duration=10, seed=5, timeout=20,
+                                  server_pid=pid, memory_every=2, levels=LEVELS))
+    assert report["faults"] == []
+    assert (report["lost"], report["mismatched"], report["stale"]) == (0, 0, 0)
+    assert report["connect_failures"] == 0 and report["errors"] == {}
+    analysis = report["latency"]["analysis"]
+    assert analysis["count"] >= 100
+    assert analysis["p95_ms"] < 1000        # ~10 ms on a quiet machine; CI is noisy
+    assert report["latency"]["solution"]["count"] >= 1
+    assert report["cancels"] + report["walkaways"] >= 1
+    assert report["server_after"]["busy_clients"] == 0
+    assert report["server_after"]["clients"] == 0
+    assert len(report["memory_mb"]) >= 3 and all(mb > 0 for _, mb in report["memory_mb"])
