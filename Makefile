@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run test bench clean
+.PHONY: run test bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,10 +23,26 @@ run: $(VENV)/.run-installed
 
 test: $(VENV)/.test-installed
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+	bash scripts/ensure-redis.sh
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
+
+# CLIENTS simulated players for DURATION seconds against a fresh server (README: Load and scale)
+CLIENTS ?= 200
+DURATION ?= 60
+load: $(VENV)/.test-installed
+	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration $(DURATION)
+
+# the same for five minutes, watching the server's memory
+soak: $(VENV)/.test-installed
+	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration 300
+
+# Redis, 2 web processes and 2 RQ workers on loopback, until Ctrl-C
+cluster: $(VENV)/.test-installed
+	bash scripts/ensure-redis.sh
+	$(PY) -m webapp.cluster
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -82,7 +82,8 @@ def _make_runner(app: Flask, socketio: SocketIO, boards: list) -> JobRunner:
     config = app.config
     if config["MESSAGE_QUEUE"]:
         from .cluster import ClusterRunner
-        return ClusterRunner(socketio.emit, config["MESSAGE_QUEUE"], _limits(config))
+        return ClusterRunner(socketio.emit, config["MESSAGE_QUEUE"], _limits(config),
+                             max_queue=int(config["MAX_QUEUE"]))
     warm = bool(config["PREBUILD_TABLES"])
     pools = {}
     for kind, size_key, nice in ((ANALYSE, "ANALYSE_WORKERS", 0), (SOLVE, "SOLVE_WORKERS", 5)):
