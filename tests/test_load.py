@@ -49,4 +49,5 @@ def test_twenty_players_get_every_answer_right_and_fast(server):
     assert report["cancels"] + report["walkaways"] >= 1
     assert report["server_after"]["busy_clients"] == 0
     assert report["server_after"]["clients"] == 0
-    assert len(report["memory_mb"]) >= 3 and all(mb > 0 for _, mb in report["memory_mb"])
+    samples = report["memory_mb"]
+    assert len(samples) >= 3 and all(total >= web > 0 for _, total, web in samples)

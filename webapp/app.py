@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 DEFAULTS = {
     "ANALYSE_SECONDS": 5.0,         # time budget for one analysis (a hint, the distance bar)
     "SOLVE_SECONDS": 60.0,          # time budget for one full solve
+    "ANALYSE_FAST_SECONDS": 0.5,    # an analysis that is not done by then (not a lookup)
+                                    # moves to the solve pool, so lookups never queue behind it
     "ANALYSE_MAX_NODES": 5_000_000,     # node budget for one analysis
     "SOLVE_MAX_NODES": 100_000_000,     # node budget for one solve
     "JOB_MEMORY_MB": 3072,          # address-space cap of each worker process
@@ -74,7 +76,9 @@ def _env_overrides() -> dict:
 
 def _limits(config) -> dict:
     interval = float(config["PROGRESS_INTERVAL"])
-    return {ANALYSE: Limits(float(config["ANALYSE_SECONDS"]), config["ANALYSE_MAX_NODES"], interval),
+    fast = float(config["ANALYSE_FAST_SECONDS"]) or None
+    return {ANALYSE: Limits(float(config["ANALYSE_SECONDS"]), config["ANALYSE_MAX_NODES"], interval,
+                            escalate_after=fast),
             SOLVE: Limits(float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval)}
 
 

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Dict, List, Optional
 
 from .answers import error_payload
@@ -60,7 +60,8 @@ class ClusterRunner:
         from rq import Queue
         self._emit = emit
         self.url = url
-        self.limits = limits
+        # one queue here: no fast analysis pool to escalate from
+        self.limits = {kind: replace(value, escalate_after=None) for kind, value in limits.items()}
         self.max_queue = max_queue
         self.redis = redis_client(url)
         self.queue = Queue(QUEUE, connection=self.redis)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Optional
 
 from .answers import error_payload
@@ -69,19 +69,38 @@ class JobRunner:
                 self._emit("error", error_payload("server is shutting down, try again soon",
                                                   kind, request.id, request.game), to=sid)
                 return
-            generation = slot.generation
-            job = PoolJob(kind, request, self.limits[kind], owner=sid,
-                          on_event=lambda event, payload: self._deliver(sid, slot, generation,
-                                                                        event, payload),
-                          on_done=lambda: self._finished(slot, generation))
-            try:
-                pool.submit(job)
-            except PoolBusy:
-                log.warning("%s %s rejected: %s queue full", log_id, kind, pool.name)
-                self._emit("error", error_payload(BUSY_MESSAGE, kind, request.id, request.game),
-                           to=sid)
+            self._submit_locked(sid, slot, kind, request, pool, self.limits[kind], log_id)
+
+    def _submit_locked(self, sid: str, slot: Slot, kind: str, request: JobRequest,
+                       pool: WorkerPool, limits: Limits, log_id: str = "") -> None:
+        generation = slot.generation
+
+        def on_event(event: str, payload: dict) -> None:
+            if event == "escalate":
+                self._escalate(sid, slot, generation, request, payload, log_id)
+            else:
+                self._deliver(sid, slot, generation, event, payload)
+        job = PoolJob(kind, request, limits, owner=sid, on_event=on_event,
+                      on_done=lambda: self._finished(slot, generation, job), log_id=log_id)
+        try:
+            pool.submit(job)
+        except PoolBusy:
+            log.warning("%s %s rejected: %s queue full", log_id, kind, pool.name)
+            self._emit("error", error_payload(BUSY_MESSAGE, kind, request.id, request.game),
+                       to=sid)
+            return
+        slot.job, slot.pool = job, pool
+
+    def _escalate(self, sid: str, slot: Slot, generation: int, request: JobRequest,
+                  payload: dict, log_id: str) -> None:
+        """An analysis that needs a real search moves to the solve pool, full budget."""
+        limits = replace(self.limits[ANALYSE], escalate_after=None,
+                         skip_interim=bool(payload.get("interim_sent")))
+        with slot.lock:
+            if generation != slot.generation:
                 return
-            slot.job, slot.pool = job, pool
+            log.debug("%s analysis needs a search; moved to the solve pool", log_id)
+            self._submit_locked(sid, slot, ANALYSE, request, self.pools[SOLVE], limits, log_id)
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         """Cancel the client's job (only the one with ``job_id`` when given)."""
@@ -150,9 +169,9 @@ class JobRunner:
         slot.job, slot.pool = None, None
 
     @staticmethod
-    def _finished(slot: Slot, generation: int) -> None:
+    def _finished(slot: Slot, generation: int, job: PoolJob) -> None:
         with slot.lock:
-            if generation == slot.generation:
+            if generation == slot.generation and slot.job is job:
                 slot.job, slot.pool = None, None
 
     def _deliver(self, sid: str, slot: Slot, generation: int, event: str, payload: dict) -> bool:

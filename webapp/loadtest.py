@@ -215,8 +215,8 @@ async def run_player(number: int, url: str, tally: Tally, deadline: float, seed:
             await player.close()
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and all its descendants, in MB (Linux /proc)."""
+def _rss_mb(pid: int, descendants: bool = True) -> float:
+    """Resident memory of ``pid`` and (``descendants``) all its children's, in MB."""
     total, todo = 0, [pid]
     children: Dict[int, List[int]] = {}
     for entry in os.listdir("/proc"):
@@ -229,7 +229,8 @@ def _rss_mb(pid: int) -> float:
                 pass
     while todo:
         current = todo.pop()
-        todo.extend(children.get(current, []))
+        if descendants:
+            todo.extend(children.get(current, []))
         try:
             with open(f"/proc/{current}/status") as f:
                 for line in f:
@@ -243,7 +244,8 @@ def _rss_mb(pid: int) -> float:
 async def sample_memory(pid: int, samples: list, every: float, deadline: float) -> None:
     started = time.monotonic()
     while time.monotonic() < deadline:
-        samples.append((round(time.monotonic() - started, 1), round(_rss_mb(pid), 1)))
+        samples.append((round(time.monotonic() - started, 1), round(_rss_mb(pid), 1),
+                        round(_rss_mb(pid, descendants=False), 1)))
         await asyncio.sleep(every)
 
 
@@ -333,9 +335,11 @@ def print_report(report: dict) -> None:
     print(f"  sessions {report['sessions']}  cancels {report['cancels']}  "
           f"walk-aways {report['walkaways']}  connect failures {report['connect_failures']}")
     if report["memory_mb"]:
-        values = [mb for _, mb in report["memory_mb"]]
+        values = [sample[1] for sample in report["memory_mb"]]
+        web = [sample[2] for sample in report["memory_mb"]]
         print(f"  server memory (web + workers): first {values[0]} MB, last {values[-1]} MB, "
-              f"max {max(values)} MB over {len(values)} samples")
+              f"max {max(values)} MB over {len(values)} samples; web process alone "
+              f"first {web[0]} MB, last {web[-1]} MB")
     print(f"  server after: {report['server_after']}")
     for fault in report["faults"]:
         print(f"  fault: {fault}")

@@ -60,6 +60,7 @@ class PoolJob:
     seq: int = field(default_factory=lambda: next(_seq))
     cancelled: bool = False
     queued_at: float = field(default_factory=time.monotonic)
+    log_id: str = ""                       # the request id the log lines carry
 
 
 class _Worker:
@@ -271,8 +272,8 @@ class WorkerPool:
         for worker in workers:
             job = worker.job
             if job is not None and now > worker.deadline:
-                log.warning("%s worker %d overran job %s; restarting it",
-                            self.name, worker.index, job.seq)
+                log.warning("%s %s worker %d overran its budget; restarting it",
+                            job.log_id, self.name, worker.index)
                 worker.process.kill()
                 self._lost(worker, f"gave up after {job.limits.seconds:g} s (search stopped)")
 
@@ -287,8 +288,8 @@ class WorkerPool:
             fresh = _Worker(worker.index, self.settings, self.name)
             self._workers[self._workers.index(worker)] = fresh
             self.restarts += 1
-        log.warning("%s worker %d lost (exit %s); started a new one", self.name,
-                    worker.index, worker.process.exitcode)
+        log.warning("%s %s worker %d lost (exit %s); started a new one",
+                    job.log_id if job else "-", self.name, worker.index, worker.process.exitcode)
         if job is not None:
             if not job.cancelled:
                 job.on_event("error", error_payload(message, job.kind, job.request.id,

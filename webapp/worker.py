@@ -46,6 +46,11 @@ class Limits:
     seconds: float
     max_nodes: Optional[int] = None
     progress_interval: float = 0.25
+    #: analysis only: give up after this many seconds and ask to be moved to the
+    #: solve pool (an ``escalate`` event) instead of answering ``error``
+    escalate_after: Optional[float] = None
+    #: analysis only: the interim hint was sent already (by the escalated try)
+    skip_interim: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,18 +67,30 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Lim
     """Every ``analysis`` payload of :func:`solver.engine.analyse_stages`, or one ``error``.
 
     A quick interim hint (``final`` False) may come first, then the proven one.
-    Nothing is yielded once the job is cancelled.
+    Nothing is yielded once the job is cancelled. With ``limits.escalate_after``
+    an analysis that is not a quick lookup stops early and yields ``escalate``
+    (``{interim_sent}``), so the analysis pool stays free for lookups.
     """
-    budget = Budget(max_nodes=limits.max_nodes, max_seconds=limits.seconds)
+    fast = limits.escalate_after is not None and limits.escalate_after < limits.seconds
+    seconds = limits.escalate_after if fast else limits.seconds
+    budget = Budget(max_nodes=limits.max_nodes, max_seconds=seconds)
+    interim_sent = False
     try:
         for payload in analyse_stages(request.game, request.board, budget=budget,
                                       cancel=cancel, **request.options):
             if cancel():
                 return
             if payload["final"] and payload["distance"] is None and payload["solvable"] is not False:
+                if fast and payload["solvable"] is None:
+                    yield "escalate", {"interim_sent": interim_sent or limits.skip_interim}
+                    return
                 message = payload["message"] or "gave up before finding the distance"
                 yield "error", error_payload(message, ANALYSE, request.id, request.game)
                 return
+            if not payload["final"]:
+                if limits.skip_interim:
+                    continue
+                interim_sent = True
             yield "analysis", {"id": request.id, "game": request.game, **payload}
     except BoardError as err:
         yield "error", error_payload(str(err), ANALYSE, request.id, request.game)
