@@ -5,11 +5,10 @@ through the Redis message queue. Killing the worker that runs a job mid-search
 must end in a retried answer or an ``error``, never in silence. Everything the
 fixture starts is stopped afterwards (``make test`` installs redis-server).
 """
+import json
 import os
 import signal
-import time
 import urllib.request
-import json
 
 import pytest
 

@@ -23,7 +23,8 @@ def server():
     process, url = start_server(env, ready_timeout=60, wait_for_workers=False)
     # tables are built on first use here; warm the ones the players will look up
     client = LiveClient(url)
-    for game, board in [("npuzzle", EIGHT_START)] + [("klotski", b) for b in klotski_levels(LEVELS)]:
+    boards = [("npuzzle", EIGHT_START)] + [("klotski", b) for b in klotski_levels(LEVELS)]
+    for game, board in boards:
         client.emit("analyse", {"game": game, "board": board, "id": board})
         client.wait("analysis", timeout=60, where=lambda p, b=board: p["id"] == b)
     client.close()

@@ -346,12 +346,14 @@ def print_report(report: dict) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m webapp.loadtest", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m webapp.loadtest",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--url", help="an already running server (else one is started)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds before an answer is lost")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds before an answer counts as lost")
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args(argv)
     process = None

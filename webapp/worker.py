@@ -63,7 +63,8 @@ class WorkerSettings:
     nice: int = 0
 
 
-def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Limits) -> Iterator[Event]:
+def analysis_events(request: JobRequest, cancel: Callable[[], bool],
+                    limits: Limits) -> Iterator[Event]:
     """Every ``analysis`` payload of :func:`solver.engine.analyse_stages`, or one ``error``.
 
     A quick interim hint (``final`` False) may come first, then the proven one.
@@ -80,7 +81,8 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Lim
                                       cancel=cancel, **request.options):
             if cancel():
                 return
-            if payload["final"] and payload["distance"] is None and payload["solvable"] is not False:
+            gave_up = payload["distance"] is None and payload["solvable"] is not False
+            if payload["final"] and gave_up:
                 if fast and payload["solvable"] is None:
                     yield "escalate", {"interim_sent": interim_sent or limits.skip_interim}
                     return
