@@ -286,15 +286,18 @@ class Cluster:
             time.sleep(0.2)
 
     def stop(self) -> None:
-        for process in reversed(self.processes):
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        """Web processes and workers first (they shut down gracefully), Redis last."""
+        others = [p for p in self.processes if p is not self.redis]
+        for group in (others, [self.redis]):
+            for process in group:
+                if process.poll() is None:
+                    process.terminate()
+            for process in group:
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
 
 
 def main(argv=None) -> int:
