@@ -245,3 +245,17 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
         for inbox in (searching, looking):
             inbox.client.disconnect()
         runner.shutdown(1.0)
+
+
+def test_workers_that_cannot_start_are_not_restarted_in_a_tight_loop(pool):
+    """A worker dying before it is ready (here: an impossible niceness) is restarted
+    after a growing pause, and queued jobs are answered instead of waiting forever."""
+    broken = pool(nice=10 ** 12)
+    recorder = Recorder()
+    broken.submit(recorder.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="stuck")))
+    recorder.wait(lambda: recorder.done_at is not None, timeout=20)
+    _, name, payload = recorder.events[-1]
+    assert name == "error" and payload["id"] == "stuck" and "cannot start" in payload["message"]
+    restarts = broken.stats()["restarts"]
+    time.sleep(1.0)
+    assert broken.stats()["restarts"] - restarts <= 1       # backing off, not spinning

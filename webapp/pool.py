@@ -41,6 +41,10 @@ _seq = itertools.count(1)
 #: worker is killed; the solver normally stops itself long before that
 OVERRUN_FACTOR = 1.5
 GRACE_SECONDS = 3.0
+#: longest pause before restarting a worker that keeps dying before it is ready,
+#: and after how many such deaths in a row the queued jobs are answered ``error``
+MAX_BACKOFF = 10.0
+STRANDED_AFTER = 3
 
 
 class PoolBusy(Exception):
@@ -77,6 +81,7 @@ class _Worker:
         self.ready = False
         self.job: Optional[PoolJob] = None
         self.deadline = 0.0
+        self.restart_at: Optional[float] = None      # set while dead, waiting to restart
         self.send_lock = threading.Lock()
 
     def send(self, message) -> None:
@@ -114,6 +119,7 @@ class WorkerPool:
         self.completed = 0
         self.restarts = 0
         self.rejected = 0
+        self._start_failures = 0       # workers in a row that died before getting ready
 
     # -- used by the job runner ------------------------------------------------
     def submit(self, job: PoolJob) -> None:
@@ -225,6 +231,8 @@ class WorkerPool:
                 workers = list(self._workers)
             waitables = {}
             for worker in workers:
+                if worker.restart_at is not None:
+                    continue
                 waitables[worker.conn] = worker
                 waitables[worker.process.sentinel] = worker
             try:
@@ -270,6 +278,8 @@ class WorkerPool:
     def _check_deadlines(self, workers: List[_Worker]) -> None:
         now = time.monotonic()
         for worker in workers:
+            if worker.restart_at is not None and now >= worker.restart_at:
+                self._restart(worker)
             job = worker.job
             if job is not None and now > worker.deadline:
                 log.warning("%s %s worker %d overran its budget; restarting it",
@@ -282,16 +292,41 @@ class WorkerPool:
         with self._lock:
             if self._closing or worker not in self._workers:
                 return
+            if worker.restart_at is not None:
+                return
             job, worker.job = worker.job, None
             worker.process.join(1.0)
             worker.conn.close()
-            fresh = _Worker(worker.index, self.settings, self.name)
-            self._workers[self._workers.index(worker)] = fresh
-            self.restarts += 1
-        log.warning("%s %s worker %d lost (exit %s); started a new one",
-                    job.log_id if job else "-", self.name, worker.index, worker.process.exitcode)
+            self._start_failures = 0 if worker.ready else self._start_failures + 1
+            stranded = []
+            if self._start_failures >= STRANDED_AFTER:      # workers cannot even start
+                stranded, self._queue = list(self._queue), collections.deque()
+            # a worker that dies before getting ready is restarted after a growing pause,
+            # never in a tight loop
+            delay = (min(MAX_BACKOFF, 0.25 * 2 ** self._start_failures)
+                     if self._start_failures else 0.0)
+            worker.restart_at = time.monotonic() + delay
+        log.warning("%s %s worker %d lost (exit %s); restarting it in %.2g s",
+                    job.log_id if job else "-", self.name, worker.index,
+                    worker.process.exitcode, delay)
+        if delay == 0:
+            self._restart(worker)
         if job is not None:
-            if not job.cancelled:
-                job.on_event("error", error_payload(message, job.kind, job.request.id,
-                                                    job.request.game))
-            job.on_done()
+            self._fail(job, message)
+        for queued in stranded:
+            self._fail(queued, "the solver cannot start right now; try again later")
+
+    def _restart(self, worker: _Worker) -> None:
+        with self._lock:
+            if self._closing or worker not in self._workers:
+                return
+            self._workers[self._workers.index(worker)] = _Worker(worker.index, self.settings,
+                                                                 self.name)
+            self.restarts += 1
+
+    @staticmethod
+    def _fail(job: PoolJob, message: str) -> None:
+        if not job.cancelled:
+            job.on_event("error", error_payload(message, job.kind, job.request.id,
+                                                job.request.game))
+        job.on_done()
