@@ -24,13 +24,16 @@ def register_routes(app: Flask, levels: list) -> None:
             packs.setdefault(level.get("pack", "klotski-classic"), []).append(level)
         return render_template("lobby.html", games=lobby_games(), levels=levels, packs=packs)
 
-    @app.get("/play/<game>", endpoint="play")
-    def play(game: str):
+    def game_page(template: str, game: str):
+        """A page about one game's position, opened from its shareable URL."""
         if game not in GAMES:
             abort(404)
         config = play_config(game, request.args)
-        return render_template("play.html", game=game, config=config,
-                               title=GAMES[game]["title"])
+        return render_template(template, game=game, config=config, title=GAMES[game]["title"])
+
+    @app.get("/play/<game>", endpoint="play")
+    def play(game: str):
+        return game_page("play.html", game)
 
     @app.get("/editor", endpoint="editor_home")
     def editor_home():
@@ -38,11 +41,7 @@ def register_routes(app: Flask, levels: list) -> None:
 
     @app.get("/editor/<game>", endpoint="editor")
     def editor(game: str):
-        if game not in GAMES:
-            abort(404)
-        config = play_config(game, request.args)
-        return render_template("editor.html", game=game, config=config,
-                               title=GAMES[game]["title"])
+        return game_page("editor.html", game)
 
     @app.get("/healthz", endpoint="healthz")
     def healthz():
