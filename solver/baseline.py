@@ -14,7 +14,11 @@ from typing import Callable, Iterable, Optional
 
 
 class GaveUp(Exception):
-    """The baseline hit its node limit before finishing."""
+    """The baseline hit its node or time limit before finishing."""
+
+    def __init__(self, message: str, nodes: int):
+        super().__init__(message)
+        self.nodes = nodes
 
 
 def seed_bfs(start: str, successors: Callable[[str], Iterable[str]],
@@ -35,9 +39,9 @@ def seed_bfs(start: str, successors: Callable[[str], Iterable[str]],
             return path[::-1], nodes
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:
-            raise GaveUp(f"gave up after {nodes} positions")
+            raise GaveUp(f"gave up after {nodes} positions", nodes)
         if max_seconds is not None and nodes % 1000 == 0 and time.monotonic() - started > max_seconds:
-            raise GaveUp(f"gave up after {nodes} positions ({max_seconds:g} s)")
+            raise GaveUp(f"gave up after {nodes} positions ({max_seconds:g} s)", nodes)
         for nxt in successors(pos):
             c = canonical(nxt)
             if c in trail:

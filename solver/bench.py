@@ -60,7 +60,7 @@ def _baseline_row(puzzle: str, board: str, options: dict, max_seconds: float) ->
         moves, nodes = solver.solve(max_seconds=max_seconds)
         status = "solved" if moves is not None else "unsolvable"
     except baseline.GaveUp as exc:
-        moves, nodes, status = None, int(str(exc).split()[2]), "gave up"
+        moves, nodes, status = None, exc.nodes, "gave up"
     seconds = time.perf_counter() - started
     return {"moves": moves, "optimal": status == "solved", "status": status, "nodes": nodes,
             "seconds": seconds, "peak_mib": _peak_mib()}
