@@ -1,0 +1,184 @@
+"""A game's one declaration: who it is, what options it takes, what it offers.
+
+Each game package (``solver/<game>/``) subclasses :class:`Game` once and sets
+class attributes, the way python-chess variants declare themselves. Everything
+that used to keep its own list of games (CLI flags, the engine's option checks,
+the web catalogue, payload validation, the lobby, the page templates and
+scripts) reads these declarations through :mod:`solver.catalogue` instead, so
+adding a game means adding its package and nothing else.
+
+Hooks are classmethods with safe defaults; a game overrides only what it has
+(levels, a generator, tables worth warming, bench rows).
+"""
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Dict, List, Optional, Tuple
+
+from .errors import BoardError
+
+MAX_OPTION_CHARS = 100
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game understands (``--metric``, ``?capacity=``, a payload key).
+
+    ``kind`` is ``str`` or ``int``. Text from a URL or the command line and
+    typed values from JSON both go through :meth:`coerce`, so every front end
+    gives the same error for the same bad value.
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    choices: Optional[Tuple[Any, ...]] = None
+    low: Optional[int] = None
+    high: Optional[int] = None
+    label: str = ""                  # a short label for forms ("Capacity")
+
+    def coerce(self, value: Any) -> Any:
+        """The option's typed value; ``None`` and ``""`` mean "not given" (None)."""
+        if value is None or value == "":
+            return None
+        if self.kind is int:
+            value = _whole_number(self.name, value)
+            if (self.low is not None and value < self.low) or \
+                    (self.high is not None and value > self.high):
+                raise BoardError(f"{self.name} must be a whole number from {self.low} to "
+                                 f"{self.high}, not {value}")
+        else:
+            if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
+                raise BoardError(f"{self.name} must be text up to {MAX_OPTION_CHARS} characters")
+        if self.choices is not None and value not in self.choices:
+            raise BoardError(f"{self.name} must be one of {', '.join(map(str, self.choices))}, "
+                             f"not {str(value)[:20]!r}")
+        return value
+
+    def describe(self) -> dict:
+        """The option as JSON for the page (forms, pickers, help)."""
+        return {"name": self.name, "kind": self.kind.__name__, "default": self.default,
+                "help": self.help, "choices": list(self.choices) if self.choices else None,
+                "low": self.low, "high": self.high, "label": self.label or self.name}
+
+
+def _whole_number(name: str, value: Any) -> int:
+    """An int from an int or ASCII-digit text; ``"²"`` or ``"1e3"`` is a clear error."""
+    if isinstance(value, bool):
+        raise BoardError(f"{name} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise BoardError(f"{name} must be a whole number, not {str(value)[:20]!r}")
+    return int(text)
+
+
+class Game:
+    """Base class of the game declarations. Subclasses set the attributes below."""
+
+    #: short name used by the CLI, URLs, Socket.IO and storage keys
+    name: ClassVar[str] = ""
+    #: what players read: page titles, the lobby
+    title: ClassVar[str] = ""
+    #: position in the lobby and in listings (lower first)
+    order: ClassVar[int] = 100
+    #: one sentence for the lobby card
+    summary: ClassVar[str] = ""
+    #: how to play, shown under the board
+    how_to_play: ClassVar[str] = ""
+    #: a solvable start the play page opens when no board is given
+    default_board: ClassVar[str] = ""
+    #: "module:Class" of the game's Domain (imported on first use, so the
+    #: catalogue stays cheap to import)
+    domain: ClassVar[str] = ""
+    #: the options the game understands (CLI flags, query parameters, payload keys)
+    options: ClassVar[Tuple[Option, ...]] = ()
+    #: the parameters of the seeded "New game" generator (empty: no generator form)
+    generator: ClassVar[Tuple[Option, ...]] = ()
+    #: the option whose value splits stored progress ("metric", "capacity"), or None
+    progress_option: ClassVar[Optional[str]] = None
+    #: what the page offers beyond the common controls, e.g. {"extra-tube"}
+    features: ClassVar[frozenset] = frozenset()
+    #: the languages of level names when not English ({"pack name": "zh"})
+    level_languages: ClassVar[Dict[str, str]] = {}
+
+    # -- the solver -------------------------------------------------------------
+    @classmethod
+    def make_domain(cls, **options: Any):
+        """Build the domain with ``options`` (already checked by :meth:`check_options`)."""
+        module, name = cls.domain.split(":")
+        return getattr(importlib.import_module(module), name)(**options)
+
+    @classmethod
+    def option(cls, name: str) -> Optional[Option]:
+        return next((o for o in cls.options if o.name == name), None)
+
+    @classmethod
+    def check_options(cls, given: Dict[str, Any]) -> Dict[str, Any]:
+        """Typed options from ``given``; unknown names and bad values raise BoardError.
+
+        ``None`` and empty values are dropped (the domain's default applies).
+        """
+        checked = {}
+        for name, value in given.items():
+            option = cls.option(name)
+            if option is None:
+                if value is None or value == "":
+                    continue
+                raise BoardError(f"option {name} does not apply to {cls.name}")
+            value = option.coerce(value)
+            if value is not None:
+                checked[name] = value
+        return checked
+
+    @classmethod
+    def check_size(cls, board: str) -> None:
+        """A cheap size check before any work is queued (the parser checks again)."""
+
+    # -- levels and generators ----------------------------------------------------
+    @classmethod
+    def levels(cls) -> List[dict]:
+        """Graded levels: dicts with name, board, pack, min {metric: moves} and options."""
+        return []
+
+    @classmethod
+    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+        """A seeded level: {board, options, min_moves, optimal, name?, params}.
+
+        ``params`` are the :attr:`generator` values already checked (missing
+        ones absent: the game picks, e.g. a daily size). Raises BoardError.
+        """
+        raise BoardError(f"{cls.name} has no generator")
+
+    @classmethod
+    def choices(cls) -> dict:
+        """Anything more the "New game" form needs (e.g. the largest distance per size)."""
+        return {}
+
+    # -- the server ------------------------------------------------------------
+    @classmethod
+    def warm(cls, stop=None) -> int:
+        """Build or load the tables its analyses look up; returns how many were warmed."""
+        return 0
+
+    @classmethod
+    def bench(cls, args) -> None:
+        """Print this game's rows of ``python -m solver bench``."""
+
+    # -- as JSON -----------------------------------------------------------------
+    @classmethod
+    def describe(cls) -> dict:
+        """The declaration as JSON: the page templates and scripts read this."""
+        return {"name": cls.name, "title": cls.title, "summary": cls.summary,
+                "how_to_play": cls.how_to_play, "default_board": cls.default_board,
+                "options": [o.describe() for o in cls.options],
+                "generator": [o.describe() for o in cls.generator],
+                "progress_option": cls.progress_option,
+                "features": sorted(cls.features), "choices": cls.choices(),
+                "level_languages": dict(cls.level_languages)}
