@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.engine import solve_board  # noqa: E402
-from solver.levels import LEVELS_DIR  # noqa: E402
+from solver.klotski.levels import LEVELS_DIR  # noqa: E402
 
 PACKS = ("klotski-classic", "klotski-composed")
 METRICS = ("piece", "step")

@@ -1,16 +1,16 @@
 """A fast, general, optimal puzzle search library.
 
-* :mod:`solver.search`: breadth-first, depth-first, bidirectional, A*, IDA*,
-  written once over the :class:`~solver.domain.Domain` interface;
+* :mod:`solver.core.search`: breadth-first, depth-first, bidirectional, A*, IDA*,
+  written once over the :class:`~solver.core.domain.Domain` interface;
 * :mod:`solver.klotski`, :mod:`solver.npuzzle`, :mod:`solver.watersort`: domains;
 * :class:`Puzzle`: the seed's subclass-and-solve API;
 * :mod:`solver.engine`: ``solve_board``/``analyse_board`` for the CLI and web app.
 """
-from .domain import Analysis, Domain
-from .errors import BoardError
+from .core.domain import Analysis, Domain
+from .core.errors import BoardError
+from .core.results import Budget, Progress, SearchResult
+from .core.search import astar, bidirectional, breadth_first, depth_first, ida_star
 from .puzzle import Puzzle
-from .search import (Budget, Progress, SearchResult, astar, bidirectional, breadth_first,
-                     depth_first, ida_star)
 
 __all__ = ["Analysis", "BoardError", "Budget", "Domain", "Progress", "Puzzle",
            "SearchResult", "astar", "bidirectional", "breadth_first", "depth_first",

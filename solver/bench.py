@@ -19,7 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Callable, List, Optional
 
-from . import levels
+from .klotski import levels as klotski_levels
+from .npuzzle import levels as npuzzle_levels
 
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
@@ -126,7 +127,7 @@ def _lookup_row(puzzle: str, boards: List[str], options: dict, repeat: int = 200
 def _watersort_row(colours: int, deals: int, seed0: int) -> dict:
     """Random deals with 2 empty tubes; only deals the solver proves solvable count."""
     from .engine import solve_board
-    from .watersort import random_deal
+    from .watersort.domain import random_deal
     times, lengths, nodes, optimal, unsolvable, gave_up = [], [], [], True, 0, 0
     for seed in range(seed0, seed0 + deals):
         board = random_deal(colours, capacity=4, empty=2, seed=seed)
@@ -152,8 +153,8 @@ def _watersort_row(colours: int, deals: int, seed0: int) -> dict:
 
 def _fifteen_row(board: str) -> dict:
     """Plain IDA* with no budget (the engine's default budget would stop long proofs)."""
-    from .npuzzle import NPuzzle
-    from .npuzzle_pdb import ida_star_fifteen
+    from .npuzzle.domain import NPuzzle
+    from .npuzzle.pdb import ida_star_fifteen
     domain = NPuzzle()
     state = domain.parse(board)
     started = time.perf_counter()
@@ -203,7 +204,7 @@ def _header() -> None:
 
 
 def _classic_levels() -> List[str]:
-    return [level["board"] for level in levels.load("klotski-classic")["levels"]]
+    return [level["board"] for level in klotski_levels.load("klotski-classic")["levels"]]
 
 
 def bench_klotski(args) -> None:
@@ -248,7 +249,7 @@ def bench_watersort(args) -> None:
               f"{_fmt(row['max_seconds'], '.3f')} s, max nodes {row['max_nodes']:,}, median "
               f"{_fmt(row['median_moves'])} pours, peak {row['peak_mib']:.0f} MiB")
     for colours in ((4, 6) if args.quick else (4, 6, 9)):
-        from .watersort import random_deal
+        from .watersort.domain import random_deal
         board = random_deal(colours, capacity=4, empty=2, seed=1)
         ours = _isolated(_solver_row, "watersort", board, {"capacity": 4})
         base = _isolated(_baseline_row, "watersort", board, {"capacity": 4},
@@ -264,7 +265,8 @@ PUBLISHED_MEAN_NODES = {"Manhattan": 401_189_630, "5-5-5": 3_090_405, "6-6-3": 6
 
 def _fifteen_tables() -> str:
     """Load or build the pattern databases now, so no row pays for them; say which."""
-    from . import cache, npuzzle_pdb
+    from .core import tables as cache
+    from .npuzzle import pdb as npuzzle_pdb
     started = time.perf_counter()
     npuzzle_pdb.tables()
     seconds = time.perf_counter() - started
@@ -275,8 +277,8 @@ def _fifteen_tables() -> str:
 
 
 def bench_fifteen(args) -> int:
-    from .errors import BoardError
-    data = levels.load("korf100")["instances"]
+    from .core.errors import BoardError
+    data = npuzzle_levels.load("korf100")["instances"]
     try:
         first, _, last = args.fifteen.partition("-")
         lo, hi = int(first), int(last or first)

@@ -11,8 +11,8 @@ import os
 import sys
 from typing import List, Optional
 
-from .errors import BoardError
-from .search import SOLVED, UNSOLVABLE, Budget, Progress
+from .core.errors import BoardError
+from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP = 0, 1, 2, 3
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 import importlib
 from typing import Any, Iterator, Optional
 
-from .domain import Analysis, Domain
-from .errors import BoardError
-from .search import SOLVED, UNSOLVABLE
+from .core.domain import Analysis, Domain
+from .core.errors import BoardError
+from .core.results import SOLVED, UNSOLVABLE
 
 #: puzzle name -> "module:Class" of its domain; imported on first use
 PUZZLES = {
-    "klotski": "solver.klotski:Klotski",
-    "npuzzle": "solver.npuzzle:NPuzzle",
-    "watersort": "solver.watersort:WaterSort",
+    "klotski": "solver.klotski.domain:Klotski",
+    "npuzzle": "solver.npuzzle.domain:NPuzzle",
+    "watersort": "solver.watersort.domain:WaterSort",
 }
 
 #: the options each puzzle understands (anything else is a clear error)

@@ -23,7 +23,9 @@ import random
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .errors import BoardError
+from .core.errors import BoardError
+from .core.seeds import MAX_SEED, check_seed, daily_seed, sub_seed
+from .klotski.levels import PACKS as KLOTSKI_PACKS, klotski_daily, klotski_levels
 
 NPUZZLE_SIZES = (3, 4, 5)
 MAX_WALK = {3: 31, 4: 80, 5: 120}          # 31 is the 8-puzzle's diameter
@@ -36,31 +38,6 @@ WATERSORT_EMPTY = (1, 3)
 WATERSORT_TRIES = 1000            # one-empty-tube deals are mostly unsolvable (cheap to prove)
 WATERSORT_NODES = 60_000         # per deal
 WATERSORT_TOTAL_NODES = 2_000_000
-
-MAX_SEED = 2 ** 31 - 1
-
-
-# -- seeds ---------------------------------------------------------------------
-
-def daily_seed(game: str, day: Optional[_dt.date] = None) -> int:
-    """The seed of ``game``'s daily puzzle on ``day`` (default: today, UTC)."""
-    day = day or _dt.datetime.now(_dt.timezone.utc).date()
-    digest = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & MAX_SEED
-
-
-def sub_seed(*parts) -> int:
-    """A stable seed mixed from ``parts`` (Python's hash() changes between runs)."""
-    text = ":".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def check_seed(seed) -> int:
-    """A seed is a whole number 0..2**31-1; anything else is a BoardError."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise BoardError(f"seed must be a whole number from 0 to {MAX_SEED}")
-    return seed
-
 
 def _check_range(name: str, value, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -76,7 +53,7 @@ _by_distance: Dict[int, List[int]] = {}
 def _eight_puzzle_layers() -> Dict[int, List[int]]:
     """Packed 3x3 positions grouped by distance, each group sorted so choices are stable."""
     if not _by_distance:
-        from .npuzzle_table import distances
+        from .npuzzle.table import distances
         layers: Dict[int, List[int]] = {}
         for packed, d in distances().items():
             layers.setdefault(d, []).append(packed)
@@ -117,7 +94,7 @@ def npuzzle_at_distance(size: int, distance: int, seed: int) -> dict:
 
 def _walked_position(size: int, distance: int, seed: int):
     """(state, bound, proven) from heuristic-guided walks; the first proven exact one wins."""
-    from .npuzzle import manhattan_conflicts
+    from .npuzzle.domain import manhattan_conflicts
     fallback = None
     for attempt in range(WALK_TRIES):
         rng = random.Random(sub_seed("npuzzle", size, distance, seed, attempt))
@@ -132,7 +109,7 @@ def _walked_position(size: int, distance: int, seed: int):
 
 def _walk(size: int, length: int, rng: random.Random) -> Tuple[int, ...]:
     """``length`` slides from the goal, preferring slides that raise the lower bound."""
-    from .npuzzle import goal_state, manhattan_conflicts, neighbours
+    from .npuzzle.domain import goal_state, manhattan_conflicts, neighbours
     around = neighbours(size)
     board = list(goal_state(size))
     blank, previous = len(board) - 1, -1
@@ -153,13 +130,13 @@ def _walk(size: int, length: int, rng: random.Random) -> Tuple[int, ...]:
 
 def _bound(state: Tuple[int, ...], walked: int) -> Tuple[int, bool]:
     """The best proven or upper-bound distance of ``state`` within a small node budget."""
-    from .search import SOLVED, Budget
+    from .core.results import SOLVED, Budget
     if len(state) == 16:
-        from .npuzzle_pdb import ida_star_fifteen
+        from .npuzzle.pdb import ida_star_fifteen
         result = ida_star_fifteen(state, budget=Budget(max_nodes=FIFTEEN_PROOF_NODES))
         if result.status == SOLVED and result.optimal:
             return result.length, True
-    from .npuzzle_reduce import reduction_cells
+    from .npuzzle.reduce import reduction_cells
     return min(walked, len(reduction_cells(state))), False
 
 
@@ -176,9 +153,9 @@ def watersort_level(colours: int, capacity: int, empty: int, seed: int) -> dict:
 
 @lru_cache(maxsize=256)
 def _watersort_level(colours, capacity, empty, seed) -> dict:
-    from .search import SOLVED, Budget
-    from .watersort import WaterSort
-    from .watersort_deals import deal
+    from .core.results import SOLVED, Budget
+    from .watersort.domain import WaterSort
+    from .watersort.deals import deal
     colours = _check_range("colours", colours, *WATERSORT_COLOURS)
     capacity = _check_range("capacity", capacity, *WATERSORT_CAPACITY)
     empty = _check_range("empty", empty, *WATERSORT_EMPTY)
@@ -198,25 +175,3 @@ def _watersort_level(colours, capacity, empty, seed) -> dict:
     raise BoardError(f"no deal of {colours} colours, capacity {capacity}, {empty} empty "
                      f"tubes could be proven solvable for seed {seed}; "
                      f"try another seed or more empty tubes")
-
-
-# -- Klotski ---------------------------------------------------------------------
-
-KLOTSKI_PACKS = ("klotski-classic", "klotski-composed")
-
-
-def klotski_levels() -> List[dict]:
-    """Every graded Klotski level (classic first), each tagged with its ``pack``.
-
-    Keys: name, board, size ("WxH"), moves {"piece", "step"}, pack.
-    """
-    from . import levels
-    return [dict(level, pack=name) for name in KLOTSKI_PACKS
-            for level in levels.load(name)["levels"]]
-
-
-def klotski_daily(levels: Sequence[dict], seed: int) -> dict:
-    """The pack level a seed picks (the daily Klotski is one of the graded layouts)."""
-    if not levels:
-        raise BoardError("there are no Klotski levels to choose from")
-    return levels[check_seed(seed) % len(levels)]

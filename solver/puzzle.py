@@ -9,8 +9,9 @@ goal, as in the seed; ``.last_result`` keeps the search statistics.
 """
 from __future__ import annotations
 
-from .domain import Domain
-from .search import SOLVED, breadth_first, depth_first
+from .core.domain import Domain
+from .core.results import SOLVED
+from .core.search import breadth_first, depth_first
 
 
 class Puzzle:

@@ -11,8 +11,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from solver import npuzzle_pdb
-from solver.levels import load
+from solver.npuzzle import pdb as npuzzle_pdb
+from solver.npuzzle.levels import load
 from test_browser_support import GamePage, engine_distance, engine_solution
 from test_npuzzle import DOMAIN, scramble
 

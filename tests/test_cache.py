@@ -2,7 +2,7 @@
 import threading
 import time
 
-from solver import cache
+from solver.core import tables as cache
 
 
 def test_builds_once_then_reads_from_disk(isolated_cache):

@@ -2,7 +2,7 @@
 import pytest
 
 from solver import BoardError
-from solver.domain import Analysis
+from solver.core.domain import Analysis
 from solver.engine import analyse_board, analyse_stages, make_domain, solve_board
 from solver.npuzzle import NPuzzle
 

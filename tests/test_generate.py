@@ -5,10 +5,11 @@ import pytest
 
 from solver import generate
 from solver.engine import analyse_board, parse_board, solve_board
-from solver.errors import BoardError
+from solver.core.errors import BoardError
 from solver.npuzzle import manhattan_conflicts, solvable
 from solver.npuzzle import NPuzzle
-from solver.search import Budget, ida_star
+from solver.core.results import Budget
+from solver.core.search import ida_star
 
 
 def tiles(board):

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import klotski_search, levels
-from solver.errors import BoardError
+from solver.klotski import levels, tables as klotski_search
+from solver.core.errors import BoardError
 from solver.klotski import Klotski, KlotskiMove, warm_table
-from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch,
-                           astar, bidirectional, breadth_first)
+from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
+from solver.core.search import astar, bidirectional, breadth_first
 
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
@@ -395,7 +395,7 @@ def test_cache_names_change_with_the_rules_code(monkeypatch):
 def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     import pickle
 
-    from solver.cache import FORMAT_VERSION
+    from solver.core.tables import FORMAT_VERSION
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
     path = isolated_cache / (f"{klotski_search.cache_name(state.layout, key, 'piece')}"

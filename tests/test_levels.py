@@ -1,10 +1,10 @@
 """The Klotski level packs: enough distinct layouts, and stored counts the solver agrees with."""
 import pytest
 
-from solver import levels as solver_levels
+from solver.klotski import levels as solver_levels
 from solver.engine import parse_board, solve_board
 from solver.generate import KLOTSKI_PACKS, klotski_levels
-from solver.search import replay_keys
+from solver.core.search import replay_keys
 
 LEVELS = klotski_levels()
 

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import npuzzle_table
+from solver.npuzzle import table as npuzzle_table
 from solver.engine import analyse_board, solve_board
-from solver.errors import BoardError
+from solver.core.errors import BoardError
 from solver.npuzzle import NPuzzle, Slide, goal_state, manhattan_conflicts, solvable
-from solver.search import (SOLVED, UNSOLVABLE, astar, bidirectional, breadth_first,
-                           ida_star)
+from solver.core.results import SOLVED, UNSOLVABLE
+from solver.core.search import astar, bidirectional, breadth_first, ida_star
 
 DOMAIN = NPuzzle()
 HARDEST = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import npuzzle, npuzzle_pdb
+from solver.npuzzle import domain as npuzzle, pdb as npuzzle_pdb
 from solver.engine import analyse_board, analyse_stages, solve_board
-from solver.levels import load
+from solver.npuzzle.levels import load
 from solver.npuzzle import goal_state
-from solver.search import BUDGET, CANCELLED, SOLVED, Budget, bidirectional
+from solver.core.results import BUDGET, CANCELLED, SOLVED, Budget
+from solver.core.search import bidirectional
 
 from test_npuzzle import DOMAIN, assert_replays, scramble
 

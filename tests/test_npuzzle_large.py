@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from solver.engine import solve_board
 from solver.npuzzle import replay_cells
-from solver.npuzzle_reduce import _cancel_undos, reduction_cells
+from solver.npuzzle.reduce import _cancel_undos, reduction_cells
 
 from test_npuzzle import DOMAIN, assert_replays, scramble, solvable_boards
 

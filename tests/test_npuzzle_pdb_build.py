@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from solver import npuzzle_pdb
-from solver.npuzzle_pdb_build import UNSEEN, build_numpy, build_plain, home_index
+from solver.npuzzle import pdb as npuzzle_pdb
+from solver.npuzzle.pdb_build import UNSEEN, build_numpy, build_plain, home_index
 
 from test_npuzzle import DOMAIN, scramble
 
@@ -88,7 +88,7 @@ def _manhattan(board):
 
 
 def test_bound_lies_between_manhattan_and_the_true_distance(tables):
-    from solver.search import bidirectional
+    from solver.core.search import bidirectional
     rng = random.Random(11)
     for _ in range(20):
         board = scramble(4, rng.randint(6, 22), rng)

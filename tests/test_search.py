@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import Budget, Domain, astar, bidirectional, breadth_first, depth_first, ida_star
-from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, replay_keys
+from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE
+from solver.core.search import replay_keys
 
 ALL = [breadth_first, depth_first, bidirectional, astar, ida_star]
 OPTIMAL = [breadth_first, bidirectional, astar, ida_star]

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.engine import solve_board
-from solver.errors import BoardError
-from solver.search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, astar,
-                           breadth_first)
+from solver.core.errors import BoardError
+from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor
+from solver.core.search import astar, breadth_first
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
-from solver.watersort_deals import bench
-from solver.watersort_search import expand, solve_fewest_pours
+from solver.watersort.deals import bench
+from solver.watersort.search import expand, solve_fewest_pours
 
 # -- helpers --------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import pytest
 
 from solver.engine import parse_board
 from webapp import create_app
-from solver import levels as solver_levels
+from solver.klotski import levels as solver_levels
 from webapp.games import GAMES, load_levels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,7 +212,7 @@ def test_lobby_shows_every_graded_level_with_its_minimum(client):
 def test_validate_api_uses_the_cli_messages(client, game, board, options, message):
     reply = client.post("/api/validate", json={"game": game, "board": board, "options": options}).get_json()
     assert reply["ok"] is False and reply["error"].startswith(message)
-    from solver.errors import BoardError
+    from solver.core.errors import BoardError
     with pytest.raises(BoardError) as err:             # the CLI's own message, word for word
         parse_board(game, board, **options)
     assert str(err.value) == reply["error"]

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.engine import make_domain
-from solver.search import breadth_first
+from solver.core.search import breadth_first
 from webapp import create_app
 from webapp.games import GAMES
 

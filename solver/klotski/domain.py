@@ -13,20 +13,21 @@ usual unique goal shape that is exactly the named piece.
 
 How it is fast (pure Python): positions are searched as canonical integer keys
 (per shape, a bitmask of taken top-left cells) with precomputed move masks
-(:mod:`solver.klotski_moves`); each level's full distance table is built once
-and then answers ``analyse`` by lookup (:mod:`solver.klotski_search`).
+(:mod:`solver.klotski.moves`); each level's full distance table is built once
+and then answers ``analyse`` by lookup (:mod:`solver.klotski.tables`).
 """
 from __future__ import annotations
 
 from typing import Iterator, List, Optional
 
-from .domain import Analysis, Domain
-from .errors import BoardError
-from .klotski_board import GoalSpec, KlotskiState, Layout, format_board, parse_board
-from .klotski_moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
-                            state_key)
-from .klotski_search import DistanceTable, bfs_key_path, find_table, table_for
-from .search import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch, replay_keys
+from ..core.domain import Analysis, Domain
+from ..core.errors import BoardError
+from ..core.results import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
+from ..core.search import replay_keys
+from .board import GoalSpec, KlotskiState, Layout, format_board, parse_board
+from .moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
+                    state_key)
+from .tables import DistanceTable, bfs_key_path, find_table, table_for
 
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
 
@@ -154,7 +155,7 @@ class Klotski(Domain):
 
         Respects ``budget`` and ``cancel``; levels over TABLE_MAX_STATES positions
         stop with a budget StopSearch. ``disk``/``pin``: see
-        :func:`solver.klotski_search.table_for` (warming on purpose saves and pins).
+        :func:`solver.klotski.tables.table_for` (warming on purpose saves and pins).
         """
         mon = Monitor(budget, cancel, progress)
         return table_for(state.layout, self.key(state), self.metric, mon, disk, pin)

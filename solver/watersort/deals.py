@@ -5,7 +5,7 @@ import random
 import time
 from typing import Iterable, List
 
-from .errors import BoardError
+from ..core.errors import BoardError
 
 
 def deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
@@ -14,7 +14,7 @@ def deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
     Colours are named A..Z, then 0..9, then a..z, in that order, so a deal of
     up to 36 colours uses uppercase letters and digits only.
     """
-    from .watersort import COLOURS, MAX_CAPACITY, MAX_TUBES
+    from .domain import COLOURS, MAX_CAPACITY, MAX_TUBES
     for name, value in (("colours", colours), ("capacity", capacity), ("empty", empty)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise BoardError(f"{name} must be a whole number")
@@ -38,8 +38,8 @@ def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capaci
     Each row: colours, seed, status, optimal, length, nodes, seconds. Seeds are
     0..deals-1, so runs are repeatable.
     """
-    from .search import Budget
-    from .watersort import WaterSort
+    from ..core.results import Budget
+    from .domain import WaterSort
     domain = WaterSort(capacity)
     rows = []
     for colours in colour_counts:

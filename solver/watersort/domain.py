@@ -8,14 +8,14 @@ two empty ones. Each colour's count must be a multiple of the capacity.
 A state is a tuple of tube strings in the player's order, so moves name real
 tubes; :meth:`WaterSort.key` sorts the tubes, so the order of tubes never
 multiplies the search. Solving (fewest pours, proven) lives in
-:mod:`solver.watersort_search`; the lower bound it uses is :func:`lower_bound`.
+:mod:`solver.watersort.search`; the lower bound it uses is :func:`lower_bound`.
 """
 from __future__ import annotations
 
 from typing import Dict, Iterable, Iterator, NamedTuple, Tuple
 
-from .domain import Domain
-from .errors import BoardError
+from ..core.domain import Domain
+from ..core.errors import BoardError
 
 MAX_CAPACITY = 12
 MAX_TUBES = 40
@@ -241,7 +241,7 @@ class WaterSort(Domain):
     # -- strategy -----------------------------------------------------------
     def solve(self, state: State, *, budget=None, cancel=None, progress=None):
         """Fewest pours by a specialised A* on canonical states (see watersort_search)."""
-        from .watersort_search import solve_fewest_pours
+        from .search import solve_fewest_pours
         return solve_fewest_pours(self, state, budget=budget, cancel=cancel, progress=progress)
 
     # -- presentation -----------------------------------------------------
@@ -261,5 +261,5 @@ def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> s
     Colours are named A, B, ... Z, then 0..9 (then lowercase). Not every deal is
     solvable; the solver proves which are not.
     """
-    from .watersort_deals import deal
+    from .deals import deal
     return deal(colours, capacity=capacity, empty=empty, seed=seed)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .errors import BoardError
+from ..core.errors import BoardError
 
 MAX_SIDE = 10          # rows and columns
 MAX_PIECES = 36

@@ -11,16 +11,16 @@ second time on the board mirrored in its main diagonal (which maps the goal to
 itself), and the larger sum is used. On Korf's first instance this expands 0.48M positions where the
 earlier 5-5-5 split needed 7.3M.
 
-Databases. :mod:`solver.npuzzle_pdb_build` builds them with numpy (about
+Databases. :mod:`solver.npuzzle.pdb_build` builds them with numpy (about
 25 s per six-tile group) indexed by ``sum(cell_i << 4*i)``, so one move
 updates an index by adding a constant: no re-ranking per node. They are saved with
-:func:`solver.cache.load_or_build` together with how long they took, and kept
+:func:`solver.core.tables.load_or_build` together with how long they took, and kept
 in memory as ``bytes`` (indexing bytes gives Python ints, the fastest lookup
 Python has; a numpy array would hand back slow numpy scalars).
 
 Search. A recursive IDA* on a mutable board that never undoes the move just
 made, updates the six indices and both sums incrementally, and counts nodes on
-a :class:`~solver.search.Monitor` so budgets, cancel and progress work as in
+a :class:`~solver.core.search.Monitor` so budgets, cancel and progress work as in
 every other search.
 """
 from __future__ import annotations
@@ -28,9 +28,9 @@ from __future__ import annotations
 import time
 from typing import List, Sequence, Tuple
 
-from .cache import load_or_build
-from .npuzzle_pdb_build import AROUND, CELLS, SIDE, UNSEEN, build_numpy
-from .search import SOLVED, Monitor, SearchResult, StopSearch
+from ..core.results import SOLVED, Monitor, SearchResult, StopSearch
+from ..core.tables import load_or_build
+from .pdb_build import AROUND, CELLS, SIDE, UNSEEN, build_numpy
 
 N = SIDE
 #: the left and right 2x3 blocks of the top three rows, and the bottom row's three tiles
@@ -72,7 +72,7 @@ def tables_ready() -> bool:
 
 
 def cached_path():
-    from .cache import FORMAT_VERSION, cache_dir
+    from ..core.tables import FORMAT_VERSION, cache_dir
     return cache_dir() / f"{CACHE_NAME}.v{FORMAT_VERSION}.pickle"
 
 
@@ -128,7 +128,7 @@ def ida_star_fifteen(state: Sequence[int], *, budget=None, cancel=None,
     Returns a SearchResult (status solved, budget or cancelled) whose moves and
     states are replayed through the rules by :func:`solver.npuzzle.replay_cells`.
     """
-    from .npuzzle import replay_cells
+    from .domain import replay_cells
     mon = Monitor(budget, cancel, progress)
     start = tuple(state)
     try:

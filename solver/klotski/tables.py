@@ -1,6 +1,6 @@
 """Breadth-first search and per-level distance tables over canonical Klotski keys.
 
-Both work in key space (see :mod:`solver.klotski_moves`): integers in, integers
+Both work in key space (see :mod:`solver.klotski.moves`): integers in, integers
 out, no labels. :func:`bfs_key_path` finds a proven-shortest chain of keys from
 a start to a goal. A :class:`DistanceTable` holds, for every position reachable
 from a level's start, its exact distance to the nearest goal: the reachable
@@ -10,7 +10,7 @@ undirected and forward neighbours serve as predecessors).
 
 Tables live in memory in a registry keyed by the level signature, so any
 position of a table's component finds it, and on disk through
-:func:`solver.cache.load_or_build`.
+:func:`solver.core.tables.load_or_build`.
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import threading
 from array import array
 from typing import Dict, List, Optional, Tuple
 
-from .klotski_board import Layout
-from .klotski_moves import layout_geometry, goal_bit
-from .search import BUDGET, Monitor, StopSearch
+from ..core.results import BUDGET, Monitor, StopSearch
+from .board import Layout
+from .moves import goal_bit, layout_geometry
 
 #: the largest reachable set a table is built for (about 100 MB while building)
 TABLE_MAX_STATES = 500_000
@@ -36,7 +36,7 @@ def bfs_key_path(layout: Layout, start: int, metric: str,
     """(keys from ``start`` to the nearest goal, both included, or None; positions reached).
 
     Layer by layer, so the first goal seen is at the least depth: proven optimal.
-    Raises :class:`~solver.search.StopSearch` when the monitor says stop.
+    Raises :class:`~solver.core.results.StopSearch` when the monitor says stop.
     """
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
@@ -99,7 +99,7 @@ class DistanceTable:
 def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> DistanceTable:
     """Enumerate ``start``'s reachable set, then measure every position's distance.
 
-    Stops with :class:`~solver.search.StopSearch` on budget or cancel, or with
+    Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
     a budget stop once the set passes :data:`TABLE_MAX_STATES`.
     """
     geo = layout_geometry(layout)
@@ -261,7 +261,7 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
 
     table = None
     if disk != "off":
-        from .cache import load_or_build
+        from ..core.tables import load_or_build
         name = cache_name(layout, key, metric)
         if disk == "save":
             table = load_or_build(name, build)

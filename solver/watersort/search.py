@@ -1,6 +1,6 @@
 """Fewest pours for water sort: a specialised A* over canonical (sorted) positions.
 
-Why not the generic :func:`solver.search.astar`? It works (the tests compare
+Why not the generic :func:`solver.core.search.astar`? It works (the tests compare
 against it) but pays for tuples, heaps and a heuristic recomputed from scratch.
 Here a position is its canonical key (tubes sorted, joined by ``,``); the
 lower bound of each child is the parent's plus a delta worked out from the one
@@ -17,15 +17,15 @@ Two phases share one budget:
    returned flagged ``optimal=False``.
 
 Search runs on canonical keys; the path is turned back into pours between the
-player's own tubes by :func:`solver.search.replay_keys`.
+player's own tubes by :func:`solver.core.search.replay_keys`.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .search import (BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch,
-                     replay_keys)
-from .watersort import lower_bound
+from ..core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
+from ..core.search import replay_keys
+from .domain import lower_bound
 
 #: memory the kept positions may use before the search gives up (peak stays under 1 GiB)
 MEMORY_BUDGET = 600 * 2**20

@@ -8,11 +8,11 @@ Strategy by size (see :meth:`NPuzzle.solve`):
 
 * any size: parity decides solvability instantly, unsolvable boards are never searched;
 * 2x2: breadth-first search (12 positions);
-* 3x3: a full distance table (:mod:`solver.npuzzle_table`), optimal by lookup;
+* 3x3: a full distance table (:mod:`solver.npuzzle.table`), optimal by lookup;
 * 4x4: a specialised IDA* over additive pattern databases
-  (:mod:`solver.npuzzle_pdb`), optimal within the budget, else the best
+  (:mod:`solver.npuzzle.pdb`), optimal within the budget, else the best
   non-optimal solution (``optimal=False``);
-* 5x5 and larger: a fast row-and-column reduction (:mod:`solver.npuzzle_reduce`),
+* 5x5 and larger: a fast row-and-column reduction (:mod:`solver.npuzzle.reduce`),
   never claimed optimal.
 """
 from __future__ import annotations
@@ -21,10 +21,10 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .domain import Analysis, Domain, require
-from .errors import BoardError
-from .search import (BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult,
-                     breadth_first)
+from ..core.domain import Analysis, Domain, require
+from ..core.errors import BoardError
+from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
+from ..core.search import breadth_first
 
 #: the largest side accepted: a 10x10 board has 99 tiles, far past anything playable
 MAX_SIDE = 10
@@ -258,7 +258,7 @@ class NPuzzle(Domain):
         if n == 2:
             return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
         if n == 3:
-            from .npuzzle_table import solve_by_table
+            from .table import solve_by_table
             moves, states = replay_cells(state, solve_by_table(state))
             return mon.result(SOLVED, moves, states, optimal=True)
         if n == 4:
@@ -273,7 +273,7 @@ class NPuzzle(Domain):
         with f = g + 1.5h (typically 5-10% longer than optimal), then g + 2h,
         then the row/column reduction, which always succeeds at once.
         """
-        from .npuzzle_pdb import ida_star_fifteen
+        from .pdb import ida_star_fifteen
         result = ida_star_fifteen(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != BUDGET:
             return result
@@ -293,7 +293,7 @@ class NPuzzle(Domain):
         return quick
 
     def _solve_reduced(self, state, mon: Monitor) -> SearchResult:
-        from .npuzzle_reduce import reduction_cells
+        from .reduce import reduction_cells
         moves, states = replay_cells(state, reduction_cells(state))
         return mon.result(SOLVED, moves, states, optimal=False,
                           message="fast solution, not proven shortest")
@@ -318,7 +318,7 @@ class NPuzzle(Domain):
                             message="unsolvable: the tile parity cannot reach the goal")
         if self.is_goal(state):
             return Analysis(solvable=True, distance=0, optimal=True)
-        from .npuzzle_pdb import ida_star_fifteen, tables_ready
+        from .pdb import ida_star_fifteen, tables_ready
         result = None
         if n == 4 and tables_ready():
             result = ida_star_fifteen(state, budget=QUICK_PROOF, cancel=cancel)
@@ -342,7 +342,7 @@ class NPuzzle(Domain):
         if self.is_goal(state):
             return Analysis(solvable=True, distance=0, optimal=True)
         if n == 3:
-            from .npuzzle_table import best_cell, distance
+            from .table import best_cell, distance
             move, nxt = slide(state, best_cell(state))
             return Analysis(solvable=True, distance=distance(state), optimal=True,
                             best_move=move, next_state=nxt)
@@ -369,8 +369,8 @@ def warm_tables() -> None:
     A server can call this in a background thread at startup so that the first
     15-puzzle hint does not pay for the build.
     """
-    from .npuzzle_pdb import tables
-    from .npuzzle_table import distances
+    from .pdb import tables
+    from .table import distances
     distances()
     tables()
 

@@ -1,4 +1,4 @@
-"""Search algorithms written once over the :class:`~solver.domain.Domain` interface.
+"""Search algorithms written once over the :class:`~solver.core.domain.Domain` interface.
 
 Every algorithm takes the same keyword arguments:
 
@@ -16,132 +16,12 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
-from .domain import Domain
+from .results import BUDGET, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 
-SOLVED = "solved"
-UNSOLVABLE = "unsolvable"
-BUDGET = "budget"
-CANCELLED = "cancelled"
-
-
-@dataclass
-class Budget:
-    """Limits for one search. ``None`` means no limit."""
-
-    max_nodes: Optional[int] = None
-    max_seconds: Optional[float] = None
-
-
-@dataclass
-class Progress:
-    """What a running search reports: nodes expanded, current depth, open nodes, time."""
-
-    nodes: int
-    depth: int
-    frontier: int
-    elapsed: float
-
-    def as_dict(self) -> dict:
-        return {"nodes": self.nodes, "depth": self.depth,
-                "frontier": self.frontier, "elapsed": round(self.elapsed, 3)}
-
-
-@dataclass
-class SearchResult:
-    """The outcome of a search: moves and states from start to goal when solved."""
-
-    status: str
-    moves: List[Any] = field(default_factory=list)
-    states: List[Any] = field(default_factory=list)
-    optimal: bool = False
-    nodes: int = 0
-    seconds: float = 0.0
-    message: str = ""
-
-    @property
-    def solved(self) -> bool:
-        return self.status == SOLVED
-
-    @property
-    def length(self) -> int:
-        return len(self.moves)
-
-
-class StopSearch(Exception):
-    """Raised inside a search when the budget runs out or the caller cancels."""
-
-    def __init__(self, status: str, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class Monitor:
-    """Counts nodes and, every few hundred of them, checks budget, cancel and progress.
-
-    Checking the clock on every node would cost more than the search itself, so
-    ``count`` is bumped inline and :meth:`check` runs when it reaches ``next_check``
-    (every 256 nodes: a few milliseconds, well inside the 100 ms cancel promise).
-    """
-
-    CHECK_EVERY = 256
-    PROGRESS_EVERY = 0.25
-
-    def __init__(self, budget: Optional[Budget] = None, cancel: Any = None,
-                 progress: Optional[Callable[[Progress], None]] = None):
-        self.budget = budget or Budget()
-        self._cancelled = _cancel_test(cancel)
-        self.progress = progress
-        self.started = time.monotonic()
-        self.count = 0
-        self.next_check = self.CHECK_EVERY
-        self._next_report = self.started + self.PROGRESS_EVERY
-
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
-    def check(self, depth: int = 0, frontier: int = 0) -> None:
-        """Raise :class:`StopSearch` when the search must stop; report progress."""
-        self.next_check = self.count + self.CHECK_EVERY
-        now = time.monotonic()
-        if self._cancelled():
-            raise StopSearch(CANCELLED, "cancelled")
-        limit = self.budget.max_nodes
-        if limit is not None and self.count >= limit:
-            raise StopSearch(BUDGET, f"gave up after {self.count} positions")
-        limit = self.budget.max_seconds
-        if limit is not None and now - self.started >= limit:
-            raise StopSearch(BUDGET, f"gave up after {self.count} positions "
-                                     f"({limit:g} s budget)")
-        if self.progress is not None and now >= self._next_report:
-            self._next_report = now + self.PROGRESS_EVERY
-            self.report(depth, frontier)
-
-    def report(self, depth: int = 0, frontier: int = 0) -> None:
-        if self.progress is not None:
-            self.progress(Progress(self.count, depth, frontier, self.elapsed))
-
-    def result(self, status: str, moves=(), states=(), optimal=False, message="") -> SearchResult:
-        return SearchResult(status, list(moves), list(states), optimal,
-                            self.count, self.elapsed, message)
-
-    def stopped(self, stop: StopSearch) -> SearchResult:
-        return self.result(stop.status, message=stop.message)
-
-
-def _cancel_test(cancel: Any) -> Callable[[], bool]:
-    if cancel is None:
-        return lambda: False
-    if hasattr(cancel, "is_set"):
-        return cancel.is_set
-    if callable(cancel):
-        return cancel
-    raise TypeError("cancel must be an Event-like object or a callable")
+if TYPE_CHECKING:
+    from .domain import Domain
 
 
 def _path(parents: dict, key: Any):

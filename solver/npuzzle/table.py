@@ -8,13 +8,13 @@ step to the neighbour one closer (well under a millisecond for 31 moves).
 Encoding: a position is packed into one int, four bits per cell in row-major
 order (cell i holds ``(packed >> 4*i) & 15``); the table maps packed int ->
 distance. The table is built once per machine (saved with
-:func:`solver.cache.load_or_build`) and kept in memory after first use.
+:func:`solver.core.tables.load_or_build`) and kept in memory after first use.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Sequence
 
-from .cache import load_or_build
+from ..core.tables import load_or_build
 
 N = 3
 CELLS = N * N

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Tuple
 
-from .klotski_board import KlotskiState, Layout
+from .board import KlotskiState, Layout
 
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
 METRICS = ("piece", "step")

@@ -1,4 +1,6 @@
-"""Level packs shipped with the library (classic Klotski layouts, Korf's 100)."""
+"""Level data shipped with the N-puzzle: Korf's hundred 15-puzzle instances."""
+from __future__ import annotations
+
 import json
 from pathlib import Path
 
@@ -6,5 +8,5 @@ LEVELS_DIR = Path(__file__).resolve().parent
 
 
 def load(name: str) -> dict:
-    """The parsed JSON of ``name`` (e.g. ``klotski-classic``)."""
+    """The parsed JSON of ``name`` (``korf100``)."""
     return json.loads((LEVELS_DIR / f"{name}.json").read_text(encoding="utf-8"))

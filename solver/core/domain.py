@@ -1,7 +1,7 @@
 """The domain interface: what a puzzle must supply so the algorithms can search it.
 
 One module per puzzle subclasses :class:`Domain` (think Simon Tatham's back ends,
-or aima-python's ``Problem``). The algorithms in :mod:`solver.search` only ever
+or aima-python's ``Problem``). The algorithms in :mod:`solver.core.search` only ever
 talk to this interface, so they are written once for every puzzle.
 
 A domain object is built with the puzzle's options (metric, capacity, goal...)
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Iterator, Optional, Tuple
 
 from .errors import BoardError
+from .results import SOLVED, UNSOLVABLE
+from .search import breadth_first
 
 Move = Any
 State = Any
@@ -93,12 +95,10 @@ class Domain:
         The default is breadth-first search; domains override this to use their
         tables or heuristics.
         """
-        from .search import breadth_first
         return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
 
     def analyse(self, state: State, *, budget=None, cancel=None, progress=None) -> "Analysis":
         """Distance to solved and the best next move; tables answer by lookup."""
-        from .search import SOLVED, UNSOLVABLE
         quick = self.quick_solvable(state)
         if quick is False:
             return Analysis(solvable=False, distance=None, optimal=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from typing import List, Optional, Sequence, Tuple
 
-from .npuzzle_table import solve_by_table
+from .table import solve_by_table
 
 
 class _Board:

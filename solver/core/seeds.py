@@ -1,0 +1,34 @@
+"""Seeds for generated puzzles: one per game per UTC day, and stable sub-seeds.
+
+The same seed always gives the same puzzle, on every machine and every run, so
+a daily puzzle is the same for everyone and a shared seed replays a deal.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+from typing import Optional
+
+from .errors import BoardError
+
+MAX_SEED = 2 ** 31 - 1
+
+
+def daily_seed(game: str, day: Optional[_dt.date] = None) -> int:
+    """The seed of ``game``'s daily puzzle on ``day`` (default: today, UTC)."""
+    day = day or _dt.datetime.now(_dt.timezone.utc).date()
+    digest = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & MAX_SEED
+
+
+def sub_seed(*parts) -> int:
+    """A stable seed mixed from ``parts`` (Python's hash() changes between runs)."""
+    text = ":".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def check_seed(seed) -> int:
+    """A seed is a whole number 0..2**31-1; anything else is a BoardError."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise BoardError(f"seed must be a whole number from 0 to {MAX_SEED}")
+    return seed

@@ -1,0 +1,32 @@
+"""The graded Klotski level packs shipped with the game, and the daily pick among them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Sequence
+
+from ..core.errors import BoardError
+from ..core.seeds import check_seed
+
+LEVELS_DIR = Path(__file__).resolve().parent
+PACKS = ("klotski-classic", "klotski-composed")
+
+
+def load(name: str) -> dict:
+    """The parsed JSON of the pack ``name`` (e.g. ``klotski-classic``)."""
+    return json.loads((LEVELS_DIR / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def klotski_levels() -> List[dict]:
+    """Every graded Klotski level (classic first), each tagged with its ``pack``.
+
+    Keys: name, board, size ("WxH"), moves {"piece", "step"}, pack.
+    """
+    return [dict(level, pack=name) for name in PACKS for level in load(name)["levels"]]
+
+
+def klotski_daily(levels: Sequence[dict], seed: int) -> dict:
+    """The pack level a seed picks (the daily Klotski is one of the graded layouts)."""
+    if not levels:
+        raise BoardError("there are no Klotski levels to choose from")
+    return levels[check_seed(seed) % len(levels)]

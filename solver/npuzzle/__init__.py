@@ -1,0 +1,6 @@
+"""The N-puzzle (8-, 15-, 24-puzzle...): slide tiles into order around one gap."""
+from .domain import (MAX_SIDE, NPuzzle, Slide, goal_state, manhattan_conflicts, replay_cells,
+                     solvable)
+
+__all__ = ["MAX_SIDE", "NPuzzle", "Slide", "goal_state", "manhattan_conflicts", "replay_cells",
+           "solvable"]
