@@ -15,7 +15,7 @@ import pytest
 from test_webapp_live import LiveClient
 from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
 from webapp.cluster import LOST_MESSAGE, Cluster
-from webapp.games import GAMES
+from solver import catalogue
 
 #: solved by breadth-first search in about two seconds (no table): long enough to
 #: kill its worker mid-search, short enough to finish when retried
@@ -46,7 +46,7 @@ def connect(cluster, index):
 
 def test_both_web_processes_get_answers_from_the_workers(cluster):
     first, second = connect(cluster, 0), connect(cluster, 1)
-    board = GAMES["npuzzle"]["board"]
+    board = catalogue.get("npuzzle").default_board
     first.emit("solve", {"game": "npuzzle", "board": board, "id": "s"})
     second.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "a"})
     _, solution = first.wait("solution", timeout=30)

@@ -13,10 +13,11 @@ from urllib.parse import quote
 
 import pytest
 
+from solver import catalogue
 from solver.engine import parse_board
-from webapp import create_app
 from solver.klotski import levels as solver_levels
-from webapp.games import GAMES, load_levels
+from webapp import create_app
+from webapp.games import default_options, lobby_packs
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
@@ -25,6 +26,14 @@ CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</
 @pytest.fixture(scope="module")
 def client():
     return create_app(testing=True).test_client()
+
+
+def all_levels() -> list:
+    return [level for levels in lobby_packs().values() for level in levels]
+
+
+def klotski_levels() -> list:
+    return [level for level in all_levels() if level["game"] == "klotski"]
 
 
 def page_config(response) -> dict:
@@ -39,16 +48,15 @@ def test_healthz(client):
     assert response.status_code == 200 and response.get_json() == {"status": "ok"}
 
 
-def test_lobby_links_every_game_and_classic_level(client):
+def test_lobby_links_every_game_and_level(client):
     html = client.get("/").get_data(as_text=True)
-    for game in GAMES:
+    for game in catalogue.games():
         assert f'href="/play/{game}"' in html
-    level_links = [unescape(href) for href in re.findall(r'href="(/play/klotski\?board=[^"]+)"', html)]
+    level_links = [unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?board=[^"]+)"', html)]
     opened = {page_config(client.get(link))["board"] for link in level_links}
-    levels = load_levels()
-    assert len(levels) >= 10
-    assert opened == {level["board"] for level in levels}
-    for level in levels:
+    assert len(klotski_levels()) >= 10
+    assert opened == {level["board"] for level in all_levels()}
+    for level in all_levels():
         assert level["name"] in html
 
 
@@ -58,20 +66,25 @@ def test_the_levels_file_is_the_shared_classic_list():
     assert len(names) == len(set(names)) and names[0] == "横刀立马"
 
 
-@pytest.mark.parametrize("level", load_levels(), ids=lambda level: level["board"])
-def test_every_level_link_opens_its_board(client, level):
+@pytest.mark.parametrize("level", all_levels(), ids=lambda level: level["board"])
+def test_every_level_link_opens_its_board_named_and_graded(client, level):
     config = page_config(client.get(level["url"]))
     assert config["error"] is None and config["board"] == level["board"]
+    assert config["level"] == {"name": level["name"], "pack": level["pack"]}
+    assert config["min"] == {"moves": level["min"], "optimal": True}
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(catalogue.games()))
 def test_play_page_defaults(client, game):
+    declared = catalogue.get(game)
     config = page_config(client.get(f"/play/{game}"))
     assert config["game"] == game and config["error"] is None
     assert config["speed"] == 400
-    assert config["options"] == GAMES[game]["options"]
+    assert config["options"] == default_options(declared)
+    assert config["game_info"] == json.loads(json.dumps(declared.describe()))
+    assert config["choices"] == json.loads(json.dumps(declared.choices()))
     domain, state = parse_board(game, config["board"], **config["options"])
-    assert domain.format(state) == config["board"] == GAMES[game]["board"]
+    assert domain.format(state) == config["board"] == declared.default_board
     html = client.get(f"/play/{game}").get_data(as_text=True)
     assert 'data-testid="board"' in html and "vendor/socket.io.min.js" in html
 
@@ -104,8 +117,8 @@ def test_bad_board_in_the_url_shows_the_error_and_the_default(client, url, words
     assert "\n" not in config["error"]
     if words:
         assert words in config["error"]
-    assert config["board"] == GAMES[game]["board"]
-    assert config["options"] == GAMES[game]["options"]
+    assert config["board"] == catalogue.get(game).default_board
+    assert config["options"] == default_options(catalogue.get(game))
 
 
 @pytest.mark.parametrize("speed, expected", [("abc", 400), ("-5", 20), ("99999", 5000), ("", 400)])
@@ -184,24 +197,32 @@ def test_seeded_watersort_link_carries_capacity_and_fewest_pours(client):
 
 
 def test_daily_puzzles_open_and_bad_generator_values_fall_back(client):
-    for game in GAMES:
+    for game in catalogue.games():
         config = page_config(client.get(f"/play/{game}?daily=1"))
         assert config["error"] is None and config["generated"]["daily"] is True
         assert config["min"]["moves"] > 0
+        seeded = page_config(client.get(f"/play/{game}?seed=7"))
+        assert seeded["generated"]["seed"] == 7 and seeded["generated"]["daily"] is False
+        assert page_config(client.get(f"/play/{game}?seed=7"))["board"] == seeded["board"]
     bad = page_config(client.get("/play/npuzzle?seed=1&distance=99"))
     assert "distance must be a whole number from 1 to 31" in bad["error"]
-    assert bad["board"] == GAMES["npuzzle"]["board"]
+    assert bad["board"] == catalogue.get("npuzzle").default_board
+    for seed in ("x", "-1", "²", str(2 ** 31)):
+        assert "seed must be a whole number" in page_config(client.get(f"/play/npuzzle?seed={seed}"))["error"]
 
 
 def test_lobby_shows_every_graded_level_with_its_minimum(client):
     html = client.get("/").get_data(as_text=True)
-    for level in load_levels():
-        assert f'data-min="{level["moves"]["piece"]}"' in html
-    assert html.count("min ") >= len(load_levels())
-    classic = page_config(client.get("/play/klotski?board=" + quote(load_levels()[0]["board"])))
+    for level in all_levels():
+        assert f'data-min="{level["min"]}"' in html
+    assert html.count("min ") >= len(all_levels())
+    first = klotski_levels()[0]
+    classic = page_config(client.get("/play/klotski?board=" + quote(first["board"])))
     assert classic["level"]["name"] == "横刀立马" and classic["min"]["moves"] == 81
-    step = page_config(client.get("/play/klotski?metric=step&board=" + quote(load_levels()[0]["board"])))
-    assert step["min"]["moves"] == load_levels()[0]["moves"]["step"]
+    step = page_config(client.get("/play/klotski?metric=step&board=" + quote(first["board"])))
+    assert step["min"]["moves"] == first["moves"]["step"]
+    other_goal = page_config(client.get("/play/klotski?goal=A@0,0&board=" + quote(first["board"])))
+    assert other_goal["error"] is None and other_goal["level"] is None and other_goal["min"] is None
 
 
 @pytest.mark.parametrize("game,board,options,message", [
@@ -238,7 +259,69 @@ def test_api_rejects_bad_requests_with_one_line(client, body):
 
 
 def test_editor_pages_open_for_every_game(client):
-    for game in GAMES:
+    for game in catalogue.games():
         response = client.get(f"/editor/{game}")
         assert response.status_code == 200 and 'data-testid="editor-board"' in response.get_data(as_text=True)
     assert client.get("/editor/chess").status_code == 404
+
+
+def test_editor_home_opens_the_first_games_editor(client):
+    response = client.get("/editor")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(f"/editor/{next(iter(catalogue.games()))}")
+
+
+def test_every_response_carries_a_request_id_and_readyz_reports_the_runner(client):
+    response = client.get("/readyz", headers={"X-Request-Id": "abc"})
+    assert response.status_code == 200 and response.headers["X-Request-Id"] == "abc"
+    assert response.get_json()["status"] == "ok" and "pools" in response.get_json()
+    assert client.get("/nowhere").headers["X-Request-Id"]
+
+
+# -- issue 9: settings from ARCADE_* through Flask's from_prefixed_env ----------------
+
+def test_arcade_environment_variables_configure_the_app(monkeypatch):
+    monkeypatch.setenv("ARCADE_PREBUILD_TABLES", "0")
+    monkeypatch.setenv("ARCADE_ALLOWED_ORIGINS", "https://a.example, https://b.example")
+    monkeypatch.setenv("ARCADE_SOLVE_SECONDS", "20")
+    monkeypatch.setenv("ARCADE_RATE_BURST", "7")
+    monkeypatch.setenv("ARCADE_MESSAGE_QUEUE", "")
+    config = create_app().config
+    assert config["PREBUILD_TABLES"] is False
+    assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
+    assert config["SOLVE_SECONDS"] == 20.0 and isinstance(config["SOLVE_SECONDS"], float)
+    assert config["RATE_BURST"] == 7 and config["MESSAGE_QUEUE"] is None
+    assert create_app(testing=True, RATE_BURST=9).config["RATE_BURST"] == 9   # arguments win
+
+
+@pytest.mark.parametrize("text, expected", [("0", False), ("false", False), ("no", False),
+                                            ("off", False), ("1", True), ("true", True),
+                                            ("yes", True), ("on", True)])
+def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
+    from webapp.config import normalise
+    monkeypatch.setenv("ARCADE_PREBUILD_TABLES", text)
+    app = create_app(testing=True)                 # testing turns prebuilding off
+    app.config.from_prefixed_env("ARCADE")
+    normalise(app.config)
+    assert app.config["PREBUILD_TABLES"] is expected
+
+
+def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
+    monkeypatch.setenv("ARCADE_SOLVE_SECONDS", "soon")
+    with pytest.raises(ValueError, match="ARCADE_SOLVE_SECONDS must be a number"):
+        create_app(testing=True)
+
+
+def test_both_job_runners_follow_the_runner_protocol():
+    import inspect
+
+    from webapp.cluster import ClusterRunner
+    from webapp.jobs import JobRunner
+    from webapp.runner import Runner
+    methods = [name for name, _ in inspect.getmembers(Runner, inspect.isfunction)
+               if not name.startswith("_")]
+    assert set(methods) == {"submit", "cancel", "drop", "start", "shutdown", "health"}
+    for runner in (JobRunner, ClusterRunner):
+        for name in methods:
+            assert inspect.signature(getattr(runner, name)) == inspect.signature(getattr(Runner, name)), \
+                f"{runner.__name__}.{name}"

@@ -12,7 +12,8 @@ import pytest
 import socketio
 
 from test_webapp_socket import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, replay_solution
-from webapp.games import GAMES
+from solver import catalogue
+from webapp.games import default_options
 from webapp.loadtest import free_port
 
 
@@ -77,15 +78,16 @@ def test_analyse_over_websocket(live):
     assert reply["next_board"] == GOAL_8
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(catalogue.games()))
 def test_solve_default_boards_over_websocket(live, game):
     client = live()
-    info = GAMES[game]
-    options = {k: v for k, v in info["options"].items() if v is not None}
-    client.emit("solve", {"game": game, "board": info["board"], "id": game, **options})
+    declared = catalogue.get(game)
+    options = {k: v for k, v in default_options(declared).items() if v is not None}
+    board = declared.default_board
+    client.emit("solve", {"game": game, "board": board, "id": game, **options})
     _, solution = client.wait("solution", timeout=20)
     assert solution["id"] == game and solution["optimal"] is True
-    replay_solution(game, info["board"], solution, options)
+    replay_solution(game, board, solution, options)
 
 
 def test_unsolvable_and_errors_over_websocket(live):

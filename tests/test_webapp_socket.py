@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from solver.engine import make_domain
 from solver.core.search import breadth_first
 from webapp import create_app
-from webapp.games import GAMES
+from solver import catalogue
+from webapp.games import default_options
 
 #: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
 #: seconds (hundreds of thousands of positions), reporting progress, until stopped
@@ -103,11 +104,11 @@ def test_analyse_of_a_solved_board(inbox):
     assert reply["solved"] is True and reply["distance"] == 0 and reply["best_move"] is None
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(catalogue.games()))
 def test_solve_replays_to_the_goal_in_the_fewest_moves(inbox, game):
     """Each play page's default board is solved optimally (BFS agrees on the length)."""
-    board = GAMES[game]["board"]
-    options = {k: v for k, v in GAMES[game]["options"].items() if v is not None}
+    board = catalogue.get(game).default_board
+    options = {k: v for k, v in default_options(catalogue.get(game)).items() if v is not None}
     inbox.client.emit("solve", {"game": game, "board": board, "id": 7, **options})
     _, solution = inbox.wait("solution", timeout=20)
     assert solution["id"] == 7 and solution["game"] == game and solution["optimal"] is True

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Tuple
 
-from solver.engine import analyse_board, solve_board
-from solver.errors import BoardError
-from solver.search import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
+from solver.engine import solve_board
+from solver.core.errors import BoardError
+from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
 
 from .validation import JobRequest
 
@@ -25,21 +25,6 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
     if game is not None:
         payload["game"] = game
     return payload
-
-
-def analyse_reply(request: JobRequest, cancel, seconds: float) -> Reply:
-    """``analysis`` for the position, or ``error`` when bad or over budget."""
-    try:
-        result = analyse_board(request.game, request.board, budget=Budget(max_seconds=seconds),
-                               cancel=cancel, **request.options)
-    except BoardError as err:
-        return "error", error_payload(str(err), "analyse", request.id, request.game)
-    if cancel.is_set() or result["message"] == CANCELLED:
-        return None
-    if result["distance"] is None and result["solvable"] is not False:
-        message = result["message"] or "gave up before finding the distance"
-        return "error", error_payload(message, "analyse", request.id, request.game)
-    return "analysis", {"id": request.id, "game": request.game, **result}
 
 
 def solve_reply(request: JobRequest, cancel, seconds: float,

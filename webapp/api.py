@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 
-from solver.engine import OPTIONS, analyse_board, parse_board
-from solver.errors import BoardError
-from solver.search import Budget
+from solver import catalogue
+from solver.engine import analyse_board, parse_board
+from solver.core.errors import BoardError
+from solver.core.results import Budget
 
 from .games import play_url
 
@@ -29,8 +30,9 @@ def _read_request():
         raise BoardError("send a JSON object like {game, board, options}")
     game, board = body.get("game"), body.get("board")
     options = body.get("options") or {}
-    if not isinstance(game, str) or game not in OPTIONS:
-        raise BoardError(f"unknown game {str(game)[:40]!r}; choose one of {', '.join(OPTIONS)}")
+    known = catalogue.games()
+    if not isinstance(game, str) or game not in known:
+        raise BoardError(f"unknown game {str(game)[:40]!r}; choose one of {', '.join(known)}")
     if not isinstance(options, dict):
         raise BoardError("options must be an object")
     options = {k: v for k, v in options.items() if v not in (None, "")}

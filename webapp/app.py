@@ -12,66 +12,25 @@ RQ workers on the same Redis (:mod:`webapp.cluster`).
 """
 from __future__ import annotations
 
-import itertools
-import logging
-import os
 from pathlib import Path
 
-from flask import Flask, g, jsonify, request
+from flask import Flask
 from flask_socketio import SocketIO
 
+from .api import api
+from .cluster import ClusterRunner
+from .config import DEFAULTS, normalise
 from .events import register_events
-from .games import load_levels
+from .health import health
 from .jobs import ANALYSE, SOLVE, JobRunner
+from .pages import pages
 from .pool import WorkerPool
 from .prebuild import start_prebuild
 from .ratelimit import RateLimiter
-from .routes import register_routes
+from .runner import Runner
 from .worker import Limits, WorkerSettings
 
 ROOT = Path(__file__).resolve().parent.parent
-log = logging.getLogger(__name__)
-
-DEFAULTS = {
-    "ANALYSE_SECONDS": 5.0,         # time budget for one analysis (a hint, the distance bar)
-    "SOLVE_SECONDS": 60.0,          # time budget for one full solve
-    "ANALYSE_FAST_SECONDS": 0.5,    # an analysis that is not done by then (not a lookup)
-                                    # moves to the solve pool, so lookups never queue behind it
-    "ANALYSE_MAX_NODES": 5_000_000,     # node budget for one analysis
-    "SOLVE_MAX_NODES": 100_000_000,     # node budget for one solve
-    "JOB_MEMORY_MB": 3072,          # address-space cap of each worker process
-    "ANALYSE_WORKERS": 2,           # worker processes for analysis (lookups)
-    "SOLVE_WORKERS": 2,             # worker processes for solves (niced below analysis)
-    "MAX_QUEUE": 256,               # queued jobs per pool before "server busy, try again"
-    "PROGRESS_INTERVAL": 0.25,      # at most ~4 progress events per second
-    "RATE_LIMIT": 30.0,             # events per second per client, on average (0: off)
-    "RATE_BURST": 60,               # ... and in a burst
-    "MAX_MESSAGE_BYTES": 16_384,    # the transport refuses bigger Socket.IO messages
-    "ALLOWED_ORIGINS": None,        # None: same origin only; or a list of origins
-    "PREBUILD_TABLES": True,        # warm tables and start workers at startup (not in tests)
-    "MESSAGE_QUEUE": None,          # "redis://host:port/0" to run as part of a cluster
-    "SHUTDOWN_SECONDS": 5.0,        # how long a graceful shutdown waits for workers
-}
-
-_request_ids = itertools.count(1)
-
-
-def _env_overrides() -> dict:
-    """``ARCADE_<KEY>`` environment variables override the defaults (deployment config)."""
-    found = {}
-    for key, default in DEFAULTS.items():
-        text = os.environ.get(f"ARCADE_{key}")
-        if text is None:
-            continue
-        if key == "ALLOWED_ORIGINS":
-            found[key] = [o.strip() for o in text.split(",") if o.strip()] or None
-        elif isinstance(default, bool):
-            found[key] = text.lower() in ("1", "true", "yes", "on")
-        elif isinstance(default, (int, float)):
-            found[key] = type(default)(float(text))
-        else:
-            found[key] = text or None
-    return found
 
 
 def _limits(config) -> dict:
@@ -82,81 +41,53 @@ def _limits(config) -> dict:
             SOLVE: Limits(float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval)}
 
 
-def _make_runner(app: Flask, socketio: SocketIO, boards: list) -> JobRunner:
+def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
+    """The cluster's runner with ``MESSAGE_QUEUE`` set, else one over this process's pools."""
     config = app.config
     if config["MESSAGE_QUEUE"]:
-        from .cluster import ClusterRunner
         return ClusterRunner(socketio.emit, config["MESSAGE_QUEUE"], _limits(config),
-                             max_queue=int(config["MAX_QUEUE"]))
-    warm = bool(config["PREBUILD_TABLES"])
+                             max_queue=config["MAX_QUEUE"])
     pools = {}
     for kind, size_key, nice in ((ANALYSE, "ANALYSE_WORKERS", 0), (SOLVE, "SOLVE_WORKERS", 5)):
-        settings = WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm,
-                                  klotski_boards=tuple(boards), nice=nice)
+        settings = WorkerSettings(memory_mb=config["JOB_MEMORY_MB"],
+                                  warm_tables=config["PREBUILD_TABLES"], nice=nice)
         pools[kind] = WorkerPool(kind, config[size_key], config["MAX_QUEUE"], settings)
     return JobRunner(socketio.emit, pools, _limits(config))
 
 
 def create_app(testing: bool = False, **config) -> Flask:
-    """Build the app; ``config`` overrides :data:`DEFAULTS`, ``ARCADE_*`` variables
-    and Flask settings.
+    """Build the app; ``config`` overrides :data:`~webapp.config.DEFAULTS`, ``ARCADE_*``
+    variables and Flask settings.
 
-    The app's own :class:`SocketIO` is ``app.extensions["socketio"]`` (and
-    ``webapp.socketio`` points at the most recently created one); its job runner
-    is ``app.extensions["job_runner"]``.
+    The app's own :class:`SocketIO` is ``app.extensions["socketio"]``; its job
+    runner (a :class:`~webapp.runner.Runner`) is ``app.extensions["job_runner"]``.
     """
     app = Flask(__name__, static_folder=str(ROOT / "static"), static_url_path="/static",
                 template_folder=str(ROOT / "templates"))
     app.config.update(DEFAULTS)
-    app.config.update(_env_overrides())
+    app.config.from_prefixed_env("ARCADE")
     app.config["TESTING"] = testing
-    app.debug = False                           # never debug mode, whatever the environment
     if testing:
         app.config["PREBUILD_TABLES"] = False
     app.config.update(config)
+    normalise(app.config)
+    app.debug = False                           # never debug mode, whatever the environment
 
-    origins = app.config["ALLOWED_ORIGINS"]
     # async_handlers=False: one client's events are handled in the order sent, so
     # "the newest request wins" means the newest the player sent
     socketio = SocketIO(app, async_mode="threading", async_handlers=False,
-                        cors_allowed_origins=origins if origins else None,
-                        max_http_buffer_size=int(app.config["MAX_MESSAGE_BYTES"]),
+                        cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
+                        max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
                         message_queue=app.config["MESSAGE_QUEUE"])
-    levels = load_levels()
-    boards = [level["board"] for level in levels]
-    runner = _make_runner(app, socketio, boards)
+    runner = _make_runner(app, socketio)
     app.extensions["job_runner"] = runner
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
-    register_routes(app, levels)
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.register_blueprint(health)
     register_events(socketio, runner, limiter)
-    _register_health(app, runner)
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
-        start_prebuild(boards, then=runner.start)
-
-    import webapp
-    webapp.socketio = socketio
+        start_prebuild(then=runner.start)
     return app
-
-
-def _register_health(app: Flask, runner) -> None:
-    """Request ids on every HTTP response and log line, and ``/readyz`` with pool figures.
-
-    ``/healthz`` (routes) says the process answers; ``/readyz`` says whether it can
-    take jobs: 200 with the pools' figures, 503 while shutting down.
-    """
-    @app.before_request
-    def tag_request():
-        g.request_id = request.headers.get("X-Request-Id", "")[:64] or f"h{next(_request_ids)}"
-
-    @app.after_request
-    def echo_request_id(response):
-        response.headers["X-Request-Id"] = getattr(g, "request_id", "")
-        return response
-
-    @app.get("/readyz", endpoint="readyz")
-    def readyz():
-        health = runner.health()
-        ready = not runner.closing
-        return jsonify(status="ok" if ready else "shutting down", **health), 200 if ready else 503

@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Dict, List, Optional
 
 from .answers import error_payload
-from .jobs import BUSY_MESSAGE
 from .loadtest import free_port
-from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client
+from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
+from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
 from .validation import JobRequest
-from .worker import Limits
+from .worker import Limits, limit_memory, warm_worker
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Tracked:
 
 
 class ClusterRunner:
-    """The job runner of a web process in a cluster (same interface as JobRunner)."""
+    """The job runner of a web process in a cluster (a :class:`~webapp.runner.Runner`)."""
 
     def __init__(self, emit: Callable[..., Any], url: str, limits: Dict[str, Limits],
                  max_queue: int = 256):
@@ -78,7 +78,7 @@ class ClusterRunner:
     def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
         generation = self._supersede(sid)
         if self.closing:
-            self._error(sid, kind, request, "server is shutting down, try again soon")
+            self._error(sid, kind, request, CLOSING_MESSAGE)
             return
         if self.queue.count >= self.max_queue:
             log.warning("%s %s rejected: cluster queue full", log_id, kind)
@@ -123,8 +123,7 @@ class ClusterRunner:
         for job in tracked:
             if self._is_current(job):
                 self._supersede(job.sid)
-                self._error(job.sid, job.kind, job.request, "server is shutting down, "
-                                                            "try again soon")
+                self._error(job.sid, job.kind, job.request, CLOSING_MESSAGE)
                 told += 1
         return told
 
@@ -140,7 +139,6 @@ class ClusterRunner:
         return generation
 
     def _enqueue(self, tracked: Tracked) -> None:
-        from .rq_jobs import run_job
         limits = tracked.limits
         job = self.queue.enqueue_call(
             run_job, args=(tracked.sid, tracked.generation, tracked.kind,
@@ -213,14 +211,10 @@ class ClusterRunner:
 def worker_main(url: str, memory_mb: Optional[int] = 3072, warm: bool = True) -> None:
     """One RQ worker: cap memory, warm tables, then run jobs in this process."""
     from rq import SimpleWorker
-
-    from .games import load_levels
-    from .worker import WorkerSettings, _limit_memory, _warm
     os.environ["ARCADE_MESSAGE_QUEUE"] = url
-    _limit_memory(memory_mb)
+    limit_memory(memory_mb)
     if warm:
-        _warm(WorkerSettings(warm_tables=True,
-                             klotski_boards=tuple(level["board"] for level in load_levels())))
+        warm_worker()
     worker = SimpleWorker([QUEUE], connection=redis_client(url))
     worker.work(logging_level="WARNING")
 

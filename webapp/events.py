@@ -16,6 +16,7 @@ from flask_socketio import SocketIO
 from .answers import error_payload
 from .jobs import ANALYSE, SOLVE
 from .ratelimit import RateLimiter
+from .runner import Runner
 from .validation import PayloadError, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ def _log_id() -> str:
     return f"{request.sid[:8]}/{next(_counter)}"
 
 
-def register_events(socketio: SocketIO, runner, limiter: RateLimiter) -> None:
+def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) -> None:
     """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
 
     def reply_error(message: str, event: str, payload=None) -> None:

@@ -1,40 +1,23 @@
-"""The three games the arcade serves: their default boards and the play page's config.
+"""The games as pages: shareable links, the lobby's cards and levels, a play page's config.
 
-A play page is opened from a URL (``/play/npuzzle?board=...``), so every
+A play page is opened from a URL (``/play/<game>?board=...``), so every
 position has a shareable link. This module turns the URL's query into the
-``config`` object the page reads: the board in canonical notation, the options
-that apply to that game, the playback speed and, when the URL's board is bad,
-the solver's one-line error (the page then falls back to the default board).
+``config`` object the page reads: the board in canonical notation, the game's
+options, the playback speed, the game's declaration (``game_info``) and, when
+the URL's board is bad, the solver's one-line error (the page then falls back
+to the default board). Every game comes from :mod:`solver.catalogue`.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Type
 from urllib.parse import urlencode
 
+from solver import catalogue
+from solver.core.errors import BoardError
+from solver.core.game import Game
 from solver.engine import parse_board
-from solver.errors import BoardError
-from solver.generate import klotski_levels
 
-from .levels import generated_level, level_facts, new_game_choices
-
-#: title and default position per game; each default is solvable (tests prove it)
-GAMES = {
-    "klotski": {
-        "title": "Klotski",
-        "board": "BAAC/BAAC/DEEF/DGHF/I..J",
-        "options": {"metric": "piece", "goal": None},
-    },
-    "watersort": {
-        "title": "Water sort",
-        "board": "ABCD,DCBA,BADC,CDAB,,",
-        "options": {"capacity": 4},
-    },
-    "npuzzle": {
-        "title": "8-puzzle",
-        "board": "4 1 2 0 8 7 6 3 5",
-        "options": {},
-    },
-}
+from .levels import generated_level, level_facts, level_min
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -47,36 +30,27 @@ def play_url(game: str, board: Optional[str] = None, **options: Any) -> str:
     return f"/play/{game}" + (f"?{urlencode(query)}" if query else "")
 
 
-def load_levels() -> list[dict]:
-    """Every graded Klotski layout (classic first), with its play link and progress key.
-
-    Keys: name, board, url, size, moves {piece, step}, pack, min (piece moves).
-    """
-    return [{**level, "url": play_url("klotski", level["board"]),
-             "min": level["moves"]["piece"]} for level in klotski_levels()]
+def default_options(game: Type[Game]) -> dict:
+    """Every option of ``game`` at its default: the page's options when the URL gives none."""
+    return {option.name: option.default for option in game.options}
 
 
-def lobby_games() -> list[dict]:
-    """One entry per game for the lobby: name, title and link."""
-    return [{"game": name, "title": info["title"], "url": play_url(name)}
-            for name, info in GAMES.items()]
+def lobby_games() -> List[dict]:
+    """One card per game for the lobby: its declaration plus the link to play it."""
+    return [{**game.describe(), "url": play_url(name)}
+            for name, game in catalogue.games().items()]
 
 
-def _options_from_query(game: str, query: Mapping[str, str]) -> dict:
-    """The options that apply to ``game``, typed; raises BoardError on bad values."""
-    options = dict(GAMES[game]["options"])
-    if game == "klotski":
-        for name in ("metric", "goal"):
-            value = query.get(name)
-            if value:
-                options[name] = value
-    elif game == "watersort":
-        value = query.get("capacity")
-        if value:
-            if not value.strip().isdigit():
-                raise BoardError(f"capacity must be a whole number, not {value!r}")
-            options["capacity"] = int(value)
-    return options
+def lobby_packs() -> Dict[str, List[dict]]:
+    """Every game's graded levels by pack, each with its ``game``, play ``url`` and ``min``."""
+    packs: Dict[str, List[dict]] = {}
+    for name, game in catalogue.games().items():
+        for level in game.levels():
+            options = level.get("options", {})
+            packs.setdefault(level["pack"], []).append(
+                {**level, "game": name, "url": play_url(name, level["board"], **options),
+                 "min": level_min(game, level)})
+    return packs
 
 
 def _speed_from_query(query: Mapping[str, str]) -> int:
@@ -88,8 +62,8 @@ def _speed_from_query(query: Mapping[str, str]) -> int:
     return max(MIN_SPEED_MS, min(MAX_SPEED_MS, speed))
 
 
-def play_config(game: str, query: Mapping[str, str]) -> dict:
-    """The play page's config for ``game`` opened with URL ``query``.
+def play_config(game: Type[Game], query: Mapping[str, str]) -> dict:
+    """The play (and editor) page's config for ``game`` opened with URL ``query``.
 
     ``?seed=`` or ``?daily=1`` (with the generator's own parameters) opens a
     generated level; ``?board=`` any position. A bad board or option never
@@ -98,21 +72,23 @@ def play_config(game: str, query: Mapping[str, str]) -> dict:
     ({moves, optimal}) when a pack or generator graded it; ``level`` names a
     pack level; ``choices`` fills the page's "New game" pickers.
     """
-    info = GAMES[game]
-    config = {"game": game, "board": info["board"], "options": dict(info["options"]),
+    defaults = default_options(game)
+    config = {"game": game.name, "board": game.default_board, "options": dict(defaults),
               "speed": _speed_from_query(query), "error": None, "min": None,
-              "level": None, "generated": None, "choices": new_game_choices(game)}
+              "level": None, "generated": None, "choices": game.choices(),
+              "game_info": game.describe()}
     try:
         generated = generated_level(game, query)
-        options = _options_from_query(game, query)
+        options = {**defaults,
+                   **game.check_options({o.name: query.get(o.name) for o in game.options})}
         board = query.get("board")
         if generated is not None:
             board = generated["board"]
-            options.update(generated.get("options", {}))
+            options.update(generated["options"])
             config["generated"] = generated
         if board is None or board == "":
-            board = info["board"]
-        domain, state = parse_board(game, board, **options)
+            board = game.default_board
+        domain, state = parse_board(game.name, board, **options)
         config["board"] = domain.format(state)
         config["options"] = options
         config.update(level_facts(game, config["board"], options, generated))

@@ -20,14 +20,13 @@ from typing import Any, Callable, Dict, Optional
 
 from .answers import error_payload
 from .pool import PoolBusy, PoolJob, WorkerPool
+from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
 from .validation import JobRequest
 from .worker import ANALYSE, SOLVE, Limits
 
 log = logging.getLogger(__name__)
 
-BUSY_MESSAGE = "server busy, try again"
-
-__all__ = ["ANALYSE", "SOLVE", "BUSY_MESSAGE", "JobRunner", "Slot"]
+__all__ = ["ANALYSE", "SOLVE", "JobRunner", "Slot"]
 
 
 @dataclass
@@ -41,7 +40,8 @@ class Slot:
 
 
 class JobRunner:
-    """Schedules analyse/solve jobs per client on the pools and delivers their answers.
+    """Schedules analyse/solve jobs per client on the pools and delivers their answers
+    (a :class:`~webapp.runner.Runner`).
 
     ``emit(event, payload, to=sid)`` sends to one client (``socketio.emit``);
     ``pools`` maps ``analyse``/``solve`` to a :class:`WorkerPool`; ``limits``
@@ -66,8 +66,8 @@ class JobRunner:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
-                self._emit("error", error_payload("server is shutting down, try again soon",
-                                                  kind, request.id, request.game), to=sid)
+                self._emit("error", error_payload(CLOSING_MESSAGE, kind, request.id, request.game),
+                           to=sid)
                 return
             self._submit_locked(sid, slot, kind, request, pool, self.limits[kind], log_id)
 
@@ -150,9 +150,8 @@ class JobRunner:
         self.closing = True
         dropped = [job for pool in self.pools.values() for job in pool.close()]
         for job in dropped:
-            self._emit("error", error_payload("server is shutting down, try again soon",
-                                              job.kind, job.request.id, job.request.game),
-                       to=job.owner)
+            self._emit("error", error_payload(CLOSING_MESSAGE, job.kind, job.request.id,
+                                              job.request.game), to=job.owner)
         for pool in self.pools.values():
             pool.shutdown(timeout)
         return len(dropped)

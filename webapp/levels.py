@@ -1,111 +1,97 @@
 """Generated and graded levels for the play page: URL query -> level, and what is known of it.
 
 ``?seed=N`` (or ``?daily=1``, whose seed comes from the UTC date) with a game's
-generator parameters opens the same puzzle for everyone:
-
-* npuzzle: ``size`` (3-5) and ``distance`` (moves from solved);
-* watersort: ``colours`` (3-14), ``capacity`` (3-6), ``empty`` (1-3);
-* klotski: a graded pack level picked by the seed.
-
-The solver does the generating (:mod:`solver.generate`); this module only
-reads the query and says what the page should show (``min`` moves, level name).
+generator parameters (its declared ``generator`` options, read from the query)
+opens the same puzzle for everyone. The game does the generating
+(:meth:`~solver.core.game.Game.generate`); this module only reads the query and
+says what the page should show (``min`` moves, level name).
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Mapping, Optional
+from typing import Dict, Mapping, Optional, Type
 
-from solver import generate
-from solver.errors import BoardError
+from solver import catalogue
+from solver.core.game import Game, Option
+from solver.core.seeds import MAX_SEED, daily_seed
 
-NPUZZLE_DEFAULT = {"size": 3, "distance": 20}
-WATERSORT_DEFAULT = {"colours": 6, "capacity": 4, "empty": 2}
-DAILY_NPUZZLE_SIZE = 3
-
-
-def _whole(query: Mapping[str, str], name: str, default: int) -> int:
-    value = query.get(name)
-    if value is None or value == "":
-        return default
-    text = str(value).strip()
-    if not text.isdigit() or len(text) > 12:
-        raise BoardError(f"{name} must be a whole number, not {value[:20]!r}")
-    return int(text)
+SEED = Option("seed", int, None, "the generator's seed", low=0, high=MAX_SEED)
 
 
-def _seed(query: Mapping[str, str], game: str) -> Optional[int]:
+def _seed(query: Mapping[str, str], game: Type[Game]) -> Optional[int]:
     """The query's seed: explicit ``seed``, else today's when ``daily`` is set, else None."""
-    if query.get("seed") not in (None, ""):
-        return generate.check_seed(_whole(query, "seed", 0))
+    seed = SEED.coerce(query.get("seed"))
+    if seed is not None:
+        return seed
     if query.get("daily") not in (None, "", "0"):
-        return generate.daily_seed(game)
+        return daily_seed(game.name)
     return None
 
 
-def generated_level(game: str, query: Mapping[str, str]) -> Optional[dict]:
+def generated_level(game: Type[Game], query: Mapping[str, str]) -> Optional[dict]:
     """The level a seeded query asks for, or None; raises BoardError on bad parameters.
 
-    Returns {board, seed, daily, params, options, min_moves, optimal, name}.
+    Returns {board, seed, daily, params, options, min_moves, optimal, name?}.
     """
     seed = _seed(query, game)
     if seed is None:
         return None
     daily = query.get("seed") in (None, "")
-    if game == "npuzzle":
-        size = _whole(query, "size", DAILY_NPUZZLE_SIZE if daily else NPUZZLE_DEFAULT["size"])
-        default_distance = 20 + seed % 12 if daily else NPUZZLE_DEFAULT["distance"]
-        distance = _whole(query, "distance", min(default_distance,
-                                                  generate.npuzzle_max_distance(size)))
-        made = generate.npuzzle_at_distance(size, distance, seed)
-        params = {"size": size, "distance": distance}
-        found = {"min_moves": made["distance"], "optimal": made["optimal"], "options": {}}
-    elif game == "watersort":
-        params = {name: _whole(query, name, default) for name, default in WATERSORT_DEFAULT.items()}
-        if daily:
-            params = {"colours": 8, "capacity": 4, "empty": 2}
-        made = generate.watersort_level(params["colours"], params["capacity"], params["empty"], seed)
-        found = {"min_moves": made["pours"], "optimal": True,
-                 "options": {"capacity": params["capacity"]}}
-    else:
-        made = generate.klotski_daily(list(_pack_by_board().values()), seed)
-        params = {}
-        found = {"min_moves": made["moves"]["piece"], "optimal": True,
-                 "options": {"metric": "piece"}, "name": made["name"]}
-    return {"board": made["board"], "seed": seed, "daily": daily, "params": params, **found}
+    params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
+    params = {name: value for name, value in params.items() if value is not None}
+    made = game.generate(params, seed, daily)
+    return {**made, "seed": seed, "daily": daily}
 
 
-@lru_cache(maxsize=1)
-def _pack_by_board() -> dict:
-    return {level["board"]: level for level in generate.klotski_levels()}
+def progress_key(game: Type[Game], options: Mapping) -> object:
+    """The value that splits a level's move counts ("piece"/"step", a goal), or None."""
+    name = game.progress_option
+    if name is None:
+        return None
+    value = options.get(name)
+    return game.option(name).default if value is None else value
 
 
-def find_level(board: str) -> Optional[dict]:
-    """The graded Klotski pack level whose start is ``board`` (canonical text), if any."""
-    return _pack_by_board().get(board)
+@lru_cache(maxsize=None)
+def _levels_by_board(name: str) -> Dict[str, dict]:
+    return {level["board"]: level for level in catalogue.get(name).levels()}
 
 
-def level_facts(game: str, board: str, options: dict, generated: Optional[dict]) -> dict:
+def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
+    """The game's graded level that starts at ``board`` (canonical) under ``options``.
+
+    Options other than the progress option must match the level's own, or the
+    puzzle is a different one (a Klotski level with another goal).
+    """
+    level = _levels_by_board(game.name).get(board)
+    if level is None:
+        return None
+    for option in game.options:
+        if option.name == game.progress_option:
+            continue
+        given = options.get(option.name)
+        wanted = level.get("options", {}).get(option.name)
+        if (option.default if given is None else given) != \
+                (option.default if wanted is None else wanted):
+            return None
+    if progress_key(game, options) not in level["moves"]:
+        return None
+    return level
+
+
+def level_min(game: Type[Game], level: dict) -> Optional[int]:
+    """The level's fewest moves under its own options (the lobby's "min N moves")."""
+    return level["moves"].get(progress_key(game, level.get("options", {})))
+
+
+def level_facts(game: Type[Game], board: str, options: Mapping,
+                generated: Optional[dict]) -> dict:
     """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack}) for a start board."""
     facts = {"min": None, "level": None}
     if generated is not None:
         facts["min"] = {"moves": generated["min_moves"], "optimal": generated["optimal"]}
-    if game == "klotski" and not options.get("goal"):
-        level = find_level(board)
-        if level is not None:
-            metric = options.get("metric") or "piece"
-            facts["min"] = {"moves": level["moves"][metric], "optimal": True}
-            facts["level"] = {"name": level["name"], "pack": level["pack"]}
+    level = find_level(game, board, options)
+    if level is not None:
+        facts["min"] = {"moves": level["moves"][progress_key(game, options)], "optimal": True}
+        facts["level"] = {"name": level["name"], "pack": level["pack"]}
     return facts
-
-
-def new_game_choices(game: str) -> dict:
-    """What the "New game" pickers offer for ``game`` (ranges and defaults)."""
-    if game == "npuzzle":
-        return {"sizes": {str(n): generate.npuzzle_max_distance(n)
-                          for n in generate.NPUZZLE_SIZES},
-                "exact_sizes": [3], **NPUZZLE_DEFAULT}
-    if game == "watersort":
-        return {"colours": list(generate.WATERSORT_COLOURS),
-                "capacity": list(generate.WATERSORT_CAPACITY),
-                "empty": list(generate.WATERSORT_EMPTY), "defaults": WATERSORT_DEFAULT}
-    return {"levels": len(_pack_by_board())}

@@ -23,6 +23,13 @@ import threading
 import time
 from typing import Optional
 
+from flask_socketio import SocketIO
+
+from .answers import error_payload
+from .validation import JobRequest
+from .worker import Limits
+from .worker import run_job as run_search
+
 QUEUE = "arcade"
 GEN_KEY = "arcade:gen:{sid}"
 CANCEL_KEY = "arcade:cancel:{job}"
@@ -50,7 +57,6 @@ def redis_client(url: Optional[str] = None):
 
 def emitter(url: Optional[str] = None):
     """A write-only Socket.IO server that reaches clients through the message queue."""
-    from flask_socketio import SocketIO
     url = url or redis_url()
     key = ("emitter", url)
     if key not in _clients:
@@ -95,9 +101,6 @@ def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -
     """RQ's entry point: run one analyse/solve and emit its answers to ``sid``."""
     from rq import get_current_job
 
-    from .validation import JobRequest
-    from .worker import Limits, run_job as run_search
-
     job = get_current_job()
     job_id = job.id if job is not None else f"local-{time.monotonic()}"
     redis = redis_client()
@@ -113,7 +116,6 @@ def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -
     try:
         run_search(kind, JobRequest(**request), Limits(**limits), cancel, send)
     except MemoryError:
-        from .answers import error_payload
         send("error", error_payload("this position needs more memory than the server allows "
                                     "per search", kind, request.get("id"), request.get("game")))
     finally:

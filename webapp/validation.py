@@ -11,15 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from solver.engine import MAX_BOARD_CHARS, OPTIONS, PUZZLES
-from solver.klotski_board import MAX_PIECES as KLOTSKI_MAX_PIECES
-from solver.klotski_board import MAX_SIDE as KLOTSKI_MAX_SIDE
-from solver.npuzzle import MAX_SIDE as NPUZZLE_MAX_SIDE
-from solver.watersort import MAX_CAPACITY
-from solver.watersort import MAX_TUBES as WATERSORT_MAX_TUBES
+from solver import catalogue
+from solver.core.errors import BoardError
+from solver.engine import MAX_BOARD_CHARS
 
 MAX_ID_CHARS = 100
-MAX_OPTION_CHARS = 100
 
 RequestId = Union[str, int, None]
 
@@ -61,42 +57,20 @@ def _check_id(payload: dict) -> RequestId:
     return value
 
 
-def _check_option(name: str, value: Any) -> Any:
-    """Type-check one option; ``None`` means "use the default"."""
-    if value is None:
-        return None
-    if name == "capacity":
-        if not _is_int(value) or not 1 <= value <= MAX_CAPACITY:
-            raise PayloadError(f"capacity must be a whole number from 1 to {MAX_CAPACITY}")
-        return value
-    if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
-        raise PayloadError(f"{name} must be text up to {MAX_OPTION_CHARS} characters")
-    return value
+def _checked_options(game, payload: dict) -> dict:
+    """The payload's options for ``game``, typed by the declarations.
 
-
-def _check_size(game: str, board: str) -> None:
-    """Cheap size checks before any work: tiles, tubes, rows and pieces.
-
-    The solver checks everything again when it parses; these only make sure an
-    oversized board is refused in the web process, never queued for a worker.
+    An option of another game is checked too (a page may send them all) and then
+    dropped; keys no game declares are ignored.
     """
-    if game == "npuzzle":
-        tiles = len(board.replace(",", " ").replace("/", " ").split())
-        if tiles > NPUZZLE_MAX_SIDE ** 2:
-            raise PayloadError(f"board has {tiles} tiles; the largest puzzle is "
-                               f"{NPUZZLE_MAX_SIDE}x{NPUZZLE_MAX_SIDE}")
-    elif game == "watersort":
-        tubes = board.count(",") + 1
-        if tubes > WATERSORT_MAX_TUBES:
-            raise PayloadError(f"board has {tubes} tubes; the limit is {WATERSORT_MAX_TUBES}")
-    elif game == "klotski":
-        rows = board.split("/")
-        if len(rows) > KLOTSKI_MAX_SIDE or max(len(row) for row in rows) > KLOTSKI_MAX_SIDE:
-            raise PayloadError(f"board is larger than {KLOTSKI_MAX_SIDE}x{KLOTSKI_MAX_SIDE} cells")
-        pieces = len(set(board) - {"/", "."})
-        if pieces > KLOTSKI_MAX_PIECES:
-            raise PayloadError(f"board has {pieces} pieces; at most {KLOTSKI_MAX_PIECES} "
-                               "are allowed")
+    options = {}
+    for other in catalogue.games().values():
+        for option in other.options:
+            mine = game.option(option.name)
+            value = (mine or option).coerce(payload.get(option.name))
+            if value is not None and mine is not None:
+                options[option.name] = value
+    return options
 
 
 def parse_job_request(payload: Any) -> JobRequest:
@@ -112,8 +86,9 @@ def parse_job_request(payload: Any) -> JobRequest:
         raise PayloadError("missing game")
     if not isinstance(game, str):
         raise PayloadError("game must be text")
-    if game not in PUZZLES:
-        raise PayloadError(f"unknown game {game[:40]!r}; choose one of {', '.join(PUZZLES)}")
+    known = catalogue.games()
+    if game not in known:
+        raise PayloadError(f"unknown game {game[:40]!r}; choose one of {', '.join(known)}")
     board = payload.get("board")
     if board is None:
         raise PayloadError("missing board")
@@ -121,14 +96,12 @@ def parse_job_request(payload: Any) -> JobRequest:
         raise PayloadError("board must be text")
     if len(board) > MAX_BOARD_CHARS:
         raise PayloadError(f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}")
-    _check_size(game, board)
     job_id = _check_id(payload)
-    every_option = set().union(*OPTIONS.values())
-    options = {}
-    for name in sorted(every_option):
-        value = _check_option(name, payload.get(name))
-        if value is not None and name in OPTIONS[game]:
-            options[name] = value
+    try:
+        known[game].check_size(board)
+        options = _checked_options(known[game], payload)
+    except BoardError as err:
+        raise PayloadError(str(err)) from None
     return JobRequest(game=game, board=board, id=job_id, options=options)
 
 

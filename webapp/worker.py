@@ -6,8 +6,8 @@ players. A worker:
 
 * caps its own address space (``RLIMIT_AS``) so a runaway search raises
   ``MemoryError`` (answered with ``error``) instead of eating the machine;
-* warms the tables it will look up (Klotski levels, 8-puzzle, 15-puzzle pattern
-  databases; cheap from the disk cache) before taking its first job;
+* warms the tables it will look up (each game's :meth:`warm`; cheap from the
+  disk cache) before taking its first job;
 * reads jobs ``(seq, kind, request, limits)`` from its pipe and writes back
   ``("event", seq, name, payload)`` messages, then ``("done", seq)``;
 * stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional, Tuple
 
 from solver.engine import analyse_stages
-from solver.errors import BoardError
-from solver.search import Budget
+from solver.core.errors import BoardError
+from solver.core.results import Budget
 
 from .answers import error_payload, solve_reply
+from .prebuild import warm_tables
 from .validation import JobRequest
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,6 @@ class WorkerSettings:
 
     memory_mb: Optional[int] = None
     warm_tables: bool = False
-    klotski_boards: tuple = ()
     nice: int = 0
 
 
@@ -134,7 +134,7 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
         send(*reply)
 
 
-def _limit_memory(memory_mb: Optional[int]) -> None:
+def limit_memory(memory_mb: Optional[int]) -> None:
     if not memory_mb:
         return
     limit = int(memory_mb) * 1024 * 1024
@@ -144,10 +144,10 @@ def _limit_memory(memory_mb: Optional[int]) -> None:
         log.warning("could not cap worker memory at %s MB", memory_mb)
 
 
-def _warm(settings: WorkerSettings) -> None:
-    from .prebuild import warm_tables
+def warm_worker() -> None:
+    """Load (or build) every game's tables before the first job, and log how long it took."""
     started = time.monotonic()
-    count = warm_tables(list(settings.klotski_boards))
+    count = warm_tables()
     log.info("worker %d warmed %d tables in %.2f s", os.getpid(), count,
              time.monotonic() - started)
 
@@ -158,9 +158,9 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
         os.environ.setdefault(name, "1")
     if settings.nice:
         os.nice(settings.nice)
-    _limit_memory(settings.memory_mb)
+    limit_memory(settings.memory_mb)
     if settings.warm_tables:
-        _warm(settings)
+        warm_worker()
     try:
         conn.send(("ready", 0))
     except OSError:                                  # the pool shut down while we warmed up

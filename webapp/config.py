@@ -1,0 +1,66 @@
+"""The app's settings: defaults, then ``ARCADE_<KEY>`` environment variables, then arguments.
+
+Flask's :meth:`~flask.Config.from_prefixed_env` reads the environment (each value
+parsed as JSON when it can be, so ``ARCADE_SOLVE_SECONDS=20`` is a number);
+:func:`normalise` then gives every setting its default's type, so
+``ARCADE_PREBUILD_TABLES=no`` is False and ``ARCADE_ALLOWED_ORIGINS=https://a,https://b``
+a list.
+"""
+from __future__ import annotations
+
+from typing import Any, MutableMapping
+
+DEFAULTS = {
+    "ANALYSE_SECONDS": 5.0,         # time budget for one analysis (a hint, the distance bar)
+    "SOLVE_SECONDS": 60.0,          # time budget for one full solve
+    "ANALYSE_FAST_SECONDS": 0.5,    # an analysis that is not done by then (not a lookup)
+                                    # moves to the solve pool, so lookups never queue behind it
+    "ANALYSE_MAX_NODES": 5_000_000,     # node budget for one analysis
+    "SOLVE_MAX_NODES": 100_000_000,     # node budget for one solve
+    "JOB_MEMORY_MB": 3072,          # address-space cap of each worker process
+    "ANALYSE_WORKERS": 2,           # worker processes for analysis (lookups)
+    "SOLVE_WORKERS": 2,             # worker processes for solves (niced below analysis)
+    "MAX_QUEUE": 256,               # queued jobs per pool before "server busy, try again"
+    "PROGRESS_INTERVAL": 0.25,      # at most ~4 progress events per second
+    "RATE_LIMIT": 30.0,             # events per second per client, on average (0: off)
+    "RATE_BURST": 60,               # ... and in a burst
+    "MAX_MESSAGE_BYTES": 16_384,    # the transport refuses bigger Socket.IO messages
+    "ALLOWED_ORIGINS": None,        # None: same origin only; or a list of origins
+    "PREBUILD_TABLES": True,        # warm tables and start workers at startup (not in tests)
+    "MESSAGE_QUEUE": None,          # "redis://host:port/0" to run as part of a cluster
+    "SHUTDOWN_SECONDS": 5.0,        # how long a graceful shutdown waits for workers
+}
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+def _origins(value: Any):
+    """A list of origins from a list or comma-separated text; None when empty."""
+    if isinstance(value, str):
+        value = value.split(",")
+    origins = [str(origin).strip() for origin in value or () if str(origin).strip()]
+    return origins or None
+
+
+def _typed(key: str, value: Any, default: Any) -> Any:
+    """``value`` as the type of its default (environment text becomes a number, a flag)."""
+    if isinstance(default, bool):
+        return value.strip().lower() in TRUE_WORDS if isinstance(value, str) else bool(value)
+    if isinstance(default, (int, float)) and value is not None:     # None: no limit
+        try:
+            return type(default)(float(value))
+        except (TypeError, ValueError):
+            raise ValueError(f"ARCADE_{key} must be a number, not {str(value)[:40]!r}") from None
+    return value
+
+
+def normalise(config: MutableMapping) -> None:
+    """Give every known setting its default's type, in place."""
+    for key, default in DEFAULTS.items():
+        value = config.get(key)
+        if key == "ALLOWED_ORIGINS":
+            config[key] = _origins(value)
+        elif key == "MESSAGE_QUEUE":
+            config[key] = value or None
+        else:
+            config[key] = _typed(key, value, default)

@@ -1,0 +1,40 @@
+"""Health and request ids: ``/healthz``, ``/readyz`` and the ``X-Request-Id`` header.
+
+``/healthz`` says the process answers. ``/readyz`` says whether it can take
+jobs: 200 with the job runner's figures, 503 while shutting down. Every HTTP
+response echoes the request's id (the client's ``X-Request-Id`` or a new one),
+so a log line can be matched to the request that caused it.
+"""
+from __future__ import annotations
+
+import itertools
+
+from flask import Blueprint, current_app, g, jsonify, request
+
+health = Blueprint("health", __name__)
+
+_request_ids = itertools.count(1)
+
+
+@health.before_app_request
+def tag_request():
+    g.request_id = request.headers.get("X-Request-Id", "")[:64] or f"h{next(_request_ids)}"
+
+
+@health.after_app_request
+def echo_request_id(response):
+    response.headers["X-Request-Id"] = getattr(g, "request_id", "")
+    return response
+
+
+@health.get("/healthz")
+def healthz():
+    return jsonify(status="ok")
+
+
+@health.get("/readyz")
+def readyz():
+    runner = current_app.extensions["job_runner"]
+    ready = not runner.closing
+    return (jsonify(status="ok" if ready else "shutting down", **runner.health()),
+            200 if ready else 503)
