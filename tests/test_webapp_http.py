@@ -323,5 +323,5 @@ def test_both_job_runners_follow_the_runner_protocol():
     assert set(methods) == {"submit", "cancel", "drop", "start", "shutdown", "health"}
     for runner in (JobRunner, ClusterRunner):
         for name in methods:
-            assert inspect.signature(getattr(runner, name)) == inspect.signature(getattr(Runner, name)), \
-                f"{runner.__name__}.{name}"
+            mine, wanted = getattr(runner, name), getattr(Runner, name)
+            assert inspect.signature(mine) == inspect.signature(wanted), f"{runner.__name__}.{name}"

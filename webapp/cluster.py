@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Dict, List, Optional
 
@@ -262,8 +263,6 @@ class Cluster:
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Until every web process answers and every worker has registered with RQ."""
-        import urllib.request
-
         from rq import Worker
         deadline = time.monotonic() + timeout
         connection = redis_client(self.url)

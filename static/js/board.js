@@ -1,5 +1,5 @@
-// Small DOM helpers shared by the game views: element building and the short
-// "not allowed" cue (a shake) that illegal moves get.
+// Small DOM helpers shared by the game views and editors: element building, the
+// short "not allowed" cue (a shake) that illegal moves get, editor tool inputs.
 
 /** Create an element: el("button", {class: "x", "data-tile": 3}, "3"). */
 export function el(tag, attrs = {}, ...children) {
@@ -48,3 +48,17 @@ export const ARROWS = {
 };
 
 export const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
+
+/** A labelled number field for editor tool bars; `onChange` gets the clamped value. */
+export function numberInput(name, value, min, max, onChange) {
+  const input = el("input", { type: "number", name, min, max, value, "data-testid": `editor-${name}` });
+  input.addEventListener("change", () => onChange(Math.max(min, Math.min(max, Number(input.value) || min))));
+  return el("label", { class: "tool" }, name, input);
+}
+
+/** A small button that runs `onClick`. */
+export function button(text, attrs, onClick) {
+  const node = el("button", { type: "button", class: "btn small", ...attrs }, text);
+  node.addEventListener("click", onClick);
+  return node;
+}

@@ -1,18 +1,20 @@
-// The board editor page: a per-game grid editor (editor-games.js) kept in step
+// The board editor page: the game module's editor (createEditor) kept in step
 // with the board text field; every change is validated by the server's solver
 // (POST /api/validate) so messages are the CLI's own; "Check solvable" asks
 // POST /api/check; "Play it" and "Copy link" open or share the position.
+// A game's editor builds its tool bar and grid and turns clicks into board
+// text; it validates nothing itself.
 
-import { EDITORS } from "./editor-games.js";
+import { loadGame } from "./games.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
-const config = JSON.parse(document.getElementById("config").textContent);
 
 class EditorPage {
-  constructor() {
+  constructor(config, module) {
     this.game = config.game;
-    this.editor = EDITORS[this.game](() => this.changed(), (config.options || {}).capacity);
+    this.editor = module.createEditor(() => this.changed(), config.options || {});
     this.editor.fromText(config.board);
+    document.querySelector(".how").textContent = this.editor.help || "";
     this.text = $("editor-board");
     this.asked = 0; // newest request number: older replies are ignored
     this.reply = null;
@@ -89,4 +91,9 @@ class EditorPage {
   }
 }
 
-window.editorPage = new EditorPage();
+async function start() {
+  const config = JSON.parse(document.getElementById("config").textContent);
+  window.editorPage = new EditorPage(config, await loadGame(config.game));
+}
+
+start();

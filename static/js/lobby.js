@@ -1,18 +1,24 @@
 // The lobby: draws a small, non-interactive preview of each game and level with
-// the same views the play page uses, and marks the levels this browser solved.
+// the view its game module gives the play page, and marks the levels this
+// browser solved. Games and their declarations come from the page's catalogue.
 
-import { createGame as klotski } from "./games/klotski.js";
-import { createGame as npuzzle } from "./games/npuzzle.js";
-import { createGame as watersort } from "./games/watersort.js";
+import { loadGame } from "./games.js";
 import { best, levelKey } from "./progress.js";
 
-const GAMES = { klotski, npuzzle, watersort };
+const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
+const declared = new Map(catalogue.map((info) => [info.name, info]));
 
-for (const node of document.querySelectorAll("[data-preview]")) {
+/** The options a preview or level is drawn with (JSON in data-options). */
+function optionsOf(node) {
+  try { return JSON.parse(node.dataset.options || "{}") || {}; } catch { return {}; }
+}
+
+async function drawPreview(node) {
   try {
-    const game = GAMES[node.dataset.preview]({ capacity: node.dataset.capacity });
+    const module = await loadGame(node.dataset.preview);
+    const game = module.createGame(optionsOf(node));
     const board = document.createElement("div");
-    board.className = `board board-${game.name} preview-board`;
+    board.className = `board board-${node.dataset.preview} preview-board`;
     node.append(board);
     game.createView(board, null).render(game.parse(node.dataset.board));
   } catch (error) {
@@ -20,9 +26,10 @@ for (const node of document.querySelectorAll("[data-preview]")) {
   }
 }
 
-for (const link of document.querySelectorAll("a.level[data-board]")) {
-  const result = best(levelKey("klotski", { metric: "piece" }, link.dataset.board));
-  if (!result) continue;
+function markSolved(link) {
+  const info = declared.get(link.dataset.game);
+  const result = info && best(levelKey(info, optionsOf(link), link.dataset.board));
+  if (!result) return;
   link.dataset.solved = "true";
   const mark = link.querySelector("[data-testid='level-best']");
   if (mark) {
@@ -31,3 +38,6 @@ for (const link of document.querySelectorAll("a.level[data-board]")) {
     mark.hidden = false;
   }
 }
+
+document.querySelectorAll("[data-preview]").forEach(drawPreview);
+document.querySelectorAll("a.level[data-board]").forEach(markSolved);

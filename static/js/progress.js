@@ -1,12 +1,22 @@
 // Progress kept in the browser: the best result per level, keyed by game, the
-// option that changes the count (metric or capacity) and the start board.
+// value of the option that changes the count (the game's declared progress
+// option, e.g. Klotski's metric or water sort's capacity) and the start board.
 
 const STORE = "arcade-progress-v1";
 
-export function levelKey(game, options, board) {
-  const variant = game === "klotski" ? (options.metric || "piece")
-    : game === "watersort" ? String(options.capacity || 4) : "";
-  return `${game}|${variant}|${board}`;
+/** The value of `info`'s progress option in `options` (its default when not given), as text. */
+function variant(info, options) {
+  const name = info.progress_option;
+  if (!name) return "";
+  const given = options ? options[name] : undefined;
+  if (given !== undefined && given !== null && given !== "") return String(given);
+  const declared = (info.options || []).find((option) => option.name === name);
+  return declared && declared.default !== null && declared.default !== undefined ? String(declared.default) : "";
+}
+
+/** The store key of a level: `${game}|${variant}|${board}`; `info` is the game's declaration. */
+export function levelKey(info, options, board) {
+  return `${info.name}|${variant(info, options)}|${board}`;
 }
 
 function readAll() {

@@ -1,15 +1,15 @@
-// Klotski (Huarong Dao): rules and view.
+// Klotski (Huarong Dao): rules, view and editor.
 // Notation: rows top to bottom joined by "/", one character per piece on every
 // cell of that piece, "." empty. A move is {piece, from, to, path}: top-left
 // cells, path = the top-left after each unit step. In the "piece" metric, moving
 // the same piece again continues the same move (the classic 81-move count).
 
-import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
+import { el, refuse, clearHintMarks, setDuration, numberInput, button, ARROWS, DIRECTIONS } from "../board.js";
 
 const EMPTY = ".";
 
 /** Where each piece is: label -> {r, c, h, w} (its bounding rectangle). */
-export function piecesOf(state) {
+function piecesOf(state) {
   const pieces = new Map();
   state.cells.forEach((label, i) => {
     if (label === EMPTY) return;
@@ -43,15 +43,9 @@ function goalOf(state, options) {
   return null;
 }
 
-function directionName(dr, dc) {
-  return dr < 0 ? "up" : dr > 0 ? "down" : dc < 0 ? "left" : "right";
-}
-
 export function createGame(options = {}) {
   let goal = null; // fixed by the first parsed board (pieces keep their shapes)
   const game = {
-    name: "klotski",
-    title: "Klotski",
     metric: options.metric === "step" ? "step" : "piece",
 
     parse(text) {
@@ -138,7 +132,7 @@ function pathWords(from, path) {
   const words = [];
   let [r, c] = from;
   for (const [nr, nc] of path) {
-    const dir = directionName(nr - r, nc - c);
+    const dir = nr < r ? "up" : nr > r ? "down" : nc < c ? "left" : "right";
     const last = words[words.length - 1];
     if (last && last.dir === dir) last.n += 1; else words.push({ dir, n: 1 });
     [r, c] = [nr, nc];
@@ -230,9 +224,7 @@ class KlotskiView {
         this.pieces.set(label, node);
         this.floor.append(node);
       }
-      for (const [k, v] of Object.entries({ "--r": p.r, "--c": p.c, "--h": p.h, "--w": p.w })) {
-        node.style.setProperty(k, v);
-      }
+      for (const [k, v] of Object.entries({ "--r": p.r, "--c": p.c, "--h": p.h, "--w": p.w })) node.style.setProperty(k, v);
     }
     this.state = state;
     this.board.classList.toggle("won", this.game.isGoal(state));
@@ -293,4 +285,63 @@ class KlotskiView {
   }
 
   refuse(target) { refuse(target || this.board); }
+}
+
+const LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz";
+
+function pieceColour(label) {
+  return label === "A" ? "#e4572e" : `hsl(${(label.codePointAt(0) * 67) % 360} 55% 55%)`;
+}
+
+/** The editor: paint cells with the chosen piece label; sizes 2..10. */
+export function createEditor(changed) {
+  const ed = {
+    help: "Pick a piece, then click cells to paint it (click a painted cell again to clear it). "
+      + "Each piece must be a solid rectangle; the one 2x2 piece must reach the bottom centre.",
+    rows: [],
+    current: "A",
+    fromText(text) {
+      const rows = String(text).split("/").filter((r) => r.length);
+      if (rows.length) ed.rows = rows.map((r) => r.split(""));
+    },
+    toText() { return ed.rows.map((r) => r.join("")).join("/"); },
+    options() { return {}; },
+    resize(height, width) {
+      ed.rows = Array.from({ length: height }, (_, r) => Array.from({ length: width }, (_, c) => ed.rows[r]?.[c] || "."));
+      changed();
+    },
+    tools(box) {
+      const onBoard = new Set(ed.rows.flat());
+      const used = [...onBoard, ed.current].filter((l, i, all) => l !== "." && all.indexOf(l) === i);
+      const free = () => [...LABELS].find((l) => !onBoard.has(l)) || "A";
+      box.replaceChildren(
+        numberInput("width", ed.rows[0] ? ed.rows[0].length : 4, 2, 10, (w) => ed.resize(ed.rows.length, w)),
+        numberInput("height", ed.rows.length, 2, 10, (h) => ed.resize(h, ed.rows[0].length)),
+        el("span", { class: "tool-label" }, "piece"),
+        ...used.sort().map((l) => {
+          const b = el("button", { type: "button", class: "swatch", "data-label": l, "aria-pressed": String(l === ed.current),
+                                   style: { background: pieceColour(l) } }, l);
+          b.addEventListener("click", () => { ed.current = l; changed(); });
+          return b;
+        }),
+        button("New piece", { "data-testid": "editor-new-piece" }, () => { ed.current = free(); changed(); }),
+        button("Clear", { "data-testid": "editor-clear" }, () => { ed.rows = ed.rows.map((r) => r.map(() => ".")); changed(); }),
+      );
+    },
+    render(grid) {
+      grid.style.setProperty("--cols", ed.rows[0] ? ed.rows[0].length : 0);
+      grid.className = "editor-grid klotski-grid";
+      grid.replaceChildren(...ed.rows.flatMap((row, r) => row.map((ch, c) => {
+        const cell = el("button", { type: "button", class: "cell", "data-cell": `${r},${c}`,
+                                    "aria-label": `row ${r + 1} column ${c + 1}: ${ch === "." ? "empty" : ch}`,
+                                    style: ch === "." ? {} : { background: pieceColour(ch) } }, ch === "." ? "" : ch);
+        cell.addEventListener("click", () => {
+          ed.rows[r][c] = ed.rows[r][c] === ed.current ? "." : ed.current;
+          changed();
+        });
+        return cell;
+      })));
+    },
+  };
+  return ed;
 }

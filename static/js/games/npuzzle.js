@@ -1,16 +1,16 @@
-// The N-puzzle (8-puzzle, 15-puzzle ...): rules and view.
+// The N-puzzle (8-puzzle, 15-puzzle ...): rules, view, editor and the "New game"
+// form's size-dependent distance picker.
 // Notation: tile numbers row-major separated by single spaces, 0 the blank.
 // A move names the tile and the direction the TILE slides into the blank.
 
 import { el, refuse, clearHintMarks, setDuration, ARROWS } from "../board.js";
 
+function readTiles(text) { return String(text).trim().split(/[\s,/]+/).filter(Boolean); }
+
 export function createGame() {
   const game = {
-    name: "npuzzle",
-    title: "8-puzzle",
-
     parse(text) {
-      const tiles = String(text).trim().split(/[\s,/]+/).filter(Boolean).map(Number);
+      const tiles = readTiles(text).map(Number);
       const n = Math.round(Math.sqrt(tiles.length));
       if (n < 2 || n * n !== tiles.length || tiles.some((t) => !Number.isInteger(t))) {
         throw new Error(`cannot read an n x n puzzle from "${text}"`);
@@ -132,4 +132,74 @@ class NPuzzleView {
   }
 
   refuse(target) { refuse(target || this.board); }
+}
+
+/** The editor: click two tiles to swap them; the size picker starts a solved grid. */
+export function createEditor(changed) {
+  const ed = {
+    help: "Click two tiles to swap them. 0 is the gap.",
+    tiles: [1, 2, 3, 4, 5, 6, 7, 8, 0],
+    picked: null,
+    fromText(text) {
+      const words = readTiles(text);
+      if (words.length) ed.tiles = words;
+    },
+    toText() { return ed.tiles.join(" "); },
+    options() { return {}; },
+    size() { return Math.max(1, Math.round(Math.sqrt(ed.tiles.length))); },
+    tools(box) {
+      const select = el("select", { "data-testid": "editor-size", name: "size" },
+        ...[2, 3, 4, 5].map((n) => el("option", { value: n, selected: n === ed.size() ? "" : null }, `${n}x${n}`)));
+      select.addEventListener("change", () => {
+        const n = Number(select.value);
+        ed.tiles = [...Array.from({ length: n * n - 1 }, (_, i) => i + 1), 0];
+        changed();
+      });
+      box.replaceChildren(el("label", { class: "tool" }, "size", select));
+    },
+    render(grid) {
+      grid.className = "editor-grid tile-grid";
+      grid.style.setProperty("--cols", ed.size());
+      grid.replaceChildren(...ed.tiles.map((t, i) => {
+        const node = el("button", { type: "button", class: "edit-tile", "data-tile": t, "data-cell": i,
+                                    "aria-pressed": String(ed.picked === i) }, String(t) === "0" ? "" : String(t));
+        node.addEventListener("click", () => {
+          if (ed.picked === null) { ed.picked = i; changed(); return; }
+          const j = ed.picked;
+          ed.picked = null;
+          [ed.tiles[i], ed.tiles[j]] = [ed.tiles[j], ed.tiles[i]];
+          changed();
+        });
+        return node;
+      }));
+    },
+  };
+  return ed;
+}
+
+/**
+ * The "New game" form: sizes read "3x3" and start at the size being played; the
+ * distance picker offers what the chosen size allows (exact distances on sizes
+ * the server searches fully, "up to" on the rest).
+ */
+export function setupNewGameForm(form, config) {
+  const size = form.querySelector("[name=size]");
+  const distance = form.querySelector("[name=distance]");
+  if (!size || !distance) return;
+  const choices = config.game_info.choices;
+  for (const option of size.options) option.textContent = `${option.value}x${option.value}`;
+  const playing = String(Math.round(Math.sqrt(readTiles(config.board).length)));
+  if (!config.generated && choices.sizes[playing]) size.value = playing;
+  const fillDistances = () => {
+    const max = choices.sizes[size.value];
+    const exact = choices.exact_sizes.includes(Number(size.value));
+    const want = Number(distance.value) || choices.distance;
+    distance.replaceChildren(...Array.from({ length: max }, (_, i) => {
+      const option = new Option(`${exact ? "exactly" : "up to"} ${i + 1}`, String(i + 1));
+      option.selected = i + 1 === Math.min(want, max);
+      return option;
+    }));
+  };
+  fillDistances();
+  size.addEventListener("change", fillDistances);
 }

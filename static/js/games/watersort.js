@@ -1,13 +1,13 @@
-// Water sort: rules and view.
+// Water sort: rules, view, editor and the extra tube.
 // Notation: tubes joined by ",", each written bottom to top, one character per
 // unit of colour; an empty tube is empty text. A pour moves the top run of one
 // colour onto an empty tube or a tube whose top has that colour, as much as fits.
 // Every colour has a fixed colour AND symbol, so colour-blind players can play.
 
-import { el, refuse, clearHintMarks, setDuration } from "../board.js";
+import { el, refuse, clearHintMarks, setDuration, numberInput, button } from "../board.js";
 
 /** Notation character -> [colour, symbol name]. */
-export const PALETTE = {
+const PALETTE = {
   A: ["#e53935", "circle"], B: ["#1e6fd9", "square"], C: ["#fbc02d", "triangle"],
   D: ["#2e9d48", "diamond"], E: ["#8e35b5", "star"], F: ["#f57c00", "plus"],
   G: ["#ec5f9c", "heart"], H: ["#13a9c2", "hexagon"], I: ["#7b5236", "cross"],
@@ -31,7 +31,7 @@ const SYMBOLS = {
 };
 
 /** Colour and symbol for any notation character (unknown ones get a hue and their letter). */
-export function swatch(ch) {
+function swatch(ch) {
   if (PALETTE[ch]) return { colour: PALETTE[ch][0], symbol: SYMBOLS[PALETTE[ch][1]], name: PALETTE[ch][1] };
   const code = ch.codePointAt(0);
   return { colour: `hsl(${(code * 137) % 360} 65% 48%)`, symbol: null, name: ch };
@@ -48,8 +48,6 @@ function topRun(tube) {
 export function createGame(options = {}) {
   const capacity = Number(options.capacity) || 4;
   const game = {
-    name: "watersort",
-    title: "Water sort",
     capacity,
 
     parse(text) {
@@ -205,4 +203,58 @@ class WaterSortView {
   }
 
   refuse(target) { refuse(target || this.board); }
+}
+
+/** The "extra-tube" feature: an empty tube joins the position (counted, but not a move). */
+export const extra = {
+  feature: "extra-tube",
+  noun: "extra tube",
+  notice: "An empty tube was added.",
+  apply: (board) => `${board},`,
+};
+
+/** The editor: pour the chosen colour into tubes one unit at a time. */
+export function createEditor(changed, options = {}) {
+  const ed = {
+    help: "Pick a colour, then click a tube to pour one unit of it on top. \"Remove\" takes the top unit off. "
+      + "Every colour needs exactly as many units as a tube holds.",
+    tubes: ["", "", "", ""],
+    capacity: Number(options.capacity) || 4,
+    current: "A",
+    fromText(text) { ed.tubes = String(text).split(","); },
+    toText() { return ed.tubes.join(","); },
+    options() { return { capacity: ed.capacity }; },
+    tools(box) {
+      box.replaceChildren(
+        numberInput("capacity", ed.capacity, 1, 12, (n) => { ed.capacity = n; changed(); }),
+        numberInput("tubes", ed.tubes.length, 1, 30, (n) => {
+          ed.tubes = Array.from({ length: n }, (_, i) => ed.tubes[i] || "");
+          changed();
+        }),
+        el("span", { class: "tool-label" }, "colour"),
+        ...[..."ABCDEFGHIJKL"].map((ch) => {
+          const b = el("button", { type: "button", class: "swatch", "data-colour": ch, "aria-pressed": String(ch === ed.current),
+                                   style: { background: swatch(ch).colour } }, ch);
+          b.addEventListener("click", () => { ed.current = ch; changed(); });
+          return b;
+        }),
+        button("Remove", { "data-testid": "editor-remove", "aria-pressed": String(ed.current === null) },
+               () => { ed.current = null; changed(); }),
+      );
+    },
+    render(grid) {
+      grid.className = "editor-grid tube-grid";
+      grid.style.setProperty("--capacity", ed.capacity);
+      grid.replaceChildren(...ed.tubes.map((tube, i) => {
+        const node = el("button", { type: "button", class: "edit-tube", "data-tube": i, "aria-label": `tube ${i + 1}` },
+          ...[...tube].map((ch) => el("span", { class: "edit-unit", style: { background: swatch(ch).colour } }, ch)));
+        node.addEventListener("click", () => {
+          ed.tubes[i] = ed.current === null ? tube.slice(0, -1) : tube + ed.current;
+          changed();
+        });
+        return node;
+      }));
+    },
+  };
+  return ed;
 }
