@@ -1,0 +1,321 @@
+// The play page's controller: the position and its undo history, what the solver
+// said about each board, hint and solve requests, and solution playback. It names
+// no game and touches no page element: the game module's rules and view do the
+// game, and the page (main.js) passes `changed` and `moved` hooks that redraw the
+// panel and the address bar.
+
+import { Clock } from "./clock.js";
+import { History } from "./history.js";
+import { Playback } from "./playback.js";
+import { levelKey, record } from "./progress.js";
+
+const PLAYER_MOVE_MS = 140;
+
+/** The options given, without empty values (the server's defaults apply). */
+function givenOptions(options) {
+  return Object.fromEntries(Object.entries(options || {}).filter(([, v]) => v !== null && v !== undefined && v !== ""));
+}
+
+export class Controller {
+  /**
+   * @param {object} config  the page config (game, board, options, speed, min, game_info ...)
+   * @param {object} parts  createGame(options) from the game module; createView(ctrl) -> view;
+   *   connect(handlers) -> SolverLink; extra: the game's extra action when its feature is
+   *   declared, or null; changed() after anything the panel shows; moved() after a new position
+   */
+  constructor(config, { createGame, createView, connect, extra, changed, moved }) {
+    this.config = config;
+    this.info = config.game_info;
+    this.options = givenOptions(config.options);
+    this.game = createGame(this.options);
+    this.view = createView(this);
+    this.extra = extra;
+    this.changed = changed;
+    this.moved = moved;
+    this.history = new History();
+    this.analyses = new Map(); // board text -> analysis (from the server or a solution)
+    this.initialBoard = null;
+    this.notice = config.error ? `That board could not be used (${config.error}); here is the default one.` : "";
+    this.progressText = "";
+    this.solving = false;
+    this.hintWanted = false;
+    this.clock = new Clock();
+    this.playback = new Playback({
+      step: (i) => this.playSolutionMove(i),
+      back: () => this.undo({ keepPlayback: true }),
+      position: () => this.playback.solution.states.indexOf(this.board),
+      changed: () => this.changed(),
+    }, Number(config.speed) || 400);
+    this.link = connect({
+      onAnalysis: (reply, request) => this.gotAnalysis(reply, request),
+      onProgress: (reply) => this.gotProgress(reply),
+      onSolution: (reply, request) => this.gotSolution(reply, request),
+      onUnsolvable: (reply, request) => this.gotUnsolvable(reply, request),
+      onError: (reply) => this.gotError(reply),
+    });
+  }
+
+  /** Show the config's board; a board the rules cannot read leaves a notice instead. */
+  start() {
+    let state;
+    try {
+      state = this.game.parse(this.config.board);
+    } catch (error) {
+      this.notice = String(error.message || error);
+      this.changed();
+      return;
+    }
+    this.initialBoard = this.game.format(state);
+    this.setState(state, { duration: 0 });
+  }
+
+  // -- moves ----------------------------------------------------------------
+
+  /** Entries in effect: [moves, extras] (an extra, such as an added tube, is not a move). */
+  counts() {
+    const done = this.history.entries.slice(0, this.history.cursor);
+    const extra = done.filter((e) => e.kind === "extra").length;
+    return [done.length - extra, extra];
+  }
+
+  /** The game's extra action (e.g. an empty tube): changes the position, undo takes it back. */
+  addExtra() {
+    if (!this.extra || !this.initialBoard || this.isSolved()) return;
+    this.playback.pause();
+    if (this.solving) this.cancelSolve();
+    const next = this.game.parse(this.extra.apply(this.board));
+    this.history.push({ before: this.board, after: this.game.format(next), move: this.extra.noun, kind: "extra" });
+    this.notice = this.extra.notice;
+    this.setState(next, { duration: 0 });
+  }
+
+  /** The start's known fewest moves: {moves, optimal} from the level or the solver, or null. */
+  minimum() {
+    if (this.config.min) return this.config.min;
+    const start = this.analyses.get(this.initialBoard);
+    if (start && Number.isInteger(start.distance)) return { moves: start.distance, optimal: start.optimal };
+    return null;
+  }
+
+  /** Remember a solve in the browser's progress store (best per level). */
+  rememberSolve() {
+    const [moves, extra] = this.counts();
+    if (moves === 0 || this.recorded === this.board) return;
+    this.recorded = this.board;
+    const min = this.minimum();
+    record(levelKey(this.info, this.options, this.initialBoard),
+           { moves, extra, min: min && min.optimal ? min.moves : null });
+  }
+
+  /** A move the player asked for; refused moves shake `target`. Returns true if played. */
+  playerMove(move, target, { quiet = false } = {}) {
+    const next = this.game.apply(this.state, move);
+    if (!next) {
+      if (!quiet) this.view.refuse(target);
+      return false;
+    }
+    this.playback.pause();
+    const described = this.game.describeMove(this.state, move) || move;
+    const before = this.board;
+    const after = this.game.format(next);
+    const last = this.history.last;
+    const merged = last && last.kind === "player" && last.after === before && !this.history.canRedo
+      ? this.game.continues(last.move, described) : null;
+    if (merged) this.history.amendLast(after, merged);
+    else this.history.push({ before, after, move: described, kind: "player" });
+    this.notice = "";
+    this.startClock();
+    this.setState(next, { duration: PLAYER_MOVE_MS });
+    return true;
+  }
+
+  /** Play the solution's move `i` (the current board is states[i]). */
+  playSolutionMove(i) {
+    const { moves, states } = this.playback.solution;
+    const target = states[i + 1];
+    const redo = this.history.next;
+    if (redo && redo.after === target) {
+      this.history.redo();
+    } else {
+      this.history.push({ before: this.board, after: target, move: moves[i], kind: "playback" });
+    }
+    let next = this.game.apply(this.state, moves[i]);
+    if (!next || this.game.format(next) !== target) next = this.game.parse(target);
+    this.startClock();
+    this.setState(next, { duration: Math.min(this.playback.speed * 0.8, 600) });
+    return true;
+  }
+
+  undo({ keepPlayback = false } = {}) {
+    if (!keepPlayback) this.playback.pause();
+    const entry = this.history.undo();
+    if (!entry) return false;
+    this.setState(this.game.parse(entry.before), { duration: PLAYER_MOVE_MS });
+    return true;
+  }
+
+  redo() {
+    this.playback.pause();
+    const entry = this.history.redo();
+    if (!entry) return false;
+    this.setState(this.game.parse(entry.after), { duration: PLAYER_MOVE_MS });
+    return true;
+  }
+
+  restart() {
+    this.playback.pause();
+    if (this.solving) this.cancelSolve();
+    this.history.clear();
+    this.recorded = null;
+    this.clock.reset();
+    this.notice = "";
+    this.setState(this.game.parse(this.initialBoard), { duration: 250 });
+  }
+
+  /** Show `state` (board, address), then ask for its evaluation. */
+  setState(state, { duration }) {
+    this.state = state;
+    this.board = this.game.format(state);
+    this.view.clearHint();
+    this.hintWanted = false;
+    this.hintShown = false;
+    this.view.render(state, { duration });
+    this.moved();
+    if (this.isSolved()) { this.clock.stop(); this.rememberSolve(); }
+    this.changed();
+    this.evaluate();
+  }
+
+  isSolved() {
+    const known = this.analyses.get(this.board);
+    if (known && typeof known.solved === "boolean") return known.solved;
+    return this.game.isGoal(this.state);
+  }
+
+  startClock() { if (!this.isSolved()) this.clock.start(); }
+
+  // -- talking to the server -------------------------------------------------
+
+  payload(board) { return { game: this.config.game, board, ...this.options }; }
+
+  /** True while the current board's analysis is on its way. */
+  get evaluating() {
+    const current = this.link.current;
+    return Boolean(current && current.event === "analyse" && current.board === this.board);
+  }
+
+  evaluate() {
+    if (this.analyses.has(this.board)) return;
+    this.supersedeSolve("search stopped: you moved");
+    this.link.request("analyse", this.payload(this.board));
+  }
+
+  gotAnalysis(reply, request) {
+    this.analyses.set(request.board, reply);
+    if (request.board === this.board) {
+      if (this.isSolved()) this.clock.stop();
+      // a hint shown from an interim answer is replaced by the proven one's
+      if (this.hintWanted || (this.hintShown && reply.final !== false)) this.showHint();
+      this.changed();
+    }
+  }
+
+  hint() {
+    if (this.isSolved()) return;
+    this.playback.pause();
+    this.hintWanted = true;
+    if (this.analyses.has(this.board)) this.showHint();
+    else if (!this.evaluating) {
+      this.supersedeSolve("search stopped for the hint");
+      this.link.request("analyse", this.payload(this.board));
+    }
+    this.changed();
+  }
+
+  /** The server drops a client's older job when a newer request arrives. */
+  supersedeSolve(why) {
+    if (!this.solving) return;
+    this.solving = false;
+    this.progressText = why;
+  }
+
+  showHint() {
+    this.hintWanted = false;
+    const analysis = this.analyses.get(this.board);
+    this.view.clearHint();
+    this.hintShown = Boolean(analysis.best_move);
+    if (analysis.best_move) {
+      this.view.showHint(analysis.best_move);
+      this.notice = `Hint: ${analysis.best_move.text}`;
+    } else if (analysis.solvable === false) {
+      this.notice = "No hint: this position is unsolvable.";
+    } else {
+      this.notice = analysis.message || "No hint available for this position.";
+    }
+  }
+
+  solve() {
+    if (this.isSolved() || this.solving) return;
+    this.playback.pause();
+    const known = this.playback.loaded && this.playback.position() >= 0;
+    if (known) { this.playback.play(); return; }
+    this.solving = true;
+    this.solveStarted = performance.now();
+    this.notice = "";
+    this.progressText = "searching…";
+    this.link.request("solve", this.payload(this.board));
+    this.changed();
+  }
+
+  cancelSolve() {
+    this.link.cancel();
+    this.solving = false;
+    this.progressText = "search cancelled";
+    this.changed();
+  }
+
+  gotProgress(reply) {
+    const nodes = Number(reply.nodes || 0).toLocaleString("en");
+    const elapsed = Number(reply.elapsed || 0).toFixed(1);
+    this.progressText = `searching… ${nodes} positions · depth ${reply.depth ?? "?"} · ${elapsed} s`;
+    this.changed();
+  }
+
+  gotSolution(reply, request) {
+    this.solving = false;
+    const { moves, states } = reply;
+    const length = moves.length;
+    states.forEach((board, i) => {
+      if (!this.analyses.has(board) || this.analyses.get(board).distance === null) {
+        this.analyses.set(board, {
+          board, solved: i === length, solvable: true, distance: length - i,
+          optimal: Boolean(reply.optimal), best_move: moves[i] || null, next_board: states[i + 1] || null,
+        });
+      }
+    });
+    const stats = reply.stats || {};
+    const facts = [stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "",
+                   stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : ""].filter(Boolean);
+    this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${length} move${length === 1 ? "" : "s"}`
+      + (facts.length ? ` (${facts.join(", ")})` : "");
+    if (request.board !== this.board) { this.changed(); return; }
+    this.playback.load({ moves, states, optimal: reply.optimal });
+    this.playback.play();
+  }
+
+  gotUnsolvable(reply, request) {
+    this.solving = false;
+    this.analyses.set(request.board, { board: request.board, solved: false, solvable: false,
+                                       distance: null, optimal: true, best_move: null });
+    this.progressText = "no solution exists";
+    this.changed();
+  }
+
+  gotError(reply) {
+    this.solving = false;
+    this.hintWanted = false;
+    this.notice = reply.message || "the server could not handle that";
+    this.progressText = "";
+    this.changed();
+  }
+}

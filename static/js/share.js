@@ -1,0 +1,42 @@
+// Links to positions: every position has an address (/play/<game>?board=...),
+// kept in the URL bar as the player moves and copied by "Copy link".
+
+/** `params` plus the page's own ?speed=, so a link keeps the playback speed. */
+export function withSpeed(params) {
+  const speed = new URLSearchParams(window.location.search).get("speed");
+  if (speed) params.set("speed", speed);
+  return params;
+}
+
+/** The page address of `board` in `game` with `options` (absolute for sharing). */
+export function positionLink(game, board, options, { absolute = false, page = "play" } = {}) {
+  const params = new URLSearchParams({ board });
+  for (const [k, v] of Object.entries(options)) params.set(k, v);
+  const path = `/${page}/${game}?${(page === "play" ? withSpeed(params) : params).toString()}`;
+  return absolute ? window.location.origin + path : path;
+}
+
+/** Keep the URL bar on the current position (a seeded level's start keeps its own link). */
+export function followInAddressBar(ctrl, startUrl) {
+  const seeded = ctrl.config.generated && ctrl.board === ctrl.initialBoard;
+  window.history.replaceState(null, "", seeded ? startUrl : positionLink(ctrl.config.game, ctrl.board, ctrl.options));
+}
+
+/** Copy `url` to the clipboard; the button says "Copied!" for a moment. */
+export async function copyLink(button, url) {
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = url;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  button.dataset.copied = url;
+  const label = button.querySelector(".label") || button;
+  const old = label.textContent;
+  label.textContent = "Copied!";
+  setTimeout(() => { label.textContent = old; }, 1200);
+}
