@@ -27,10 +27,13 @@ def _game_or_404(name: str) -> Type[Game]:
 
 
 def _game_page(template: str, name: str):
-    """A page about one game's position, opened from its shareable URL."""
+    """A page about one game's position, opened from its shareable URL.
+
+    ``games`` (every declaration) lets the editor link to the other games' editors.
+    """
     game = _game_or_404(name)
     return render_template(template, game=game.name, title=game.title,
-                           config=play_config(game, request.args))
+                           config=play_config(game, request.args), games=lobby_games())
 
 
 @pages.get("/")
