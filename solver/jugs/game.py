@@ -1,0 +1,74 @@
+"""The declaration of water jugs: title, options, levels and the daily pick."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+from ..core.errors import BoardError
+from ..core.game import Game, Option
+from .rules import MAX_JUGS, Jugs
+
+PACK = "jugs-classic"
+LEVELS_FILE = Path(__file__).resolve().parent / "levels.json"
+
+
+def _pack() -> List[dict]:
+    return json.loads(LEVELS_FILE.read_text(encoding="utf-8"))["levels"]
+
+
+class JugsGame(Game):
+    name = "jugs"
+    title = "Water jugs"
+    order = 4
+    summary = "Measure exact litres with unmarked jugs, pouring until one is empty or full."
+    how_to_play = ("Click a jug, then the jug to pour into (or press their numbers). "
+                   "A pour stops when the first jug is empty or the second is full. "
+                   "Reach the litres marked under each jug.")
+    default_board = "0/3,0/5,8/8"
+    domain = "solver.jugs.rules:Jugs"
+    options = (
+        Option("goal", str, None, "jugs: target litres per jug, * for any, e.g. *,4,* "
+               "(default: the water shared equally by the two largest jugs)", label="Goal"),
+    )
+    progress_option = "goal"
+    features = frozenset()
+
+    @classmethod
+    def check_size(cls, board: str) -> None:
+        jugs = board.count(",") + 1
+        if jugs > MAX_JUGS:
+            raise BoardError(f"board has {jugs} jugs; the limit is {MAX_JUGS}")
+
+    @classmethod
+    def levels(cls) -> List[dict]:
+        return [{"name": level["name"], "board": level["board"], "pack": PACK,
+                 "size": f"{level['board'].count(',') + 1} jugs",
+                 "options": {"goal": level["goal"]}, "moves": {level["goal"]: level["pours"]}}
+                for level in _pack()]
+
+    @classmethod
+    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+        """The level a seed picks: jug puzzles are few and hand-checked."""
+        levels = cls.levels()
+        level = levels[seed % len(levels)]
+        goal = level["options"]["goal"]
+        return {"board": level["board"], "options": dict(level["options"]),
+                "min_moves": level["moves"][goal], "optimal": True, "name": level["name"],
+                "params": {}}
+
+    @classmethod
+    def bench(cls, args) -> None:
+        """Every level solved with the game's own search, pours checked against the pack."""
+        started = time.perf_counter()
+        nodes = wrong = 0
+        for level in cls.levels():
+            goal = level["options"]["goal"]
+            domain = Jugs(goal=goal)
+            result = domain.solve(domain.parse(level["board"]))
+            nodes += result.nodes
+            wrong += result.length != level["moves"][goal]
+        print(f"jugs: {len(cls.levels())} levels solved in "
+              f"{time.perf_counter() - started:.3f} s, {nodes:,} positions, "
+              f"{wrong} not at the pack's pour count")

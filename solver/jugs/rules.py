@@ -1,0 +1,166 @@
+"""Water jugs, the pouring puzzle of the seed talk: measure a quantity with unmarked jugs.
+
+Notation: jugs joined by ``,``, each ``contents/capacity`` in whole litres, so
+``0/3,0/5,8/8`` is an empty 3-litre jug, an empty 5-litre jug and a full
+8-litre one. The goal (option ``goal``) gives the target contents per jug,
+``*`` for "any": ``0,4,4`` or ``*,4,*`` (some 4 litres in the middle jug).
+Without a goal the classic one applies: the water shared equally between the
+two largest jugs, the rest empty (``0,4,4`` for the jugs above).
+
+A pour empties the source or fills the target, whichever comes first; water
+is never added or thrown away, so pours cannot always be undone.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator, NamedTuple, Optional, Tuple
+
+from ..core.domain import Domain, require
+from ..core.errors import BoardError
+
+MAX_JUGS = 6
+MAX_CAPACITY = 99
+ANY = None                     # a goal entry that accepts any contents
+
+_JUG = re.compile(r"(\d{1,3})/(\d{1,3})")
+_GOAL_ENTRY = re.compile(r"\*|\d{1,3}")
+
+State = Tuple[int, ...]
+Goal = Tuple[Optional[int], ...]
+
+
+class Pour(NamedTuple):
+    """``amount`` litres from jug ``src`` into jug ``dst`` (0-based)."""
+
+    src: int
+    dst: int
+    amount: int
+
+
+def parse_jugs(text) -> Tuple[State, Tuple[int, ...]]:
+    """(contents, capacities) from board text; errors name the jug (1-based)."""
+    require(isinstance(text, str), "board must be text")
+    text = text.strip()
+    require(bool(text), "empty board: write jugs as contents/capacity joined by ','")
+    parts = text.split(",")
+    require(2 <= len(parts) <= MAX_JUGS,
+            f"board has {len(parts)} jug{'s' if len(parts) != 1 else ''}; use 2 to {MAX_JUGS}")
+    contents, capacities = [], []
+    for number, part in enumerate(parts, 1):
+        match = _JUG.fullmatch(part.strip())
+        if match is None:
+            raise BoardError(f"jug {number} is {part!r}; write it as contents/capacity, e.g. 0/5")
+        held, capacity = int(match.group(1)), int(match.group(2))
+        require(1 <= capacity <= MAX_CAPACITY,
+                f"jug {number} holds {capacity} litres; capacities run from 1 to {MAX_CAPACITY}")
+        require(held <= capacity,
+                f"jug {number} has {held} litres in a {capacity}-litre jug")
+        contents.append(held)
+        capacities.append(capacity)
+    return tuple(contents), tuple(capacities)
+
+
+def format_jugs(contents: State, capacities: Tuple[int, ...]) -> str:
+    return ",".join(f"{held}/{capacity}" for held, capacity in zip(contents, capacities))
+
+
+def parse_goal(text, jugs: int) -> Goal:
+    """Target contents per jug (``None`` for ``*``) from ``0,4,4`` or ``*,4,*``."""
+    require(isinstance(text, str), "goal must be text like 0,4,4 or *,4,*")
+    parts = [p.strip() for p in text.split(",")]
+    require(len(parts) == jugs,
+            f"goal {text!r} names {len(parts)} jug{'s' if len(parts) != 1 else ''}; "
+            f"the board has {jugs}")
+    goal = []
+    for number, part in enumerate(parts, 1):
+        if _GOAL_ENTRY.fullmatch(part) is None:
+            raise BoardError(f"goal entry {number} is {part!r}; write litres or *")
+        goal.append(ANY if part == "*" else int(part))
+    require(any(g is not ANY for g in goal), f"goal {text!r} asks for nothing; give some litres")
+    return tuple(goal)
+
+
+def format_goal(goal: Goal) -> str:
+    return ",".join("*" if g is ANY else str(g) for g in goal)
+
+
+def shared_goal(contents: State, capacities: Tuple[int, ...]) -> Goal:
+    """The classic goal: the water split equally between the two largest jugs."""
+    total = sum(contents)
+    require(total % 2 == 0, f"the jugs hold {total} litres, which cannot be shared equally; "
+                            "give a goal, e.g. *,4,*")
+    largest = sorted(range(len(capacities)), key=lambda i: (-capacities[i], -i))[:2]
+    return tuple(total // 2 if i in largest else 0 for i in range(len(capacities)))
+
+
+def pour(contents: State, capacities: Tuple[int, ...], src: int, dst: int) -> Optional[State]:
+    """The contents after pouring ``src`` into ``dst``, or None when nothing would flow."""
+    if src == dst:
+        return None
+    amount = min(contents[src], capacities[dst] - contents[dst])
+    if amount <= 0:
+        return None
+    after = list(contents)
+    after[src] -= amount
+    after[dst] += amount
+    return tuple(after)
+
+
+class Jugs(Domain):
+    """The pouring puzzle over jugs fixed by the parsed board (one domain per board)."""
+
+    name = "jugs"
+    reversible = False
+
+    def __init__(self, goal: Optional[str] = None):
+        self.goal_text = goal
+        self.capacities: Tuple[int, ...] = ()
+        self.goal: Goal = ()
+
+    # -- notation ---------------------------------------------------------
+    def parse(self, text) -> State:
+        contents, capacities = parse_jugs(text)
+        if self.capacities and capacities != self.capacities:
+            raise BoardError("this board's jugs differ from the first board's; "
+                             "use one domain per set of jugs")
+        self.capacities = capacities
+        self.goal = (parse_goal(self.goal_text, len(capacities)) if self.goal_text
+                     else shared_goal(contents, capacities))
+        for number, (want, capacity) in enumerate(zip(self.goal, capacities), 1):
+            require(want is ANY or want <= capacity,
+                    f"goal asks jug {number} for {want} litres; it holds {capacity}")
+        return contents
+
+    def format(self, state: State) -> str:
+        return format_jugs(state, self.capacities)
+
+    # -- rules ------------------------------------------------------------
+    def moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+        for src in range(len(state)):
+            for dst in range(len(state)):
+                after = pour(state, self.capacities, src, dst)
+                if after is not None:
+                    yield Pour(src, dst, state[src] - after[src]), after
+
+    def is_goal(self, state: State) -> bool:
+        return all(want is ANY or want == held for want, held in zip(self.goal, state))
+
+    def heuristic(self, state: State) -> int:
+        """Jugs off target, halved and rounded up: one pour changes at most two jugs."""
+        wrong = sum(1 for want, held in zip(self.goal, state) if want is not ANY and want != held)
+        return (wrong + 1) // 2
+
+    def quick_solvable(self, state: State) -> Optional[bool]:
+        """Water is kept: a goal that needs more than there is can never be met."""
+        fixed = sum(want for want in self.goal if want is not ANY)
+        if fixed > sum(state) or (ANY not in self.goal and fixed != sum(state)):
+            return False
+        return None
+
+    # -- presentation -----------------------------------------------------
+    def describe(self, move: Pour) -> str:
+        return f"jug {move.src + 1} -> {move.dst + 1}"
+
+    def move_info(self, move: Pour) -> dict:
+        return {"from": move.src, "to": move.dst, "amount": move.amount,
+                "text": self.describe(move)}
