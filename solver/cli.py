@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
-from typing import List, Optional
+from typing import Dict, List, Optional
 
+from . import catalogue
+from .bench import run_bench
 from .core.errors import BoardError
+from .core.game import Option
 from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
+from .engine import solve_board
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP = 0, 1, 2, 3
 
@@ -28,18 +33,42 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _declared_options() -> Dict[str, List[Option]]:
+    """Every game's options by name: a name several games share becomes one flag."""
+    flags: Dict[str, List[Option]] = {}
+    for game in catalogue.games().values():
+        for option in game.options:
+            flags.setdefault(option.name, []).append(option)
+    return flags
+
+
+def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: List[Option]) -> None:
+    """``--name`` typed and limited as declared, its help joined over the games that use it."""
+    kwargs = {"help": "; ".join(option.help for option in options)}
+    if all(option.kind is int for option in options):
+        kwargs["type"] = int
+    if all(option.choices for option in options):
+        kwargs["choices"] = list(dict.fromkeys(c for option in options for c in option.choices))
+    parser.add_argument(f"--{name}", **kwargs)
+
+
+def _or_list(names: List[str]) -> str:
+    """``a, b or c``"""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m solver",
-                     description="Optimal solver for Klotski, water-sort and N-puzzles.")
+    games = catalogue.games()
+    parser = _Parser(prog="python -m solver", description=f"Optimal solver for "
+                     f"{_or_list([game.title for game in games.values()])}.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     solve = sub.add_parser("solve", help="solve one board")
-    solve.add_argument("puzzle", help="klotski, npuzzle or watersort")
-    solve.add_argument("board", help="the board in the puzzle's notation (see DESIGN.md)")
-    solve.add_argument("--metric", choices=["piece", "step"], help="klotski move metric")
-    solve.add_argument("--goal", help="klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)")
-    solve.add_argument("--capacity", type=int, help="water-sort tube capacity (default 4)")
+    solve.add_argument("puzzle", help=_or_list(list(games)))
+    solve.add_argument("board", help="the board in the puzzle's notation (see README)")
+    for name, options in _declared_options().items():
+        _add_option_flag(solve, name, options)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
@@ -48,8 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
-    bench.add_argument("--only", choices=["klotski", "npuzzle", "watersort"],
-                       help="bench one puzzle only")
+    bench.add_argument("--only", choices=list(games), help="bench one puzzle only")
     bench.add_argument("--deals", type=int, default=None,
                        help="water-sort deals per size (default 10, quick 3)")
     bench.add_argument("--fifteen", nargs="?", const="1-100", metavar="RANGE",
@@ -65,8 +93,8 @@ def _print_progress(p: Progress) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from .engine import solve_board
-
+    if args.seconds is not None and not math.isfinite(args.seconds):
+        raise UsageError(f"--seconds must be a finite number, not {args.seconds}")
     if args.seconds is not None and args.seconds <= 0:
         raise UsageError("--seconds must be positive")
     if args.nodes is not None and args.nodes <= 0:
@@ -74,8 +102,8 @@ def run_solve(args: argparse.Namespace) -> int:
     budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     progress = _print_progress if show else None
-    report = solve_board(args.puzzle, args.board, budget=budget, progress=progress,
-                         metric=args.metric, goal=args.goal, capacity=args.capacity)
+    options = {name: getattr(args, name) for name in _declared_options()}
+    report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
     if progress:
         print(file=sys.stderr)
     if args.json:
@@ -110,7 +138,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "solve":
             return run_solve(args)
-        from .bench import run_bench
         return run_bench(args)
     except (BoardError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -2,45 +2,29 @@
 
 ``solve_board`` and ``analyse_board`` take a puzzle name, board text and options,
 pick the puzzle's own strategy (tables, heuristics) and return plain JSON-ready
-dicts in the shape DESIGN.md gives for the CLI's ``--json`` and the Socket.IO
+dicts in the shape of the CLI's ``--json`` and the Socket.IO
 ``solution``/``analysis`` events.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Iterator, Optional
 
+from . import catalogue
 from .core.domain import Analysis, Domain
 from .core.errors import BoardError
 from .core.results import SOLVED, UNSOLVABLE
-
-#: puzzle name -> "module:Class" of its domain; imported on first use
-PUZZLES = {
-    "klotski": "solver.klotski.domain:Klotski",
-    "npuzzle": "solver.npuzzle.domain:NPuzzle",
-    "watersort": "solver.watersort.domain:WaterSort",
-}
-
-#: the options each puzzle understands (anything else is a clear error)
-OPTIONS = {
-    "klotski": {"metric", "goal"},
-    "npuzzle": set(),
-    "watersort": {"capacity"},
-}
 
 MAX_BOARD_CHARS = 2000
 
 
 def make_domain(puzzle: str, **options: Any) -> Domain:
-    """Build the domain for ``puzzle`` with ``options`` (``None`` values are ignored)."""
-    if not isinstance(puzzle, str) or puzzle not in PUZZLES:
-        raise BoardError(f"unknown puzzle {puzzle!r}; choose one of {', '.join(PUZZLES)}")
-    given = {k: v for k, v in options.items() if v is not None}
-    unknown = sorted(set(given) - OPTIONS[puzzle])
-    if unknown:
-        raise BoardError(f"option {unknown[0]} does not apply to {puzzle}")
-    module, cls = PUZZLES[puzzle].split(":")
-    return getattr(importlib.import_module(module), cls)(**given)
+    """Build the domain for ``puzzle`` with ``options`` (``None`` values are ignored).
+
+    The game's declaration checks the options, so every front end refuses a bad
+    value with the same message.
+    """
+    game = catalogue.get(puzzle)
+    return game.make_domain(**game.check_options(options))
 
 
 def parse_board(puzzle: str, board: Any, **options: Any):

@@ -3,7 +3,9 @@ import re
 import subprocess
 import sys
 
-from solver.baseline import StringKlotski, StringNPuzzle, StringWaterSort
+from solver.klotski.baseline import StringKlotski
+from solver.npuzzle.baseline import StringNPuzzle
+from solver.watersort.baseline import StringWaterSort
 
 
 def test_baselines_agree_with_known_figures():

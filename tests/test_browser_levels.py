@@ -5,7 +5,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from solver.generate import npuzzle_at_distance, watersort_level
+from solver.npuzzle.generate import npuzzle_at_distance
+from solver.watersort.generate import watersort_level
 from test_browser_support import GamePage, engine_solution
 
 pytestmark = pytest.mark.browser

@@ -3,7 +3,10 @@ import datetime as dt
 
 import pytest
 
-from solver import generate
+from solver.core.seeds import MAX_SEED, daily_seed
+from solver.klotski.levels import klotski_daily, klotski_levels
+from solver.npuzzle.generate import npuzzle_at_distance
+from solver.watersort.generate import watersort_level
 from solver.engine import analyse_board, parse_board, solve_board
 from solver.core.errors import BoardError
 from solver.npuzzle import manhattan_conflicts, solvable
@@ -18,21 +21,21 @@ def tiles(board):
 
 def test_every_eight_puzzle_distance_is_exact():
     for distance in range(1, 32):
-        level = generate.npuzzle_at_distance(3, distance, seed=distance * 7)
+        level = npuzzle_at_distance(3, distance, seed=distance * 7)
         assert level["optimal"] and level["distance"] == distance
         assert analyse_board("npuzzle", level["board"])["distance"] == distance
 
 
 def test_eight_puzzle_seeds_are_stable_and_varied():
-    first = generate.npuzzle_at_distance(3, 20, seed=123)
-    assert generate.npuzzle_at_distance(3, 20, seed=123) == first
-    others = {generate.npuzzle_at_distance(3, 20, seed=s)["board"] for s in range(10)}
+    first = npuzzle_at_distance(3, 20, seed=123)
+    assert npuzzle_at_distance(3, 20, seed=123) == first
+    others = {npuzzle_at_distance(3, 20, seed=s)["board"] for s in range(10)}
     assert len(others) > 5
 
 
 @pytest.mark.parametrize("size,distance", [(4, 12), (4, 30), (5, 20), (5, 40)])
 def test_larger_boards_are_proven_by_the_lower_bound(size, distance):
-    level = generate.npuzzle_at_distance(size, distance, seed=5)
+    level = npuzzle_at_distance(size, distance, seed=5)
     state = tiles(level["board"])
     assert len(state) == size * size and solvable(state)
     assert level["optimal"] and level["distance"] == distance
@@ -49,17 +52,17 @@ def test_larger_boards_are_proven_by_the_lower_bound(size, distance):
 
 
 def test_large_board_claim_is_an_upper_bound_when_not_proven():
-    level = generate.npuzzle_at_distance(5, 120, seed=1)
+    level = npuzzle_at_distance(5, 120, seed=1)
     assert level["distance"] <= 120
     assert manhattan_conflicts(tiles(level["board"])) <= level["distance"]
     assert solvable(tiles(level["board"]))
-    assert level == generate.npuzzle_at_distance(5, 120, seed=1)
+    assert level == npuzzle_at_distance(5, 120, seed=1)
 
 
 @pytest.mark.parametrize("colours,capacity,empty", [(3, 3, 1), (5, 4, 2), (6, 4, 1),
                                                      (8, 5, 3), (4, 6, 2)])
 def test_water_sort_deals_are_proven_with_their_fewest_pours(colours, capacity, empty):
-    level = generate.watersort_level(colours, capacity, empty, seed=11)
+    level = watersort_level(colours, capacity, empty, seed=11)
     tubes = level["board"].split(",")
     assert len(tubes) == colours + empty and tubes.count("") == empty
     assert len(set("".join(tubes))) == colours
@@ -71,21 +74,21 @@ def test_water_sort_deals_are_proven_with_their_fewest_pours(colours, capacity, 
     for move in report["move_details"]:
         _pour, state = domain.pour(state, move["from"], move["to"])
     assert domain.is_goal(state)
-    assert generate.watersort_level(colours, capacity, empty, seed=11) == level
+    assert watersort_level(colours, capacity, empty, seed=11) == level
 
 
 def test_water_sort_seeds_give_different_deals():
-    boards = {generate.watersort_level(6, 4, 2, seed)["board"] for seed in range(6)}
+    boards = {watersort_level(6, 4, 2, seed)["board"] for seed in range(6)}
     assert len(boards) == 6
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda: generate.npuzzle_at_distance(3, 32, 1), "distance must be a whole number from 1 to 31"),
-    (lambda: generate.npuzzle_at_distance(6, 5, 1), "size must be"),
-    (lambda: generate.npuzzle_at_distance(3, 5, -1), "seed must be"),
-    (lambda: generate.watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
-    (lambda: generate.watersort_level(5, 7, 2, 1), "capacity must be"),
-    (lambda: generate.watersort_level(5, 4, 0, 1), "empty must be"),
+    (lambda: npuzzle_at_distance(3, 32, 1), "distance must be a whole number from 1 to 31"),
+    (lambda: npuzzle_at_distance(6, 5, 1), "size must be"),
+    (lambda: npuzzle_at_distance(3, 5, -1), "seed must be"),
+    (lambda: watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
+    (lambda: watersort_level(5, 7, 2, 1), "capacity must be"),
+    (lambda: watersort_level(5, 4, 0, 1), "empty must be"),
 ])
 def test_bad_arguments_are_one_line_board_errors(call, message):
     with pytest.raises(BoardError, match=message):
@@ -94,13 +97,13 @@ def test_bad_arguments_are_one_line_board_errors(call, message):
 
 def test_daily_seed_depends_on_game_and_day_only():
     day = dt.date(2024, 5, 17)
-    assert generate.daily_seed("npuzzle", day) == generate.daily_seed("npuzzle", day)
-    assert generate.daily_seed("npuzzle", day) != generate.daily_seed("watersort", day)
-    assert generate.daily_seed("npuzzle", day) != generate.daily_seed("npuzzle", day + dt.timedelta(1))
-    assert 0 <= generate.daily_seed("klotski", day) <= generate.MAX_SEED
+    assert daily_seed("npuzzle", day) == daily_seed("npuzzle", day)
+    assert daily_seed("npuzzle", day) != daily_seed("watersort", day)
+    assert daily_seed("npuzzle", day) != daily_seed("npuzzle", day + dt.timedelta(1))
+    assert 0 <= daily_seed("klotski", day) <= MAX_SEED
 
 
 def test_klotski_daily_picks_a_pack_level():
-    levels = generate.klotski_levels()
-    picked = generate.klotski_daily(levels, generate.daily_seed("klotski", dt.date(2024, 1, 1)))
+    levels = klotski_levels()
+    picked = klotski_daily(levels, daily_seed("klotski", dt.date(2024, 1, 1)))
     assert picked in levels

@@ -3,7 +3,7 @@ import pytest
 
 from solver.klotski import levels as solver_levels
 from solver.engine import parse_board, solve_board
-from solver.generate import KLOTSKI_PACKS, klotski_levels
+from solver.klotski.levels import PACKS as KLOTSKI_PACKS, klotski_levels
 from solver.core.search import replay_keys
 
 LEVELS = klotski_levels()

@@ -32,3 +32,10 @@ def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise BoardError(f"seed must be a whole number from 0 to {MAX_SEED}")
     return seed
+
+
+def check_range(name: str, value, low: int, high: int) -> int:
+    """A generator parameter is a whole number from ``low`` to ``high``; else a BoardError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BoardError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value

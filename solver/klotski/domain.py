@@ -1,6 +1,6 @@
 """Klotski (Huarong Dao): sliding rectangular pieces until the goal piece reaches its spot.
 
-Notation (see DESIGN.md): rows joined by ``/``, one letter or digit per piece
+Notation: rows joined by ``/``, one letter or digit per piece
 on every cell it covers, ``.`` empty, e.g. the classic ``BAAC/BAAC/DEEF/DGHF/I..J``.
 Options: ``metric`` ``piece`` (a piece sliding any distance, round corners,
 is one move; the classic layout takes 81) or ``step`` (one cell is one move;

@@ -6,15 +6,17 @@ import time
 from typing import Iterable, List
 
 from ..core.errors import BoardError
+from ..core.results import Budget
+from .domain import WaterSort
+from .rules import COLOURS, MAX_CAPACITY, MAX_TUBES
 
 
-def deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
+def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
     """Shuffle ``colours * capacity`` units into ``colours`` full tubes, add ``empty`` empty ones.
 
     Colours are named A..Z, then 0..9, then a..z, in that order, so a deal of
     up to 36 colours uses uppercase letters and digits only.
     """
-    from .domain import COLOURS, MAX_CAPACITY, MAX_TUBES
     for name, value in (("colours", colours), ("capacity", capacity), ("empty", empty)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise BoardError(f"{name} must be a whole number")
@@ -38,14 +40,12 @@ def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capaci
     Each row: colours, seed, status, optimal, length, nodes, seconds. Seeds are
     0..deals-1, so runs are repeatable.
     """
-    from ..core.results import Budget
-    from .domain import WaterSort
     domain = WaterSort(capacity)
     rows = []
     for colours in colour_counts:
         times, nodes = [], []
         for seed in range(deals):
-            board = deal(colours, capacity, empty, seed)
+            board = random_deal(colours, capacity, empty, seed)
             state = domain.parse(board)
             started = time.perf_counter()
             result = domain.solve(state, budget=Budget(max_seconds=seconds))

@@ -1,6 +1,6 @@
 """Water sort: pour coloured liquid between tubes until every tube holds one colour.
 
-Notation (DESIGN.md): tubes joined by ``,``, each written bottom to top, one
+Notation: tubes joined by ``,``, each written bottom to top, one
 character per unit of colour (a colour is one ASCII letter or digit, case
 matters); an empty tube is empty text. ``ABAB,BABA,,`` is two mixed tubes and
 two empty ones. Each colour's count must be a multiple of the capacity.
@@ -12,88 +12,12 @@ multiplies the search. Solving (fewest pours, proven) lives in
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, NamedTuple, Tuple
+from typing import Dict, Iterator, Tuple
 
 from ..core.domain import Domain
 from ..core.errors import BoardError
-
-MAX_CAPACITY = 12
-MAX_TUBES = 40
-COLOURS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
-_COLOUR_SET = frozenset(COLOURS)
-
-State = Tuple[str, ...]
-
-
-class Pour(NamedTuple):
-    """One pour: ``amount`` units of ``colour`` from tube ``src`` onto tube ``dst`` (0-based)."""
-
-    src: int
-    dst: int
-    amount: int
-    colour: str
-
-
-def top_run(tube: str) -> int:
-    """Length of the run of one colour on top of ``tube`` (0 for an empty tube)."""
-    if not tube:
-        return 0
-    colour = tube[-1]
-    n = len(tube)
-    run = 1
-    while run < n and tube[n - 1 - run] == colour:
-        run += 1
-    return run
-
-
-def blocks(tube: str) -> int:
-    """Number of maximal one-colour runs in ``tube``."""
-    if not tube:
-        return 0
-    return 1 + sum(1 for a, b in zip(tube, tube[1:]) if a != b)
-
-
-def lower_bound(tubes: Iterable[str], capacity: int) -> int:
-    """Fewest pours any solution still needs (admissible and consistent).
-
-    For each colour c let t_c be its blocks (maximal runs) that do not sit at the
-    bottom of a tube, s_c its blocks at the bottom of a tube, and k_c = units of
-    c / capacity the full tubes it fills when solved. Then at least
-    ``t_c + max(0, s_c - k_c)`` pours move colour c:
-
-    * a block above another colour must leave its tube (the tube ends up one
-      colour, and what lies below can only leave after it); the first pour
-      that takes units of a given block has that block's tube as its source,
-      so different blocks need different pours (two blocks in one tube are
-      separated by another colour, so one pour cannot reach both);
-    * a bottom block never touched keeps its tube's bottom at c forever, so
-      that tube is one of the k_c tubes of c at the end: at least s_c - k_c
-      bottom blocks must be touched too, each by its own pour.
-
-    Every pour moves one colour, so the sum over colours is a lower bound. One
-    pour changes one colour's t or s by at most one in the direction that lowers
-    the bound, so the bound drops by at most 1 per pour (consistent).
-    """
-    tubes = [t for t in tubes if t]
-    units: Dict[str, int] = {}
-    bottoms: Dict[str, int] = {}
-    non_bottom = 0
-    for tube in tubes:
-        bottoms[tube[0]] = bottoms.get(tube[0], 0) + 1
-        prev = ""
-        for ch in tube:
-            units[ch] = units.get(ch, 0) + 1
-            if ch != prev:
-                non_bottom += 1
-                prev = ch
-    non_bottom -= len(tubes)
-    extra = 0
-    for colour, s in bottoms.items():
-        k = units[colour] // capacity
-        if s > k:
-            extra += s - k
-    return non_bottom + extra
-
+from .rules import COLOUR_SET, MAX_CAPACITY, MAX_TUBES, Pour, State, lower_bound, top_run
+from .search import solve_fewest_pours
 
 def _tube_number(index: int) -> str:
     return f"tube {index + 1}"
@@ -144,7 +68,7 @@ class WaterSort(Domain):
         units: Dict[str, int] = {}
         for index, tube in enumerate(tubes):
             for pos, ch in enumerate(tube):
-                if ch not in _COLOUR_SET:
+                if ch not in COLOUR_SET:
                     raise BoardError(f"{_tube_number(index)} has {ch!r} at position {pos + 1}; "
                                      f"colours are single letters or digits")
                 units[ch] = units.get(ch, 0) + 1
@@ -241,7 +165,6 @@ class WaterSort(Domain):
     # -- strategy -----------------------------------------------------------
     def solve(self, state: State, *, budget=None, cancel=None, progress=None):
         """Fewest pours by a specialised A* on canonical states (see watersort_search)."""
-        from .search import solve_fewest_pours
         return solve_fewest_pours(self, state, budget=budget, cancel=cancel, progress=progress)
 
     # -- presentation -----------------------------------------------------
@@ -253,13 +176,3 @@ class WaterSort(Domain):
         """0-based ``from``/``to`` (the page's ``data-tube``), amount, colour, text."""
         return {"from": move.src, "to": move.dst, "amount": move.amount,
                 "colour": move.colour, "text": self.describe(move)}
-
-
-def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
-    """A shuffled deal: ``colours`` full tubes' worth of units mixed, then ``empty`` empty tubes.
-
-    Colours are named A, B, ... Z, then 0..9 (then lowercase). Not every deal is
-    solvable; the solver proves which are not.
-    """
-    from .deals import deal
-    return deal(colours, capacity=capacity, empty=empty, seed=seed)

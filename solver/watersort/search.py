@@ -4,7 +4,7 @@ Why not the generic :func:`solver.core.search.astar`? It works (the tests compar
 against it) but pays for tuples, heaps and a heuristic recomputed from scratch.
 Here a position is its canonical key (tubes sorted, joined by ``,``); the
 lower bound of each child is the parent's plus a delta worked out from the one
-pour (see :func:`solver.watersort.lower_bound` for the bound and its proof);
+pour (see :func:`solver.watersort.rules.lower_bound` for the bound and its proof);
 the open list is a set of buckets by f, then by g, deepest first.
 
 Two phases share one budget:
@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 from ..core.search import replay_keys
-from .domain import lower_bound
+from .rules import lower_bound
 
 #: memory the kept positions may use before the search gives up (peak stays under 1 GiB)
 MEMORY_BUDGET = 600 * 2**20

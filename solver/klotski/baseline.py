@@ -1,0 +1,82 @@
+"""Klotski over plain strings for the bench's baseline: no code shared with the real rules."""
+from __future__ import annotations
+
+from ..core.baseline import seed_bfs
+
+
+class StringKlotski:
+    """Klotski with the board as one string of W*H characters ('.' empty)."""
+
+    def __init__(self, board: str, goal_piece: str, goal_row: int, goal_col: int,
+                 metric: str = "piece"):
+        rows = board.split("/")
+        self.h, self.w = len(rows), len(rows[0])
+        self.start = "".join(rows)
+        self.metric = metric
+        cells = {}
+        for i, ch in enumerate(self.start):
+            if ch != ".":
+                cells.setdefault(ch, []).append(i)
+        shapes = {}
+        for label, idx in cells.items():
+            rs = [i // self.w for i in idx]
+            cs = [i % self.w for i in idx]
+            shapes[label] = (max(rs) - min(rs) + 1, max(cs) - min(cs) + 1)
+        # interchangeable pieces share one character in the canonical form
+        classes = {}
+        self.xlat = str.maketrans({lab: classes.setdefault(shape, chr(ord("a") + len(classes)))
+                                   for lab, shape in shapes.items()})
+        gh, gw = shapes[goal_piece]
+        self.goal_cells = [(goal_row + r) * self.w + goal_col + c
+                           for r in range(gh) for c in range(gw)]
+        self.goal_piece = goal_piece
+
+    def canonical(self, pos: str) -> str:
+        return pos.translate(self.xlat)
+
+    def is_goal(self, pos: str) -> bool:
+        return all(pos[i] == self.goal_piece for i in self.goal_cells)
+
+    def _steps(self, pos: str, piece: str):
+        """Boards with ``piece`` moved one cell in each free direction."""
+        w, h = self.w, self.h
+        idx = [i for i, ch in enumerate(pos) if ch == piece]
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            ok = True
+            for i in idx:
+                r, c = divmod(i, w)
+                r2, c2 = r + dr, c + dc
+                if not (0 <= r2 < h and 0 <= c2 < w) or pos[r2 * w + c2] not in (".", piece):
+                    ok = False
+                    break
+            if ok:
+                cells = list(pos)
+                for i in idx:
+                    cells[i] = "."
+                for i in idx:
+                    r, c = divmod(i, w)
+                    cells[(r + dr) * w + c + dc] = piece
+                yield "".join(cells)
+
+    def successors(self, pos: str):
+        pieces = sorted(set(pos) - {"."})
+        for piece in pieces:
+            if self.metric == "step":
+                yield from self._steps(pos, piece)
+                continue
+            # piece metric: everywhere this piece alone can reach is one move
+            seen = {pos}
+            frontier = [pos]
+            while frontier:
+                nxt = []
+                for p in frontier:
+                    for q in self._steps(p, piece):
+                        if q not in seen:
+                            seen.add(q)
+                            nxt.append(q)
+                            yield q
+                frontier = nxt
+
+    def solve(self, **limits):
+        path, nodes = seed_bfs(self.start, self.successors, self.is_goal, self.canonical, **limits)
+        return (None if path is None else len(path) - 1), nodes

@@ -1,0 +1,67 @@
+"""Klotski's rows of ``python -m solver bench``: two famous layouts, the classic pack, a lookup."""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import List
+
+from ..bench import baseline_row, fmt, fresh_cache, isolated, lookup_row, peak_mib, print_pair, \
+    solver_row
+from ..engine import solve_board
+from .baseline import StringKlotski
+from .levels import load
+
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
+STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
+
+
+def string_baseline(board: str, options: dict) -> StringKlotski:
+    """The baseline for ``board`` with the default goal (2x2 piece at the bottom centre)."""
+    piece, row, col = _default_goal(board)
+    return StringKlotski(board, piece, row, col, options.get("metric", "piece"))
+
+
+def _default_goal(board: str):
+    """The 2x2 piece and the bottom-centre spot, computed without the real domain."""
+    rows = board.split("/")
+    h, w = len(rows), len(rows[0])
+    for label in sorted(set(board) - {".", "/"}):
+        cells = [(r, c) for r in range(h) for c in range(w) if rows[r][c] == label]
+        if len(cells) == 4 and len({r for r, _ in cells}) == 2:
+            return label, h - 2, (w - 2) // 2
+    raise ValueError("no 2x2 piece")
+
+
+def levels_row(boards: List[str]) -> dict:
+    """Every classic level, piece metric, cold: the slowest one is the figure."""
+    fresh_cache()
+    times, optimal, moves = [], True, []
+    for board in boards:
+        started = time.perf_counter()
+        report = solve_board("klotski", board, metric="piece")
+        times.append(time.perf_counter() - started)
+        optimal &= bool(report["optimal"]) or report["status"] == "unsolvable"
+        moves.append(report["length"])
+    return {"levels": len(boards), "max_seconds": max(times), "median_seconds":
+            statistics.median(times), "all_optimal": optimal, "max_moves": max(m or 0 for m in moves),
+            "peak_mib": peak_mib()}
+
+
+def bench(args) -> None:
+    for board, label in ((CLASSIC, "klotski classic"), (STAGE_138, "klotski 138-move")):
+        for metric in ("piece", "step"):
+            ours = isolated(solver_row, "klotski", board, {"metric": metric})
+            base = isolated(baseline_row, string_baseline, board, {"metric": metric},
+                            args.baseline_seconds)
+            print_pair(f"{label} ({metric}) {board}", ours, base)
+    boards = [level["board"] for level in load("klotski-classic")["levels"]]
+    if boards:
+        row = isolated(levels_row, boards)
+        print(f"klotski: {row['levels']} classic levels, piece metric, cold: slowest "
+              f"{row['max_seconds']:.3f} s, median {row['median_seconds']:.3f} s, all optimal "
+              f"{fmt(row['all_optimal'])}, longest {row['max_moves']} moves, peak "
+              f"{row['peak_mib']:.0f} MiB")
+    row = isolated(lookup_row, "klotski", [CLASSIC, STAGE_138], {"metric": "piece"})
+    print(f"klotski level table (piece): first analyse builds it in {row['build_seconds']:.3f} s; "
+          f"then distance + best move in {row['lookup_ms']:.3f} ms, whole optimal solution in "
+          f"{row['solve_ms']:.3f} ms (distances {row['distances']})")

@@ -1,0 +1,84 @@
+"""The declaration of Klotski: title, options, level packs, the daily pick and warm tables."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Dict, List
+
+from ..core.errors import BoardError
+from ..core.game import Game, Option
+from ..core.results import StopSearch
+from . import bench
+from .board import MAX_PIECES, MAX_SIDE
+from .domain import warm_table
+from .levels import klotski_daily, klotski_levels
+
+log = logging.getLogger(__name__)
+
+
+def _distinct_levels() -> List[dict]:
+    """The levels with one entry per start (a layout in both packs counts once)."""
+    return list({level["board"]: level for level in KlotskiGame.levels()}.values())
+
+
+class KlotskiGame(Game):
+    name = "klotski"
+    title = "Klotski"
+    order = 1
+    summary = "Slide the blocks to get the big red one out through the exit at the bottom."
+    how_to_play = ("Click a block (or press its letter, or Tab) and use the arrow keys, "
+                   "or drag it. Bring the big red block to the exit.")
+    default_board = "BAAC/BAAC/DEEF/DGHF/I..J"
+    domain = "solver.klotski.domain:Klotski"
+    options = (
+        Option("metric", str, "piece", "klotski move metric", choices=("piece", "step"),
+               label="Metric"),
+        Option("goal", str, None,
+               "klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)", label="Goal"),
+    )
+    progress_option = "metric"
+    level_languages = {"klotski-classic": "zh"}
+
+    @classmethod
+    def check_size(cls, board: str) -> None:
+        rows = board.split("/")
+        if len(rows) > MAX_SIDE or max(len(row) for row in rows) > MAX_SIDE:
+            raise BoardError(f"board is larger than {MAX_SIDE}x{MAX_SIDE} cells")
+        pieces = len(set(board) - {"/", "."})
+        if pieces > MAX_PIECES:
+            raise BoardError(f"board has {pieces} pieces; at most {MAX_PIECES} are allowed")
+
+    @classmethod
+    def levels(cls) -> List[dict]:
+        return [dict(level, options={}) for level in klotski_levels()]
+
+    @classmethod
+    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+        """The pack level a seed picks, in the piece metric."""
+        level = klotski_daily(_distinct_levels(), seed)
+        return {"board": level["board"], "options": {"metric": "piece"},
+                "min_moves": level["moves"]["piece"], "optimal": True, "name": level["name"],
+                "params": {}}
+
+    @classmethod
+    def choices(cls) -> dict:
+        return {"levels": len(_distinct_levels())}
+
+    @classmethod
+    def warm(cls, stop=None) -> int:
+        """Every level's distance table; a level that fails is logged and skipped."""
+        done = 0
+        for level in _distinct_levels():
+            if stop is not None and stop.is_set():
+                break
+            try:
+                warm_table(level["board"], cancel=stop)
+                done += 1
+            except StopSearch:
+                break
+            except Exception:                     # one bad table must not stop the rest
+                log.exception("could not prebuild the table of %s", level["board"])
+        return done
+
+    @classmethod
+    def bench(cls, args) -> None:
+        bench.bench(args)

@@ -1,0 +1,95 @@
+"""The N-puzzle's rows of ``python -m solver bench``, and ``--fifteen``: Korf's 100 instances."""
+from __future__ import annotations
+
+import statistics
+import time
+
+from ..bench import baseline_row, fmt, isolated, lookup_row, print_pair, solver_row
+from ..core.errors import BoardError
+from ..core.tables import cache_dir
+from . import pdb
+from .baseline import StringNPuzzle
+from .domain import NPuzzle
+from .levels import load
+
+HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
+
+#: Felner, Korf and Hanan, "Additive pattern database heuristics", JAIR 22 (2004):
+#: mean nodes per instance over Korf's 100, static partitions, no mirror lookup, C
+PUBLISHED_MEAN_NODES = {"Manhattan": 401_189_630, "5-5-5": 3_090_405, "6-6-3": 617_555,
+                        "7-8": 36_710}
+
+
+def string_baseline(board: str, options: dict) -> StringNPuzzle:
+    return StringNPuzzle(board)
+
+
+def bench(args) -> None:
+    row = isolated(lookup_row, "npuzzle", HARDEST_8, {})
+    print(f"8-puzzle table: built cold in {row['build_seconds']:.3f} s; then distance + best move "
+          f"in {row['lookup_ms']:.3f} ms, whole optimal solution in {row['solve_ms']:.3f} ms "
+          f"(distances {row['distances']})")
+    for board in HARDEST_8:
+        ours = isolated(solver_row, "npuzzle", board, {})
+        base = isolated(baseline_row, string_baseline, board, {}, args.baseline_seconds)
+        print_pair(f"8-puzzle {board} (cold table)", ours, base)
+
+
+def fifteen_row(board: str) -> dict:
+    """Plain IDA* with no budget (the engine's default budget would stop long proofs)."""
+    domain = NPuzzle()
+    state = domain.parse(board)
+    started = time.perf_counter()
+    result = pdb.ida_star_fifteen(state)
+    seconds = time.perf_counter() - started
+    # the states were replayed through the rules from the start, move by move
+    reaches_goal = bool(result.states) and result.states[0] == state and \
+        domain.is_goal(result.states[-1])
+    return {"moves": result.length, "optimal": result.optimal, "status": result.status,
+            "nodes": result.nodes, "seconds": seconds, "reaches_goal": reaches_goal}
+
+
+def _fifteen_tables() -> str:
+    """Load or build the pattern databases now, so no row pays for them; say which."""
+    started = time.perf_counter()
+    pdb.tables()
+    seconds = time.perf_counter() - started
+    built = " + ".join(f"{s:.1f}" for s in pdb.build_seconds())
+    groups = "-".join(str(len(g)) for g in pdb.GROUPS)
+    return (f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
+            f"{cache_dir()}; building them took {built} s")
+
+
+def bench_fifteen(args) -> int:
+    """Solve Korf's instances ``args.fifteen`` ("1-10"); exit 1 if one misses its length."""
+    data = load("korf100")["instances"]
+    try:
+        first, _, last = args.fifteen.partition("-")
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise BoardError(f"--fifteen wants a range like 1-10, not {args.fifteen!r}")
+    if not 1 <= lo <= hi <= len(data):
+        raise BoardError(f"--fifteen range must lie within 1-{len(data)}")
+    print(_fifteen_tables(), flush=True)
+    print(f"{'#':>3} {'moves':>5} {'published':>9} {'optimal':>7} {'nodes':>13} "
+          f"{'seconds':>9} {'nodes/s':>9}")
+    total_nodes, times, mismatches = 0, [], 0
+    for i in range(lo, hi + 1):
+        inst = data[i - 1]
+        row = fifteen_row(inst["board"])
+        total_nodes += row["nodes"]
+        times.append(row["seconds"])
+        if row["moves"] != inst["optimal"] or not row["optimal"] or not row["reaches_goal"]:
+            mismatches += 1
+        print(f"{i:>3} {fmt(row['moves']):>5} {inst['optimal']:>9} {fmt(row['optimal']):>7} "
+              f"{row['nodes']:>13,} {row['seconds']:>9.2f} "
+              f"{row['nodes'] / max(row['seconds'], 1e-9):>9,.0f}", flush=True)
+    count = hi - lo + 1
+    print(f"total: {count} instances, {total_nodes:,} nodes ({total_nodes // count:,} per "
+          f"instance), {sum(times):.1f} s, median {statistics.median(times):.2f} s, max "
+          f"{max(times):.2f} s; {mismatches} not proven at the published length")
+    published = ", ".join(f"{k} {v:,}" for k, v in PUBLISHED_MEAN_NODES.items())
+    scope = "" if count == len(data) else " (those are means over all 100; this is a subset)"
+    print(f"published mean nodes per instance (Felner, Korf & Hanan 2004, no mirror): "
+          f"{published}{scope}")
+    return 1 if mismatches else 0

@@ -1,0 +1,72 @@
+"""The declaration of the N-puzzle: title, the seeded generator and the tables worth warming."""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from ..core.errors import BoardError
+from ..core.game import Game, Option
+from . import bench
+from .domain import MAX_SIDE, warm_tables
+from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
+
+DEFAULT_SIZE = 3
+DEFAULT_DISTANCE = 20
+DAILY_SIZE = 3
+EXACT_SIZES = (3,)            # sizes whose generated distance is always proven
+
+
+class NPuzzleGame(Game):
+    name = "npuzzle"
+    title = "N-puzzle"
+    order = 3
+    summary = "Slide the numbered tiles into order, one square at a time. Bigger grids work too."
+    how_to_play = ("Click a tile next to the gap to slide it, or use the arrow keys "
+                   "(the tile beside the gap moves in the arrow's direction).")
+    default_board = "4 1 2 0 8 7 6 3 5"
+    domain = "solver.npuzzle.domain:NPuzzle"
+    generator = (
+        Option("size", int, DEFAULT_SIZE, "tiles per side", low=SIZES[0], high=SIZES[-1],
+               label="Size"),
+        Option("distance", int, DEFAULT_DISTANCE, "moves from solved (at most the size's "
+               "largest offered distance)", low=1, high=max(MAX_WALK.values()),
+               label="Distance"),
+    )
+    features = frozenset({"size-picker"})
+
+    @classmethod
+    def check_size(cls, board: str) -> None:
+        tiles = len(board.replace(",", " ").replace("/", " ").split())
+        if tiles > MAX_SIDE ** 2:
+            raise BoardError(f"board has {tiles} tiles; the largest puzzle is "
+                             f"{MAX_SIDE}x{MAX_SIDE}")
+
+    @classmethod
+    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+        """A position ``distance`` moves from solved; the daily one varies its distance."""
+        size = params.get("size", DAILY_SIZE if daily else DEFAULT_SIZE)
+        default_distance = 20 + seed % 12 if daily else DEFAULT_DISTANCE
+        distance = params.get("distance", min(default_distance, npuzzle_max_distance(size)))
+        made = npuzzle_at_distance(size, distance, seed)
+        return {"board": made["board"], "options": {}, "min_moves": made["distance"],
+                "optimal": made["optimal"], "params": {"size": size, "distance": distance}}
+
+    @classmethod
+    def choices(cls) -> dict:
+        return {"sizes": {str(n): npuzzle_max_distance(n) for n in SIZES},
+                "exact_sizes": list(EXACT_SIZES), "size": DEFAULT_SIZE,
+                "distance": DEFAULT_DISTANCE}
+
+    @classmethod
+    def warm(cls, stop=None) -> int:
+        """The 3x3 distance table and the 4x4 pattern databases."""
+        warm_tables()
+        return 2
+
+    @classmethod
+    def bench(cls, args) -> None:
+        bench.bench(args)
+
+    @classmethod
+    def bench_fifteen(cls, args) -> int:
+        """``bench --fifteen``: Korf's 100 15-puzzle instances."""
+        return bench.bench_fifteen(args)

@@ -1,0 +1,62 @@
+"""The declaration of water sort: title, the capacity option and the seeded deal generator."""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from ..core.errors import BoardError
+from ..core.game import Game, Option
+from . import bench
+from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
+from .rules import MAX_CAPACITY, MAX_TUBES
+
+DEFAULTS = {"colours": 6, "capacity": 4, "empty": 2}
+DAILY = {"colours": 8, "capacity": 4, "empty": 2}
+
+
+class WaterSortGame(Game):
+    name = "watersort"
+    title = "Water sort"
+    order = 2
+    summary = ("Pour the colours until every tube holds a single one. "
+               "Each colour has its own symbol.")
+    how_to_play = ("Click a tube, then the tube to pour into (or press its number). "
+                   "A colour pours onto an empty tube or onto the same colour.")
+    default_board = "ABCD,DCBA,BADC,CDAB,,"
+    domain = "solver.watersort.domain:WaterSort"
+    options = (
+        Option("capacity", int, 4, "water-sort tube capacity (default 4)", low=1,
+               high=MAX_CAPACITY, label="Capacity"),
+    )
+    generator = (
+        Option("colours", int, DEFAULTS["colours"], "colours to sort", low=COLOURS[0],
+               high=COLOURS[1], label="Colours"),
+        Option("capacity", int, DEFAULTS["capacity"], "units per tube", low=CAPACITY[0],
+               high=CAPACITY[1], label="Capacity"),
+        Option("empty", int, DEFAULTS["empty"], "empty tubes", low=EMPTY[0], high=EMPTY[1],
+               label="Empty tubes"),
+    )
+    progress_option = "capacity"
+    features = frozenset({"extra-tube"})
+
+    @classmethod
+    def check_size(cls, board: str) -> None:
+        tubes = board.count(",") + 1
+        if tubes > MAX_TUBES:
+            raise BoardError(f"board has {tubes} tubes; the limit is {MAX_TUBES}")
+
+    @classmethod
+    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+        """A deal proven solvable; the daily deal always has the same size."""
+        params = dict(DAILY) if daily else {**DEFAULTS, **params}
+        made = watersort_level(params["colours"], params["capacity"], params["empty"], seed)
+        return {"board": made["board"], "options": {"capacity": params["capacity"]},
+                "min_moves": made["pours"], "optimal": True, "params": params}
+
+    @classmethod
+    def choices(cls) -> dict:
+        return {"colours": list(COLOURS), "capacity": list(CAPACITY), "empty": list(EMPTY),
+                "defaults": dict(DEFAULTS)}
+
+    @classmethod
+    def bench(cls, args) -> None:
+        bench.bench(args)
