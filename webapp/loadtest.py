@@ -34,7 +34,7 @@ from typing import Dict, List, Optional
 
 import socketio
 
-from solver import levels as solver_levels
+from solver.klotski import levels as solver_levels
 from solver.engine import make_domain
 
 #: a 6x6 Klotski board whose breadth-first search runs for seconds: the long solve
