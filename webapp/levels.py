@@ -9,7 +9,7 @@ says what the page should show (``min`` moves, level name).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, Mapping, Optional, Type
+from typing import Dict, List, Mapping, Optional, Type
 
 from solver import catalogue
 from solver.core.game import Game, Option
@@ -53,19 +53,17 @@ def progress_key(game: Type[Game], options: Mapping) -> object:
 
 
 @lru_cache(maxsize=None)
-def _levels_by_board(name: str) -> Dict[str, dict]:
-    return {level["board"]: level for level in catalogue.get(name).levels()}
+def _levels_by_board(name: str) -> Dict[str, List[dict]]:
+    found: Dict[str, List[dict]] = {}
+    for level in catalogue.get(name).levels():
+        found.setdefault(level["board"], []).append(level)
+    return found
 
 
-def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
-    """The game's graded level that starts at ``board`` (canonical) under ``options``.
-
-    Options other than the progress option must match the level's own, or the
-    puzzle is a different one (a Klotski level with another goal).
-    """
-    level = _levels_by_board(game.name).get(board)
-    if level is None:
-        return None
+def _same_puzzle(game: Type[Game], level: dict, options: Mapping) -> bool:
+    """True when ``options`` pose the level's puzzle: every option but the progress
+    option as the level has it (a Klotski level with another goal is another puzzle),
+    and a move count known for the progress option's value."""
     for option in game.options:
         if option.name == game.progress_option:
             continue
@@ -73,10 +71,14 @@ def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]
         wanted = level.get("options", {}).get(option.name)
         if (option.default if given is None else given) != \
                 (option.default if wanted is None else wanted):
-            return None
-    if progress_key(game, options) not in level["moves"]:
-        return None
-    return level
+            return False
+    return progress_key(game, options) in level["moves"]
+
+
+def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
+    """The game's graded level that starts at ``board`` (canonical) under ``options``."""
+    return next((level for level in _levels_by_board(game.name).get(board, ())
+                 if _same_puzzle(game, level, options)), None)
 
 
 def level_min(game: Type[Game], level: dict) -> Optional[int]:
