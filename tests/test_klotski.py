@@ -386,20 +386,21 @@ def test_disk_cache_reloads_the_same_table(isolated_cache):
 def test_cache_names_change_with_the_rules_code(monkeypatch):
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
-    before = klotski_search.cache_name(state.layout, key, "piece")
-    assert before != klotski_search.cache_name(state.layout, key, "step")
-    monkeypatch.setattr(klotski_search, "RULES_FINGERPRINT", "edited")
-    assert before != klotski_search.cache_name(state.layout, key, "piece")
+    name = klotski_search.table_name(state.layout, key, "piece")
+    before = klotski_search.STORE.file_name(name)
+    assert name != klotski_search.table_name(state.layout, key, "step")
+    assert before.startswith("klotski-") and klotski_search.STORE.code in before
+    monkeypatch.setattr(klotski_search.STORE, "code", "edited")
+    assert before != klotski_search.STORE.file_name(name)
 
 
 def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     import pickle
 
-    from solver.core.tables import FORMAT_VERSION
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
-    path = isolated_cache / (f"{klotski_search.cache_name(state.layout, key, 'piece')}"
-                             f".v{FORMAT_VERSION}.pickle")
+    path = klotski_search.STORE.path(klotski_search.table_name(state.layout, key, "piece"))
+    assert path.parent == isolated_cache
     signature = state.layout.signature()
     path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {key: 3})))
     assert len(warm_table(CLASSIC)) == 1          # this is the file the level reads...

@@ -1,22 +1,32 @@
-"""Disk cache for tables that are slow to build and never change (distance tables).
+"""The one store for tables that are slow to build and never change (distance tables, databases).
 
-Files live under the user's cache directory (``platformdirs``), or under
-``$PUZZLE_ARCADE_CACHE`` when set (tests point it at a temporary folder). A file
-that cannot be read is rebuilt, never trusted: each entry is written to a
-temporary name and renamed, so a crash mid-write leaves no half file behind.
+A :class:`TableStore` serves one family of tables. It answers from memory
+first, then from disk, and builds only when neither has the table. Files live
+under the user's cache directory (``platformdirs``), or under
+``$PUZZLE_ARCADE_CACHE`` when set (tests point it at a temporary folder).
+
+Every file name carries a fingerprint of the source files that build the
+family's tables, so a table saved by other code (an older version, an edited
+checkout) is never trusted: it simply has another name. A file that cannot be
+read is rebuilt, never trusted; each file is written to a temporary name and
+renamed, so a crash mid-write leaves no half file behind.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Dict, Optional
 
 FORMAT_VERSION = 1
 
-_locks: dict = {}
+#: what a store does with the disk: load or build and save, load only, or ignore it
+DISK_MODES = ("save", "read", "off")
+
+_locks: Dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
 
@@ -30,37 +40,89 @@ def cache_dir() -> Path:
     if override:
         path = Path(override)
     else:
+        # platformdirs is only needed when no folder is given (tests and the bench set one)
         from platformdirs import user_cache_dir
         path = Path(user_cache_dir("puzzle-arcade"))
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def load_or_build(name: str, build: Callable[[], Any]) -> Any:
-    """Return the cached object called ``name``, building and saving it if absent.
+def fingerprint(*sources: Path) -> str:
+    """A short hash of the source files' bytes (a missing file hashes its name)."""
+    digest = hashlib.sha1()
+    for source in sources:
+        try:
+            digest.update(Path(source).read_bytes())
+        except OSError:
+            digest.update(str(source).encode())
+    return digest.hexdigest()[:12]
 
-    ``name`` must be a plain file name that identifies the content completely
-    (include sizes, metric, a hash of the level...).
 
-    Threads asking for the same name at once build it once: the others wait and
-    then read what the first one saved (a server warming its tables while a
-    player's request needs the same table must not pay for two builds).
+class TableStore:
+    """One family of tables (``family`` names its files), built by the code in ``sources``.
+
+    ``keep`` False leaves memory to the caller (Klotski indexes its tables by
+    any position they hold, and drops old ones).
     """
-    path = cache_dir() / f"{name}.v{FORMAT_VERSION}.pickle"
-    with _lock_for(name):
-        cached = _read(path)
-        if cached is not None:
-            return cached
-        value = build()
-        _write(path, value)
-        return value
+
+    def __init__(self, family: str, *sources: Path, keep: bool = True):
+        self.family = family
+        self.code = fingerprint(*sources)
+        self.keep = keep
+        self._memory: Dict[str, Any] = {}
+
+    def file_name(self, name: str) -> str:
+        """The file stem of table ``name``: family, name, then the code's fingerprint."""
+        return f"{self.family}-{name}-{self.code}"
+
+    def path(self, name: str) -> Path:
+        return cache_dir() / f"{self.file_name(name)}.v{FORMAT_VERSION}.pickle"
+
+    def ready(self, name: str) -> bool:
+        """True when :meth:`get` would answer at once: in memory, or saved on disk."""
+        return name in self._memory or self.path(name).exists()
+
+    def get(self, name: str, build: Callable[[], Any], *, disk: str = "save",
+            valid: Callable[[Any], bool] = lambda value: True) -> Any:
+        """Table ``name``: from memory, else from disk, else ``build()``.
+
+        ``disk`` is ``"save"`` (load, or build and save), ``"read"`` (load if
+        saved, else build without saving) or ``"off"``. A loaded value that is
+        not ``valid`` is rebuilt. Threads asking for the same table at once
+        build it once: the others wait and then read what the first one made
+        (a server warming its tables while a player's request needs the same
+        table must not pay for two builds).
+        """
+        if disk not in DISK_MODES:
+            raise ValueError(f"disk must be one of {', '.join(DISK_MODES)}, not {disk!r}")
+        value = self._memory.get(name)
+        if value is not None:
+            return value
+        with _lock_for(self.file_name(name)):
+            value = self._memory.get(name)
+            if value is None and disk != "off":
+                value = _read(self.path(name))
+                if value is not None and not valid(value):
+                    value = None
+            if value is None:
+                value = build()
+                if disk == "save":
+                    _write(self.path(name), value)
+            if self.keep:
+                self._memory[name] = value
+            return value
+
+    def forget(self) -> None:
+        """Drop what is in memory (tests use this to measure loads and builds)."""
+        self._memory.clear()
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path) -> Optional[Any]:
     try:
         with open(path, "rb") as f:
             return pickle.load(f)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError,
+            ImportError, IndexError):
         return None
 
 

@@ -7,7 +7,7 @@ from typing import Any, Dict, List
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
-from . import bench
+from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import warm_table
 from .levels import klotski_daily, klotski_levels
@@ -81,4 +81,4 @@ class KlotskiGame(Game):
 
     @classmethod
     def bench(cls, args) -> None:
-        bench.bench(args)
+        bench(args)

@@ -9,17 +9,19 @@ its goal positions at once (Klotski moves are reversible, so the graph is
 undirected and forward neighbours serve as predecessors).
 
 Tables live in memory in a registry keyed by the level signature, so any
-position of a table's component finds it, and on disk through
-:func:`solver.core.tables.load_or_build`.
+position of a table's component finds it, and on disk in a
+:class:`~solver.core.tables.TableStore` fingerprinted by this code and the move rules.
 """
 from __future__ import annotations
 
 import hashlib
 import threading
 from array import array
+from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..core.results import BUDGET, Monitor, StopSearch
+from ..core.tables import TableStore
 from .board import Layout
 from .moves import goal_bit, layout_geometry
 
@@ -170,10 +172,6 @@ class TooBig(StopSearch):
         super().__init__(BUDGET, message)
 
 
-class _NotCached(Exception):
-    pass
-
-
 def find_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]:
     """The in-memory table whose component holds ``key``, if one was built or loaded."""
     for table in _registry.get((layout.signature(), metric), ()):
@@ -205,30 +203,16 @@ def forget_tables() -> None:
         _gave_up.clear()
 
 
-def _rules_fingerprint() -> str:
-    """A hash of the code that generates moves and tables.
-
-    Part of every cache name, so a table built by other code (an older version,
-    or an edited checkout) is never trusted after the rules change.
-    """
-    from pathlib import Path
-    digest = hashlib.sha1()
-    for module in ("klotski_moves.py", "klotski_search.py"):
-        try:
-            digest.update((Path(__file__).parent / module).read_bytes())
-        except OSError:
-            digest.update(module.encode())
-    return digest.hexdigest()[:12]
+#: level tables on disk, named by the code that generates moves and tables; the
+#: registry above is their memory (any position of a component finds its table)
+STORE = TableStore("klotski", Path(__file__), Path(__file__).with_name("moves.py"), keep=False)
 
 
-RULES_FINGERPRINT = _rules_fingerprint()
-
-
-def cache_name(layout: Layout, start: int, metric: str) -> str:
-    """A file name that identifies geometry, shapes, goal, metric, start position and code."""
-    facts = (layout.signature(), start, metric, RULES_FINGERPRINT)
+def table_name(layout: Layout, start: int, metric: str) -> str:
+    """A name that identifies geometry, shapes, goal, metric and start position."""
+    facts = (layout.signature(), start, metric)
     digest = hashlib.sha1(repr(facts).encode()).hexdigest()[:16]
-    return f"klotski-{layout.height}x{layout.width}-{metric}-{digest}"
+    return f"{layout.height}x{layout.width}-{metric}-{digest}"
 
 
 def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "save",
@@ -259,22 +243,8 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
                 _gave_up.add(level)       # on the fly: don't spend every budget on it
             raise
 
-    table = None
-    if disk != "off":
-        from ..core.tables import load_or_build
-        name = cache_name(layout, key, metric)
-        if disk == "save":
-            table = load_or_build(name, build)
-        else:
-            try:
-                table = load_or_build(name, _not_cached)
-            except _NotCached:
-                table = None
-    if not isinstance(table, DistanceTable) or key not in table.distance:
-        table = build()                    # not cached, or a stale or foreign file
+    table = STORE.get(table_name(layout, key, metric), build, disk=disk,
+                      valid=lambda found: isinstance(found, DistanceTable)
+                      and key in found.distance)     # not a stale or foreign file
     remember(table, pin)
     return table
-
-
-def _not_cached():
-    raise _NotCached()

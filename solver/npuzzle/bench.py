@@ -7,10 +7,10 @@ import time
 from ..bench import baseline_row, fmt, isolated, lookup_row, print_pair, solver_row
 from ..core.errors import BoardError
 from ..core.tables import cache_dir
-from . import pdb
 from .baseline import StringNPuzzle
 from .domain import NPuzzle
 from .levels import load
+from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables
 
 HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
 
@@ -40,7 +40,7 @@ def fifteen_row(board: str) -> dict:
     domain = NPuzzle()
     state = domain.parse(board)
     started = time.perf_counter()
-    result = pdb.ida_star_fifteen(state)
+    result = ida_star_fifteen(state)
     seconds = time.perf_counter() - started
     # the states were replayed through the rules from the start, move by move
     reaches_goal = bool(result.states) and result.states[0] == state and \
@@ -52,10 +52,10 @@ def fifteen_row(board: str) -> dict:
 def _fifteen_tables() -> str:
     """Load or build the pattern databases now, so no row pays for them; say which."""
     started = time.perf_counter()
-    pdb.tables()
+    tables()
     seconds = time.perf_counter() - started
-    built = " + ".join(f"{s:.1f}" for s in pdb.build_seconds())
-    groups = "-".join(str(len(g)) for g in pdb.GROUPS)
+    built = " + ".join(f"{s:.1f}" for s in build_seconds())
+    groups = "-".join(str(len(g)) for g in GROUPS)
     return (f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
             f"{cache_dir()}; building them took {built} s")
 

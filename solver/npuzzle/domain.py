@@ -1,8 +1,6 @@
 """The N-puzzle (8-puzzle, 15-puzzle and larger): notation, rules and strategy.
 
-A state is a tuple of tile numbers in row-major order, ``0`` the blank; the
-goal is ``1 2 ... n*n-1 0``. A move names the tile that slides into the blank
-and the way it slides (``Slide(5, "down")``, shown as ``5 down``).
+The rules (states, moves, parity, the lower bound) are in :mod:`solver.npuzzle.rules`.
 
 Strategy by size (see :meth:`NPuzzle.solve`):
 
@@ -18,16 +16,17 @@ Strategy by size (see :meth:`NPuzzle.solve`):
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Iterator, Optional, Sequence, Tuple
 
 from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
-
-#: the largest side accepted: a 10x10 board has 99 tiles, far past anything playable
-MAX_SIDE = 10
+from .pdb import ida_star_fifteen, tables, tables_ready
+from .reduce import reduction_cells
+from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
+                    side, slide, solvable)
+from .table import best_cell, distance, distances, solve_by_table
 
 #: used when the caller gives no limit: a 15-puzzle proof may take a while in Python
 DEFAULT_BUDGET = Budget(max_seconds=20.0, max_nodes=20_000_000)
@@ -42,150 +41,16 @@ QUICK_PROOF = Budget(max_seconds=0.25, max_nodes=100_000)
 FALLBACKS = [((3, 2), Budget(max_seconds=0.4, max_nodes=150_000)),
              ((2, 1), Budget(max_seconds=0.3, max_nodes=100_000))]
 
+PARITY_MESSAGE = "unsolvable: the tile parity cannot reach the goal"
+
 _SEPARATORS = re.compile(r"[\s,/]+")
 _NUMBER = re.compile(r"[0-9]+")
-
-
-class Slide(NamedTuple):
-    """One move: ``tile`` slides one cell ``dir`` (up/down/left/right) into the blank."""
-
-    tile: int
-    dir: str
-
-    def __str__(self) -> str:
-        return f"{self.tile} {self.dir}"
-
-
-@lru_cache(maxsize=None)
-def neighbours(n: int) -> Tuple[Tuple[Tuple[int, str], ...], ...]:
-    """For each blank cell: (cell of a tile next to it, way that tile slides into the blank)."""
-    table = []
-    for z in range(n * n):
-        r, c = divmod(z, n)
-        around = []
-        if r > 0:
-            around.append((z - n, "down"))     # the tile above slides down
-        if r < n - 1:
-            around.append((z + n, "up"))
-        if c > 0:
-            around.append((z - 1, "right"))
-        if c < n - 1:
-            around.append((z + 1, "left"))
-        table.append(tuple(around))
-    return tuple(table)
-
-
-def side(state: Sequence[int]) -> int:
-    """The board's side length n (states always hold n*n cells)."""
-    return _SIDES[len(state)]
-
-
-_SIDES = {n * n: n for n in range(2, MAX_SIDE + 1)}
-
-
-def goal_state(n: int) -> Tuple[int, ...]:
-    return tuple(range(1, n * n)) + (0,)
-
-
-def slide(state: Tuple[int, ...], cell: int) -> Tuple[Slide, Tuple[int, ...]]:
-    """Slide the tile at ``cell`` into the blank; ValueError unless they are adjacent."""
-    n = side(state)
-    z = state.index(0)
-    for q, way in neighbours(n)[z]:
-        if q == cell:
-            board = list(state)
-            board[z], board[q] = board[q], 0
-            return Slide(state[q], way), tuple(board)
-    raise ValueError(f"cell {cell} is not next to the blank")
-
-
-def replay_cells(start: Tuple[int, ...], cells: Sequence[int]):
-    """Moves and states for a solution given as the cells whose tiles slide, in order.
-
-    Every step is checked against the rules, so a wrong solver answer fails
-    loudly instead of reaching a player.
-    """
-    moves, states, state = [], [start], start
-    for cell in cells:
-        move, state = slide(state, cell)
-        moves.append(move)
-        states.append(state)
-    return moves, states
-
-
-def solvable(state: Sequence[int]) -> bool:
-    """Exact parity test: each move keeps (inversions + blank's row distance) even or odd.
-
-    A horizontal move keeps the tile order; a vertical move jumps one tile over
-    n-1 others, changing the inversion count by an amount with n-1's parity,
-    while the blank changes row. On odd sides that is even, so inversions alone
-    are invariant; on even sides inversions plus the blank's row is.
-    """
-    n = side(state)
-    tiles = [t for t in state if t]
-    inversions = sum(1 for i, a in enumerate(tiles) for b in tiles[i + 1:] if a > b)
-    if n % 2:
-        return inversions % 2 == 0
-    blank_row = state.index(0) // n
-    return (inversions + (n - 1 - blank_row)) % 2 == 0
-
-
-@lru_cache(maxsize=None)
-def _goal_places(n: int):
-    """For each tile: its goal row and column (index 0 unused)."""
-    return [divmod(t - 1, n) if t else (n - 1, n - 1) for t in range(n * n)]
-
-
-def manhattan_conflicts(state: Sequence[int]) -> int:
-    """Manhattan distance plus linear conflicts: admissible for every size.
-
-    In a row, tiles that belong to it but sit in the wrong order cannot all stay:
-    at least (tiles in the row - longest increasing run of their goal columns)
-    must step out and back, two extra vertical moves each. Columns likewise add
-    horizontal moves, so the two kinds add up.
-    """
-    n = side(state)
-    places = _goal_places(n)
-    total = 0
-    rows = [[] for _ in range(n)]
-    cols = [[] for _ in range(n)]
-    for cell, t in enumerate(state):
-        if not t:
-            continue
-        r, c = divmod(cell, n)
-        gr, gc = places[t]
-        total += abs(r - gr) + abs(c - gc)
-        if gr == r:
-            rows[r].append(gc)
-        if gc == c:
-            cols[c].append(gr)
-    for line in rows + cols:
-        if len(line) > 1:
-            total += 2 * (len(line) - _longest_increasing(line))
-    return total
-
-
-def _longest_increasing(values: List[int]) -> int:
-    """Length of the longest strictly increasing subsequence (lines are short)."""
-    best: List[int] = []
-    for v in values:
-        i = 0
-        while i < len(best) and best[i] < v:
-            i += 1
-        if i == len(best):
-            best.append(v)
-        else:
-            best[i] = v
-    return len(best)
 
 
 class NPuzzle(Domain):
     """Sliding tiles on an n x n board, 2 <= n <= 10 (one domain serves every size)."""
 
     name = "npuzzle"
-
-    def __init__(self):
-        pass
 
     # -- notation -------------------------------------------------------
     def parse(self, text: str) -> Tuple[int, ...]:
@@ -251,14 +116,12 @@ class NPuzzle(Domain):
         n = side(state)
         mon = Monitor(budget, cancel, progress)
         if not solvable(state):
-            return mon.result(UNSOLVABLE, optimal=True,
-                              message="unsolvable: the tile parity cannot reach the goal")
+            return mon.result(UNSOLVABLE, optimal=True, message=PARITY_MESSAGE)
         if self.is_goal(state):
             return mon.result(SOLVED, states=[state], optimal=True)
         if n == 2:
             return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
         if n == 3:
-            from .table import solve_by_table
             moves, states = replay_cells(state, solve_by_table(state))
             return mon.result(SOLVED, moves, states, optimal=True)
         if n == 4:
@@ -273,7 +136,6 @@ class NPuzzle(Domain):
         with f = g + 1.5h (typically 5-10% longer than optimal), then g + 2h,
         then the row/column reduction, which always succeeds at once.
         """
-        from .pdb import ida_star_fifteen
         result = ida_star_fifteen(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != BUDGET:
             return result
@@ -293,7 +155,6 @@ class NPuzzle(Domain):
         return quick
 
     def _solve_reduced(self, state, mon: Monitor) -> SearchResult:
-        from .reduce import reduction_cells
         moves, states = replay_cells(state, reduction_cells(state))
         return mon.result(SOLVED, moves, states, optimal=False,
                           message="fast solution, not proven shortest")
@@ -310,15 +171,12 @@ class NPuzzle(Domain):
         full answer is instant anyway.
         """
         state = tuple(state)
-        n = side(state)
-        if n < 4:
+        if side(state) < 4:
             return None
-        if not solvable(state):
-            return Analysis(solvable=False, distance=None, optimal=True,
-                            message="unsolvable: the tile parity cannot reach the goal")
-        if self.is_goal(state):
-            return Analysis(solvable=True, distance=0, optimal=True)
-        from .pdb import ida_star_fifteen, tables_ready
+        known = self._known(state)
+        if known is not None:
+            return known
+        n = side(state)
         result = None
         if n == 4 and tables_ready():
             result = ida_star_fifteen(state, budget=QUICK_PROOF, cancel=cancel)
@@ -332,17 +190,22 @@ class NPuzzle(Domain):
             return None
         return _analysis_of(result, "" if result.optimal else "quick hint, not proven shortest")
 
+    def _known(self, state: Tuple[int, ...]) -> Optional[Analysis]:
+        """The analysis known without searching: unsolvable by parity, or solved already."""
+        if not solvable(state):
+            return Analysis(solvable=False, distance=None, optimal=True, message=PARITY_MESSAGE)
+        if self.is_goal(state):
+            return Analysis(solvable=True, distance=0, optimal=True)
+        return None
+
     def analyse(self, state, *, budget=None, cancel=None, progress=None) -> Analysis:
         """Distance and best move: table lookup on 3x3, a budgeted proof attempt on 4x4."""
         state = tuple(state)
+        known = self._known(state)
+        if known is not None:
+            return known
         n = side(state)
-        if not solvable(state):
-            return Analysis(solvable=False, distance=None, optimal=True,
-                            message="unsolvable: the tile parity cannot reach the goal")
-        if self.is_goal(state):
-            return Analysis(solvable=True, distance=0, optimal=True)
         if n == 3:
-            from .table import best_cell, distance
             move, nxt = slide(state, best_cell(state))
             return Analysis(solvable=True, distance=distance(state), optimal=True,
                             best_move=move, next_state=nxt)
@@ -369,8 +232,6 @@ def warm_tables() -> None:
     A server can call this in a background thread at startup so that the first
     15-puzzle hint does not pay for the build.
     """
-    from .pdb import tables
-    from .table import distances
     distances()
     tables()
 

@@ -5,9 +5,10 @@ from typing import Any, Dict
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
-from . import bench
-from .domain import MAX_SIDE, warm_tables
+from .bench import bench, bench_fifteen
+from .domain import warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
+from .rules import MAX_SIDE
 
 DEFAULT_SIZE = 3
 DEFAULT_DISTANCE = 20
@@ -64,9 +65,9 @@ class NPuzzleGame(Game):
 
     @classmethod
     def bench(cls, args) -> None:
-        bench.bench(args)
+        bench(args)
 
     @classmethod
     def bench_fifteen(cls, args) -> int:
         """``bench --fifteen``: Korf's 100 15-puzzle instances."""
-        return bench.bench_fifteen(args)
+        return bench_fifteen(args)

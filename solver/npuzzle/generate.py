@@ -13,9 +13,9 @@ from typing import Dict, List, Tuple
 
 from ..core.results import SOLVED, Budget
 from ..core.seeds import check_range, check_seed, sub_seed
-from .domain import goal_state, manhattan_conflicts, neighbours
 from .pdb import ida_star_fifteen
 from .reduce import reduction_cells
+from .rules import goal_state, manhattan_conflicts, neighbours
 from .table import distances
 
 SIZES = (3, 4, 5)

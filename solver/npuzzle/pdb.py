@@ -13,9 +13,9 @@ earlier 5-5-5 split needed 7.3M.
 
 Databases. :mod:`solver.npuzzle.pdb_build` builds them with numpy (about
 25 s per six-tile group) indexed by ``sum(cell_i << 4*i)``, so one move
-updates an index by adding a constant: no re-ranking per node. They are saved with
-:func:`solver.core.tables.load_or_build` together with how long they took, and kept
-in memory as ``bytes`` (indexing bytes gives Python ints, the fastest lookup
+updates an index by adding a constant: no re-ranking per node. A
+:class:`~solver.core.tables.TableStore` saves them together with how long they took
+and keeps them in memory as ``bytes`` (indexing bytes gives Python ints, the fastest lookup
 Python has; a numpy array would hand back slow numpy scalars).
 
 Search. A recursive IDA* on a mutable board that never undoes the move just
@@ -26,11 +26,13 @@ every other search.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import List, Sequence, Tuple
 
 from ..core.results import SOLVED, Monitor, SearchResult, StopSearch
-from ..core.tables import load_or_build
+from ..core.tables import TableStore
 from .pdb_build import AROUND, CELLS, SIDE, UNSEEN, build_numpy
+from .rules import replay_cells
 
 N = SIDE
 #: the left and right 2x3 blocks of the top three rows, and the bottom row's three tiles
@@ -38,7 +40,9 @@ N = SIDE
 GROUPS: Tuple[Tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12),
                                        (13, 14, 15))
 #: names the content: "blank" = built with the blank's position tracked (see the builder)
-CACHE_NAME = "npuzzle-4x4-pdb-blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
+TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
+#: the databases, fingerprinted by their builder (the groups are in the table's name)
+STORE = TableStore("npuzzle-4x4-pdb", Path(__file__).with_name("pdb_build.py"))
 __all__ = ["GROUPS", "UNSEEN", "tables", "tables_ready", "build_seconds", "lower_bound",
            "ida_star_fifteen"]
 
@@ -46,9 +50,6 @@ __all__ = ["GROUPS", "UNSEEN", "tables", "tables_ready", "build_seconds", "lower
 MIRROR_CELL = [(c % N) * N + c // N for c in range(CELLS)]
 #: tile -> the tile whose home is the mirror of its home (0 stays 0)
 MIRROR_TILE = [0] + [MIRROR_CELL[t - 1] + 1 for t in range(1, CELLS)]
-
-_cached: dict = {}
-
 
 def _build() -> dict:
     seconds, built = [], []
@@ -60,20 +61,12 @@ def _build() -> dict:
 
 
 def _databases() -> dict:
-    global _cached
-    if not _cached:
-        _cached = load_or_build(CACHE_NAME, _build)
-    return _cached
+    return STORE.get(TABLE_NAME, _build)
 
 
 def tables_ready() -> bool:
     """True when :func:`tables` answers at once: in memory, or saved in the cache."""
-    return bool(_cached) or cached_path().exists()
-
-
-def cached_path():
-    from ..core.tables import FORMAT_VERSION, cache_dir
-    return cache_dir() / f"{CACHE_NAME}.v{FORMAT_VERSION}.pickle"
+    return STORE.ready(TABLE_NAME)
 
 
 def tables() -> List[bytes]:
@@ -126,9 +119,8 @@ def ida_star_fifteen(state: Sequence[int], *, budget=None, cancel=None,
     ``weight`` (p, q) searches on f = g + (p/q)*h instead: with p > q it finds
     a solution far sooner, at most p/q times too long, and never claims it optimal.
     Returns a SearchResult (status solved, budget or cancelled) whose moves and
-    states are replayed through the rules by :func:`solver.npuzzle.replay_cells`.
+    states are replayed through the rules by :func:`solver.npuzzle.rules.replay_cells`.
     """
-    from .domain import replay_cells
     mon = Monitor(budget, cancel, progress)
     start = tuple(state)
     try:

@@ -28,15 +28,15 @@ from __future__ import annotations
 from collections import deque
 from typing import Sequence
 
+from .rules import around
+
 SIDE = 4
 CELLS = SIDE * SIDE
 UNSEEN = 255
 GOAL_BLANK = CELLS - 1
 
 #: cell -> cells next to it
-AROUND = [[q for q in (z - SIDE, z + SIDE, z - 1, z + 1)
-           if 0 <= q < CELLS and (q // SIDE == z // SIDE or q % SIDE == z % SIDE)]
-          for z in range(CELLS)]
+AROUND = around(SIDE)
 
 
 def home_index(group: Sequence[int]) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from typing import List, Optional, Sequence, Tuple
 
+from .rules import around
 from .table import solve_by_table
 
 
@@ -30,9 +31,7 @@ class _Board:
         self.blank = self.cells.index(0)
         self.frozen = [False] * len(state)
         self.slid: List[int] = []
-        self.around = [[q for q in (z - n, z + n, z - 1, z + 1)
-                        if 0 <= q < n * n and (q // n == z // n or q % n == z % n)]
-                       for z in range(n * n)]
+        self.around = around(n)
 
     def slide(self, q: int) -> None:
         """Slide the tile at ``q`` (next to the blank) into the blank."""

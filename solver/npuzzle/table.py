@@ -7,26 +7,24 @@ step to the neighbour one closer (well under a millisecond for 31 moves).
 
 Encoding: a position is packed into one int, four bits per cell in row-major
 order (cell i holds ``(packed >> 4*i) & 15``); the table maps packed int ->
-distance. The table is built once per machine (saved with
-:func:`solver.core.tables.load_or_build`) and kept in memory after first use.
+distance. The table is built once per machine (saved by a
+:class:`~solver.core.tables.TableStore`) and kept in memory after first use.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Dict, List, Sequence
 
-from ..core.tables import load_or_build
+from ..core.tables import TableStore
+from .rules import around
 
 N = 3
 CELLS = N * N
-CACHE_NAME = "npuzzle-3x3-distances"
+#: the 3x3 table, fingerprinted by this module and the rules it builds on
+STORE = TableStore("npuzzle-3x3", Path(__file__), Path(__file__).with_name("rules.py"))
 
 # blank cell -> cells next to it
-_AROUND = [[q for q in (z - N, z + N, z - 1, z + 1)
-            if 0 <= q < CELLS and (q // N == z // N or q % N == z % N)]
-           for z in range(CELLS)]
-
-_table: Dict[int, int] = {}
-
+_AROUND = around(N)
 
 def pack(state: Sequence[int]) -> int:
     """Four bits per cell, cell 0 lowest."""
@@ -60,10 +58,7 @@ def build_distances() -> Dict[int, int]:
 
 def distances() -> Dict[int, int]:
     """The table, from memory, else the disk cache, else built now."""
-    global _table
-    if not _table:
-        _table = load_or_build(CACHE_NAME, build_distances)
-    return _table
+    return STORE.get("distances", build_distances)
 
 
 def distance(state: Sequence[int]) -> int:

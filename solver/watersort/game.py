@@ -5,7 +5,7 @@ from typing import Any, Dict
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
-from . import bench
+from .bench import bench
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
 
@@ -59,4 +59,4 @@ class WaterSortGame(Game):
 
     @classmethod
     def bench(cls, args) -> None:
-        bench.bench(args)
+        bench(args)

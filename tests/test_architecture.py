@@ -1,0 +1,191 @@
+"""The shape of the code: no import cycles, a core that knows no game, games declared fully.
+
+The import graph is read from the source with :mod:`ast`, so an import inside a
+function counts (it is still a dependency, only a late one); imports under
+``if TYPE_CHECKING:`` do not, since they never run.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, List, Optional, Set
+
+import pytest
+
+from solver import catalogue
+from solver.core.results import Budget
+from solver.engine import parse_board, solve_board
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("solver", "webapp")
+
+
+def module_files() -> Dict[str, Path]:
+    """Every module of the project's packages by dotted name."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST):
+    """Every Import/ImportFrom node, skipping ``if TYPE_CHECKING:`` blocks."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield from _imports_in(child)
+            continue
+        yield from _imports_in(node)
+
+
+def _imports_in(node: ast.AST):
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    else:
+        yield from _imports(node)
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from`` import names (relative ones resolved)."""
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def import_graph(files: Dict[str, Path]) -> Dict[str, Set[str]]:
+    """module -> the project modules it imports (``from a import b``: a, and a.b if a module)."""
+    graph: Dict[str, Set[str]] = {}
+    for module, path in files.items():
+        is_package = path.name == "__init__.py"
+        edges: Set[str] = set()
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                target = _resolve(module, is_package, node)
+                names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            edges.update(name for name in names if name in files)
+        edges.discard(module)
+        graph[module] = edges
+    return graph
+
+
+def find_cycle(graph: Dict[str, Set[str]]) -> Optional[List[str]]:
+    """One import cycle as a list of modules (first repeated at the end), or None."""
+    state: Dict[str, int] = {}           # 1 on the current path, 2 done
+    path: List[str] = []
+
+    def visit(node: str) -> Optional[List[str]]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+# -- the cycle finder itself ---------------------------------------------------------
+
+def test_cycle_finder_finds_a_cycle_and_passes_a_tree():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"a.b"}, "a.b": {"a"}}) == ["a", "a.b", "a"]
+
+
+def test_graph_reads_function_level_imports_and_skips_type_checking(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "one.py").write_text("def f():\n    from . import two\n")
+    (package / "two.py").write_text("from typing import TYPE_CHECKING\n"
+                                    "if TYPE_CHECKING:\n    from .one import f\n"
+                                    "from .three import g\n")
+    (package / "three.py").write_text("import pkg.one\n")
+    files = {"pkg": package / "__init__.py", "pkg.one": package / "one.py",
+             "pkg.two": package / "two.py", "pkg.three": package / "three.py"}
+    graph = import_graph(files)
+    assert graph["pkg.one"] == {"pkg", "pkg.two"}
+    assert graph["pkg.two"] == {"pkg.three"}
+    assert graph["pkg.three"] == {"pkg.one"}
+    assert find_cycle(graph) == ["pkg.one", "pkg.two", "pkg.three", "pkg.one"]
+
+
+# -- the project ------------------------------------------------------------------------
+
+def test_no_import_cycles_among_solver_and_webapp():
+    cycle = find_cycle(import_graph(module_files()))
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def _imported_names(path: Path) -> Set[str]:
+    names = set()
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        else:
+            target = _resolve(module, path.name == "__init__.py", node)
+            names.add(target)
+            names.update(f"{target}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_core_imports_no_game_and_no_web_code():
+    games = {game_module for game_module in _game_packages()}
+    for path in sorted((ROOT / "solver" / "core").rglob("*.py")):
+        for name in _imported_names(path):
+            assert not any(name == g or name.startswith(g + ".") for g in games), \
+                f"{path.name} imports the game {name}"
+            assert not name.startswith(("webapp", "flask")), f"{path.name} imports {name}"
+
+
+def test_solver_never_imports_the_web_side():
+    for path in sorted((ROOT / "solver").rglob("*.py")):
+        for name in _imported_names(path):
+            root = name.split(".")[0]
+            assert root not in ("webapp", "flask", "flask_socketio"), \
+                f"{path.relative_to(ROOT)} imports {name}"
+
+
+def _game_packages() -> List[str]:
+    return [game.__module__.rpartition(".")[0] for game in catalogue.games().values()]
+
+
+def test_the_known_games_are_found():
+    assert {"klotski", "npuzzle", "watersort"} <= set(catalogue.games())
+    assert all(module.startswith("solver.") for module in _game_packages())
+
+
+@pytest.mark.parametrize("name", list(catalogue.games()))
+def test_every_game_is_declared_and_its_default_board_solves(name):
+    game = catalogue.get(name)
+    assert game.name == name and game.title and game.default_board
+    defaults = {option.name: option.default for option in game.options}
+    domain, state = parse_board(name, game.default_board, **defaults)
+    assert domain.format(state) == game.default_board
+    report = solve_board(name, game.default_board, budget=Budget(max_seconds=20), **defaults)
+    assert report["status"] == "solved" and report["length"] > 0
