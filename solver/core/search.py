@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 from .results import BUDGET, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 
@@ -24,18 +24,24 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-def _path(parents: dict, key: Any):
-    """Walk ``parents`` (key -> (parent key, move, state)) back to the root."""
-    moves, states = [], []
+def walk_back(key: Any, parent_of: Callable[[Any], Any]) -> List[Any]:
+    """``[root, ..., key]``: follow ``parent_of`` back from ``key`` until it gives None.
+
+    The one way a solution path is rebuilt from parent links, by every search
+    here and by the games' own searches.
+    """
+    chain = []
     while key is not None:
-        parent, move, state = parents[key]
-        states.append(state)
-        if parent is not None:
-            moves.append(move)
-        key = parent
-    moves.reverse()
-    states.reverse()
-    return moves, states
+        chain.append(key)
+        key = parent_of(key)
+    chain.reverse()
+    return chain
+
+
+def _path(parents: dict, key: Any):
+    """Moves and states from the root to ``key`` (parents: key -> (parent key, move, state))."""
+    keys = walk_back(key, lambda k: parents[k][0])
+    return [parents[k][1] for k in keys[1:]], [parents[k][2] for k in keys]
 
 
 def replay_keys(domain: Domain, start: Any, keys: List[Any]):
@@ -200,17 +206,9 @@ def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
     through this layer has the same length, the shortest possible: any meeting
     node with a shallower other side would have been found a round earlier.
     """
-    keys = []
-    k = meet
-    while k is not None:
-        keys.append(k)
-        k = fwd[k][0]
-    keys.reverse()
-    k = bwd[meet][0]
-    while k is not None:
-        keys.append(k)
-        k = bwd[k][0]
-    moves, states = replay_keys(domain, start, keys[1:])
+    to_meet = walk_back(meet, lambda k: fwd[k][0])
+    to_goal = walk_back(bwd[meet][0], lambda k: bwd[k][0])[::-1]
+    moves, states = replay_keys(domain, start, to_meet[1:] + to_goal)
     return mon.result(SOLVED, moves, states, optimal=True)
 
 

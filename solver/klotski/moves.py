@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Tuple
 
+from ..core.search import walk_back
 from .board import KlotskiState, Layout
 
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
@@ -207,10 +208,7 @@ def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, 
                     parent[g2] = x
                     order.append(g2)
         for g2 in order[1:]:
-            route = [g2]
-            while parent[route[-1]] is not None:
-                route.append(parent[route[-1]])
-            out.append(_move(state, i, label, route[::-1], n, width))
+            out.append(_move(state, i, label, walk_back(g2, parent.__getitem__), n, width))
     return out
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..core.results import BUDGET, Monitor, StopSearch
+from ..core.search import walk_back
 from ..core.tables import TableStore
 from .board import Layout
 from .moves import goal_bit, layout_geometry
@@ -43,7 +44,7 @@ def bfs_key_path(layout: Layout, start: int, metric: str,
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
-    parents: Dict[int, int] = {start: 0}
+    parents: Dict[int, Optional[int]] = {start: None}
     if start & goal:
         return [start], 1
     layer = [(start, geo.full ^ geo.occupancy(start))]
@@ -64,19 +65,10 @@ def bfs_key_path(layout: Layout, start: int, metric: str,
                     continue
                 parents[child] = key
                 if child & goal:
-                    return _chain(parents, child, start), len(parents)
+                    return walk_back(child, parents.__getitem__), len(parents)
                 nxt.append((child, empty ^ empty_flip))
         layer = nxt
     return None, len(parents)
-
-
-def _chain(parents: Dict[int, int], key: int, start: int) -> List[int]:
-    chain = [key]
-    while key != start:
-        key = parents[key]
-        chain.append(key)
-    chain.reverse()
-    return chain
 
 
 class DistanceTable:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from typing import List, Optional, Sequence, Tuple
 
+from ..core.search import walk_back
 from .rules import around
 from .table import solve_by_table
 
@@ -73,12 +74,8 @@ class _Board:
         raise _Stuck(f"cannot bring {tiles} to {targets} (blank to {blank_target})")
 
     def _follow(self, parent: dict, state) -> None:
-        blanks = []
-        while state is not None:
-            blanks.append(state[0])
-            state = parent[state]
-        for q in reversed(blanks[:-1]):
-            self.slide(q)
+        for step in walk_back(state, parent.__getitem__)[1:]:
+            self.slide(step[0])
 
     def place(self, r: int, c: int) -> None:
         """Bring the tile that belongs at (r, c) home and freeze it."""

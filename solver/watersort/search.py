@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ..core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
-from ..core.search import replay_keys
+from ..core.search import replay_keys, walk_back
 from .rules import lower_bound
 
 #: memory the kept positions may use before the search gives up (peak stays under 1 GiB)
@@ -143,15 +143,6 @@ class _Open:
         return None
 
 
-def _chain(parent: Dict[str, Optional[str]], key: str) -> List[str]:
-    keys = []
-    while key is not None:
-        keys.append(key)
-        key = parent[key]
-    keys.reverse()
-    return keys
-
-
 def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: Monitor,
                 weight: int, upper: Optional[int], max_nodes: Optional[int],
                 max_states: int):
@@ -201,7 +192,7 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
             g_of[child] = g1
             parent[child] = key
             if hc == 0:                                # h is 0 exactly on solved positions
-                best = _chain(parent, child)
+                best = walk_back(child, parent.__getitem__)
                 if weight != 1:
                     return ("solved", best)
                 upper = g1
