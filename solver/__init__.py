@@ -1,8 +1,10 @@
 """A fast, general, optimal puzzle search library.
 
-* :mod:`solver.core.search`: breadth-first, depth-first, bidirectional, A*, IDA*,
-  written once over the :class:`~solver.core.domain.Domain` interface;
-* :mod:`solver.klotski`, :mod:`solver.npuzzle`, :mod:`solver.watersort`: domains;
+* :mod:`solver.core`: the search algorithms (breadth-first, depth-first,
+  bidirectional, A*, IDA*) written once over the :class:`Domain` interface,
+  their results and budgets, the table store and the game declaration;
+* one package per game (``solver/klotski/``, ``solver/npuzzle/`` ...), each
+  declaring itself once as ``GAME``; :mod:`solver.catalogue` finds them all;
 * :class:`Puzzle`: the seed's subclass-and-solve API;
 * :mod:`solver.engine`: ``solve_board``/``analyse_board`` for the CLI and web app.
 """

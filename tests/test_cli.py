@@ -6,7 +6,9 @@ import time
 
 import pytest
 
-from solver.cli import main
+from solver import catalogue
+from solver.cli import build_parser, main
+from solver.engine import parse_board
 
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 
@@ -30,7 +32,6 @@ def test_klotski_classic_json_piece_metric():
 
 
 def test_klotski_classic_step_metric_states_replay(capsys):
-    from solver.engine import parse_board
     assert main(["solve", "klotski", CLASSIC, "--metric", "step", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["length"] == 116
@@ -95,6 +96,11 @@ BAD = [
     (["solve"], "required"),
     (["frobnicate"], "invalid choice"),
     (["solve", "npuzzle", ""], ""),
+    (["solve", "klotski", CLASSIC, "--seconds", "nan"], "--seconds"),
+    (["solve", "klotski", CLASSIC, "--seconds", "inf"], "--seconds"),
+    (["solve", "klotski", CLASSIC, "--seconds", "0"], "--seconds"),
+    (["solve", "jugs", "0/3,0/5,8/8", "--capacity", "4"], "capacity"),
+    (["bench", "--only", "chess"], "invalid choice"),
 ]
 
 
@@ -115,3 +121,17 @@ def test_bad_input_from_a_real_process_has_no_traceback():
     code, out, err = run_cli("solve", "klotski", "AB/A")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_option_flags_come_from_every_game_declaration():
+    solve = build_parser()._subparsers._group_actions[0].choices["solve"]
+    flags = {action.dest: action for action in solve._actions}
+    for game in catalogue.games().values():
+        for option in game.options:
+            assert option.name in flags and option.help in flags[option.name].help
+    assert flags["metric"].choices == ["piece", "step"] and flags["capacity"].type is int
+
+
+def test_a_game_without_an_option_refuses_it(capsys):
+    assert main(["solve", "npuzzle", "1 2 3 0", "--metric", "step"]) == 2
+    assert "does not apply to npuzzle" in capsys.readouterr().err
