@@ -1,6 +1,6 @@
 """Regenerate the Klotski level packs' optimal move counts with the solver.
 
-Every level in solver/levels/klotski-classic.json and klotski-composed.json
+Every level in solver/klotski/klotski-classic.json and klotski-composed.json
 gets ``size`` ("WxH") and ``moves`` {"piece": N, "step": M}: the proven
 shortest solution in each metric. Names and boards are the packs' own; this
 script only grades them, so it can be rerun after any solver change and a
@@ -21,10 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.engine import solve_board  # noqa: E402
-from solver.klotski.levels import LEVELS_DIR  # noqa: E402
-
-PACKS = ("klotski-classic", "klotski-composed")
-METRICS = ("piece", "step")
+from solver.klotski.levels import LEVELS_DIR, PACKS  # noqa: E402
+from solver.klotski.moves import METRICS  # noqa: E402
 
 
 def grade(board: str) -> dict:

@@ -3,16 +3,16 @@ import datetime as dt
 
 import pytest
 
-from solver.core.seeds import MAX_SEED, daily_seed
-from solver.klotski.levels import klotski_daily, klotski_levels
-from solver.npuzzle.generate import npuzzle_at_distance
-from solver.watersort.generate import watersort_level
-from solver.engine import analyse_board, parse_board, solve_board
+from solver import catalogue
 from solver.core.errors import BoardError
-from solver.npuzzle import manhattan_conflicts, solvable
-from solver.npuzzle import NPuzzle
 from solver.core.results import Budget
 from solver.core.search import ida_star
+from solver.core.seeds import MAX_SEED, daily_seed
+from solver.engine import analyse_board, parse_board, solve_board
+from solver.klotski.levels import klotski_daily, klotski_levels
+from solver.npuzzle import NPuzzle, manhattan_conflicts, solvable
+from solver.npuzzle.generate import npuzzle_at_distance
+from solver.watersort.generate import watersort_level
 
 
 def tiles(board):
@@ -107,3 +107,35 @@ def test_klotski_daily_picks_a_pack_level():
     levels = klotski_levels()
     picked = klotski_daily(levels, daily_seed("klotski", dt.date(2024, 1, 1)))
     assert picked in levels
+
+
+# -- the games' generate hooks: defaults, daily choices, the shape the pages read ----------
+
+def test_npuzzle_game_generates_with_defaults_and_a_varied_daily_distance():
+    game = catalogue.get("npuzzle")
+    made = game.generate({}, 7, daily=False)
+    assert made["params"] == {"size": 3, "distance": 20} and made["min_moves"] == 20
+    daily = game.generate({}, 7, daily=True)
+    assert daily["params"] == {"size": 3, "distance": 20 + 7 % 12}
+    assert solve_board("npuzzle", daily["board"])["length"] == daily["min_moves"]
+    assert game.choices()["sizes"]["3"] == 31
+
+
+def test_watersort_daily_deal_ignores_the_query_and_keeps_its_size():
+    game = catalogue.get("watersort")
+    asked = game.generate({"colours": 4}, 3, daily=False)
+    assert asked["params"] == {"colours": 4, "capacity": 4, "empty": 2}
+    daily = game.generate({"colours": 4}, 3, daily=True)
+    assert daily["params"] == {"colours": 8, "capacity": 4, "empty": 2}
+    assert daily["options"] == {"capacity": 4}
+    report = solve_board("watersort", daily["board"], **daily["options"])
+    assert report["length"] == daily["min_moves"]
+
+
+def test_klotski_daily_is_a_graded_level_in_the_piece_metric():
+    game = catalogue.get("klotski")
+    made = game.generate({}, 11, daily=True)
+    level = next(lv for lv in game.levels() if lv["board"] == made["board"])
+    assert made["name"] == level["name"] and made["min_moves"] == level["moves"]["piece"]
+    assert made["options"] == {"metric": "piece"}
+    assert game.choices()["levels"] == len({lv["board"] for lv in game.levels()})

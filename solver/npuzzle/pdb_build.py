@@ -46,7 +46,7 @@ def home_index(group: Sequence[int]) -> int:
 
 def _regions():
     """For every free-cell mask and cell: the blank's reachable cells and their lowest cell."""
-    import numpy as np
+    import numpy as np          # heavy: loaded only when a database is actually built
 
     masks = np.repeat(np.arange(1 << CELLS, dtype=np.int32), CELLS)
     cells = np.tile(np.arange(CELLS, dtype=np.int32), 1 << CELLS)
@@ -68,7 +68,7 @@ def _regions():
 
 def build_numpy(group: Sequence[int]) -> bytes:
     """The database of ``group`` as bytes (``UNSEEN`` on indices that are no placement)."""
-    import numpy as np
+    import numpy as np          # heavy: loaded only when a database is actually built
 
     k = len(group)
     reach_of, name_of = _regions()
