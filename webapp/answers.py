@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Tuple
 
-from solver.engine import solve_board
 from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
+from solver.engine import solve_board
 
 from .validation import JobRequest
 

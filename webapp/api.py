@@ -11,9 +11,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 from solver import catalogue
-from solver.engine import analyse_board, parse_board
 from solver.core.errors import BoardError
 from solver.core.results import Budget
+from solver.engine import analyse_board, parse_board
 
 from .games import play_url
 

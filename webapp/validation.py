@@ -4,7 +4,7 @@ Anything a browser (or an attacker) sends arrives here first. A payload that is
 not exactly what the protocol allows raises :class:`PayloadError` with one line
 saying what is wrong; the event handler turns it into an ``error`` event and the
 server carries on. Deeper checks of the board itself are the solver's job
-(:class:`~solver.errors.BoardError`).
+(:class:`~solver.core.errors.BoardError`).
 """
 from __future__ import annotations
 

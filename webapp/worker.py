@@ -24,9 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional, Tuple
 
-from solver.engine import analyse_stages
 from solver.core.errors import BoardError
 from solver.core.results import Budget
+from solver.engine import analyse_stages
 
 from .answers import error_payload, solve_reply
 from .prebuild import warm_tables
