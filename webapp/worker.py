@@ -135,6 +135,7 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
 
 
 def limit_memory(memory_mb: Optional[int]) -> None:
+    """Cap this process's address space, so a runaway search raises MemoryError."""
     if not memory_mb:
         return
     limit = int(memory_mb) * 1024 * 1024
