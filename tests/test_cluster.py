@@ -12,10 +12,12 @@ import urllib.request
 
 import pytest
 
+from solver import catalogue
 from test_webapp_live import LiveClient
 from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
-from webapp.cluster import LOST_MESSAGE, Cluster
-from solver import catalogue
+from webapp.cluster import Cluster
+from webapp.rq_jobs import redis_client
+from webapp.rq_runner import LOST_MESSAGE
 
 #: solved by breadth-first search in about two seconds (no table): long enough to
 #: kill its worker mid-search, short enough to finish when retried
@@ -68,9 +70,7 @@ def test_cancel_silences_a_job_on_a_worker(cluster):
 
 
 def _worker_running_a_job(started):
-    from rq import Worker
-
-    from webapp.rq_jobs import redis_client
+    from rq import Worker                       # optional: the cluster extra
     for worker in Worker.all(connection=redis_client(started.url)):
         if worker.get_current_job_id():
             return worker.pid

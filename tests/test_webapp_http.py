@@ -1,4 +1,5 @@
 """HTTP side of the web app: lobby, play pages and their config, errors, health, startup."""
+import inspect
 import json
 import os
 import re
@@ -14,10 +15,15 @@ from urllib.parse import quote
 import pytest
 
 from solver import catalogue
-from solver.engine import parse_board
+from solver.core.errors import BoardError
+from solver.engine import analyse_board, parse_board, solve_board
 from solver.klotski import levels as solver_levels
 from webapp import create_app
+from webapp.config import normalise
 from webapp.games import default_options, lobby_packs
+from webapp.jobs import JobRunner
+from webapp.rq_runner import ClusterRunner
+from webapp.runner import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
@@ -178,7 +184,6 @@ def test_python_m_webapp_serves_without_a_terminal(tmp_path):
 # -- issue 4: seeded levels, graded packs, the editor's JSON API ----------------------
 
 def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
-    from solver.engine import analyse_board
     link = "/play/npuzzle?size=3&distance=20&seed=123"
     first, again = page_config(client.get(link)), page_config(client.get(link))
     assert first["board"] == again["board"] and first["error"] is None
@@ -189,7 +194,6 @@ def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
 
 
 def test_seeded_watersort_link_carries_capacity_and_fewest_pours(client):
-    from solver.engine import solve_board
     config = page_config(client.get("/play/watersort?colours=5&capacity=3&empty=2&seed=5"))
     assert config["options"]["capacity"] == 3 and config["error"] is None
     report = solve_board("watersort", config["board"], capacity=3)
@@ -233,14 +237,12 @@ def test_lobby_shows_every_graded_level_with_its_minimum(client):
 def test_validate_api_uses_the_cli_messages(client, game, board, options, message):
     reply = client.post("/api/validate", json={"game": game, "board": board, "options": options}).get_json()
     assert reply["ok"] is False and reply["error"].startswith(message)
-    from solver.core.errors import BoardError
     with pytest.raises(BoardError) as err:             # the CLI's own message, word for word
         parse_board(game, board, **options)
     assert str(err.value) == reply["error"]
 
 
 def test_validate_and_check_a_good_board(client):
-    from solver.engine import analyse_board
     board = "AA./AAG/FEB/CD."
     reply = client.post("/api/validate", json={"game": "klotski", "board": board}).get_json()
     assert reply["ok"] and reply["canonical"] == board
@@ -298,7 +300,6 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
                                             ("off", False), ("1", True), ("true", True),
                                             ("yes", True), ("on", True)])
 def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
-    from webapp.config import normalise
     monkeypatch.setenv("ARCADE_PREBUILD_TABLES", text)
     app = create_app(testing=True)                 # testing turns prebuilding off
     app.config.from_prefixed_env("ARCADE")
@@ -313,11 +314,6 @@ def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
 
 
 def test_both_job_runners_follow_the_runner_protocol():
-    import inspect
-
-    from webapp.cluster import ClusterRunner
-    from webapp.jobs import JobRunner
-    from webapp.runner import Runner
     methods = [name for name, _ in inspect.getmembers(Runner, inspect.isfunction)
                if not name.startswith("_")]
     assert set(methods) == {"submit", "cancel", "drop", "start", "shutdown", "health"}

@@ -8,7 +8,7 @@ Searches run in two pools of worker processes (:mod:`webapp.pool`): one for
 analysis (table lookups, kept fast) and one for full solves. With
 ``MESSAGE_QUEUE`` set to a Redis URL the app joins a cluster instead: several web
 processes share clients through Flask-SocketIO's message queue and jobs go to
-RQ workers on the same Redis (:mod:`webapp.cluster`).
+RQ workers on the same Redis (:mod:`webapp.rq_runner`).
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from .api import api
-from .cluster import ClusterRunner
 from .config import DEFAULTS, normalise
 from .events import register_events
 from .health import health
@@ -27,6 +26,7 @@ from .pages import pages
 from .pool import WorkerPool
 from .prebuild import start_prebuild
 from .ratelimit import RateLimiter
+from .rq_runner import ClusterRunner
 from .runner import Runner
 from .worker import Limits, WorkerSettings
 

@@ -1,6 +1,6 @@
 """The job an RQ worker runs in a cluster, and the Redis keys it shares with web processes.
 
-A web process (:class:`webapp.cluster.ClusterRunner`) enqueues :func:`run_job`
+A web process (:class:`webapp.rq_runner.ClusterRunner`) enqueues :func:`run_job`
 on the ``arcade`` queue. The worker (an RQ ``SimpleWorker``, so its in-memory
 tables stay warm from job to job) runs the same code as a pool worker
 (:func:`webapp.worker.run_job`) and emits ``progress``/``analysis``/``solution``

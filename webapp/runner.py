@@ -2,7 +2,7 @@
 
 Two runners keep the same rules (one job per client, the newest request wins,
 a bounded queue answering "server busy"): :class:`~webapp.jobs.JobRunner` over
-this process's worker pools, and :class:`~webapp.cluster.ClusterRunner` over
+this process's worker pools, and :class:`~webapp.rq_runner.ClusterRunner` over
 RQ workers on Redis. Event handlers, health checks and shutdown depend on this
 protocol only, so they never need to know which one the app was given.
 """
