@@ -1,4 +1,4 @@
-"""Browser: seeded levels with their minimum, New game, the extra tube, progress in the lobby."""
+"""Browser: seeded levels with their minimum, New game, the extra tube, progress keys and marks in the lobby."""
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -56,6 +56,25 @@ def test_extra_tube_is_added_and_counted_in_the_result(page, live_server):
     n = len(moves)
     view.wait_status(f"solved in {n} move{'s' if n != 1 else ''} with 1 extra tube (optimal {level['pours']})")
     view.assert_no_errors()
+
+
+LEVEL_KEY = """async ([options, board]) => {
+    const { levelKey } = await import('/static/js/progress.js');
+    const info = JSON.parse(document.getElementById('config').textContent).game_info;
+    return levelKey(info, options, board);
+}"""
+
+
+@pytest.mark.parametrize("game, options, variant", [
+    ("klotski", {}, "piece"), ("klotski", {"metric": ""}, "piece"),
+    ("klotski", {"metric": "step"}, "step"),
+    ("watersort", {}, "4"), ("watersort", {"capacity": 3}, "3"), ("watersort", {"capacity": "5"}, "5"),
+    ("npuzzle", {}, ""), ("npuzzle", {"size": 4}, ""),
+])
+def test_progress_keys_are_the_stored_ones(page, live_server, game, options, variant):
+    """Keys read from the declaration match those browsers already hold: game|variant|board."""
+    GamePage(page, live_server).open(game, wait_analysis=False)
+    assert page.evaluate(LEVEL_KEY, [options, "B"]) == f"{game}|{variant}|B"
 
 
 def test_lobby_marks_a_solved_level(page, live_server):
