@@ -20,16 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("solver", "webapp")
 
 
+def module_name(path: Path) -> str:
+    """``solver/core/search.py`` -> ``solver.core.search``; a package is its ``__init__``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 def module_files() -> Dict[str, Path]:
     """Every module of the project's packages by dotted name."""
-    found = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+    return {module_name(path): path
+            for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -134,6 +136,14 @@ def test_graph_reads_function_level_imports_and_skips_type_checking(tmp_path):
     assert find_cycle(graph) == ["pkg.one", "pkg.two", "pkg.three", "pkg.one"]
 
 
+def test_relative_imports_of_a_package_resolve_inside_it(tmp_path):
+    init = tmp_path / "__init__.py"
+    init.write_text("from .domain import Thing\nfrom ..core import errors\nimport flask\n")
+    assert _imported_names(init, "solver.game") == {
+        "solver.game.domain", "solver.game.domain.Thing", "solver.core",
+        "solver.core.errors", "flask"}
+
+
 # -- the project ------------------------------------------------------------------------
 
 def test_no_import_cycles_among_solver_and_webapp():
@@ -141,9 +151,10 @@ def test_no_import_cycles_among_solver_and_webapp():
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
-def _imported_names(path: Path) -> Set[str]:
+def _imported_names(path: Path, module: Optional[str] = None) -> Set[str]:
+    """Every name ``path`` imports, project or not (``from a import b``: a and a.b)."""
     names = set()
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    module = module or module_name(path)
     for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)

@@ -21,6 +21,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
+from platformdirs import user_cache_dir
+
 FORMAT_VERSION = 1
 
 #: what a store does with the disk: load or build and save, load only, or ignore it
@@ -36,12 +38,11 @@ def _lock_for(name: str) -> threading.Lock:
 
 
 def cache_dir() -> Path:
+    """The folder of the table files: ``$PUZZLE_ARCADE_CACHE``, else the user's cache folder."""
     override = os.environ.get("PUZZLE_ARCADE_CACHE")
     if override:
         path = Path(override)
     else:
-        # platformdirs is only needed when no folder is given (tests and the bench set one)
-        from platformdirs import user_cache_dir
         path = Path(user_cache_dir("puzzle-arcade"))
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -12,6 +12,7 @@ from typing import List, NamedTuple, Sequence, Tuple
 #: the largest side accepted: a 10x10 board has 99 tiles, far past anything playable
 MAX_SIDE = 10
 
+
 class Slide(NamedTuple):
     """One move: ``tile`` slides one cell ``dir`` (up/down/left/right) into the blank."""
 

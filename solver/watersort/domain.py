@@ -164,7 +164,7 @@ class WaterSort(Domain):
 
     # -- strategy -----------------------------------------------------------
     def solve(self, state: State, *, budget=None, cancel=None, progress=None):
-        """Fewest pours by a specialised A* on canonical states (see watersort_search)."""
+        """Fewest pours: a specialised A* on canonical states (:mod:`solver.watersort.search`)."""
         return solve_fewest_pours(self, state, budget=budget, cancel=cancel, progress=progress)
 
     # -- presentation -----------------------------------------------------
