@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from solver import catalogue
 from solver.engine import analyse_board, solve_board
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -117,6 +118,22 @@ def test_lobby_lists_games_and_levels(page, live_server):
     view.game = "klotski"
     view.wait_state(board)
     view.assert_no_errors()
+
+
+def test_titles_and_pack_headings_come_from_the_declarations(page, live_server):
+    page.goto(live_server + "/")
+    headings = {}
+    for name, game in catalogue.games().items():
+        expect(page.locator(f'a.game-card[data-game="{name}"] h2')).to_have_text(game.title)
+        expect(page.locator(f'[data-testid="daily-{name}"]')).to_have_text(f"Daily {game.title}")
+        headings.update({level["pack"]: level["pack_title"] for level in game.levels() if "pack_title" in level})
+    assert headings, "no pack declares its title"
+    for pack, title in headings.items():
+        expect(page.locator(f'section[data-pack="{pack}"] h2')).to_have_text(title)
+    for name, game in catalogue.games().items():
+        page.goto(f"{live_server}/play/{name}")
+        expect(page).to_have_title(f"{game.title} · Puzzle Arcade")
+        expect(page.locator("p.how")).to_have_text(game.how_to_play)
 
 
 def test_url_and_copy_link_follow_the_position(page, live_server):

@@ -20,9 +20,15 @@ def load(name: str) -> dict:
 def klotski_levels() -> List[dict]:
     """Every graded Klotski level (classic first), each tagged with its ``pack``.
 
-    Keys: name, board, size ("WxH"), moves {"piece", "step"}, pack.
+    Keys: name, board, size ("WxH"), moves {"piece", "step"}, pack, and the
+    pack's pack_title and pack_summary (the lobby's heading for the pack).
     """
-    return [dict(level, pack=name) for name in PACKS for level in load(name)["levels"]]
+    levels = []
+    for name in PACKS:
+        pack = load(name)
+        levels += [dict(level, pack=name, pack_title=pack["title"], pack_summary=pack["summary"])
+                   for level in pack["levels"]]
+    return levels
 
 
 def klotski_daily(levels: Sequence[dict], seed: int) -> dict:
