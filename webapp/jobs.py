@@ -136,7 +136,7 @@ class JobRunner:
             return len(self._slots)
 
     def health(self) -> dict:
-        """Pool figures for ``/healthz``."""
+        """Pool figures for ``/readyz``."""
         return {"clients": self.clients(), "busy_clients": self.busy_clients(),
                 "pools": {kind: pool.stats() for kind, pool in self.pools.items()}}
 

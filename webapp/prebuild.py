@@ -19,14 +19,12 @@ from solver import catalogue
 log = logging.getLogger(__name__)
 
 
-def warm_tables(stop: Optional[threading.Event] = None) -> int:
-    """Warm every game's tables (until ``stop`` is set); returns how many were warmed."""
+def warm_tables() -> int:
+    """Warm every game's tables; returns how many were warmed."""
     done = 0
     for game in catalogue.games().values():
-        if stop is not None and stop.is_set():
-            break
         try:
-            done += game.warm(stop)
+            done += game.warm()
         except Exception:                         # one bad table must not stop the rest
             log.exception("could not prebuild the tables of %s", game.name)
     return done

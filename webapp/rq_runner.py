@@ -52,7 +52,6 @@ class ClusterRunner:
                  max_queue: int = 256):
         from rq import Queue
         self._emit = emit
-        self.url = url
         # one queue here: no fast analysis pool to escalate from
         self.limits = {kind: replace(value, escalate_after=None) for kind, value in limits.items()}
         self.max_queue = max_queue
