@@ -23,6 +23,7 @@ from typing import Callable, List, Optional
 
 from . import catalogue
 from .core.baseline import GaveUp
+from .core.errors import BoardError
 from .engine import analyse_board, solve_board
 
 
@@ -129,8 +130,10 @@ def run_bench(args) -> int:
     """Every game's rows (or ``--only`` one game's); ``--fifteen`` is the game's own run."""
     games = [game for game in catalogue.games().values() if args.only in (None, game.name)]
     if args.fifteen:
-        runner = next(game for game in catalogue.games().values()
-                      if hasattr(game, "bench_fifteen"))
+        runner = next((game for game in catalogue.games().values()
+                       if hasattr(game, "bench_fifteen")), None)
+        if runner is None:
+            raise BoardError("no game offers --fifteen")
         return runner.bench_fifteen(args)
     started = time.perf_counter()
     print("bench: each row in a fresh process with a cold table cache; "

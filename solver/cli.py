@@ -52,20 +52,20 @@ def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: List[O
     parser.add_argument(f"--{name}", **kwargs)
 
 
-def _or_list(names: List[str]) -> str:
-    """``a, b or c``"""
-    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+def _joined(names: List[str], last: str = "or") -> str:
+    """``a, b or c`` (or ``a, b and c``)"""
+    return f" {last} ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
 def build_parser() -> argparse.ArgumentParser:
     games = catalogue.games()
     parser = _Parser(prog="python -m solver", description=f"Optimal solver for "
-                     f"{_or_list([game.title for game in games.values()])}.")
+                     f"{_joined([game.title for game in games.values()], 'and')}.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     solve = sub.add_parser("solve", help="solve one board")
-    solve.add_argument("puzzle", help=_or_list(list(games)))
+    solve.add_argument("puzzle", help=_joined(list(games)))
     solve.add_argument("board", help="the board in the puzzle's notation (see README)")
     for name, options in _declared_options().items():
         _add_option_flag(solve, name, options)
