@@ -21,13 +21,13 @@ from .api import api
 from .config import DEFAULTS, normalise
 from .events import register_events
 from .health import health
-from .jobs import ANALYSE, SOLVE, JobRunner
+from .jobs import JobRunner
 from .pages import pages
 from .pool import WorkerPool
 from .prebuild import start_prebuild
 from .ratelimit import RateLimiter
 from .rq_runner import ClusterRunner
-from .runner import Runner
+from .runner import ANALYSE, SOLVE, Runner
 from .worker import Limits, WorkerSettings
 
 ROOT = Path(__file__).resolve().parent.parent

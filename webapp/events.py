@@ -14,9 +14,8 @@ from flask import request
 from flask_socketio import SocketIO
 
 from .answers import error_payload
-from .jobs import ANALYSE, SOLVE
 from .ratelimit import RateLimiter
-from .runner import Runner
+from .runner import ANALYSE, SOLVE, Runner
 from .validation import PayloadError, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)

@@ -20,13 +20,11 @@ from typing import Any, Callable, Dict, Optional
 
 from .answers import error_payload
 from .pool import PoolBusy, PoolJob, WorkerPool
-from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
+from .runner import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, SOLVE
 from .validation import JobRequest
-from .worker import ANALYSE, SOLVE, Limits
+from .worker import Limits
 
 log = logging.getLogger(__name__)
-
-__all__ = ["ANALYSE", "SOLVE", "JobRunner", "Slot"]
 
 
 @dataclass

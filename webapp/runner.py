@@ -12,6 +12,10 @@ from typing import Any, Protocol
 
 from .validation import JobRequest
 
+#: the two kinds of job: a hint and distance (table lookups, kept fast), a full solve
+ANALYSE = "analyse"
+SOLVE = "solve"
+
 BUSY_MESSAGE = "server busy, try again"
 CLOSING_MESSAGE = "server is shutting down, try again soon"
 
@@ -23,7 +27,8 @@ class Runner(Protocol):
     closing: bool
 
     def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
-        """Queue ``request`` for client ``sid``, cancelling whatever it had before."""
+        """Queue ``request`` (``kind`` :data:`ANALYSE` or :data:`SOLVE`) for client ``sid``,
+        cancelling whatever it had before."""
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         """Cancel the client's job (only the one with ``job_id`` when given)."""

@@ -30,12 +30,10 @@ from solver.engine import analyse_stages
 
 from .answers import error_payload, solve_reply
 from .prebuild import warm_tables
+from .runner import ANALYSE
 from .validation import JobRequest
 
 log = logging.getLogger(__name__)
-
-ANALYSE = "analyse"
-SOLVE = "solve"
 
 Event = Tuple[str, dict]
 
