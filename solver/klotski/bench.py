@@ -5,8 +5,8 @@ import statistics
 import time
 from typing import List
 
-from ..bench import baseline_row, fmt, fresh_cache, isolated, lookup_row, peak_mib, print_pair, \
-    solver_row
+from ..bench import (baseline_row, cold_start, fmt, isolated, lookup_row, peak_mib, print_pair,
+                     solver_row)
 from ..engine import solve_board
 from .baseline import StringKlotski
 from .levels import load
@@ -34,7 +34,7 @@ def _default_goal(board: str):
 
 def levels_row(boards: List[str]) -> dict:
     """Every classic level, piece metric, cold: the slowest one is the figure."""
-    fresh_cache()
+    cold_start()
     times, optimal, moves = [], True, []
     for board in boards:
         started = time.perf_counter()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from ..bench import baseline_row, fmt, isolated, peak_mib, print_pair, solver_row
+from ..bench import baseline_row, cold_start, fmt, isolated, peak_mib, print_pair, solver_row
 from ..engine import solve_board
 from .baseline import StringWaterSort
 from .deals import random_deal
@@ -16,6 +16,7 @@ def string_baseline(board: str, options: dict) -> StringWaterSort:
 
 def deals_row(colours: int, deals: int, seed0: int) -> dict:
     """Random deals with 2 empty tubes; only deals the solver proves solvable count."""
+    cold_start()
     times, lengths, nodes, optimal, unsolvable, gave_up = [], [], [], True, 0, 0
     for seed in range(seed0, seed0 + deals):
         board = random_deal(colours, capacity=4, empty=2, seed=seed)
