@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Mapping, Optional, Type
 
-from solver import catalogue
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
 
@@ -53,9 +52,10 @@ def progress_key(game: Type[Game], options: Mapping) -> object:
 
 
 @lru_cache(maxsize=None)
-def _levels_by_board(name: str) -> Dict[str, List[dict]]:
+def _levels_by_board(game: Type[Game]) -> Dict[str, List[dict]]:
+    """The game's graded levels by start board (several when only options differ)."""
     found: Dict[str, List[dict]] = {}
-    for level in catalogue.get(name).levels():
+    for level in game.levels():
         found.setdefault(level["board"], []).append(level)
     return found
 
@@ -77,7 +77,7 @@ def _same_puzzle(game: Type[Game], level: dict, options: Mapping) -> bool:
 
 def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
     """The game's graded level that starts at ``board`` (canonical) under ``options``."""
-    return next((level for level in _levels_by_board(game.name).get(board, ())
+    return next((level for level in _levels_by_board(game).get(board, ())
                  if _same_puzzle(game, level, options)), None)
 
 
