@@ -23,7 +23,6 @@ from typing import Callable, List, Optional
 
 from . import catalogue
 from .core.baseline import GaveUp
-from .core.errors import BoardError
 from .engine import analyse_board, solve_board
 
 
@@ -132,14 +131,15 @@ def _header() -> None:
 
 
 def run_bench(args) -> int:
-    """Every game's rows (or ``--only`` one game's); ``--fifteen`` is the game's own run."""
+    """Every game's rows (or ``--only`` one game's), or the run a game's own flag asks for.
+
+    ``--fifteen`` is such a flag: see :meth:`~solver.core.game.Game.bench_alone`.
+    """
+    for game in catalogue.games().values():
+        code = game.bench_alone(args)
+        if code is not None:
+            return code
     games = [game for game in catalogue.games().values() if args.only in (None, game.name)]
-    if args.fifteen:
-        runner = next((game for game in catalogue.games().values()
-                       if hasattr(game, "bench_fifteen")), None)
-        if runner is None:
-            raise BoardError("no game offers --fifteen")
-        return runner.bench_fifteen(args)
     started = time.perf_counter()
     print("bench: each row in a fresh process with a cold table cache; "
           "speed-up = baseline seconds / solver seconds")

@@ -78,12 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
     bench.add_argument("--only", choices=list(games), help="bench one puzzle only")
-    bench.add_argument("--deals", type=int, default=None,
-                       help="water-sort deals per size (default 10, quick 3)")
-    bench.add_argument("--fifteen", nargs="?", const="1-100", metavar="RANGE",
-                       help="solve Korf's 15-puzzle instances (e.g. 1-10) instead")
     bench.add_argument("--baseline-seconds", type=float, default=120.0,
                        help="stop a baseline run after this long (reported as gave up)")
+    for game in games.values():
+        game.bench_arguments(bench)
     return parser
 
 

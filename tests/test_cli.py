@@ -135,3 +135,14 @@ def test_option_flags_come_from_every_game_declaration():
 def test_a_game_without_an_option_refuses_it(capsys):
     assert main(["solve", "npuzzle", "1 2 3 0", "--metric", "step"]) == 2
     assert "does not apply to npuzzle" in capsys.readouterr().err
+
+
+def test_bench_flags_come_from_the_games_and_a_game_can_take_the_run(monkeypatch, capsys):
+    bench = build_parser()._subparsers._group_actions[0].choices["bench"]
+    args = bench.parse_args(["--deals", "2", "--fifteen"])
+    assert args.deals == 2 and args.fifteen == "1-100"
+    ranges = []
+    monkeypatch.setattr("solver.npuzzle.game.bench_fifteen",
+                        lambda args: ranges.append(args.fifteen) or 7)
+    assert main(["bench", "--fifteen", "3-4"]) == 7
+    assert ranges == ["3-4"] and capsys.readouterr().out == ""       # no usual rows

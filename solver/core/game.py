@@ -171,6 +171,18 @@ class Game:
     def bench(cls, args) -> None:
         """Print this game's rows of ``python -m solver bench``."""
 
+    @classmethod
+    def bench_arguments(cls, parser) -> None:
+        """Add this game's own flags to the ``bench`` command's argparse ``parser``."""
+
+    @classmethod
+    def bench_alone(cls, args) -> Optional[int]:
+        """The exit code of a run of its own that this game's flags asked for, else None.
+
+        ``bench --fifteen`` is such a run: it replaces the usual rows.
+        """
+        return None
+
     # -- as JSON -----------------------------------------------------------------
     @classmethod
     def describe(cls) -> dict:

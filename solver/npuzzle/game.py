@@ -1,7 +1,7 @@
 """The declaration of the N-puzzle: title, the seeded generator and the tables worth warming."""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -68,6 +68,11 @@ class NPuzzleGame(Game):
         bench(args)
 
     @classmethod
-    def bench_fifteen(cls, args) -> int:
-        """``bench --fifteen``: Korf's 100 15-puzzle instances."""
-        return bench_fifteen(args)
+    def bench_arguments(cls, parser) -> None:
+        parser.add_argument("--fifteen", nargs="?", const="1-100", metavar="RANGE",
+                            help="solve Korf's 15-puzzle instances (e.g. 1-10) instead")
+
+    @classmethod
+    def bench_alone(cls, args) -> Optional[int]:
+        """``bench --fifteen``: Korf's 100 15-puzzle instances instead of the usual rows."""
+        return bench_fifteen(args) if args.fifteen else None

@@ -60,3 +60,8 @@ class WaterSortGame(Game):
     @classmethod
     def bench(cls, args) -> None:
         bench(args)
+
+    @classmethod
+    def bench_arguments(cls, parser) -> None:
+        parser.add_argument("--deals", type=int, default=None,
+                            help="water-sort deals per size (default 10, quick 3)")
