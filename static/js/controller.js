@@ -182,8 +182,8 @@ export class Controller {
     this.view.render(state, { duration });
     this.moved();
     if (this.isSolved()) { this.clock.stop(); this.rememberSolve(); }
+    this.evaluate(); // first, so the panel says "evaluating…" while the answer is on its way
     this.changed();
-    this.evaluate();
   }
 
   isSolved() {
