@@ -4,6 +4,7 @@
 // game, and the page (main.js) passes `changed` and `moved` hooks that redraw the
 // panel and the address bar.
 
+import { Analyses } from "./analyses.js";
 import { Clock } from "./clock.js";
 import { History } from "./history.js";
 import { Playback } from "./playback.js";
@@ -33,7 +34,7 @@ export class Controller {
     this.changed = changed;
     this.moved = moved;
     this.history = new History();
-    this.analyses = new Map(); // board text -> analysis (from the server or a solution)
+    this.analyses = new Analyses();
     this.initialBoard = null;
     this.notice = config.error ? `That board could not be used (${config.error}); here is the default one.` : "";
     this.progressText = "";
@@ -285,14 +286,7 @@ export class Controller {
     this.solving = false;
     const { moves, states } = reply;
     const length = moves.length;
-    states.forEach((board, i) => {
-      if (!this.analyses.has(board) || this.analyses.get(board).distance === null) {
-        this.analyses.set(board, {
-          board, solved: i === length, solvable: true, distance: length - i,
-          optimal: Boolean(reply.optimal), best_move: moves[i] || null, next_board: states[i + 1] || null,
-        });
-      }
-    });
+    this.analyses.learnSolution(reply);
     const stats = reply.stats || {};
     const facts = [stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "",
                    stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : ""].filter(Boolean);
@@ -305,8 +299,7 @@ export class Controller {
 
   gotUnsolvable(reply, request) {
     this.solving = false;
-    this.analyses.set(request.board, { board: request.board, solved: false, solvable: false,
-                                       distance: null, optimal: true, best_move: null });
+    this.analyses.learnUnsolvable(request.board);
     this.progressText = "no solution exists";
     this.changed();
   }
