@@ -7,8 +7,6 @@ export class History {
     this.cursor = 0; // entries[0..cursor) are in effect
   }
 
-  /** Number of moves currently in effect (what the move counter shows). */
-  get count() { return this.cursor; }
   get canUndo() { return this.cursor > 0; }
   get canRedo() { return this.cursor < this.entries.length; }
   /** The latest entry in effect, or null at the start. */

@@ -26,12 +26,6 @@ export class Playback {
     this.hooks.changed();
   }
 
-  forget() {
-    this.pause();
-    this.solution = null;
-    this.hooks.changed();
-  }
-
   /** Index of the current board in the solution, -1 when the player left it. */
   position() { return this.solution ? this.hooks.position() : -1; }
   canForward() { const i = this.position(); return i >= 0 && i < this.length; }

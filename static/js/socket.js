@@ -6,13 +6,13 @@
 
 export class SolverLink {
   /**
-   * @param {object} handlers  onAnalysis(reply, board), onProgress, onSolution,
-   *   onUnsolvable, onError(reply, request), onConnection(connected)
+   * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable and
+   *   onError, each called with (reply, request); onConnection(connected)
    */
   constructor(handlers) {
     this.handlers = handlers;
     this.nextId = 1;
-    this.current = null; // {id, event, board, purpose}
+    this.current = null; // {id, event, board}
     this.sent = new Map(); // id -> request, so replies know their board
     // eslint-disable-next-line no-undef
     this.socket = io({ transports: ["websocket", "polling"] });
@@ -27,9 +27,9 @@ export class SolverLink {
   }
 
   /** Send `analyse` or `solve`; returns the request (it becomes the current one). */
-  request(event, payload, purpose = event) {
+  request(event, payload) {
     const id = `r${this.nextId++}`;
-    const request = { id, event, board: payload.board, purpose };
+    const request = { id, event, board: payload.board };
     this.sent.set(id, request);
     if (this.sent.size > 200) this.sent.delete(this.sent.keys().next().value);
     this.current = request;
@@ -50,7 +50,7 @@ export class SolverLink {
     const request = this.sent.get(reply.id) || null;
     const current = this.isCurrent(reply.id);
     if (event === "analysis") {
-      if (request) this.handlers.onAnalysis?.(reply, request, current);
+      if (request) this.handlers.onAnalysis?.(reply, request);
       if (current && reply.final !== false) this.current = null; // an interim hint: more to come
       return;
     }
