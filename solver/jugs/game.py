@@ -49,6 +49,10 @@ class JugsGame(Game):
                 for level in _pack()]
 
     @classmethod
+    def choices(cls) -> dict:
+        return {"levels": len(cls.levels())}
+
+    @classmethod
     def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
         """The level a seed picks: jug puzzles are few and hand-checked."""
         levels = cls.levels()

@@ -30,7 +30,7 @@ class NPuzzleGame(Game):
                label="Size"),
         Option("distance", int, DEFAULT_DISTANCE, "moves from solved (at most the size's "
                "largest offered distance)", low=1, high=max(MAX_WALK.values()),
-               label="Distance"),
+               label="Moves from solved"),
     )
     features = frozenset({"size-picker"})
 

@@ -50,10 +50,10 @@ export const ARROWS = {
 export const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 
 /** A labelled number field for editor tool bars; `onChange` gets the clamped value. */
-export function numberInput(name, value, min, max, onChange) {
+export function numberInput(name, value, min, max, onChange, label = name) {
   const input = el("input", { type: "number", name, min, max, value, "data-testid": `editor-${name}` });
   input.addEventListener("change", () => onChange(Math.max(min, Math.min(max, Number(input.value) || min))));
-  return el("label", { class: "tool" }, name, input);
+  return el("label", { class: "tool" }, label, input);
 }
 
 /** A small button that runs `onClick`. */

@@ -4,7 +4,7 @@
 // no goal the water is to be shared equally by the two largest jugs. A pour
 // stops when the source is empty or the target full.
 
-import { el, refuse, clearHintMarks, setDuration } from "../board.js";
+import { el, refuse, clearHintMarks, setDuration, numberInput } from "../board.js";
 
 function parseJugs(text) {
   const jugs = String(text).split(",").map((part, i) => {
@@ -162,11 +162,6 @@ class JugsView {
   refuse(target) { refuse(target || this.board); }
 }
 
-function numberInput(name, value, min, max, onChange) {
-  const input = el("input", { type: "number", name, min, max, value, "data-testid": `editor-${name}` });
-  input.addEventListener("change", () => onChange(Math.max(min, Math.min(max, Number(input.value) || min))));
-  return el("label", { class: "tool" }, name, input);
-}
 
 /** The editor: jug count, then each jug's capacity and contents, and the goal. */
 export function createEditor(changed, options = {}) {
@@ -198,8 +193,8 @@ export function createEditor(changed, options = {}) {
           jug.capacity = n;
           jug.held = Math.min(jug.held, n);
           changed();
-        }),
-        numberInput(`litres-${i + 1}`, jug.held, 0, jug.capacity, (n) => { jug.held = n; changed(); }))));
+        }, "capacity"),
+        numberInput(`litres-${i + 1}`, jug.held, 0, jug.capacity, (n) => { jug.held = n; changed(); }, "litres"))));
     },
   };
   return ed;
