@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run test bench load soak cluster clean
+.PHONY: run dev test bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,8 +18,13 @@ $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
+# gunicorn, one worker process with many threads (webapp/server.py)
 run: $(VENV)/.run-installed
 	$(PY) -m webapp --host 127.0.0.1 --port $(PORT)
+
+# the reloading development server, for changing the code
+dev: $(VENV)/.run-installed
+	$(PY) -m webapp --dev --host 127.0.0.1 --port $(PORT)
 
 test: $(VENV)/.test-installed
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh

@@ -1,8 +1,9 @@
 """The Flask app factory: pages, Socket.IO events and the job runner, wired together.
 
 Templates and static files live at the top of the repository (``templates/``,
-``static/``); their paths are resolved from this file, so the app works from any
-working directory.
+``static/``); a wheel carries them inside the package (``webapp/templates``,
+``webapp/static``, mapped in ``pyproject.toml``). :func:`asset_folder` finds
+either from this file, so the app works from any working directory.
 
 Searches run in two pools of worker processes (:mod:`webapp.pool`): one for
 analysis (table lookups, kept fast) and one for full solves. With
@@ -29,7 +30,8 @@ from .ratelimit import RateLimiter
 from .routes import register_routes
 from .worker import Limits, WorkerSettings
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
 log = logging.getLogger(__name__)
 
 DEFAULTS = {
@@ -54,6 +56,12 @@ DEFAULTS = {
 }
 
 _request_ids = itertools.count(1)
+
+
+def asset_folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the installed package, else in the checkout."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else ROOT / name
 
 
 def _env_overrides() -> dict:
@@ -105,8 +113,8 @@ def create_app(testing: bool = False, **config) -> Flask:
     ``webapp.socketio`` points at the most recently created one); its job runner
     is ``app.extensions["job_runner"]``.
     """
-    app = Flask(__name__, static_folder=str(ROOT / "static"), static_url_path="/static",
-                template_folder=str(ROOT / "templates"))
+    app = Flask(__name__, static_folder=str(asset_folder("static")), static_url_path="/static",
+                template_folder=str(asset_folder("templates")))
     app.config.update(DEFAULTS)
     app.config.update(_env_overrides())
     app.config["TESTING"] = testing
