@@ -24,6 +24,11 @@ def _interrupt(_signum, _frame):
 
 def serve_dev(host: str, port: int) -> None:
     """The Werkzeug development server, restarting when a source file changes."""
+    from werkzeug.serving import is_running_from_reloader, run_simple
+
+    if not is_running_from_reloader():          # the watcher: it restarts, never serves
+        run_simple(host, port, _never_served, use_reloader=True)
+        return
     from . import create_app
     from .server import shutdown
 
@@ -37,6 +42,10 @@ def serve_dev(host: str, port: int) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         shutdown(app)
+
+
+def _never_served(environ, start_response):      # pragma: no cover - the watcher's placeholder
+    raise RuntimeError("the reloader's watcher does not serve")
 
 
 def main(argv=None) -> None:
