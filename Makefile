@@ -14,6 +14,10 @@ $(VENV)/.run-installed: pyproject.toml
 	$(PY) -m pip install -q -e .
 	touch $@
 
+$(VENV)/.cluster-installed: pyproject.toml $(VENV)/.run-installed
+	$(PY) -m pip install -q -e '.[cluster]'
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
@@ -44,10 +48,16 @@ load: $(VENV)/.test-installed
 soak: $(VENV)/.test-installed
 	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration 300
 
-# Redis, 2 web processes and 2 RQ workers on loopback, until Ctrl-C
-cluster: $(VENV)/.test-installed
+# the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
+# worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
+REDIS_PORT ?= 6390
+WEB ?= 2
+WORKERS ?= 2
+cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
-	$(PY) -m webapp.cluster
+	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
+	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
+	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,8 +1,8 @@
 """Scale-out on Redis: several web processes share clients, RQ workers run the searches.
 
-``python -m webapp.cluster`` (``make cluster``) starts a loopback ``redis-server``,
-2 web processes and 2 workers, and stops them all on Ctrl-C/SIGTERM.
-``python -m webapp.cluster worker`` is one worker (used by the former).
+The processes (Redis, web processes, RQ workers) are declared in the ``Procfile``
+and run by a process manager (``make cluster``: honcho); the workers are RQ's
+own, with :class:`webapp.rq_jobs.ArcadeWorker`. This module is the web side.
 
 In a web process started with ``MESSAGE_QUEUE`` set, :class:`ClusterRunner`
 replaces the pool runner: it keeps the same rules (one job per client, newest
@@ -14,20 +14,14 @@ more, and answered with ``error`` if that fails too; a job RQ marks failed
 """
 from __future__ import annotations
 
-import argparse
 import logging
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict
 
 from .answers import error_payload
 from .jobs import BUSY_MESSAGE
-from .loadtest import free_port
 from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client
 from .validation import JobRequest
 from .worker import Limits
@@ -206,127 +200,3 @@ class ClusterRunner:
         else:
             self.lost += 1
             self._error(tracked.sid, tracked.kind, tracked.request, LOST_MESSAGE)
-
-
-# -- processes ---------------------------------------------------------------------
-
-def worker_main(url: str, memory_mb: Optional[int] = 3072, warm: bool = True) -> None:
-    """One RQ worker: cap memory, warm tables, then run jobs in this process."""
-    from rq import SimpleWorker
-
-    from .games import load_levels
-    from .worker import WorkerSettings, _limit_memory, _warm
-    os.environ["ARCADE_MESSAGE_QUEUE"] = url
-    _limit_memory(memory_mb)
-    if warm:
-        _warm(WorkerSettings(warm_tables=True,
-                             klotski_boards=tuple(level["board"] for level in load_levels())))
-    worker = SimpleWorker([QUEUE], connection=redis_client(url))
-    worker.work(logging_level="WARNING")
-
-
-class Cluster:
-    """Redis, web processes and workers started together; :meth:`stop` ends them all."""
-
-    def __init__(self, web: int = 2, workers: int = 2, env: Optional[dict] = None,
-                 warm: bool = True):
-        self.processes: List[subprocess.Popen] = []
-        self.redis_port = free_port()
-        self.url = f"redis://127.0.0.1:{self.redis_port}/0"
-        self.redis = self._spawn(["redis-server", "--bind", "127.0.0.1", "--port",
-                                  str(self.redis_port), "--save", "", "--appendonly", "no"],
-                                 quiet=True)
-        self._wait_for_redis()
-        base = {**os.environ, "ARCADE_MESSAGE_QUEUE": self.url, **(env or {})}
-        self.workers = [self._spawn([sys.executable, "-m", "webapp.cluster", "worker",
-                                     "--redis", self.url] + ([] if warm else ["--no-warm"]),
-                                    env=base) for _ in range(workers)]
-        self.web_urls = []
-        for _ in range(web):
-            port = free_port()
-            self._spawn([sys.executable, "-m", "webapp", "--port", str(port)], env=base)
-            self.web_urls.append(f"http://127.0.0.1:{port}")
-
-    def _spawn(self, argv, env=None, quiet=False) -> subprocess.Popen:
-        process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL if quiet else None,
-                                   start_new_session=True)
-        self.processes.append(process)
-        return process
-
-    def _wait_for_redis(self, timeout: float = 10.0) -> None:
-        import redis
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                redis.Redis.from_url(self.url).ping()
-                return
-            except redis.exceptions.ConnectionError:
-                if self.redis.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start")
-                time.sleep(0.05)
-
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until every web process answers and every worker has registered with RQ."""
-        import urllib.request
-
-        from rq import Worker
-        deadline = time.monotonic() + timeout
-        connection = redis_client(self.url)
-        while True:
-            try:
-                for url in self.web_urls:
-                    urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
-                if len(Worker.all(connection=connection)) >= len(self.workers):
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
-                raise RuntimeError("the cluster did not come up")
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        """Web processes and workers first (they shut down gracefully), Redis last."""
-        others = [p for p in self.processes if p is not self.redis]
-        for group in (others, [self.redis]):
-            for process in group:
-                if process.poll() is None:
-                    process.terminate()
-            for process in group:
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m webapp.cluster",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("role", nargs="?", default="all", choices=["all", "worker"])
-    parser.add_argument("--redis", help="the Redis URL (worker)")
-    parser.add_argument("--web", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--no-warm", action="store_true", help="worker: skip warming tables")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level="INFO", format="%(asctime)s %(process)d %(name)s %(message)s")
-    if args.role == "worker":
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        worker_main(args.redis or os.environ["ARCADE_MESSAGE_QUEUE"], warm=not args.no_warm)
-        return 0
-    cluster = Cluster(args.web, args.workers)
-    try:
-        cluster.wait_ready(180)
-        print(f"cluster on Redis {cluster.url}: " + " ".join(cluster.web_urls), flush=True)
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        while all(p.poll() is None for p in cluster.processes):
-            time.sleep(0.5)
-    except (KeyboardInterrupt, SystemExit):
-        pass
-    finally:
-        cluster.stop()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

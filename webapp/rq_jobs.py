@@ -1,11 +1,14 @@
-"""The job an RQ worker runs in a cluster, and the Redis keys it shares with web processes.
+"""The job an RQ worker runs in a cluster, the worker class, and the Redis keys they share.
 
 A web process (:class:`webapp.cluster.ClusterRunner`) enqueues :func:`run_job`
-on the ``arcade`` queue. The worker (an RQ ``SimpleWorker``, so its in-memory
-tables stay warm from job to job) runs the same code as a pool worker
-(:func:`webapp.worker.run_job`) and emits ``progress``/``analysis``/``solution``
-straight to the client through Flask-SocketIO's Redis message queue, whichever
-web process holds that client.
+on the ``arcade`` queue. The workers are RQ's own (the ``Procfile``: ``rq
+worker-pool --worker-class webapp.rq_jobs.ArcadeWorker --url
+$ARCADE_MESSAGE_QUEUE arcade``); :class:`ArcadeWorker` is an RQ ``SimpleWorker``,
+which runs each job in its own process instead of a fork per job, so the tables
+it warmed before its first job stay warm from job to job. A job runs the same
+code as a pool worker (:func:`webapp.worker.run_job`) and emits
+``progress``/``analysis``/``solution`` straight to the client through
+Flask-SocketIO's Redis message queue, whichever web process holds that client.
 
 Shared keys (all expire on their own):
 
@@ -22,6 +25,8 @@ import os
 import threading
 import time
 from typing import Optional
+
+from rq import SimpleWorker
 
 QUEUE = "arcade"
 GEN_KEY = "arcade:gen:{sid}"
@@ -120,3 +125,36 @@ def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -
         stop.set()
         beat.join(2)
     return "cancelled" if cancel.is_set() else "done"
+
+
+class ArcadeWorker(SimpleWorker):
+    """RQ's SimpleWorker that caps its memory (``ARCADE_JOB_MEMORY_MB``) and warms its
+    tables (unless ``ARCADE_PREBUILD_TABLES`` is off) before it takes a job, and waits
+    for Redis to answer (started together, Redis may come up a moment later)."""
+
+    def work(self, *args, **kwargs):
+        from .app import DEFAULTS, _env_overrides
+        from .games import load_levels
+        from .worker import WorkerSettings, _limit_memory, _warm
+
+        if not os.environ.get("ARCADE_MESSAGE_QUEUE"):
+            raise RuntimeError("set ARCADE_MESSAGE_QUEUE to the Redis URL: jobs emit through it")
+        config = {**DEFAULTS, **_env_overrides()}
+        _limit_memory(config["JOB_MEMORY_MB"])
+        if config["PREBUILD_TABLES"]:
+            _warm(WorkerSettings(warm_tables=True,
+                                 klotski_boards=tuple(level["board"] for level in load_levels())))
+        self._wait_for_redis()
+        return super().work(*args, **kwargs)
+
+    def _wait_for_redis(self, timeout: float = 30.0) -> None:
+        import redis
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.connection.ping()
+                return
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
