@@ -38,15 +38,19 @@ test: $(VENV)/.test-installed
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
 
-# CLIENTS simulated players for DURATION seconds against a fresh server (README: Load and scale)
+# CLIENTS simulated players for DURATION seconds against a fresh production server,
+# or against running ones: make load URL="http://127.0.0.1:5000 http://127.0.0.1:5001"
+# (README: Load and scale)
 CLIENTS ?= 200
 DURATION ?= 60
+URL ?=
+LOAD_ARGS = --clients $(CLIENTS) $(foreach u,$(URL),--url $(u))
 load: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration $(DURATION)
+	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION)
 
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration 300
+	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration 300
 
 # the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
 # worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
