@@ -4,8 +4,8 @@ A web process (:class:`webapp.cluster.ClusterRunner`) enqueues :func:`run_job`
 on the ``arcade`` queue. The workers are RQ's own (the ``Procfile``: ``rq
 worker-pool --worker-class webapp.rq_jobs.ArcadeWorker --url
 $ARCADE_MESSAGE_QUEUE arcade``); :class:`ArcadeWorker` is an RQ ``SimpleWorker``,
-which runs each job in its own process instead of a fork per job, so the tables
-it warmed before its first job stay warm from job to job. A job runs the same
+which runs each job in the worker's own process instead of a fork per job, so the
+tables it warmed before its first job stay warm from job to job. A job runs the same
 code as a pool worker (:func:`webapp.worker.run_job`) and emits
 ``progress``/``analysis``/``solution`` straight to the client through
 Flask-SocketIO's Redis message queue, whichever web process holds that client.
