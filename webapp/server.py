@@ -45,8 +45,10 @@ class ArcadeWorker(ThreadWorker):
     def handle_exit(self, sig, frame):
         if self.alive:
             self.alive = False                  # the event loop stops accepting and drains
-            # not in the signal handler: the shutdown waits for the solver workers
-            threading.Thread(target=shutdown, args=(self.wsgi,), name="arcade-shutdown").start()
+            app = getattr(self, "wsgi", None)   # None: signalled while the app was loading
+            if app is not None:
+                # not in the signal handler: the shutdown waits for the solver workers
+                threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
 
     handle_quit = handle_exit                   # Ctrl-C too: graceful, not gunicorn's quick exit
 
