@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run test bench load soak cluster clean
+.PHONY: run dev test bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,12 +14,21 @@ $(VENV)/.run-installed: pyproject.toml
 	$(PY) -m pip install -q -e .
 	touch $@
 
+$(VENV)/.cluster-installed: pyproject.toml $(VENV)/.run-installed
+	$(PY) -m pip install -q -e '.[cluster]'
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
+# gunicorn, one worker process with many threads (webapp/server.py)
 run: $(VENV)/.run-installed
 	$(PY) -m webapp --host 127.0.0.1 --port $(PORT)
+
+# the reloading development server, for changing the code
+dev: $(VENV)/.run-installed
+	$(PY) -m webapp --dev --host 127.0.0.1 --port $(PORT)
 
 test: $(VENV)/.test-installed
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
@@ -29,20 +38,30 @@ test: $(VENV)/.test-installed
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
 
-# CLIENTS simulated players for DURATION seconds against a fresh server (README: Load and scale)
+# CLIENTS simulated players for DURATION seconds against a fresh production server,
+# or against running ones: make load URL="http://127.0.0.1:5000 http://127.0.0.1:5001"
+# (README: Load and scale)
 CLIENTS ?= 200
 DURATION ?= 60
+URL ?=
+LOAD_ARGS = --clients $(CLIENTS) $(foreach u,$(URL),--url $(u))
 load: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration $(DURATION)
+	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION)
 
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest --clients $(CLIENTS) --duration 300
+	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration 300
 
-# Redis, 2 web processes and 2 RQ workers on loopback, until Ctrl-C
-cluster: $(VENV)/.test-installed
+# the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
+# worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
+REDIS_PORT ?= 6390
+WEB ?= 2
+WORKERS ?= 2
+cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
-	$(PY) -m webapp.cluster
+	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
+	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
+	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,42 +1,124 @@
-"""The cluster: a real redis-server, 2 web processes and 2 RQ workers on loopback.
+"""The cluster as the Procfile declares it, run by honcho: a real redis-server, 2 web
+processes and an RQ worker pool of 2 (``rq worker-pool``, ArcadeWorker) on loopback.
 
 Clients on either web process get answers computed by the workers and emitted
 through the Redis message queue. Killing the worker that runs a job mid-search
-must end in a retried answer or an ``error``, never in silence. Everything the
-fixture starts is stopped afterwards (``make test`` installs redis-server).
+must end in a retried answer or an ``error``, never in silence (RQ's pool starts a
+new worker). Everything honcho starts is stopped afterwards (``make test``
+installs redis-server).
 """
 import json
 import os
 import signal
+import socket
+import subprocess
+import sys
+import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from solver import catalogue
 from test_webapp_live import LiveClient
 from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
-from webapp.cluster import Cluster
-from webapp.rq_jobs import redis_client
+from webapp.loadtest import free_port
 from webapp.rq_runner import LOST_MESSAGE
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: solved by breadth-first search in about two seconds (no table): long enough to
 #: kill its worker mid-search, short enough to finish when retried
 TWO_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J"
 
 
+def _free_pair() -> int:
+    """A port P with P + 1 free too (honcho gives web.1 and web.2 consecutive ports)."""
+    while True:
+        port = free_port()
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+
+
+class Honcho:
+    """``honcho start`` on the project's Procfile; :meth:`stop` is a Ctrl-C."""
+
+    def __init__(self, log_path: Path, env: dict):
+        self.redis_port, base = free_port(), _free_pair()
+        self.url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.web_urls = [f"http://127.0.0.1:{base}", f"http://127.0.0.1:{base + 1}"]
+        self.log_path = log_path
+        bin_dir = str(Path(sys.executable).parent)        # python and rq of this environment
+        env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"],
+               "REDIS_PORT": str(self.redis_port), "ARCADE_MESSAGE_QUEUE": self.url,
+               "WORKERS": "2", **env}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "honcho", "start", "--no-colour", "--procfile",
+             str(ROOT / "Procfile"), "--app-root", str(ROOT), "--port", str(base),
+             "--concurrency", "web=2"],
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=open(log_path, "w"),
+            stderr=subprocess.STDOUT, start_new_session=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text()[-4000:]
+
+    def workers(self) -> list:
+        from rq import Worker
+
+        from webapp.rq_jobs import redis_client
+        return Worker.all(connection=redis_client(self.url))
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until both web processes answer and both workers have registered with RQ."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                for url in self.web_urls:
+                    urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+                if len(self.workers()) >= 2:
+                    return
+            except Exception:                             # noqa: BLE001 - not up yet
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not come up:\n" + self.log())
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            raise AssertionError("honcho did not stop:\n" + self.log())
+
+
 @pytest.fixture(scope="module")
-def cluster():
-    started = Cluster(web=2, workers=2, env={"ARCADE_SOLVE_SECONDS": "20",
-                                             "ARCADE_LOG_LEVEL": "WARNING"}, warm=False)
+def cluster(tmp_path_factory):
+    started = Honcho(tmp_path_factory.mktemp("cluster") / "honcho.log",
+                     {"ARCADE_SOLVE_SECONDS": "20", "ARCADE_LOG_LEVEL": "WARNING",
+                      "ARCADE_PREBUILD_TABLES": "0"})
     clients = []
     try:
         started.wait_ready(60)
+        pids = [worker.pid for worker in started.workers()]
         yield started, clients
     finally:
         for client in clients:
             client.close()
         started.stop()
-        assert all(p.poll() is not None for p in started.processes)
+    # every process honcho started is gone: web ports closed, Redis down, workers ended
+    for url in started.web_urls:
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", started.redis_port), timeout=1).close()
+    time.sleep(0.5)
+    assert [pid for pid in pids if os.path.exists(f"/proc/{pid}")] == []
 
 
 def connect(cluster, index):
@@ -70,8 +152,7 @@ def test_cancel_silences_a_job_on_a_worker(cluster):
 
 
 def _worker_running_a_job(started):
-    from rq import Worker                       # optional: the cluster extra
-    for worker in Worker.all(connection=redis_client(started.url)):
+    for worker in started.workers():
         if worker.get_current_job_id():
             return worker.pid
     return None
@@ -83,7 +164,7 @@ def test_a_worker_killed_mid_job_is_retried_or_answered(cluster):
     client.emit("solve", {"game": "klotski", "board": TWO_SECONDS, "id": "k"})
     client.wait("progress", timeout=30)
     pid = _worker_running_a_job(started)
-    assert pid in [p.pid for p in started.workers]
+    assert pid is not None
     os.kill(pid, signal.SIGKILL)
     name, reply = client.wait(ANSWERS, timeout=40)
     assert reply["id"] == "k"

@@ -1,8 +1,9 @@
 """The Flask app factory: pages, Socket.IO events and the job runner, wired together.
 
 Templates and static files live at the top of the repository (``templates/``,
-``static/``); their paths are resolved from this file, so the app works from any
-working directory.
+``static/``); a wheel carries them inside the package (``webapp/templates``,
+``webapp/static``, mapped in ``pyproject.toml``). :func:`asset_folder` finds
+either from this file, so the app works from any working directory.
 
 Searches run in two pools of worker processes (:mod:`webapp.pool`): one for
 analysis (table lookups, kept fast) and one for full solves. With
@@ -30,7 +31,14 @@ from .rq_runner import ClusterRunner
 from .runner import ANALYSE, SOLVE, Runner
 from .worker import Limits, WorkerSettings
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def asset_folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the installed package, else in the checkout."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else ROOT / name
 
 
 def _limits(config) -> dict:
@@ -62,8 +70,8 @@ def create_app(testing: bool = False, **config) -> Flask:
     The app's own :class:`SocketIO` is ``app.extensions["socketio"]``; its job
     runner (a :class:`~webapp.runner.Runner`) is ``app.extensions["job_runner"]``.
     """
-    app = Flask(__name__, static_folder=str(ROOT / "static"), static_url_path="/static",
-                template_folder=str(ROOT / "templates"))
+    app = Flask(__name__, static_folder=str(asset_folder("static")), static_url_path="/static",
+                template_folder=str(asset_folder("templates")))
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env("ARCADE")
     app.config["TESTING"] = testing

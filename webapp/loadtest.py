@@ -1,9 +1,12 @@
 """Load test: N simulated players on loopback, measured, checked answer by answer.
 
-``python -m webapp.loadtest [--clients 200] [--duration 60] [--url URL]`` (``make
-load``). Without ``--url`` it starts ``python -m webapp`` on a free loopback
-port, waits until its workers are ready and samples the memory of the server
-and its workers throughout (a soak is ``--duration 300``).
+``python -m webapp.loadtest [--clients 200] [--duration 60] [--url URL ...] [--pid PID ...]``
+(``make load``). Without ``--url`` it starts the production server (``python -m
+webapp``: gunicorn) on a free loopback port, waits until its workers are ready
+and samples the memory of the server and its workers throughout (a soak is
+``--duration 300``). With ``--url`` it plays against servers already running
+(several: the players are spread over them, e.g. a cluster's web processes),
+sampling the memory of the process trees ``--pid`` names.
 
 Each simulated player (one ``socketio.AsyncClient`` over websocket) plays short
 sessions: a Klotski level or an 8-puzzle position, a random legal move at a
@@ -241,11 +244,28 @@ def _rss_mb(pid: int, descendants: bool = True) -> float:
     return total / 1024
 
 
-async def sample_memory(pid: int, samples: list, every: float, deadline: float) -> None:
+def _children(pid: int) -> List[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+async def sample_memory(pids: List[int], samples: list, every: float, deadline: float) -> None:
+    """(seconds, MB of every process below ``pids``, MB of the web server alone: each
+    pid and its direct children, i.e. gunicorn's arbiter and its worker, not the
+    solver workers the app started)."""
     started = time.monotonic()
     while time.monotonic() < deadline:
-        samples.append((round(time.monotonic() - started, 1), round(_rss_mb(pid), 1),
-                        round(_rss_mb(pid, descendants=False), 1)))
+        total = sum(_rss_mb(pid) for pid in pids)
+        web = sum(_rss_mb(p, descendants=False) for pid in pids for p in [pid] + _children(pid))
+        samples.append((round(time.monotonic() - started, 1), round(total, 1), round(web, 1)))
         await asyncio.sleep(every)
 
 
@@ -254,29 +274,37 @@ def _ready(url: str) -> dict:
         return json.load(response)
 
 
-async def run_load(url: str, clients: int = 200, duration: float = 60.0, seed: int = 1,
-                   timeout: float = 30.0, think: tuple = (0.3, 1.0), server_pid: int = 0,
+async def run_load(url, clients: int = 200, duration: float = 60.0, seed: int = 1,
+                   timeout: float = 30.0, think: tuple = (0.3, 1.0), server_pid=0,
                    memory_every: float = 5.0, levels: Optional[int] = None) -> dict:
-    """Run the players against ``url`` and return the report (see :func:`summary`)."""
+    """Run the players against ``url`` (or a list of URLs: player i plays on
+    ``url[i % len]``) and return the report (see :func:`summary`); memory is sampled
+    below ``server_pid`` (a pid or a list)."""
+    urls = [url] if isinstance(url, str) else list(url)
+    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid)
+    pids = [pid for pid in pids if pid]
     tally = Tally()
     started = time.monotonic()
     deadline = started + duration
     memory: list = []
     boards = klotski_levels(levels)
-    tasks = [run_player(i, url, tally, deadline, seed, timeout, think,
+    tasks = [run_player(i, urls[i % len(urls)], tally, deadline, seed, timeout, think,
                         ramp=min(5.0, duration / 4), levels=boards)
              for i in range(clients)]
-    if server_pid:
-        tasks.append(sample_memory(server_pid, memory, memory_every, deadline))
+    if pids:
+        tasks.append(sample_memory(pids, memory, memory_every, deadline))
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
     await asyncio.sleep(1.0)                   # let cancelled and abandoned jobs wind down
     report = summary(tally, elapsed, clients)
     report["memory_mb"] = memory
-    try:
-        report["server_after"] = {k: v for k, v in _ready(url).items() if k != "pools"}
-    except OSError as err:
-        report["server_after"] = {"unreachable": str(err)}
+    after = {}
+    for one in urls:
+        try:
+            after[one] = {k: v for k, v in _ready(one).items() if k != "pools"}
+        except OSError as err:
+            after[one] = {"unreachable": str(err)}
+    report["server_after"] = after[urls[0]] if len(urls) == 1 else after
     return report
 
 
@@ -338,8 +366,10 @@ def print_report(report: dict) -> None:
         values = [sample[1] for sample in report["memory_mb"]]
         web = [sample[2] for sample in report["memory_mb"]]
         print(f"  server memory (web + workers): first {values[0]} MB, last {values[-1]} MB, "
-              f"max {max(values)} MB over {len(values)} samples; web process alone "
-              f"first {web[0]} MB, last {web[-1]} MB")
+              f"max {max(values)} MB over {len(values)} samples; web server alone "
+              f"(gunicorn's arbiter + worker) first {web[0]} MB, last {web[-1]} MB")
+        print("  at " + ", ".join(f"{t:.0f} s: {total} MB (web {w} MB)" for t, total, w in
+                                  [s for s in report["memory_mb"] if int(s[0]) % 50 < 5]))
     print(f"  server after: {report['server_after']}")
     for fault in report["faults"]:
         print(f"  fault: {fault}")
@@ -350,14 +380,18 @@ def main(argv=None) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
-    parser.add_argument("--url", help="an already running server (else one is started)")
+    parser.add_argument("--url", action="append",
+                        help="an already running server (else one is started); repeat it "
+                             "to spread the players over several")
+    parser.add_argument("--pid", type=int, action="append", default=[],
+                        help="with --url: sample the memory of this process and all below it")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds before an answer counts as lost")
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args(argv)
     process = None
-    url, pid = args.url, 0
+    url, pid = args.url, args.pid
     if url is None:
         print("starting the server and warming its workers...", flush=True)
         process, url = start_server()

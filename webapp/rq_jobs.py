@@ -1,11 +1,11 @@
 """The job an RQ worker runs in a cluster, and the Redis keys it shares with web processes.
 
 A web process (:class:`webapp.rq_runner.ClusterRunner`) enqueues :func:`run_job`
-on the ``arcade`` queue. The worker (an RQ ``SimpleWorker``, so its in-memory
-tables stay warm from job to job) runs the same code as a pool worker
-(:func:`webapp.worker.run_job`) and emits ``progress``/``analysis``/``solution``
-straight to the client through Flask-SocketIO's Redis message queue, whichever
-web process holds that client.
+on the ``arcade`` queue. The workers are RQ's own, started from the ``Procfile``
+with the worker class :class:`webapp.rq_worker.ArcadeWorker`. A job runs the same
+code as a pool worker (:func:`webapp.worker.run_job`) and emits
+``progress``/``analysis``/``solution`` straight to the client through
+Flask-SocketIO's Redis message queue, whichever web process holds that client.
 
 Shared keys (all expire on their own):
 

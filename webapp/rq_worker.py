@@ -1,0 +1,54 @@
+"""The RQ worker class of the cluster: ``rq worker-pool -w webapp.rq_worker.ArcadeWorker``.
+
+An RQ ``SimpleWorker`` runs each job in the worker's own process instead of a
+fork per job, so the tables it warmed before its first job stay warm from job
+to job. Before taking jobs it caps its memory (``ARCADE_JOB_MEMORY_MB``), warms
+every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
+Redis to answer: started together from the Procfile, Redis may come up a
+moment later. Only RQ workers import this module (it needs the cluster extra).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import redis
+from flask import Config
+from rq import SimpleWorker
+
+from .config import DEFAULTS, normalise
+from .worker import limit_memory, warm_worker
+
+
+def settings() -> Config:
+    """The ``ARCADE_*`` settings, read the way the web app reads them."""
+    config = Config(os.getcwd())
+    config.update(DEFAULTS)
+    config.from_prefixed_env("ARCADE")
+    normalise(config)
+    return config
+
+
+class ArcadeWorker(SimpleWorker):
+    """RQ's SimpleWorker, set up for the arcade's searches before its first job."""
+
+    def work(self, *args, **kwargs):
+        if not os.environ.get("ARCADE_MESSAGE_QUEUE"):
+            raise RuntimeError("set ARCADE_MESSAGE_QUEUE to the Redis URL: jobs emit through it")
+        config = settings()
+        limit_memory(config["JOB_MEMORY_MB"])
+        if config["PREBUILD_TABLES"]:
+            warm_worker()
+        self._wait_for_redis()
+        return super().work(*args, **kwargs)
+
+    def _wait_for_redis(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.connection.ping()
+                return
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)

@@ -1,0 +1,83 @@
+"""The production server: gunicorn, the way Flask-SocketIO documents it for threading mode.
+
+One gunicorn worker process (a Socket.IO client's session lives in one process;
+more web processes need the message queue, see the ``Procfile``) with many
+threads: under gunicorn's ``gthread`` worker every websocket holds a thread for
+as long as it is open (simple-websocket provides the websocket transport), so
+``threads`` is also the most clients one process serves. The solver's worker
+processes (:mod:`webapp.pool`) are started by the app inside that gunicorn worker.
+
+Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
+both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
+describes, while gunicorn waits for the connections to close, then both exit.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
+
+log = logging.getLogger("webapp")
+
+
+def shutdown(app) -> int:
+    """Refuse new jobs, tell every client with a queued or running job ``error``
+    ("server is shutting down"), stop the solver workers, then close the
+    remaining connections; returns how many clients were told."""
+    socketio = app.extensions["socketio"]
+    told = app.extensions["job_runner"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
+    socketio.sleep(0.3)                         # let the last error events go out
+    # every client, so their websockets end; bounded, as Engine.IO waits for each
+    # socket's queue to drain and a connection gunicorn already closed never drains
+    closer = threading.Thread(target=socketio.server.eio.disconnect, daemon=True)
+    closer.start()
+    closer.join(2.0)
+    log.info("shut down; %d running or queued jobs were cancelled", told)
+    return told
+
+
+class ArcadeWorker(ThreadWorker):
+    """gunicorn's gthread worker, stopping the arcade gracefully on SIGTERM, SIGINT
+    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes."""
+
+    def handle_exit(self, sig, frame):
+        if self.alive:
+            self.alive = False                  # the event loop stops accepting and drains
+            app = getattr(self, "wsgi", None)   # None: signalled while the app was loading
+            if app is not None:
+                # not in the signal handler: the shutdown waits for the solver workers
+                threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
+
+    handle_quit = handle_exit                   # Ctrl-C too: graceful, not gunicorn's quick exit
+
+
+class ArcadeServer(BaseApplication):
+    """``python -m webapp`` on gunicorn; the app is created in the worker process."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 5000, threads: int = 1000,
+                 log_level: str = "info"):
+        self.options = {
+            "bind": f"{host}:{port}",
+            "workers": 1,                       # Socket.IO sessions live in one process
+            "worker_class": ArcadeWorker,
+            "threads": threads,
+            # every open websocket holds a thread; idle keep-alive HTTP connections
+            # (up to the difference) wait in gunicorn's poller without one
+            "worker_connections": threads + 100,
+            "graceful_timeout": 15,
+            "loglevel": log_level.lower(),
+            "proc_name": "puzzle-arcade",
+            "control_socket_disable": True,     # gunicorn >= 25: no shared ~/.gunicorn socket
+        }
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.options.items():
+            if key in self.cfg.settings:        # settings an older gunicorn lacks are skipped
+                self.cfg.set(key, value)
+
+    def load(self):
+        from . import create_app
+        return create_app()
