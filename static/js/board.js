@@ -62,3 +62,72 @@ export function button(text, attrs, onClick) {
   node.addEventListener("click", onClick);
   return node;
 }
+
+/**
+ * The middle of a view whose move is two clicks, a source then a target
+ * (water-sort tubes, jugs): selection, hint marks and number keys. A game's
+ * view extends it, keeps its containers in `this.items` (each carrying
+ * `data-<attr>` = its index) and says which may be picked first in `canPick`.
+ */
+export class PickTwoView {
+  constructor(board, ctrl, game, attr) {
+    this.board = board;
+    this.ctrl = ctrl;
+    this.game = game;
+    this.state = null;
+    this.selected = null;
+    this.items = [];
+    if (ctrl) {
+      board.addEventListener("click", (e) => {
+        const item = e.target.closest(`[data-${attr}]`);
+        if (item) this.choose(Number(item.dataset[attr]));
+      });
+    }
+  }
+
+  /** Overridden: may the container at `index` be the source? */
+  canPick() { return true; }
+
+  /** First click picks the source, the second moves into the target. */
+  choose(index) {
+    const item = this.items[index];
+    if (this.selected === null) {
+      if (!this.canPick(index)) { refuse(item); return; }
+      this.select(index);
+      return;
+    }
+    if (this.selected === index) { this.select(null); return; }
+    const from = this.selected;
+    this.select(null);
+    this.ctrl.playerMove({ from, to: index }, item);
+  }
+
+  select(index) {
+    this.selected = index;
+    this.items.forEach((node, i) => {
+      node.classList.toggle("selected", i === index);
+      node.setAttribute("aria-pressed", i === index ? "true" : "false");
+    });
+  }
+
+  showHint(move) {
+    if (this.items[move.from]) this.items[move.from].setAttribute("data-hint", move.text || `${move.from}`);
+    if (this.items[move.to]) this.items[move.to].setAttribute("data-hint-target", "");
+  }
+
+  clearHint() { clearHintMarks(this.board); }
+
+  /** Number keys 1-9 and 0 (the tenth) click containers; Escape drops the choice. */
+  handleKey(event) {
+    if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      const index = event.key === "0" ? 9 : Number(event.key) - 1;
+      if (index < this.items.length) this.choose(index);
+      else refuse(this.board);
+      return true;
+    }
+    if (event.key === "Escape") { this.select(null); return true; }
+    return false;
+  }
+
+  refuse(target) { refuse(target || this.board); }
+}

@@ -4,7 +4,7 @@
 // no goal the water is to be shared equally by the two largest jugs. A pour
 // stops when the source is empty or the target full.
 
-import { el, refuse, clearHintMarks, setDuration, numberInput } from "../board.js";
+import { el, setDuration, numberInput, PickTwoView } from "../board.js";
 
 function parseJugs(text) {
   const jugs = String(text).split(",").map((part, i) => {
@@ -76,59 +76,30 @@ export function createGame(options = {}) {
   return game;
 }
 
-class JugsView {
+class JugsView extends PickTwoView {
   constructor(board, ctrl, game) {
-    this.board = board;
-    this.ctrl = ctrl;
-    this.game = game;
-    this.state = null;
-    this.selected = null;
-    this.jugs = [];
+    super(board, ctrl, game, "jug");
     board.classList.add("jugs-board");
-    if (ctrl) {
-      board.addEventListener("click", (e) => {
-        const jug = e.target.closest("[data-jug]");
-        if (jug) this.choose(Number(jug.dataset.jug));
-      });
-    }
   }
 
-  /** First click picks the jug to pour from, the second the jug to pour into. */
-  choose(index) {
-    if (this.selected === null) {
-      if (!this.state.jugs[index].held) { refuse(this.jugs[index]); return; }
-      this.select(index);
-      return;
-    }
-    if (this.selected === index) { this.select(null); return; }
-    const from = this.selected;
-    this.select(null);
-    this.ctrl.playerMove({ from, to: index }, this.jugs[index]);
-  }
-
-  select(index) {
-    this.selected = index;
-    this.jugs.forEach((node, i) => {
-      node.classList.toggle("selected", i === index);
-      node.setAttribute("aria-pressed", i === index ? "true" : "false");
-    });
-  }
+  /** An empty jug has nothing to pour. */
+  canPick(index) { return this.state.jugs[index].held > 0; }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);
     const tallest = Math.max(...state.jugs.map((j) => j.capacity));
     if (!this.state || this.state.jugs.length !== state.jugs.length) {
-      this.jugs = state.jugs.map((jug, i) => el(this.ctrl ? "button" : "div", {
+      this.items = state.jugs.map((jug, i) => el(this.ctrl ? "button" : "div", {
         class: "jug", "data-jug": i, type: this.ctrl ? "button" : null,
         "aria-pressed": this.ctrl ? "false" : null,
         style: { "--fill": 0, "--size": jug.capacity / tallest },
       }, el("span", { class: "vessel" }, el("span", { class: "water" })),
       el("span", { class: "litres" }), el("span", { class: "want" }),
       this.ctrl && state.jugs.length <= 9 ? el("span", { class: "key" }, i + 1) : null));
-      this.board.replaceChildren(...this.jugs);
+      this.board.replaceChildren(...this.items);
     }
     state.jugs.forEach((jug, i) => {
-      const node = this.jugs[i];
+      const node = this.items[i];
       const want = this.game.goal ? this.game.goal[i] : null;
       node.style.setProperty("--fill", jug.held / jug.capacity);
       node.querySelector(".litres").textContent = `${jug.held} / ${jug.capacity} L`;
@@ -139,27 +110,6 @@ class JugsView {
     });
     this.state = state;
   }
-
-  showHint(move) {
-    if (this.jugs[move.from]) this.jugs[move.from].setAttribute("data-hint", move.text || `${move.from}`);
-    if (this.jugs[move.to]) this.jugs[move.to].setAttribute("data-hint-target", "");
-  }
-
-  clearHint() { clearHintMarks(this.board); }
-
-  /** Number keys pick jugs; Escape drops the choice. */
-  handleKey(event) {
-    if (/^[1-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      const index = Number(event.key) - 1;
-      if (index < this.jugs.length) this.choose(index);
-      else refuse(this.board);
-      return true;
-    }
-    if (event.key === "Escape") { this.select(null); return true; }
-    return false;
-  }
-
-  refuse(target) { refuse(target || this.board); }
 }
 
 

@@ -4,7 +4,7 @@
 // colour onto an empty tube or a tube whose top has that colour, as much as fits.
 // Every colour has a fixed colour AND symbol, so colour-blind players can play.
 
-import { el, refuse, clearHintMarks, setDuration, numberInput, button } from "../board.js";
+import { el, setDuration, numberInput, button, PickTwoView } from "../board.js";
 
 /** Notation character -> [colour, symbol name]. */
 const PALETTE = {
@@ -107,52 +107,22 @@ function unitNode(ch) {
   return node;
 }
 
-class WaterSortView {
+class WaterSortView extends PickTwoView {
   constructor(board, ctrl, game) {
-    this.board = board;
-    this.ctrl = ctrl;
-    this.game = game;
-    this.state = null;
-    this.selected = null;
-    this.tubes = [];
+    super(board, ctrl, game, "tube");
     board.classList.add("watersort-board");
     board.style.setProperty("--capacity", game.capacity);
-    if (ctrl) {
-      board.addEventListener("click", (e) => {
-        const tube = e.target.closest("[data-tube]");
-        if (tube) this.choose(Number(tube.dataset.tube));
-      });
-    }
   }
 
-  /** First click picks the source, the second pours into the destination. */
-  choose(index) {
-    const tube = this.tubes[index];
-    if (this.selected === null) {
-      if (!this.state.tubes[index]) { refuse(tube); return; }
-      this.select(index);
-      return;
-    }
-    if (this.selected === index) { this.select(null); return; }
-    const from = this.selected;
-    this.select(null);
-    this.ctrl.playerMove({ from, to: index }, tube);
-  }
-
-  select(index) {
-    this.selected = index;
-    this.tubes.forEach((t, i) => {
-      t.classList.toggle("selected", i === index);
-      t.setAttribute("aria-pressed", i === index ? "true" : "false");
-    });
-  }
+  /** An empty tube has nothing to pour. */
+  canPick(index) { return Boolean(this.state.tubes[index]); }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);
     const rebuild = !this.state || this.state.tubes.length !== state.tubes.length;
     if (rebuild) {
       this.board.replaceChildren();
-      this.tubes = state.tubes.map((_, i) => {
+      this.items = state.tubes.map((_, i) => {
         const node = el(this.ctrl ? "button" : "div",
           { class: "tube", "data-tube": i, type: this.ctrl ? "button" : null,
             "aria-label": `tube ${i + 1}`, "aria-pressed": this.ctrl ? "false" : null },
@@ -163,7 +133,7 @@ class WaterSortView {
       });
     }
     state.tubes.forEach((contents, i) => {
-      const glass = this.tubes[i].querySelector(".glass");
+      const glass = this.items[i].querySelector(".glass");
       const old = rebuild ? "" : this.state.tubes[i];
       if (old === contents && glass.childElementCount === contents.length) return;
       // keep the units that stayed, so only the poured ones animate
@@ -176,33 +146,10 @@ class WaterSortView {
         glass.append(unit);
       }
       const full = contents.length === this.game.capacity && topRun(contents)[1] === contents.length;
-      this.tubes[i].classList.toggle("done", full);
+      this.items[i].classList.toggle("done", full);
     });
     this.state = state;
   }
-
-  showHint(move) {
-    const src = this.tubes[move.from];
-    const dst = this.tubes[move.to];
-    if (src) src.setAttribute("data-hint", move.text || `${move.from}`);
-    if (dst) dst.setAttribute("data-hint-target", "");
-  }
-
-  clearHint() { clearHintMarks(this.board); }
-
-  /** Number keys 1-9 and 0 (the tenth tube) click tubes; Escape drops the choice. */
-  handleKey(event) {
-    if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      const index = event.key === "0" ? 9 : Number(event.key) - 1;
-      if (index < this.tubes.length) this.choose(index);
-      else refuse(this.board);
-      return true;
-    }
-    if (event.key === "Escape") { this.select(null); return true; }
-    return false;
-  }
-
-  refuse(target) { refuse(target || this.board); }
 }
 
 /** The "extra-tube" feature: an empty tube joins the position (counted, but not a move). */
