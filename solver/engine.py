@@ -53,7 +53,7 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
               "message": ""}
     if domain.quick_solvable(state) is False:
         report.update(status=UNSOLVABLE, solvable=False, optimal=True,
-                      message="unsolvable (parity)")
+                      message=f"unsolvable ({domain.quick_test})")
         return report
     result = domain.solve(state, budget=budget, cancel=cancel, progress=progress)
     report["status"] = result.status

@@ -80,3 +80,13 @@ def test_a_game_is_named_in_at_most_four_files_outside_its_package(game):
 def test_every_game_has_its_one_page_module():
     for game in catalogue.games():
         assert (ROOT / "static/js/games" / f"{game}.js").is_file(), game
+
+
+MAX_JS_LINES = 350
+
+
+def test_no_javascript_module_is_over_350_lines():
+    too_long = {str(p.relative_to(ROOT)): n for p in (ROOT / "static/js").rglob("*.js")
+                if "vendor" not in p.parts
+                and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_JS_LINES}
+    assert too_long == {}

@@ -96,6 +96,7 @@ def test_bad_boards_and_goals_name_the_problem(board, goal, message):
 def test_a_goal_needing_more_water_than_there_is_is_proven_unsolvable():
     report = solve_board("jugs", "0/3,0/5,2/8", goal="*,4,*")
     assert report["status"] == UNSOLVABLE and report["solvable"] is False
+    assert report["message"] == "unsolvable (the water there is)"
 
 
 def test_unreachable_goal_is_proven_unsolvable_by_search():

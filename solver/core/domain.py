@@ -74,6 +74,9 @@ class Domain:
         """A lower bound on the moves left (0 is always safe)."""
         return 0
 
+    #: what :meth:`quick_solvable` checks, for the message when it says False
+    quick_test: str = "a quick test"
+
     def quick_solvable(self, state: State) -> Optional[bool]:
         """A cheap exact solvability test when the puzzle has one (parity), else None."""
         return None

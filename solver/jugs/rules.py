@@ -111,6 +111,7 @@ class Jugs(Domain):
 
     name = "jugs"
     reversible = False
+    quick_test = "the water there is"
 
     def __init__(self, goal: Optional[str] = None):
         self.goal_text = goal

@@ -51,6 +51,7 @@ class NPuzzle(Domain):
     """Sliding tiles on an n x n board, 2 <= n <= 10 (one domain serves every size)."""
 
     name = "npuzzle"
+    quick_test = "parity"
 
     # -- notation -------------------------------------------------------
     def parse(self, text: str) -> Tuple[int, ...]:
