@@ -42,15 +42,6 @@ def generated_level(game: Type[Game], query: Mapping[str, str]) -> Optional[dict
     return {**made, "seed": seed, "daily": daily}
 
 
-def progress_key(game: Type[Game], options: Mapping) -> object:
-    """The value that splits a level's move counts ("piece"/"step", a goal), or None."""
-    name = game.progress_option
-    if name is None:
-        return None
-    value = options.get(name)
-    return game.option(name).default if value is None else value
-
-
 @lru_cache(maxsize=None)
 def _levels_by_board(game: Type[Game]) -> Dict[str, List[dict]]:
     """The game's graded levels by start board (several when only options differ)."""
@@ -72,7 +63,7 @@ def _same_puzzle(game: Type[Game], level: dict, options: Mapping) -> bool:
         if (option.default if given is None else given) != \
                 (option.default if wanted is None else wanted):
             return False
-    return progress_key(game, options) in level["moves"]
+    return game.progress_value(options) in level["moves"]
 
 
 def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
@@ -83,7 +74,7 @@ def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]
 
 def level_min(game: Type[Game], level: dict) -> Optional[int]:
     """The level's fewest moves under its own options (the lobby's "min N moves")."""
-    return level["moves"].get(progress_key(game, level.get("options", {})))
+    return level["moves"].get(game.progress_value(level.get("options", {})))
 
 
 def level_facts(game: Type[Game], board: str, options: Mapping,
@@ -94,6 +85,6 @@ def level_facts(game: Type[Game], board: str, options: Mapping,
         facts["min"] = {"moves": generated["min_moves"], "optimal": generated["optimal"]}
     level = find_level(game, board, options)
     if level is not None:
-        facts["min"] = {"moves": level["moves"][progress_key(game, options)], "optimal": True}
+        facts["min"] = {"moves": level["moves"][game.progress_value(options)], "optimal": True}
         facts["level"] = {"name": level["name"], "pack": level["pack"]}
     return facts

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, List, Optional, Tuple
 
 from .errors import BoardError
+from .seeds import check_seed
 
 MAX_OPTION_CHARS = 100
 
@@ -144,8 +145,25 @@ class Game:
     # -- levels and generators ----------------------------------------------------
     @classmethod
     def levels(cls) -> List[dict]:
-        """Graded levels: dicts with name, board, pack, min {metric: moves} and options."""
+        """Graded levels: dicts with name, board, pack, options and moves, the fewest
+        moves keyed by the :attr:`progress_option`'s value ({"piece": 81, "step": 116})."""
         return []
+
+    @classmethod
+    def distinct_levels(cls) -> List[dict]:
+        """The levels with one entry per puzzle (a layout in two packs counts once)."""
+        found = {}
+        for level in cls.levels():
+            found[(level["board"], tuple(sorted(level.get("options", {}).items())))] = level
+        return list(found.values())
+
+    @classmethod
+    def progress_value(cls, options: Dict[str, Any]) -> Any:
+        """The value that splits move counts and stored progress ("piece", a goal), or None."""
+        if cls.progress_option is None:
+            return None
+        value = options.get(cls.progress_option)
+        return cls.option(cls.progress_option).default if value is None else value
 
     @classmethod
     def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
@@ -153,13 +171,25 @@ class Game:
 
         ``params`` are the :attr:`generator` values already checked (missing
         ones absent: the game picks, e.g. a daily size). Raises BoardError.
+        A game without a generator of its own gets the level the seed picks.
         """
-        raise BoardError(f"{cls.name} has no generator")
+        levels = cls.distinct_levels()
+        if not levels:
+            raise BoardError(f"{cls.name} has no generator and no levels")
+        level = levels[check_seed(seed) % len(levels)]
+        options = dict(level.get("options", {}))
+        value = cls.progress_value(options)
+        if value is not None:
+            options[cls.progress_option] = value
+        return {"board": level["board"], "options": options, "min_moves": level["moves"][value],
+                "optimal": True, "name": level["name"], "params": {}}
 
     @classmethod
     def choices(cls) -> dict:
-        """Anything more the "New game" form needs (e.g. the largest distance per size)."""
-        return {}
+        """Anything more the "New game" form needs: how many levels a seed picks from,
+        or (a game's own) e.g. the largest distance per size."""
+        count = len(cls.distinct_levels())
+        return {"levels": count} if count else {}
 
     # -- the server ------------------------------------------------------------
     @classmethod

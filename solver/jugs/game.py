@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import List
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -47,20 +47,6 @@ class JugsGame(Game):
                  "size": f"{level['board'].count(',') + 1} jugs",
                  "options": {"goal": level["goal"]}, "moves": {level["goal"]: level["pours"]}}
                 for level in _pack()]
-
-    @classmethod
-    def choices(cls) -> dict:
-        return {"levels": len(cls.levels())}
-
-    @classmethod
-    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
-        """The level a seed picks: jug puzzles are few and hand-checked."""
-        levels = cls.levels()
-        level = levels[seed % len(levels)]
-        goal = level["options"]["goal"]
-        return {"board": level["board"], "options": dict(level["options"]),
-                "min_moves": level["moves"][goal], "optimal": True, "name": level["name"],
-                "params": {}}
 
     @classmethod
     def bench(cls, args) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Dict, List
+from typing import List
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -10,14 +10,9 @@ from ..core.results import StopSearch
 from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import warm_table
-from .levels import klotski_daily, klotski_levels
+from .levels import klotski_levels
 
 log = logging.getLogger(__name__)
-
-
-def _distinct_levels() -> List[dict]:
-    """The levels with one entry per start (a layout in both packs counts once)."""
-    return list({level["board"]: level for level in KlotskiGame.levels()}.values())
 
 
 class KlotskiGame(Game):
@@ -52,22 +47,10 @@ class KlotskiGame(Game):
         return [dict(level, options={}) for level in klotski_levels()]
 
     @classmethod
-    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
-        """The pack level a seed picks, in the piece metric."""
-        level = klotski_daily(_distinct_levels(), seed)
-        return {"board": level["board"], "options": {"metric": "piece"},
-                "min_moves": level["moves"]["piece"], "optimal": True, "name": level["name"],
-                "params": {}}
-
-    @classmethod
-    def choices(cls) -> dict:
-        return {"levels": len(_distinct_levels())}
-
-    @classmethod
     def warm(cls, stop=None) -> int:
         """Every level's distance table; a level that fails is logged and skipped."""
         done = 0
-        for level in _distinct_levels():
+        for level in cls.distinct_levels():
             if stop is not None and stop.is_set():
                 break
             try:

@@ -1,12 +1,9 @@
-"""The graded Klotski level packs shipped with the game, and the daily pick among them."""
+"""The graded Klotski level packs shipped with the game."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Sequence
-
-from ..core.errors import BoardError
-from ..core.seeds import check_seed
+from typing import List
 
 LEVELS_DIR = Path(__file__).resolve().parent
 PACKS = ("klotski-classic", "klotski-composed")
@@ -30,9 +27,3 @@ def klotski_levels() -> List[dict]:
                    for level in pack["levels"]]
     return levels
 
-
-def klotski_daily(levels: Sequence[dict], seed: int) -> dict:
-    """The pack level a seed picks (the daily Klotski is one of the graded layouts)."""
-    if not levels:
-        raise BoardError("there are no Klotski levels to choose from")
-    return levels[check_seed(seed) % len(levels)]
