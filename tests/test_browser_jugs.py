@@ -49,13 +49,7 @@ def test_hint_marks_a_pour_that_reduces_the_distance(page, live_server):
     before = engine_distance("jugs", SEED, goal=GOAL)
     view = GamePage(page, live_server).open("jugs", SEED, goal=GOAL)
     view.wait_distance(before)
-    view.click("hint")
-    source = page.locator("[data-jug][data-hint]")
-    target = page.locator("[data-jug][data-hint-target]")
-    expect(source).to_have_count(1)
-    expect(target).to_have_count(1)
-    source.click()
-    target.click()
+    view.follow_two_click_hint("jug")
     view.wait_distance(before - 1)
     assert engine_distance("jugs", view.state(), goal=GOAL) == before - 1
     view.assert_no_errors()
@@ -64,14 +58,7 @@ def test_hint_marks_a_pour_that_reduces_the_distance(page, live_server):
 def test_solve_plays_back_and_undo_redo_follow(page, live_server):
     moves, states = engine_solution("jugs", SEED, goal=GOAL)
     view = GamePage(page, live_server).open("jugs", SEED, goal=GOAL)
-    view.click("solve")
-    view.wait_state(states[-1], timeout=15_000)
-    view.wait_status("solved")
-    assert view.moves() == len(moves)
-    view.click("undo")
-    view.wait_state(states[-2])
-    view.click("redo")
-    view.wait_state(states[-1])
+    view.solve_then_undo_and_redo(moves, states)
     view.assert_no_errors()
 
 

@@ -77,6 +77,28 @@ class GamePage:
     def click(self, name):
         self.testid(name).click()
 
+    def follow_two_click_hint(self, attr):
+        """Ask for a hint and play it: the marked source, then the marked target
+        (containers carrying ``data-<attr>``, as water-sort tubes or jugs do)."""
+        self.click("hint")
+        source = self.page.locator(f"[data-{attr}][data-hint]")
+        target = self.page.locator(f"[data-{attr}][data-hint-target]")
+        expect(source).to_have_count(1)
+        expect(target).to_have_count(1)
+        source.click()
+        target.click()
+
+    def solve_then_undo_and_redo(self, moves, states):
+        """Solve plays the solution back to the goal; its moves undo and redo like a player's."""
+        self.click("solve")
+        self.wait_state(states[-1], timeout=15_000)
+        self.wait_status("solved")
+        assert self.moves() == len(moves)
+        self.click("undo")
+        self.wait_state(states[-2])
+        self.click("redo")
+        self.wait_state(states[-1])
+
     def screenshot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.wait_for_timeout(600)  # let slides and the meter settle

@@ -70,13 +70,7 @@ def test_hint_marks_a_pour_that_reduces_the_distance(page, live_server):
     before = engine_distance("watersort", MEDIUM, capacity=3)
     view = GamePage(page, live_server).open("watersort", MEDIUM, capacity=3)
     view.wait_distance(before)
-    view.click("hint")
-    source = page.locator("[data-tube][data-hint]")
-    target = page.locator("[data-tube][data-hint-target]")
-    expect(source).to_have_count(1)
-    expect(target).to_have_count(1)
-    source.click()
-    target.click()
+    view.follow_two_click_hint("tube")
     view.wait_distance(before - 1)
     expect(view.testid("distance")).to_contain_text("optimal move")
     assert engine_distance("watersort", view.state(), capacity=3) == before - 1
@@ -86,14 +80,7 @@ def test_hint_marks_a_pour_that_reduces_the_distance(page, live_server):
 def test_solve_plays_back_to_sorted_tubes(page, live_server):
     moves, states = engine_solution("watersort", MEDIUM, capacity=3)
     view = GamePage(page, live_server).open("watersort", MEDIUM, capacity=3)
-    view.click("solve")
-    view.wait_state(states[-1], timeout=15_000)
-    view.wait_status("solved")
-    assert view.moves() == len(moves)
-    view.click("undo")
-    view.wait_state(states[-2])
-    view.click("redo")
-    view.wait_state(states[-1])
+    view.solve_then_undo_and_redo(moves, states)
     view.assert_no_errors()
 
 
