@@ -12,7 +12,6 @@ Hooks are classmethods with safe defaults; a game overrides only what it has
 """
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, List, Optional, Tuple
@@ -95,9 +94,8 @@ class Game:
     how_to_play: ClassVar[str] = ""
     #: a solvable start the play page opens when no board is given
     default_board: ClassVar[str] = ""
-    #: "module:Class" of the game's Domain (imported on first use, so the
-    #: catalogue stays cheap to import)
-    domain: ClassVar[str] = ""
+    #: the game's Domain class
+    domain: ClassVar[type] = type(None)
     #: the options the game understands (CLI flags, query parameters, payload keys)
     options: ClassVar[Tuple[Option, ...]] = ()
     #: the parameters of the seeded "New game" generator (empty: no generator form)
@@ -113,8 +111,7 @@ class Game:
     @classmethod
     def make_domain(cls, **options: Any):
         """Build the domain with ``options`` (already checked by :meth:`check_options`)."""
-        module, name = cls.domain.split(":")
-        return getattr(importlib.import_module(module), name)(**options)
+        return cls.domain(**options)
 
     @classmethod
     def option(cls, name: str) -> Optional[Option]:

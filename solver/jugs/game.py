@@ -27,7 +27,7 @@ class JugsGame(Game):
                    "A pour stops when the first jug is empty or the second is full. "
                    "Reach the litres marked under each jug.")
     default_board = "0/3,0/5,8/8"
-    domain = "solver.jugs.rules:Jugs"
+    domain = Jugs
     options = (
         Option("goal", str, None, "jugs: target litres per jug, * for any, e.g. *,4,* "
                "(default: the water shared equally by the two largest jugs)", label="Goal"),

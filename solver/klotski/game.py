@@ -9,7 +9,7 @@ from ..core.game import Game, Option
 from ..core.results import StopSearch
 from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
-from .domain import warm_table
+from .domain import Klotski, warm_table
 from .levels import klotski_levels
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ class KlotskiGame(Game):
     how_to_play = ("Click a block (or press its letter, or Tab) and use the arrow keys, "
                    "or drag it. Bring the big red block to the exit.")
     default_board = "BAAC/BAAC/DEEF/DGHF/I..J"
-    domain = "solver.klotski.domain:Klotski"
+    domain = Klotski
     options = (
         Option("metric", str, "piece", "klotski move metric", choices=("piece", "step"),
                label="Metric"),

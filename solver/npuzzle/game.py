@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from .bench import bench, bench_fifteen
-from .domain import warm_tables
+from .domain import NPuzzle, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
 
@@ -24,7 +24,7 @@ class NPuzzleGame(Game):
     how_to_play = ("Click a tile next to the gap to slide it, or use the arrow keys "
                    "(the tile beside the gap moves in the arrow's direction).")
     default_board = "4 1 2 0 8 7 6 3 5"
-    domain = "solver.npuzzle.domain:NPuzzle"
+    domain = NPuzzle
     generator = (
         Option("size", int, DEFAULT_SIZE, "tiles per side", low=SIZES[0], high=SIZES[-1],
                label="Size"),

@@ -6,6 +6,7 @@ from typing import Any, Dict
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from .bench import bench
+from .domain import WaterSort
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
 
@@ -22,7 +23,7 @@ class WaterSortGame(Game):
     how_to_play = ("Click a tube, then the tube to pour into (or press its number). "
                    "A colour pours onto an empty tube or onto the same colour.")
     default_board = "ABCD,DCBA,BADC,CDAB,,"
-    domain = "solver.watersort.domain:WaterSort"
+    domain = WaterSort
     options = (
         Option("capacity", int, 4, "water-sort tube capacity (default 4)", low=1,
                high=MAX_CAPACITY, label="Capacity"),
