@@ -1,13 +1,13 @@
 """The declaration of water jugs: title, options, levels and the daily pick."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import List
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
+from ..core.packs import load_pack
 from .rules import MAX_JUGS, Jugs
 
 PACK = "jugs-classic"
@@ -15,7 +15,7 @@ LEVELS_FILE = Path(__file__).resolve().parent / "levels.json"
 
 
 def _pack() -> List[dict]:
-    return json.loads(LEVELS_FILE.read_text(encoding="utf-8"))["levels"]
+    return load_pack(LEVELS_FILE)["levels"]
 
 
 class JugsGame(Game):

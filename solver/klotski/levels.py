@@ -1,9 +1,10 @@
 """The graded Klotski level packs shipped with the game."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List
+
+from ..core.packs import load_pack
 
 LEVELS_DIR = Path(__file__).resolve().parent
 PACKS = ("klotski-classic", "klotski-composed")
@@ -11,7 +12,7 @@ PACKS = ("klotski-classic", "klotski-composed")
 
 def load(name: str) -> dict:
     """The parsed JSON of the pack ``name`` (e.g. ``klotski-classic``)."""
-    return json.loads((LEVELS_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    return load_pack(LEVELS_DIR / f"{name}.json")
 
 
 def klotski_levels() -> List[dict]:
