@@ -7,12 +7,14 @@ dicts in the shape of the CLI's ``--json`` and the Socket.IO
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator, Optional
 
 from . import catalogue
+from .core.coach import rate_moves
 from .core.domain import Analysis, Domain
 from .core.errors import BoardError
-from .core.results import SOLVED, UNSOLVABLE
+from .core.results import SOLVED, UNSOLVABLE, Budget
 
 MAX_BOARD_CHARS = 2000
 
@@ -70,11 +72,17 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
 
 
 def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
-                  **options: Any) -> dict:
-    """Distance to solved and best move for ``board``, as the ``analysis`` payload."""
+                  rate: bool = True, **options: Any) -> dict:
+    """Distance to solved, best move and every move rated, as the ``analysis`` payload.
+
+    ``rate`` False rates the moves only from what is known without a search
+    (the editor's check asks for the distance alone).
+    """
+    started = time.monotonic()
     domain, state = parse_board(puzzle, board, **options)
     analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
-    return _analysis_payload(domain, state, analysis, final=True)
+    return _analysis_payload(domain, state, analysis, final=True, cancel=cancel,
+                             rating=_remaining(budget, started) if rate else None)
 
 
 def analyse_stages(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
@@ -86,24 +94,58 @@ def analyse_stages(puzzle: str, board: str, *, budget=None, cancel=None, progres
     caller sends it at once, so the player is never left waiting, then sends the
     proven answer when it comes. Payloads carry ``final`` (False on the interim).
     Domains that answer by lookup yield one final payload.
+
+    Every payload carries ``options``, each legal move rated
+    (:func:`solver.core.coach.rate_moves`): the final one within what is left of
+    ``budget`` (``options_complete`` False if it ran out), the interim one from
+    what is known without a search.
     """
+    started = time.monotonic()
     domain, state = parse_board(puzzle, board, **options)
     quick = getattr(domain, "quick_analyse", None)
     if quick is not None:
         interim = quick(state, cancel=cancel)
         if interim is not None:
-            yield _analysis_payload(domain, state, interim, final=interim.optimal)
-            if interim.optimal or interim.solvable is False:
+            final = interim.optimal or interim.solvable is False
+            yield _analysis_payload(domain, state, interim, final=interim.optimal,
+                                    rating=_remaining(budget, started) if final else None,
+                                    cancel=cancel)
+            if final:
                 return
     analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
-    yield _analysis_payload(domain, state, analysis, final=True)
+    yield _analysis_payload(domain, state, analysis, final=True,
+                            rating=_remaining(budget, started), cancel=cancel)
 
 
-def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: bool) -> dict:
-    best: Optional[dict] = None
-    if analysis.best_move is not None:
-        best = domain.move_info(analysis.best_move)
-        best["text"] = domain.describe(analysis.best_move)
+def _remaining(budget: Optional[Budget], started: float) -> Budget:
+    """What is left of ``budget`` since ``started``, for rating the moves."""
+    if budget is None or budget.max_seconds is None:
+        return Budget(budget.max_nodes if budget else None, None)
+    return Budget(budget.max_nodes, max(budget.max_seconds - (time.monotonic() - started), 0.0))
+
+
+def options_payload(domain: Domain, state: Any, analysis: Analysis, *,
+                    budget: Optional[Budget] = None, cancel=None, search: bool = True):
+    """(``options`` entries, complete) for ``state``: every legal move, best first."""
+    rated, complete = rate_moves(domain, state, analysis, budget=budget, cancel=cancel,
+                                 search=search)
+    return [{"move": _move_payload(domain, r.move), "board": domain.format(r.state),
+             "distance": r.distance, "solvable": r.solvable, "optimal": r.optimal,
+             "verdict": r.verdict} for r in rated], complete
+
+
+def _move_payload(domain: Domain, move: Any) -> dict:
+    info = domain.move_info(move)
+    info["text"] = domain.describe(move)
+    return info
+
+
+def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: bool,
+                      rating: Optional[Budget] = None, cancel=None) -> dict:
+    """The payload; ``rating`` is the budget for rating the moves (None: no search)."""
+    best = _move_payload(domain, analysis.best_move) if analysis.best_move is not None else None
+    options, complete = options_payload(domain, state, analysis, budget=rating, cancel=cancel,
+                                        search=rating is not None)
     return {
         "board": domain.format(state),
         "solved": domain.is_goal(state),
@@ -114,4 +156,6 @@ def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: boo
         "next_board": domain.format(analysis.next_state) if analysis.next_state is not None else None,
         "message": analysis.message,
         "final": final,
+        "options": options,
+        "options_complete": complete,
     }

@@ -69,7 +69,8 @@ def check():
         return jsonify(ok=False, error=str(err)), 400
     if reply["ok"]:
         seconds = float(current_app.config.get("CHECK_SECONDS", CHECK_SECONDS))
-        analysis = analyse_board(game, board, budget=Budget(CHECK_NODES, seconds), **options)
+        analysis = analyse_board(game, board, budget=Budget(CHECK_NODES, seconds), rate=False,
+                                 **options)
         reply.update(solvable=analysis["solvable"], distance=analysis["distance"],
                      optimal=analysis["optimal"], message=analysis["message"])
     return jsonify(reply)

@@ -68,7 +68,8 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
     A quick interim hint (``final`` False) may come first, then the proven one.
     Nothing is yielded once the job is cancelled. With ``limits.escalate_after``
     an analysis that is not a quick lookup stops early and yields ``escalate``
-    (``{interim_sent}``), so the analysis pool stays free for lookups.
+    (``{interim_sent}``), so the analysis pool stays free for lookups; so does
+    one whose moves could not all be rated in that time (its distance goes first).
     """
     fast = limits.escalate_after is not None and limits.escalate_after < limits.seconds
     seconds = limits.escalate_after if fast else limits.seconds
@@ -86,6 +87,14 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
                     return
                 message = payload["message"] or "gave up before finding the distance"
                 yield "error", error_payload(message, ANALYSE, request.id, request.game)
+                return
+            if payload["final"] and fast and not payload["options_complete"]:
+                # the distance is proven but rating every move needs more time: send
+                # what is known as an interim answer, and finish in the solve pool
+                if not limits.skip_interim:
+                    yield "analysis", {"id": request.id, "game": request.game,
+                                       **payload, "final": False}
+                yield "escalate", {"interim_sent": True}
                 return
             if not payload["final"]:
                 if limits.skip_interim:

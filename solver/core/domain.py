@@ -47,6 +47,9 @@ class Domain:
     heuristic_admissible: bool = True
     #: True when every move can be undone by a move, so backward search may use ``moves``
     reversible: bool = True
+    #: True when every move changes the distance to solved by exactly one (sliding
+    #: tiles: the positions split in two by parity), so no move keeps it equal
+    bipartite: bool = False
 
     # -- notation ---------------------------------------------------------
     def parse(self, text: str) -> State:
@@ -61,6 +64,11 @@ class Domain:
     def moves(self, state: State) -> Iterable[Tuple[Move, State]]:
         """Every legal (move, next state) pair from ``state`` in the domain's metric."""
         raise NotImplementedError
+
+    def legal_moves(self, state: State) -> Iterable[Tuple[Move, State]]:
+        """Every move a player may make. ``moves`` may leave out moves that cannot
+        matter to a search (one that only relabels tubes); a player may still make them."""
+        return self.moves(state)
 
     def is_goal(self, state: State) -> bool:
         raise NotImplementedError
@@ -79,6 +87,28 @@ class Domain:
 
     def quick_solvable(self, state: State) -> Optional[bool]:
         """A cheap exact solvability test when the puzzle has one (parity), else None."""
+        return None
+
+    def distance_by_table(self, state: State) -> Optional[int]:
+        """The proven distance when a table already built answers at once (-1: proven
+        unsolvable), else None. Never builds a table nor searches."""
+        return None
+
+    def within(self, state: State, bound: int, *, budget=None, cancel=None) -> Optional[bool]:
+        """Is ``state`` solvable in at most ``bound`` moves? None when the budget ran out.
+
+        The default solves the position; a domain with a bounded search (IDA*
+        that stops at ``bound``) overrides this to answer sooner.
+        """
+        if bound < 0:
+            return False
+        result = self.solve(state, budget=budget, cancel=cancel)
+        if result.status == SOLVED and result.optimal:
+            return result.length <= bound
+        if result.status == UNSOLVABLE:
+            return False
+        if result.status == SOLVED and result.length <= bound:
+            return True
         return None
 
     def goal_states(self, start: State) -> Iterator[State]:

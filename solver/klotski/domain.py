@@ -88,6 +88,12 @@ class Klotski(Domain):
         for key in _fill(geo, 0, geo.cover[goal_g], counts, blanks, 1 << goal_g):
             yield _label(layout, key)
 
+    def distance_by_table(self, state: KlotskiState) -> Optional[int]:
+        """The level's distance table, when one holding this position is built."""
+        key = self.key(state)
+        table = find_table(state.layout, key, self.metric)
+        return None if table is None else table.distance[key]
+
     # -- strategy -----------------------------------------------------------
     def solve(self, state: KlotskiState, *, budget=None, cancel=None, progress=None):
         """Optimal solution: walk the level's distance table if built, else breadth-first."""

@@ -52,6 +52,7 @@ class NPuzzle(Domain):
 
     name = "npuzzle"
     quick_test = "parity"
+    bipartite = True          # a slide moves the blank one cell: distance parity flips
 
     # -- notation -------------------------------------------------------
     def parse(self, text: str) -> Tuple[int, ...]:
@@ -102,6 +103,25 @@ class NPuzzle(Domain):
 
     def goal_states(self, start: Sequence[int]) -> Iterator[Tuple[int, ...]]:
         yield goal_state(side(start))
+
+    def distance_by_table(self, state: Sequence[int]) -> Optional[int]:
+        """3x3: the full distance table (-1 for the other parity half)."""
+        state = tuple(state)
+        if side(state) != 3:
+            return None
+        return distance(state) if solvable(state) else -1
+
+    def within(self, state, bound: int, *, budget=None, cancel=None) -> Optional[bool]:
+        """4x4: IDA* over the pattern databases that gives up past ``bound`` moves."""
+        state = tuple(state)
+        if side(state) != 4 or not solvable(state):
+            return super().within(state, bound, budget=budget, cancel=cancel)
+        result = ida_star_fifteen(state, budget=budget, cancel=cancel, max_length=bound)
+        if result.status == SOLVED:
+            return result.length <= bound
+        if result.status == UNSOLVABLE:
+            return False
+        return None
 
     # -- presentation -----------------------------------------------------
     def describe(self, move: Slide) -> str:

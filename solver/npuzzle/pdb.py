@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
-from ..core.results import SOLVED, Monitor, SearchResult, StopSearch
+from ..core.results import SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 from ..core.tables import TableStore
 from .pdb_build import AROUND, CELLS, SIDE, UNSEEN, build_numpy
 from .rules import replay_cells
@@ -113,29 +113,37 @@ def lower_bound(board: Sequence[int]) -> int:
 
 
 def ida_star_fifteen(state: Sequence[int], *, budget=None, cancel=None,
-                     progress=None, weight: Tuple[int, int] = (1, 1)) -> SearchResult:
+                     progress=None, weight: Tuple[int, int] = (1, 1),
+                     max_length: Optional[int] = None) -> SearchResult:
     """Proven-shortest solution of a solvable 4x4 board, within ``budget``.
 
     ``weight`` (p, q) searches on f = g + (p/q)*h instead: with p > q it finds
     a solution far sooner, at most p/q times too long, and never claims it optimal.
+    ``max_length`` stops the (unweighted) search once no solution of at most that
+    many moves exists: the result is then ``unsolvable`` within that bound, which
+    is how the coach tells a d-1 neighbour from a d+1 one.
     Returns a SearchResult (status solved, budget or cancelled) whose moves and
     states are replayed through the rules by :func:`solver.npuzzle.rules.replay_cells`.
     """
     mon = Monitor(budget, cancel, progress)
     start = tuple(state)
     try:
-        cells = _search(start, mon, *weight)
+        cells = _search(start, mon, *weight, max_bound=max_length)
     except StopSearch as stop:
         return mon.stopped(stop)
+    if cells is None:
+        return mon.result(UNSOLVABLE, optimal=True,
+                          message=f"no solution within {max_length} moves")
     moves, states = replay_cells(start, cells)
     return mon.result(SOLVED, moves, states, optimal=weight[0] <= weight[1])
 
 
 def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
-            g_scale: int = 1) -> List[int]:
+            g_scale: int = 1, max_bound: Optional[int] = None) -> Optional[List[int]]:
     """IDA* proper: raise the bound to the least f that overflowed until a goal is hit.
 
     f is kept in integers as g_scale*g + h_scale*h (both 1 for plain IDA*).
+    None once the bound passes ``max_bound`` (no solution that short).
     """
     tabs = tables()
     board = list(start)
@@ -145,6 +153,8 @@ def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
     if max(h_direct, h_mirror) == 0:
         return []
     bound = h_scale * max(h_direct, h_mirror)
+    if max_bound is not None and bound > max_bound:
+        return None
     group_of, mgroup_of = _GROUP_OF, _MGROUP_OF
     table_of = [tabs[g] for g in group_of]              # tile -> its group's table
     mtable_of = [tabs[g] for g in mgroup_of]
@@ -212,5 +222,7 @@ def _search(start: Tuple[int, ...], mon: Monitor, h_scale: int = 1,
                 path.reverse()
                 return path
             bound = result
+            if max_bound is not None and bound > max_bound:
+                return None
     finally:
         mon.count += every - left

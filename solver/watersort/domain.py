@@ -136,6 +136,9 @@ class WaterSort(Domain):
                 if amount:
                     yield self._apply(state, src, dst, amount)
 
+    def legal_moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+        return self.legal_pours(state)
+
     def moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
         """Legal pours, less the ones that cannot matter to any search.
 
