@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import resource
+import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -23,7 +24,7 @@ from typing import Callable, List, Optional
 
 from . import catalogue
 from .core.baseline import GaveUp
-from .engine import analyse_board, solve_board
+from .engine import analyse_board, options_payload, parse_board, solve_board
 
 
 # -- helpers that run inside the measuring process ----------------------------------
@@ -91,6 +92,48 @@ def lookup_row(puzzle: str, boards: List[str], options: dict, repeat: int = 200)
         solve = max(solve, (time.perf_counter() - started) / (repeat // 10))
     return {"build_seconds": build, "lookup_ms": lookup * 1000, "solve_ms": solve * 1000,
             "distances": distances, "optimal": bool(first["optimal"]), "peak_mib": peak_mib()}
+
+
+def coach_row(puzzle: str, boards: List, options: dict, repeat: int = 10,
+              cold: bool = True) -> dict:
+    """Time the coach's rated move list per position, as the server builds it.
+
+    ``boards`` are board texts, or (board, options) pairs overriding ``options``.
+    Each position is analysed first (a level's table is built then, as the
+    server does before it rates); ``rate_ms`` is then the time for every legal
+    move's distance and verdict alone, ``analyse_ms`` the whole ``analyse``
+    payload (distance, best move and the rated list). ``cold`` False keeps the
+    user's table cache (the 15-puzzle's databases take a minute to build).
+    """
+    if cold:
+        cold_start()
+    else:
+        catalogue.games()
+    rate, whole, unknown, moves = [], [], 0, 0
+    for board in boards:
+        board, given = board if isinstance(board, tuple) else (board, options)
+        domain, state = parse_board(puzzle, board, **given)
+        analysis = domain.analyse(state)
+        started = time.perf_counter()
+        for _ in range(repeat):
+            listed, _ = options_payload(domain, state, analysis)
+        rate.append((time.perf_counter() - started) / repeat * 1000)
+        started = time.perf_counter()
+        for _ in range(repeat):
+            analyse_board(puzzle, board, **given)
+        whole.append((time.perf_counter() - started) / repeat * 1000)
+        moves += len(listed)
+        unknown += sum(1 for option in listed if option["verdict"] == "unknown")
+    return {"positions": len(boards), "moves": moves, "unknown": unknown,
+            "rate_median_ms": statistics.median(rate), "rate_max_ms": max(rate),
+            "analyse_median_ms": statistics.median(whole), "analyse_max_ms": max(whole)}
+
+
+def print_coach(name: str, row: dict) -> None:
+    print(f"{name} coach: every legal move rated in median {row['rate_median_ms']:.3f} ms, "
+          f"max {row['rate_max_ms']:.3f} ms per position (whole analysis with it: median "
+          f"{row['analyse_median_ms']:.3f} ms, max {row['analyse_max_ms']:.3f} ms); "
+          f"{row['positions']} positions, {row['moves']} moves, {row['unknown']} left unknown")
 
 
 def isolated(fn: Callable, *args):

@@ -50,7 +50,9 @@ class JugsGame(Game):
 
     @classmethod
     def bench(cls, args) -> None:
-        """Every level solved with the game's own search, pours checked against the pack."""
+        """Every level solved with the game's own search, pours checked against the pack;
+        then each level's moves rated by the coach."""
+        from ..bench import coach_row, isolated, print_coach   # the runner imports the games
         started = time.perf_counter()
         nodes = wrong = 0
         for level in cls.levels():
@@ -62,3 +64,5 @@ class JugsGame(Game):
         print(f"jugs: {len(cls.levels())} levels solved in "
               f"{time.perf_counter() - started:.3f} s, {nodes:,} positions, "
               f"{wrong} not at the pack's pour count")
+        boards = [(level["board"], level["options"]) for level in cls.levels()]
+        print_coach("jugs (every level's start)", isolated(coach_row, "jugs", boards, {}))

@@ -5,8 +5,8 @@ import statistics
 import time
 from typing import List
 
-from ..bench import (baseline_row, cold_start, fmt, isolated, lookup_row, peak_mib, print_pair,
-                     solver_row)
+from ..bench import (baseline_row, coach_row, cold_start, fmt, isolated, lookup_row, peak_mib,
+                     print_coach, print_pair, solver_row)
 from ..engine import solve_board
 from .baseline import StringKlotski
 from .levels import load
@@ -65,3 +65,6 @@ def bench(args) -> None:
     print(f"klotski level table (piece): first analyse builds it in {row['build_seconds']:.3f} s; "
           f"then distance + best move in {row['lookup_ms']:.3f} ms, whole optimal solution in "
           f"{row['solve_ms']:.3f} ms (distances {row['distances']})")
+    classic = solve_board("klotski", CLASSIC, metric="piece")["states"]
+    print_coach("klotski (piece, every level's start and the classic's solution)",
+                isolated(coach_row, "klotski", boards + classic, {"metric": "piece"}))

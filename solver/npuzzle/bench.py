@@ -1,16 +1,23 @@
 """The N-puzzle's rows of ``python -m solver bench``, and ``--fifteen``: Korf's 100 instances."""
 from __future__ import annotations
 
+import random
 import statistics
 import time
+from typing import List
 
-from ..bench import baseline_row, fmt, isolated, lookup_row, print_pair, solver_row
+from ..bench import (baseline_row, coach_row, fmt, isolated, lookup_row, print_coach, print_pair,
+                     solver_row)
+from ..core.coach import rate_moves
 from ..core.errors import BoardError
+from ..core.results import SOLVED, Budget
 from ..core.tables import cache_dir
+from ..engine import solve_board
 from .baseline import StringNPuzzle
 from .domain import NPuzzle
 from .levels import load
 from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables
+from .rules import solvable
 
 HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
 
@@ -33,6 +40,53 @@ def bench(args) -> None:
         ours = isolated(solver_row, "npuzzle", board, {})
         base = isolated(baseline_row, string_baseline, board, {}, args.baseline_seconds)
         print_pair(f"8-puzzle {board} (cold table)", ours, base)
+    print_coach("8-puzzle", isolated(coach_row, "npuzzle", eight_positions(), {}))
+    row = isolated(fifteen_coach_row, 6 if args.quick else 20)
+    print(f"15-puzzle coach ({row['positions']} random positions {row['shortest']}-"
+          f"{row['longest']} moves from solved, databases loaded): every legal move rated in "
+          f"median {row['median_s']:.3f} s, max {row['max_s']:.3f} s per position, "
+          f"{row['under_1s']} of {row['positions']} within 1 s, {row['unknown']} moves left unknown")
+
+
+def eight_positions(count: int = 100) -> List[str]:
+    """Every position along the two hardest solutions, and seeded random ones."""
+    boards = []
+    for board in HARDEST_8:
+        boards += solve_board("npuzzle", board)["states"]
+    rng = random.Random(8)
+    while len(boards) < 2 * 32 + count:
+        tiles = list(range(9))
+        rng.shuffle(tiles)
+        if solvable(tiles):
+            boards.append(" ".join(map(str, tiles)))
+    return boards
+
+
+def fifteen_coach_row(count: int, max_distance: int = 50, seed: int = 15) -> dict:
+    """Seeded random 4x4 positions at most ``max_distance`` moves from solved (proven
+    first, not timed), then the time to rate every legal move of each."""
+    tables()
+    domain = NPuzzle()
+    rng = random.Random(seed)
+    times, lengths, unknown = [], [], 0
+    while len(times) < count:
+        tiles = list(range(16))
+        rng.shuffle(tiles)
+        if not solvable(tiles):
+            continue
+        state = tuple(tiles)
+        result = ida_star_fifteen(state, budget=Budget(max_seconds=10.0))
+        if result.status != SOLVED or result.length > max_distance:
+            continue
+        analysis = domain.analyse(state)
+        started = time.perf_counter()
+        rated, _ = rate_moves(domain, state, analysis, budget=Budget(max_seconds=30.0))
+        times.append(time.perf_counter() - started)
+        lengths.append(result.length)
+        unknown += sum(1 for r in rated if r.verdict == "unknown")
+    return {"positions": count, "shortest": min(lengths), "longest": max(lengths),
+            "median_s": statistics.median(times), "max_s": max(times),
+            "under_1s": sum(t < 1.0 for t in times), "unknown": unknown}
 
 
 def fifteen_row(board: str) -> dict:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from ..bench import baseline_row, cold_start, fmt, isolated, peak_mib, print_pair, solver_row
+from ..bench import (baseline_row, coach_row, cold_start, fmt, isolated, peak_mib, print_coach,
+                     print_pair, solver_row)
 from ..engine import solve_board
 from .baseline import StringWaterSort
 from .deals import random_deal
@@ -56,3 +57,8 @@ def bench(args) -> None:
         base = isolated(baseline_row, string_baseline, board, {"capacity": 4},
                         args.baseline_seconds)
         print_pair(f"water-sort {colours} colours seed 1", ours, base)
+    for colours in (6, 9):
+        board = random_deal(colours, capacity=4, empty=2, seed=1)
+        states = solve_board("watersort", board, capacity=4)["states"]
+        print_coach(f"water-sort {colours} colours seed 1 (every position of its solution)",
+                    isolated(coach_row, "watersort", states, {"capacity": 4}, 3))
