@@ -147,6 +147,24 @@ export class Controller {
     return true;
   }
 
+  /** Play a rated option from the coach's list (the server's move, else its board). */
+  playOption(option) {
+    if (this.isSolved() || this.playerMove(option.move, null, { quiet: true })) return;
+    this.playback.pause();
+    this.history.push({ before: this.board, after: option.board, move: option.move, kind: "player" });
+    this.setState(this.game.parse(option.board), { duration: PLAYER_MOVE_MS });
+  }
+
+  /** Go to the position after `cursor` history entries (0: the start); later ones stay redoable. */
+  jumpTo(cursor) {
+    const board = this.history.jump(cursor);
+    if (board === null) return false;
+    this.playback.pause();
+    this.notice = "";
+    this.setState(this.game.parse(board), { duration: PLAYER_MOVE_MS });
+    return true;
+  }
+
   undo({ keepPlayback = false } = {}) {
     if (!keepPlayback) this.playback.pause();
     const entry = this.history.undo();
@@ -205,8 +223,10 @@ export class Controller {
     return Boolean(current && current.event === "analyse" && current.board === this.board);
   }
 
+  /** Ask for the board's analysis unless its rated moves are known (or on their way). */
   evaluate() {
-    if (this.analyses.has(this.board)) return;
+    const known = this.analyses.get(this.board);
+    if ((known && known.options && known.final !== false) || this.evaluating) return;
     this.supersedeSolve("search stopped: you moved");
     this.link.request("analyse", this.payload(this.board));
   }

@@ -49,6 +49,18 @@ export class History {
     return this.entries[this.cursor - 1];
   }
 
+  /** Put the cursor after `cursor` entries; returns the board there, or null. */
+  jump(cursor) {
+    if (!this.entries.length || !Number.isInteger(cursor) || cursor < 0 || cursor > this.entries.length) return null;
+    this.cursor = cursor;
+    return cursor === 0 ? this.entries[0].before : this.entries[cursor - 1].after;
+  }
+
+  /** Every board of the line: the start, then the one after each entry (redoable ones too). */
+  boards() {
+    return this.entries.length ? [this.entries[0].before, ...this.entries.map((e) => e.after)] : [];
+  }
+
   clear() {
     this.entries = [];
     this.cursor = 0;

@@ -3,6 +3,7 @@
 // changes the game; it only shows what the controller knows.
 
 import { clockText } from "./clock.js";
+import { Coach } from "./coach/coach.js";
 import { positionLink } from "./share.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -13,7 +14,10 @@ function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function bound(min, space = " ") { return `${min.optimal ? "" : `≤${space}`}${min.moves}`; }
 
 export class Panel {
-  constructor(ctrl) { this.ctrl = ctrl; }
+  constructor(ctrl) {
+    this.ctrl = ctrl;
+    this.coach = new Coach(ctrl);
+  }
 
   /** Redraw everything from the controller's state. */
   refresh() {
@@ -46,6 +50,7 @@ export class Panel {
     document.body.classList.toggle("is-solved", solved);
     $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
     $("best").textContent = min ? bound(min, "") : start && start.solvable === false ? "–" : "…";
+    this.coach.refresh();
   }
 
   showPlayback(pb) {
@@ -61,12 +66,15 @@ export class Panel {
 
   statusText(analysis, solved, moves, extra) {
     const ctrl = this.ctrl;
+    const judged = this.coach.judgement();
     if (solved) {
       if (moves === 0) return "Already solved: try another position from the lobby.";
       const min = ctrl.minimum();
       const extras = extra ? ` with ${plural(extra, ctrl.extra.noun)}` : "";
-      return `Puzzle solved in ${plural(moves, "move")}${extras} (optimal ${min ? bound(min) : "?"})!`;
+      const done = `Puzzle solved in ${plural(moves, "move")}${extras} (optimal ${min ? bound(min) : "?"})!`;
+      return judged ? `${judged} ${done}` : done;
     }
+    if (judged) return judged;
     if (analysis && analysis.solvable === false) {
       return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
         : "Now unsolvable: undo or restart.";

@@ -27,15 +27,25 @@ function readAll() {
   }
 }
 
-/** The stored best {moves, extra, min, at} for `key`, or null. */
+/** The stored best {moves, extra, min, at, accuracy} for `key`, or null. */
 export function best(key) { return readAll()[key] || null; }
 
-/** Record a solve; keeps the fewest moves (then fewest extra tubes). Returns the best. */
+/** The accuracy of a solve in `moves` when `min` is the proven shortest: a whole percentage. */
+export function accuracy(min, moves) { return Math.round((100 * min) / moves); }
+
+/**
+ * Record a solve; keeps the fewest moves (then fewest extra tubes), and apart
+ * from that the best accuracy ever reached (known only with a proven `min`).
+ * Returns the best.
+ */
 export function record(key, { moves, extra = 0, min = null }) {
   const all = readAll();
   const old = all[key];
   const better = !old || extra < (old.extra || 0) || (extra === (old.extra || 0) && moves < old.moves);
+  const score = min ? accuracy(min, moves) : null;
+  const top = Math.max(score || 0, (old && old.accuracy) || 0) || null;
   if (better) all[key] = { moves, extra, min, at: new Date().toISOString().slice(0, 10) };
+  all[key].accuracy = top;
   try { localStorage.setItem(STORE, JSON.stringify(all)); } catch { /* private mode: no memory */ }
   return all[key];
 }

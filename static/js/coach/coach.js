@@ -1,0 +1,37 @@
+// The coach beside the board: every move rated, the distance graph of the line
+// played, the result when solved and the review of mistakes. It draws from the
+// controller's history and the solver's analyses, and acts only through the
+// controller (play an option, jump to a ply), so it never names a game.
+
+import { drawGraph } from "./graph.js";
+import { lineOf } from "./line.js";
+import { drawOptions } from "./options.js";
+import { Review } from "./review.js";
+import { bindShare, drawResult } from "./share.js";
+
+const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+
+export class Coach {
+  constructor(ctrl) {
+    this.ctrl = ctrl;
+    this.review = new Review(ctrl, $("review"), $("mistakes"));
+    this.result = { box: $("result"), accuracy: $("accuracy"), stars: $("stars"),
+                    best: $("best-accuracy"), share: $("share-result") };
+    bindShare(this.result.share);
+  }
+
+  /** Redraw everything from the controller's state. */
+  refresh() {
+    const ctrl = this.ctrl;
+    if (!ctrl.initialBoard) return;
+    const points = lineOf(ctrl);
+    drawOptions($("options"), ctrl.analyses.get(ctrl.board),
+                { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o) });
+    drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
+    this.review.draw(points);
+    drawResult(ctrl, points, this.result);
+  }
+
+  /** What the status line says while a mistake is being retried, else "". */
+  judgement() { return this.review.judgement(); }
+}

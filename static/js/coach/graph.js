@@ -1,0 +1,99 @@
+// The distance graph: the distance to solved of every position of the line
+// played, as an inline SVG chart (lichess draws the evaluation this way). A
+// wasted move's point is a cross, an unsolvable one a square at the top, so
+// shape and words say it, not only colour. Clicking a point (or Enter on it)
+// jumps there; arrow keys, Home and End walk the line; later moves stay redoable.
+
+import { distanceData, distanceText, moveText } from "./line.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const WIDTH = 320;
+const HEIGHT = 96;
+const PAD = 10;
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  return node;
+}
+
+function label(point) {
+  const where = point.ply === 0 ? "start" : `after move ${point.ply} (${moveText(point.entry)})`;
+  const distance = distanceText(point);
+  const what = distance === "?" ? "distance not known yet"
+    : distance === "unsolvable" ? "unsolvable" : `${distance} to solve`;
+  return `${where}: ${what}${point.wasted ? ", wasted move" : ""}`;
+}
+
+function marker(point, x, y) {
+  if (point.solvable === false && point.optimal) {
+    return svg("rect", { class: "mark dead", x: x - 4, y: y - 4, width: 8, height: 8 });
+  }
+  if (point.distance === null) return svg("circle", { class: "mark unknown", cx: x, cy: y, r: 3 });
+  if (point.wasted) return svg("path", { class: "mark wasted", d: `M${x - 4} ${y - 4}l8 8m0 -8l-8 8` });
+  return svg("circle", { class: `mark${point.optimal ? "" : " bound"}`, cx: x, cy: y, r: 3.5 });
+}
+
+/** Draw `points` (from lineOf) into `box`; `cursor` is the current ply; `jump(ply)`. */
+export function drawGraph(box, points, cursor, jump) {
+  // redrawn only when something shown changed, so a click is never lost to a redraw
+  const key = JSON.stringify([cursor, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted])]);
+  if (box.coachKey === key) return;
+  box.coachKey = key;
+  const focused = box.contains(document.activeElement);
+  const top = Math.max(1, ...points.map((p) => p.distance || 0));
+  const step = (WIDTH - 2 * PAD) / Math.max(1, points.length - 1);
+  const xOf = (ply) => (points.length === 1 ? WIDTH / 2 : PAD + ply * step);
+  const yOf = (p) => (p.solvable === false && p.optimal ? PAD
+    : p.distance === null ? HEIGHT / 2 : HEIGHT - PAD - (p.distance / top) * (HEIGHT - 2 * PAD));
+  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "graph-svg", role: "group",
+                              "aria-label": "distance to solved after each move; arrow keys walk the line" });
+  chart.append(svg("line", { class: "axis", x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD }));
+  let path = "";
+  points.forEach((p, i) => {
+    if (p.distance === null) return;
+    path += `${i && points[i - 1].distance !== null ? "L" : "M"}${xOf(i).toFixed(1)} ${yOf(p).toFixed(1)}`;
+  });
+  chart.append(svg("path", { class: "trace", d: path }));
+  if (cursor < points.length - 1) {
+    chart.append(svg("rect", { class: "ahead", x: xOf(cursor) + step / 2, y: 0,
+                               width: WIDTH - xOf(cursor) - step / 2, height: HEIGHT }));
+  }
+  for (const p of points) {
+    const x = xOf(p.ply);
+    const y = yOf(p);
+    const group = svg("g", {
+      class: `point${p.ply === cursor ? " current" : ""}${p.ply > cursor ? " redo" : ""}`,
+      "data-testid": "graph-point", "data-ply": p.ply, "data-distance": distanceData(p),
+      "data-wasted": p.wasted ? "" : null, "data-current": p.ply === cursor ? "" : null,
+      tabindex: p.ply === cursor ? "0" : "-1", role: "button", "aria-label": label(p),
+      "aria-current": p.ply === cursor ? "step" : null,
+    });
+    const width = points.length === 1 ? 24 : Math.max(step, 1);
+    group.append(svg("rect", { class: "hit", x: x - width / 2, y: 0, width, height: HEIGHT }));
+    if (p.ply === cursor) group.append(svg("circle", { class: "ring", cx: x, cy: y, r: 6.5 }));
+    group.append(marker(p, x, y));
+    const title = svg("title");
+    title.textContent = label(p);
+    group.append(title);
+    group.addEventListener("click", () => jump(p.ply));
+    chart.append(group);
+  }
+  chart.addEventListener("keydown", (event) => walk(event, cursor, points.length - 1, jump));
+  box.replaceChildren(chart);
+  if (focused) {
+    const current = box.querySelector('[data-current]');
+    if (current) current.focus();
+  }
+}
+
+/** Keys on the graph: they stay here (arrows must not also move a piece). */
+function walk(event, cursor, last, jump) {
+  const target = { ArrowLeft: cursor - 1, ArrowRight: cursor + 1, Home: 0, End: last }[event.key];
+  const point = event.target.closest && event.target.closest("[data-ply]");
+  if (target === undefined && !(point && (event.key === "Enter" || event.key === " "))) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const ply = target === undefined ? Number(point.dataset.ply) : target;
+  if (ply >= 0 && ply <= last && ply !== cursor) jump(ply);
+}

@@ -1,0 +1,298 @@
+"""The coach in Chromium: every move rated, the distance graph, accuracy, review, share.
+
+Listed distances are checked against the plain breadth-first searches of
+``test_webapp_coach`` (each game's rules written out in the test); the boards the
+moves lead to come from the solver's own legal moves only to pair a move's text
+with its board.
+"""
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from solver.engine import parse_board
+from test_browser_support import GamePage, engine_distance, engine_solution
+from test_webapp_coach import bfs_distance, jug_pours, klotski_rules, pours, slides, sorted_out
+
+pytestmark = pytest.mark.browser
+
+SCREENS = Path("/work/notes/screens")
+EIGHT = "4 1 3 7 2 6 0 5 8"           # 8-puzzle, a few moves from solved
+TWO_AWAY = "1 2 3 4 5 6 0 7 8"        # 8-puzzle, two moves from solved
+SPARK = re.compile("[▁▂▃▄▅▆▇█]{3,}")
+
+
+def tiles(text):
+    return tuple(int(t) for t in text.split())
+
+
+# the rules of each game, written out in test_webapp_coach: (neighbours, is_goal, to_state)
+def eight_rules(_board, _options):
+    return slides, (1, 2, 3, 4, 5, 6, 7, 8, 0).__eq__, tiles
+
+
+def water_rules(_board, options):
+    cap = options["capacity"]
+    return pours(cap), sorted_out(cap), lambda text: tuple(text.split(","))
+
+
+def jug_rules(board, options):
+    caps = tuple(int(j.split("/")[1]) for j in board.split(","))
+    want = [None if g == "*" else int(g) for g in options["goal"].split(",")]
+    return (jug_pours(caps), lambda c: all(w is None or w == h for w, h in zip(want, c)),
+            lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")))
+
+
+def klotski(board, _options):
+    return klotski_rules(board)
+
+
+SMALL_BOARDS = [
+    ("npuzzle", EIGHT, {}, eight_rules),
+    ("watersort", "AAA,BCB,BCC,", {"capacity": 3}, water_rules),
+    ("klotski", "AA./AAG/FEB/CD.", {}, klotski),
+    ("jugs", "0/3,0/5,8/8", {"goal": "0,4,4"}, jug_rules),
+]
+
+
+def shown_options(view):
+    """{move text: (distance, verdict)} as the page lists them, once they are rated."""
+    options = view.testid("option")
+    expect(options.first).to_be_visible(timeout=10_000)
+    expect(view.page.locator('[data-testid="option"][data-verdict="unknown"]')).to_have_count(0)
+    return {o.get_attribute("data-move"): (o.get_attribute("data-distance"), o.get_attribute("data-verdict"))
+            for o in options.all()}
+
+
+def expected_options(game, board, options, rules):
+    """{move text: (distance text, verdict)} from a plain BFS over the test's own rules."""
+    neighbours, is_goal, to_state = rules(board, options)
+    domain, state = parse_board(game, board, **options)
+    here = bfs_distance(to_state(board), neighbours, is_goal)
+    children = [(domain.describe(move), domain.format(child)) for move, child in domain.legal_moves(state)]
+    assert {to_state(after) for _, after in children} == set(neighbours(to_state(board)))
+    expected = {}
+    for text, after in children:
+        d = bfs_distance(to_state(after), neighbours, is_goal)
+        verdict = "dead" if d is None else "best" if d < here else "equal" if d == here else "worse"
+        expected[text] = ("unsolvable" if d is None else str(d), verdict)
+    return expected
+
+
+@pytest.mark.parametrize("game,board,options,rules", SMALL_BOARDS, ids=[b[0] for b in SMALL_BOARDS])
+def test_every_move_is_listed_with_its_distance_and_verdict(page, live_server, game, board, options, rules):
+    view = GamePage(page, live_server).open(game, board, **options)
+    assert shown_options(view) == expected_options(game, board, options, rules)
+    # every option is a keyboard-reachable button that says its verdict in words
+    first = view.testid("option").first
+    assert first.evaluate("el => el.tagName") == "BUTTON"
+    expect(first).to_contain_text(re.compile("best|equal|worse|dead"))
+    view.assert_no_errors()
+
+
+def test_a_careless_pour_is_marked_dead(page, live_server):
+    view = GamePage(page, live_server).open("watersort", "AAA,BCB,BCC,", capacity=3)
+    dead = view.page.locator('[data-testid="option"][data-verdict="dead"]')
+    expect(dead.first).to_have_attribute("data-distance", "unsolvable", timeout=10_000)
+    expect(dead.first).to_contain_text("dead")
+    dead.first.click()
+    view.wait_status("unsolvable")
+    view.assert_no_errors()
+
+
+@pytest.mark.parametrize("game,board,options,rules", SMALL_BOARDS, ids=[b[0] for b in SMALL_BOARDS])
+def test_clicking_an_option_plays_it(page, live_server, game, board, options, rules):
+    view = GamePage(page, live_server).open(game, board, **options)
+    listed = shown_options(view)
+    text = next(t for t, (_, verdict) in listed.items() if verdict == "best")
+    domain, state = parse_board(game, board, **options)
+    after = next(domain.format(child) for move, child in domain.legal_moves(state)
+                 if domain.describe(move) == text)
+    view.page.locator(f'[data-testid="option"][data-move="{text}"]').click()
+    view.wait_state(after)
+    assert view.moves() == 1
+    view.wait_distance(int(listed[text][0]))
+    view.assert_no_errors()
+
+
+def test_an_option_plays_from_the_keyboard(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", EIGHT)
+    shown_options(view)
+    option = view.page.locator('[data-testid="option"][data-verdict="worse"]').first
+    move = option.get_attribute("data-move")
+    option.focus()
+    page.keyboard.press("Enter")
+    expect(view.testid("moves")).to_have_text("1")
+    tile = int(move.split()[0])
+    before = EIGHT.split()
+    i, j = before.index(str(tile)), before.index("0")
+    before[i], before[j] = before[j], before[i]
+    view.wait_state(" ".join(before))
+    view.assert_no_errors()
+
+
+# -- the distance graph ----------------------------------------------------------------
+
+def play_line(view, start, wasted_first=True):
+    """A wasted slide, its undoing slide, then the shortest solution: returns the boards."""
+    moves, states = engine_solution("npuzzle", start)
+    domain, state = parse_board("npuzzle", start)
+    detour = next((move, child) for move, child in domain.moves(state)
+                  if engine_distance("npuzzle", domain.format(child)) > len(moves))
+    line = [start, domain.format(detour[1]), start] + states[1:]
+    taps = [detour[0].tile, detour[0].tile] + [m["tile"] for m in moves]
+    for tile, after in zip(taps, line[1:]):
+        view.page.locator(f'[data-tile="{tile}"]').click()
+        view.wait_state(after)
+    return line
+
+
+def graph_points(view):
+    return view.testid("graph-point")
+
+
+def test_graph_shows_every_position_and_marks_the_wasted_move(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
+    line = play_line(view, TWO_AWAY)
+    points = graph_points(view)
+    expect(points).to_have_count(len(line))
+    for ply, board in enumerate(line):
+        point = points.nth(ply)
+        expect(point).to_have_attribute("data-ply", str(ply))
+        expect(point).to_have_attribute("data-distance", str(engine_distance("npuzzle", board)))
+    wasted = view.page.locator('[data-testid="graph-point"][data-wasted]')
+    expect(wasted).to_have_count(1)
+    expect(wasted).to_have_attribute("data-ply", "1")
+    view.assert_no_errors()
+
+
+def test_clicking_a_point_jumps_there_and_later_moves_stay_redoable(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
+    line = play_line(view, TWO_AWAY)
+    graph_points(view).nth(1).click()
+    view.wait_state(line[1])
+    assert view.moves() == 1
+    expect(graph_points(view)).to_have_count(len(line))
+    view.click("redo")
+    view.wait_state(line[2])
+    # the graph follows undo, arrow keys and restart too
+    view.click("undo")
+    view.wait_state(line[1])
+    expect(view.page.locator('[data-testid="graph-point"][data-current]')).to_have_attribute("data-ply", "1")
+    view.page.locator('[data-testid="graph-point"][data-current]').focus()
+    page.keyboard.press("End")
+    view.wait_state(line[-1])
+    page.keyboard.press("ArrowLeft")
+    view.wait_state(line[-2])
+    view.click("restart")
+    view.wait_state(TWO_AWAY)
+    expect(graph_points(view)).to_have_count(1)
+    view.assert_no_errors()
+
+
+def test_graph_follows_solution_playback(page, live_server):
+    moves, states = engine_solution("npuzzle", EIGHT)
+    view = GamePage(page, live_server).open("npuzzle", EIGHT)
+    view.click("solve")
+    view.wait_state(states[-1], timeout=15_000)
+    points = graph_points(view)
+    expect(points).to_have_count(len(states))
+    for ply in range(len(states)):
+        expect(points.nth(ply)).to_have_attribute("data-distance", str(len(moves) - ply))
+    expect(view.page.locator('[data-testid="graph-point"][data-wasted]')).to_have_count(0)
+    view.assert_no_errors()
+
+
+# -- accuracy, review, share --------------------------------------------------------
+
+def test_accuracy_when_solved_is_kept_as_the_level_best(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
+    expect(view.testid("accuracy")).to_be_hidden()
+    line = play_line(view, TWO_AWAY)
+    view.wait_status("solved")
+    shortest = engine_distance("npuzzle", TWO_AWAY)
+    made = len(line) - 1
+    expect(view.testid("accuracy")).to_have_text(f"{round(100 * shortest / made)}%")
+    expect(view.testid("stars")).to_have_attribute("aria-label", re.compile(r"\d of 3 stars"))
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('arcade-progress-v1'))")
+    assert [entry["accuracy"] for entry in stored.values()] == [round(100 * shortest / made)]
+    # a perfect solve afterwards raises the best
+    view.click("restart")
+    view.wait_state(TWO_AWAY)
+    moves, states = engine_solution("npuzzle", TWO_AWAY)
+    for move, after in zip(moves, states[1:]):
+        view.page.locator(f'[data-tile="{move["tile"]}"]').click()
+        view.wait_state(after)
+    expect(view.testid("accuracy")).to_have_text("100%")
+    expect(view.testid("best-accuracy")).to_have_text("best 100%")
+    view.assert_no_errors()
+
+
+def test_review_jumps_to_a_mistake_and_judges_the_retry(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
+    line = play_line(view, TWO_AWAY)
+    view.click("review")
+    mistakes = view.testid("mistake")
+    expect(mistakes).to_have_count(1)
+    expect(mistakes.first).to_have_attribute("data-ply", "0")
+    mistakes.first.click()
+    view.wait_state(line[0])
+    view.wait_status("better move")
+    # the same wasted slide again: try again
+    tile = next(t for t in line[1].split() if line[0].split().index(t) != line[1].split().index(t) and t != "0")
+    view.page.locator(f'[data-tile="{tile}"]').click()
+    view.wait_state(line[1])
+    view.wait_status("try again")
+    view.click("undo")
+    view.wait_state(line[0])
+    moves, states = engine_solution("npuzzle", TWO_AWAY)
+    view.page.locator(f'[data-tile="{moves[0]["tile"]}"]').click()
+    view.wait_state(states[1])
+    view.wait_status("best move")
+    view.assert_no_errors()
+
+
+def test_share_copies_one_line_with_a_sparkline(page, live_server):
+    view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
+    line = play_line(view, TWO_AWAY)
+    view.wait_status("solved")
+    view.click("share-result")
+    share = view.testid("share-result")
+    expect(share).to_have_attribute("data-copied", re.compile("."))
+    text = share.get_attribute("data-copied")
+    shortest = engine_distance("npuzzle", TWO_AWAY)
+    made = len(line) - 1
+    assert "\n" not in text
+    assert text.startswith("N-puzzle") or "puzzle" in text.lower()
+    assert f"{made} moves" in text and f"shortest {shortest}" in text
+    assert f"{round(100 * shortest / made)}%" in text
+    spark = SPARK.search(text)
+    assert spark and len(spark.group()) == len(line)
+    # the sparkline follows the line: it ends at the lowest block (solved)
+    assert spark.group()[-1] == "▁" and spark.group()[1] == "█"
+    view.assert_no_errors()
+
+
+# -- phones and screenshots --------------------------------------------------------------
+
+@pytest.mark.parametrize("game,board,options,rules", SMALL_BOARDS, ids=[b[0] for b in SMALL_BOARDS])
+def test_coach_fits_a_phone_and_is_photographed(page, live_server, game, board, options, rules):
+    page.set_viewport_size({"width": 390, "height": 844})
+    view = GamePage(page, live_server).open(game, board, **options)
+    shown_options(view)
+    first = view.testid("option").first
+    first.click()
+    expect(view.testid("moves")).to_have_text("1")
+    expect(graph_points(view)).to_have_count(2)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for node in (view.testid("options"), view.testid("graph")):
+        box = node.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SCREENS / f"coach-{game}-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1200, "height": 900})
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SCREENS / f"coach-{game}.png"), full_page=True)
+    view.assert_no_errors()
