@@ -249,3 +249,24 @@ def test_a_solved_position_still_lists_its_moves(inbox):
     reply = analysis(inbox, "npuzzle", "1 2 3 4 5 6 7 8 0")
     assert reply["solved"] is True
     assert [(o["distance"], o["verdict"]) for o in reply["options"]] == [(1, "worse")] * 2
+
+
+def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_pool(monkeypatch):
+    """The proven distance goes out at once (as interim); the full rating follows from the
+    solve pool, where the same incomplete rating is final rather than escalated again."""
+    from webapp import worker
+    from webapp.validation import JobRequest
+
+    payload = {"board": "b", "solved": False, "solvable": True, "distance": 5, "optimal": True,
+               "best_move": None, "next_board": None, "message": "", "final": True,
+               "options": [], "options_complete": False}
+    monkeypatch.setattr(worker, "analyse_stages", lambda *args, **kwargs: iter([dict(payload)]))
+    request = JobRequest(game="npuzzle", board="b")
+    fast = list(worker.analysis_events(request, lambda: False,
+                                       worker.Limits(seconds=5, escalate_after=0.5)))
+    assert [name for name, _ in fast] == ["analysis", "escalate"]
+    assert fast[0][1]["final"] is False and fast[0][1]["distance"] == 5
+    assert fast[1][1] == {"interim_sent": True}
+    slow = list(worker.analysis_events(request, lambda: False,
+                                       worker.Limits(seconds=5, skip_interim=True)))
+    assert [(name, p["final"]) for name, p in slow] == [("analysis", True)]

@@ -10,6 +10,7 @@ const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 96;
 const PAD = 10;
+const LEFT = 26; // room for the scale's numbers
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(NS, tag);
@@ -42,13 +43,18 @@ export function drawGraph(box, points, cursor, jump) {
   box.coachKey = key;
   const focused = box.contains(document.activeElement);
   const top = Math.max(1, ...points.map((p) => p.distance || 0));
-  const step = (WIDTH - 2 * PAD) / Math.max(1, points.length - 1);
-  const xOf = (ply) => (points.length === 1 ? WIDTH / 2 : PAD + ply * step);
+  const step = (WIDTH - LEFT - PAD) / Math.max(1, points.length - 1);
+  const xOf = (ply) => (points.length === 1 ? (WIDTH + LEFT) / 2 : LEFT + ply * step);
   const yOf = (p) => (p.solvable === false && p.optimal ? PAD
     : p.distance === null ? HEIGHT / 2 : HEIGHT - PAD - (p.distance / top) * (HEIGHT - 2 * PAD));
   const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "graph-svg", role: "group",
                               "aria-label": "distance to solved after each move; arrow keys walk the line" });
-  chart.append(svg("line", { class: "axis", x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD }));
+  chart.append(svg("line", { class: "axis", x1: LEFT, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD }));
+  for (const [value, y] of [[top, PAD], [0, HEIGHT - PAD]]) {
+    const scale = svg("text", { class: "scale", x: LEFT - 6, y: y + 4, "text-anchor": "end", "aria-hidden": "true" });
+    scale.textContent = String(value);
+    chart.append(scale);
+  }
   let path = "";
   points.forEach((p, i) => {
     if (p.distance === null) return;
