@@ -5,6 +5,7 @@ Listed distances are checked against the plain breadth-first searches of
 moves lead to come from the solver's own legal moves only to pair a move's text
 with its board.
 """
+import random
 import re
 
 import pytest
@@ -12,7 +13,9 @@ from playwright.sync_api import expect
 
 from solver import catalogue
 from solver.engine import parse_board
+from solver.npuzzle import pdb as npuzzle_pdb
 from test_browser_support import ARTIFACTS, GamePage, engine_distance, engine_solution
+from test_npuzzle import DOMAIN, scramble
 from test_webapp_coach import bfs_distance, jug_pours, klotski_rules, pours, slides, sorted_out
 
 pytestmark = pytest.mark.browser
@@ -64,11 +67,12 @@ SMALL_BOARDS = [
 ]
 
 
-def shown_options(view):
+def shown_options(view, timeout=10_000):
     """{move text: (distance, verdict)} as the page lists them, once they are rated."""
     options = view.testid("option")
-    expect(options.first).to_be_visible(timeout=10_000)
-    expect(view.page.locator('[data-testid="option"][data-verdict="unknown"]')).to_have_count(0)
+    expect(options.first).to_be_visible(timeout=timeout)
+    expect(view.page.locator('[data-testid="option"][data-verdict="unknown"]')).to_have_count(
+        0, timeout=timeout)
     return {o.get_attribute("data-move"): (o.get_attribute("data-distance"), o.get_attribute("data-verdict"))
             for o in options.all()}
 
@@ -137,6 +141,42 @@ def test_an_option_plays_from_the_keyboard(page, live_server):
     i, j = before.index(str(tile)), before.index("0")
     before[i], before[j] = before[j], before[i]
     view.wait_state(" ".join(before))
+    view.assert_no_errors()
+
+
+# -- larger N-puzzles: proven by bounded searches, or shown as bounds -------------------
+
+@pytest.fixture(scope="module")
+def fifteen_tables():
+    """Built (or loaded) before any page asks, so the workers read them from the cache."""
+    return npuzzle_pdb.tables()
+
+
+def test_fifteen_puzzle_moves_are_proven_by_bounded_searches(page, live_server, fifteen_tables):
+    board = DOMAIN.format(scramble(4, 40, random.Random(12)))
+    view = GamePage(page, live_server).open("npuzzle", board)
+    listed = shown_options(view, timeout=30_000)       # a shared machine may be slow
+    d = engine_distance("npuzzle", board)
+    domain, state = parse_board("npuzzle", board)
+    for move, child in domain.legal_moves(state):
+        distance, verdict = listed[domain.describe(move)]
+        truth = engine_distance("npuzzle", domain.format(child))
+        assert distance == str(truth) and truth in (d - 1, d + 1)
+        assert verdict == ("best" if truth < d else "worse")
+    photograph(page, "coach-fifteen.png")
+    view.assert_no_errors()
+
+
+def test_unproven_distances_are_bounds_and_never_judged(page, live_server):
+    board = DOMAIN.format(scramble(5, 200, random.Random(8)))
+    view = GamePage(page, live_server).open("npuzzle", board)
+    options = view.testid("option")
+    expect(options.first).to_be_visible(timeout=10_000)
+    assert options.count() == len(list(DOMAIN.moves(DOMAIN.parse(board))))
+    for option in options.all():
+        expect(option).to_have_attribute("data-verdict", "unknown")
+        expect(option).to_contain_text("≤")
+        expect(option).to_contain_text("not rated")
     view.assert_no_errors()
 
 
