@@ -163,6 +163,7 @@ def _rate_by_search(domain, item: Rated, parent: Optional[int], clock: _Clock) -
     result = domain.solve(child, budget=left, cancel=clock.cancel)
     if result.status == SOLVED:
         item.distance, item.solvable, item.optimal = result.length, True, result.optimal
+        clock.ran_out = clock.ran_out or not result.optimal    # its proof ran out of time
     elif result.status == UNSOLVABLE:
         _set(item, None, False)
     else:
