@@ -86,8 +86,40 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _print_progress(p: Progress) -> None:
+    tail = ""
+    if p.best is not None:
+        tail = f"  best {p.best} moves, at least {p.lower_bound}"
     print(f"\r{p.nodes:>12,} positions  depth {p.depth:>4}  open {p.frontier:>10,}  "
-          f"{p.elapsed:7.1f} s", end="", file=sys.stderr, flush=True)
+          f"{p.elapsed:7.1f} s{tail}", end="", file=sys.stderr, flush=True)
+
+
+class _StderrProgress:
+    """Progress on stderr: a table build always (one line per stage: it is a one-time wait
+    the user should hear about), the search itself only when asked."""
+
+    def __init__(self, show_search: bool):
+        self.show_search = show_search
+        self.stage = ""
+        self.dirty = False
+
+    def __call__(self, p: Progress) -> None:
+        if p.stage:
+            if p.stage != self.stage:
+                self.finish()
+                self.stage = p.stage
+                print(f"{p.stage}...", file=sys.stderr, flush=True)
+            return
+        if self.stage:
+            print("tables ready", file=sys.stderr, flush=True)
+            self.stage = ""
+        if self.show_search:
+            _print_progress(p)
+            self.dirty = True
+
+    def finish(self) -> None:
+        if self.dirty:
+            print(file=sys.stderr)
+            self.dirty = False
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -99,15 +131,15 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError("--nodes must be positive")
     budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    progress = _print_progress if show else None
+    progress = _StderrProgress(show)
     options = {name: getattr(args, name) for name in _declared_options()}
     report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
-    if progress:
-        print(file=sys.stderr)
+    progress.finish()
     if args.json:
         print(json.dumps({k: report[k] for k in ("puzzle", "board", "solvable", "optimal",
-                                                 "length", "moves", "states", "stats",
-                                                 "status", "message")}, ensure_ascii=False))
+                                                 "length", "lower_bound", "moves", "states",
+                                                 "stats", "status", "message")},
+                         ensure_ascii=False))
     else:
         _print_human(report)
     if report["status"] == SOLVED:
@@ -124,6 +156,8 @@ def _print_human(report: dict) -> None:
     tail = f"({stats['nodes']:,} positions, {stats['seconds']:.3f} s)"
     if report["status"] == SOLVED:
         kind = "optimal" if report["optimal"] else "not proven optimal"
+        if not report["optimal"] and report["lower_bound"] is not None:
+            kind += f", at least {report['lower_bound']}"
         print(f"solved in {report['length']} moves, {kind} {tail}")
         for i, move in enumerate(report["moves"], 1):
             print(f"{i:4}. {move}")

@@ -44,14 +44,15 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
     """Solve ``board`` and describe the outcome as a JSON-ready dict.
 
     Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
-    moves (text), move_details (dicts for the page), states (board texts),
-    stats {nodes, seconds}, message.
+    lower_bound (proven: no solution is shorter; None when unknown), moves
+    (text), move_details (dicts for the page), states (board texts), stats
+    {nodes, seconds}, message.
     """
     domain, state = parse_board(puzzle, board, **options)
     canonical_board = domain.format(state)
     report = {"puzzle": puzzle, "board": canonical_board, "status": None,
-              "solvable": None, "optimal": False, "length": None, "moves": [],
-              "move_details": [], "states": [], "stats": {"nodes": 0, "seconds": 0.0},
+              "solvable": None, "optimal": False, "length": None, "lower_bound": None,
+              "moves": [], "move_details": [], "states": [], "stats": {"nodes": 0, "seconds": 0.0},
               "message": ""}
     if domain.quick_solvable(state) is False:
         report.update(status=UNSOLVABLE, solvable=False, optimal=True,
@@ -62,7 +63,11 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
     report["message"] = result.message
     report["stats"] = {"nodes": result.nodes, "seconds": round(result.seconds, 4)}
     if result.status == SOLVED:
+        bound = result.lower_bound
+        if result.optimal:
+            bound = result.length
         report.update(solvable=True, optimal=result.optimal, length=result.length,
+                      lower_bound=bound,
                       moves=[domain.describe(m) for m in result.moves],
                       move_details=[domain.move_info(m) for m in result.moves],
                       states=[domain.format(s) for s in result.states])

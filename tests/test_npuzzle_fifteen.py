@@ -81,7 +81,7 @@ def test_budget_exhaustion_still_gives_a_valid_solution(tables):
     assert result.length >= INSTANCES[0]["optimal"]
     assert "not proven" in result.message
     assert_replays(board, result)
-    report = solve_board("npuzzle", INSTANCES[0]["board"], budget=Budget(max_seconds=0.2))
+    report = solve_board("npuzzle", INSTANCES[0]["board"], budget=Budget(max_nodes=3000))
     assert report["solvable"] and report["optimal"] is False
     assert report["states"][-1] == DOMAIN.format(goal_state(4))
 
@@ -133,7 +133,7 @@ def test_analysis_is_optimal_near_the_goal_and_a_hint_far_away(tables):
     analysis = DOMAIN.analyse(board)
     assert analysis.optimal and analysis.distance == bidirectional(DOMAIN, board).length
     far = INSTANCES[0]["board"]
-    report = analyse_board("npuzzle", far, budget=Budget(max_seconds=0.1))
+    report = analyse_board("npuzzle", far, budget=Budget(max_nodes=3000))
     assert report["solvable"] and report["optimal"] is False
     assert report["distance"] >= INSTANCES[0]["optimal"]
     assert report["best_move"]["tile"] in range(1, 16)
@@ -146,8 +146,10 @@ def _assert_legal_hint(board, analysis):
     assert (analysis.best_move, analysis.next_state) in list(DOMAIN.moves(board))
 
 
-def test_quick_analysis_answers_a_hard_board_within_a_second(tables):
-    board = DOMAIN.parse(INSTANCES[59]["board"])            # #60: 66 moves, minutes to prove
+def test_quick_analysis_answers_a_hard_board_within_a_second(tables, monkeypatch):
+    # a proof attempt too short for #60 (66 moves, millions of positions), whatever the machine
+    monkeypatch.setattr(npuzzle, "QUICK_PROOF", Budget(max_nodes=20_000))
+    board = DOMAIN.parse(INSTANCES[59]["board"])
     started = time.perf_counter()
     quick = DOMAIN.quick_analyse(board)
     assert time.perf_counter() - started < 1.0
@@ -164,8 +166,9 @@ def test_quick_analysis_is_final_near_the_goal(tables):
     assert len(stages) == 1 and stages[0]["final"] and stages[0]["optimal"]
 
 
-def test_stages_send_an_interim_hint_then_the_proven_distance(tables):
+def test_stages_send_an_interim_hint_then_the_proven_distance(tables, monkeypatch):
     instance = INSTANCES[0]                                 # #1: 57 moves, 0.5M positions
+    monkeypatch.setattr(npuzzle, "QUICK_PROOF", Budget(max_nodes=20_000))
     stages = list(analyse_stages("npuzzle", instance["board"],
                                  budget=Budget(max_seconds=60)))
     assert [(s["final"], s["optimal"]) for s in stages] == [(False, False), (True, True)]

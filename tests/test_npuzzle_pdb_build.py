@@ -1,24 +1,45 @@
-"""Pattern databases: the numpy builder against a plain search, and the built tables' bounds."""
+"""Pattern databases: the compiled builder against plain searches, and the built tables' bounds."""
 import random
 
 import pytest
 
 from solver.npuzzle import pdb as npuzzle_pdb
-from solver.npuzzle.pdb_build import UNSEEN, build_numpy, build_plain, home_index
+from solver.npuzzle.pdb_build import UNSEEN, build_pattern, build_plain, home_index
 
 from test_npuzzle import DOMAIN, scramble
 
 
 @pytest.mark.parametrize("group", [(1, 2, 3), (13, 14, 15), (10, 14, 15), (4, 8, 12),
                                    (1, 6, 11, 15)])
-def test_numpy_builder_agrees_with_a_plain_search(group):
-    fast, plain = build_numpy(group), bytes(build_plain(group))
+def test_compiled_builder_agrees_with_a_plain_search(group):
+    fast, plain = build_pattern(group), bytes(build_plain(group))
     assert fast == plain
     placements = 1
     for i in range(len(group)):
         placements *= 16 - i
     assert len(fast) - fast.count(UNSEEN) == placements
     assert fast[home_index(group)] == 0
+
+
+@pytest.mark.parametrize("n, group, tracked", [(3, (1, 2, 3), True), (3, (4, 7, 8), False),
+                                               (5, (1, 2, 3), False), (5, (13, 19, 24), False),
+                                               (4, (2, 5, 11), False)])
+def test_other_sizes_and_the_untracked_kind_agree_with_a_plain_search(n, group, tracked):
+    fast = build_pattern(group, n, tracked=tracked)
+    assert fast == bytes(build_plain(group, n, tracked=tracked))
+    placements = 1
+    for i in range(len(group)):
+        placements *= n * n - i
+    assert len(fast) - fast.count(UNSEEN) == placements
+    assert fast[home_index(group, n)] == 0
+
+
+def test_tracking_the_blank_never_lowers_an_entry():
+    """Tracked entries count every move the untracked ones count, and sometimes more."""
+    group = (1, 2, 5, 6)
+    tracked, free = build_pattern(group, tracked=True), build_pattern(group, tracked=False)
+    pairs = [(a, b) for a, b in zip(tracked, free) if a != UNSEEN]
+    assert all(a >= b for a, b in pairs) and any(a > b for a, b in pairs)
 
 
 def _exact_group_distance(group, cells):
@@ -57,7 +78,7 @@ def _exact_group_distance(group, cells):
 def test_entries_equal_a_search_from_the_placement_itself():
     """The builder searches back from the goal; here each entry is searched forward."""
     group = (3, 7, 12)
-    table = build_numpy(group)
+    table = build_pattern(group)
     rng = random.Random(3)
     for _ in range(25):
         cells = tuple(rng.sample(range(16), 3))

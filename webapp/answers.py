@@ -47,6 +47,7 @@ def solve_reply(request: JobRequest, cancel, seconds: float,
         return "solution", {"id": request.id, "game": request.game, "board": report["board"],
                             "moves": moves, "states": report["states"],
                             "length": report["length"], "optimal": report["optimal"],
+                            "lower_bound": report["lower_bound"],
                             "stats": report["stats"], "message": report["message"]}
     if status == UNSOLVABLE:
         return "unsolvable", {"id": request.id, "game": request.game, "board": report["board"],

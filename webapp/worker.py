@@ -131,8 +131,13 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
         now = time.monotonic()
         if now - last[0] >= limits.progress_interval:
             last[0] = now
-            send("progress", {"id": request.id, "game": request.game, "nodes": report.nodes,
-                              "depth": report.depth, "elapsed": round(report.elapsed, 3)})
+            payload = {"id": request.id, "game": request.game, "nodes": report.nodes,
+                       "depth": report.depth, "elapsed": round(report.elapsed, 3)}
+            for name in ("stage", "best", "lower_bound"):      # a table build, an anytime search
+                value = getattr(report, name)
+                if value not in (None, ""):
+                    payload[name] = value
+            send("progress", payload)
 
     budget_seconds = limits.seconds
     reply = solve_reply(request, cancel, budget_seconds, progress=progress,

@@ -25,16 +25,29 @@ class Budget:
 
 @dataclass
 class Progress:
-    """What a running search reports: nodes expanded, current depth, open nodes, time."""
+    """What a running search reports: nodes expanded, current depth, open nodes, time.
+
+    ``stage`` names work before the search proper (a table build: no budget
+    runs yet); an anytime search adds its ``best`` solution length so far and
+    the proven ``lower_bound``.
+    """
 
     nodes: int
     depth: int
     frontier: int
     elapsed: float
+    stage: str = ""
+    best: Optional[int] = None
+    lower_bound: Optional[int] = None
 
     def as_dict(self) -> dict:
-        return {"nodes": self.nodes, "depth": self.depth,
-                "frontier": self.frontier, "elapsed": round(self.elapsed, 3)}
+        found = {"nodes": self.nodes, "depth": self.depth,
+                 "frontier": self.frontier, "elapsed": round(self.elapsed, 3)}
+        for name in ("stage", "best", "lower_bound"):
+            value = getattr(self, name)
+            if value not in (None, ""):
+                found[name] = value
+        return found
 
 
 @dataclass
@@ -48,6 +61,8 @@ class SearchResult:
     nodes: int = 0
     seconds: float = 0.0
     message: str = ""
+    #: proven: no solution is shorter (the length itself when optimal; None when unknown)
+    lower_bound: Optional[int] = None
 
     @property
     def solved(self) -> bool:

@@ -1,10 +1,19 @@
-"""The N-puzzle's rows of ``python -m solver bench``, and ``--fifteen``: Korf's 100 instances."""
+"""The N-puzzle's rows of ``python -m solver bench``, and ``--fifteen``: Korf's 100 instances.
+
+``--fifteen`` also compiles and runs :file:`reference/ida15.c` (the same search
+in plain C, building its own tables) when a C compiler is present, on the same
+instances in the same run, and prints the ratio of the two search times.
+"""
 from __future__ import annotations
 
 import random
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
-from typing import List
+from pathlib import Path
+from typing import List, Optional
 
 from ..bench import (baseline_row, coach_row, fmt, isolated, lookup_row, print_coach, print_pair,
                      solver_row)
@@ -14,7 +23,7 @@ from ..core.results import SOLVED, Budget
 from ..core.tables import cache_dir
 from ..engine import solve_board
 from .baseline import StringNPuzzle
-from .domain import NPuzzle
+from .domain import WARM_BOARD, NPuzzle
 from .levels import load
 from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables
 from .rules import solvable
@@ -108,10 +117,39 @@ def _fifteen_tables() -> str:
     started = time.perf_counter()
     tables()
     seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    ida_star_fifteen(WARM_BOARD)                # the compiled search's machine code, loaded
+    loaded = time.perf_counter() - started
     built = " + ".join(f"{s:.1f}" for s in build_seconds())
     groups = "-".join(str(len(g)) for g in GROUPS)
     return (f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
-            f"{cache_dir()}; building them took {built} s")
+            f"{cache_dir()}; building them took {built} s; compiled search loaded in "
+            f"{loaded:.2f} s")
+
+
+REFERENCE_SOURCE = Path(__file__).with_name("reference") / "ida15.c"
+#: a compiler that may be present; the first found builds the reference
+COMPILERS = ("cc", "gcc", "clang")
+
+
+def c_reference(boards: List[str]) -> Optional[dict]:
+    """Compile and run the C reference on ``boards``; None when no compiler is present.
+
+    Returns {tables: seconds, rows: [(moves, nodes, seconds)], compiler}.
+    """
+    compiler = next((c for c in COMPILERS if shutil.which(c)), None)
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="ida15-") as folder:
+        binary = Path(folder) / "ida15"
+        subprocess.run([compiler, "-O2", "-o", str(binary), str(REFERENCE_SOURCE)], check=True,
+                       capture_output=True)
+        done = subprocess.run([str(binary)], input="\n".join(boards) + "\n", text=True,
+                              capture_output=True, check=True)
+    lines = done.stdout.split("\n")
+    rows = [tuple(float(x) if "." in x else int(x) for x in line.split())
+            for line in lines[1:] if line.strip()]
+    return {"tables": float(lines[0].split()[1]), "rows": rows, "compiler": compiler}
 
 
 def bench_fifteen(args) -> int:
@@ -139,11 +177,38 @@ def bench_fifteen(args) -> int:
               f"{row['nodes']:>13,} {row['seconds']:>9.2f} "
               f"{row['nodes'] / max(row['seconds'], 1e-9):>9,.0f}", flush=True)
     count = hi - lo + 1
+    total = sum(times)
     print(f"total: {count} instances, {total_nodes:,} nodes ({total_nodes // count:,} per "
-          f"instance), {sum(times):.1f} s, median {statistics.median(times):.2f} s, max "
-          f"{max(times):.2f} s; {mismatches} not proven at the published length")
+          f"instance), {total:.2f} s, {total_nodes / max(total, 1e-9):,.0f} nodes/s, median "
+          f"{statistics.median(times):.3f} s, slowest {max(times):.2f} s, "
+          f"{sum(t <= 1.0 for t in times)} of {count} proven within 1 s; "
+          f"{mismatches} not proven at the published length")
+    mismatches += _compare_with_c([inst["board"] for inst in data[lo - 1:hi]], total,
+                                  total_nodes)
     published = ", ".join(f"{k} {v:,}" for k, v in PUBLISHED_MEAN_NODES.items())
     scope = "" if count == len(data) else " (those are means over all 100; this is a subset)"
     print(f"published mean nodes per instance (Felner, Korf & Hanan 2004, no mirror): "
           f"{published}{scope}")
     return 1 if mismatches else 0
+
+
+def _compare_with_c(boards: List[str], ours_seconds: float, ours_nodes: int) -> int:
+    """Run the C reference on the same boards and print the ratio; 1 if it disagrees."""
+    try:
+        ref = c_reference(boards)
+    except (OSError, subprocess.CalledProcessError, ValueError, IndexError) as exc:
+        print(f"C reference: could not build or run it ({exc})")
+        return 0
+    if ref is None:
+        print("C reference: no C compiler (cc, gcc, clang) found; no ratio")
+        return 0
+    seconds = sum(row[2] for row in ref["rows"])
+    nodes = sum(row[1] for row in ref["rows"])
+    print(f"C reference ({ref['compiler']} -O2, {REFERENCE_SOURCE.name}): tables built in "
+          f"{ref['tables']:.1f} s; {len(ref['rows'])} instances, {nodes:,} nodes, "
+          f"{seconds:.2f} s, {nodes / max(seconds, 1e-9):,.0f} nodes/s, median "
+          f"{statistics.median(r[2] for r in ref['rows']):.3f} s, slowest "
+          f"{max(r[2] for r in ref['rows']):.2f} s")
+    print(f"ratio to the C reference: {ours_seconds / max(seconds, 1e-9):.2f}x its time "
+          f"(target at most 2x); same node counts: {'yes' if nodes == ours_nodes else 'no'}")
+    return 0 if len(ref["rows"]) == len(boards) else 1

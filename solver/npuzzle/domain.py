@@ -7,9 +7,10 @@ Strategy by size (see :meth:`NPuzzle.solve`):
 * any size: parity decides solvability instantly, unsolvable boards are never searched;
 * 2x2: breadth-first search (12 positions);
 * 3x3: a full distance table (:mod:`solver.npuzzle.table`), optimal by lookup;
-* 4x4: a specialised IDA* over additive pattern databases
-  (:mod:`solver.npuzzle.pdb`), optimal within the budget, else the best
-  non-optimal solution (``optimal=False``);
+* 4x4: a compiled IDA* over additive pattern databases
+  (:mod:`solver.npuzzle.pdb`), optimal within the budget (with no budget,
+  always), else the best non-optimal solution (``optimal=False``); the
+  databases are built before the budget's clock starts;
 * 5x5 and larger: a fast row-and-column reduction (:mod:`solver.npuzzle.reduce`),
   never claimed optimal.
 """
@@ -22,24 +23,23 @@ from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
-from .pdb import ida_star_fifteen, tables, tables_ready
+from . import pdb
+from .pdb import ida_star_fifteen, tables
 from .reduce import reduction_cells
 from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
                     side, slide, solvable)
 from .table import best_cell, distance, distances, solve_by_table
 
-#: used when the caller gives no limit: a 15-puzzle proof may take a while in Python
-DEFAULT_BUDGET = Budget(max_seconds=20.0, max_nodes=20_000_000)
+#: the proven 4x4 analysis of the rare very hard board: quick_analyse has answered already
+ANALYSE_BUDGET = Budget(max_seconds=8.0)
 
-#: the proven 4x4 analysis may take a few seconds: quick_analyse has answered already
-ANALYSE_BUDGET = Budget(max_seconds=8.0, max_nodes=4_000_000)
-
-#: quick_analyse's first try at a proof on 4x4 (near the goal this is enough)
-QUICK_PROOF = Budget(max_seconds=0.25, max_nodes=100_000)
+#: quick_analyse's try at a proof on 4x4 (enough for nearly every board); with the
+#: fallbacks below a hint always comes within a second
+QUICK_PROOF = Budget(max_seconds=0.5)
 
 #: after an optimal search runs out: (weight p/q on h, allowance), best first
-FALLBACKS = [((3, 2), Budget(max_seconds=0.4, max_nodes=150_000)),
-             ((2, 1), Budget(max_seconds=0.3, max_nodes=100_000))]
+FALLBACKS = [((3, 2), Budget(max_seconds=0.25, max_nodes=3_000_000)),
+             ((2, 1), Budget(max_seconds=0.2, max_nodes=2_000_000))]
 
 PARITY_MESSAGE = "unsolvable: the tile parity cannot reach the goal"
 
@@ -146,12 +146,12 @@ class NPuzzle(Domain):
             moves, states = replay_cells(state, solve_by_table(state))
             return mon.result(SOLVED, moves, states, optimal=True)
         if n == 4:
-            return self._solve_fifteen(state, _effective(budget, DEFAULT_BUDGET),
-                                       cancel, progress)
+            return self._solve_fifteen(state, budget, cancel, progress)
         return self._solve_reduced(state, mon)
 
     def _solve_fifteen(self, state, budget, cancel, progress) -> SearchResult:
-        """Optimal IDA* within ``budget``; when it runs out, the best quick answer instead.
+        """Optimal IDA* within ``budget`` (None: no limit, the optimum always); when it
+        runs out, the best quick answer instead.
 
         The fallbacks, tried in order with a short allowance each: weighted IDA*
         with f = g + 1.5h (typically 5-10% longer than optimal), then g + 2h,
@@ -170,6 +170,7 @@ class NPuzzle(Domain):
         else:
             quick = self._solve_reduced(state, Monitor())
         quick.nodes, quick.seconds = spent_nodes, spent_seconds
+        quick.lower_bound = result.lower_bound
         if quick.status == SOLVED:
             quick.message = (f"{result.message}; this {quick.length}-move solution "
                              f"is not proven shortest")
@@ -199,7 +200,7 @@ class NPuzzle(Domain):
             return known
         n = side(state)
         result = None
-        if n == 4 and tables_ready():
+        if n == 4 and pdb.tables_ready():
             result = ida_star_fifteen(state, budget=QUICK_PROOF, cancel=cancel)
             for weight, allowance in FALLBACKS:
                 if result.status != BUDGET:
@@ -248,20 +249,18 @@ def _analysis_of(result: SearchResult, message: str) -> Analysis:
 
 
 def warm_tables() -> None:
-    """Build (or load) the 3x3 table and the 4x4 pattern databases now, ~10 s cold.
+    """Build (or load) the 3x3 table and the 4x4 pattern databases, and load the compiled
+    search (a short solve), so the first 15-puzzle hint pays for neither.
 
-    A server can call this in a background thread at startup so that the first
-    15-puzzle hint does not pay for the build.
+    A server calls this before its workers report ready.
     """
     distances()
     tables()
+    ida_star_fifteen(WARM_BOARD)
 
 
-def _effective(budget: Optional[Budget], default: Budget) -> Budget:
-    """The caller's budget, or ``default`` when the caller set no limit at all."""
-    if budget is None or (budget.max_nodes is None and budget.max_seconds is None):
-        return default
-    return budget
+#: one move from the goal: a solve that only loads the compiled search's machine code
+WARM_BOARD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15)
 
 
 def _tighter(budget: Optional[Budget], cap: Budget) -> Budget:

@@ -48,6 +48,17 @@ def around(n: int) -> Tuple[Tuple[int, ...], ...]:
     return tuple(tuple(cell for cell, _way in cells) for cells in neighbours(n))
 
 
+def mirror_cells(n: int) -> List[int]:
+    """cell -> its mirror in the main diagonal (which maps the goal to itself)."""
+    return [(c % n) * n + c // n for c in range(n * n)]
+
+
+def mirror_tiles(n: int) -> List[int]:
+    """tile -> the tile whose home is the mirror of its home (0 stays 0)."""
+    cells = mirror_cells(n)
+    return [0] + [cells[t - 1] + 1 for t in range(1, n * n)]
+
+
 def side(state: Sequence[int]) -> int:
     """The board's side length n (states always hold n*n cells)."""
     return _SIDES[len(state)]

@@ -1,0 +1,145 @@
+"""IDA* over additive pattern databases with the mirror lookup, any board size, compiled.
+
+:class:`PatternSearch` holds one board size's databases as flat numpy arrays
+and drives :func:`solver.npuzzle.kernels.ida_run` in slices of
+:data:`SLICE` nodes, checking the :class:`~solver.core.results.Monitor`
+(budget, cancel, progress) between slices: the compiled loop never calls back
+into Python.
+
+Heuristic (Korf and Felner 2002): the tiles are split into disjoint groups;
+each group's database holds the fewest moves *of that group's tiles* that
+bring them home, so the entries add up to an admissible bound. The same
+databases are read a second time on the board mirrored in its main diagonal
+(which maps the goal to itself), and the larger sum is used.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.results import Monitor
+from .rules import mirror_cells, mirror_tiles
+
+#: nodes per compiled slice: a few milliseconds, far inside the 100 ms cancel promise
+SLICE = 1 << 17
+#: the deepest path a search may hold (weighted searches on big boards go deep)
+MAX_DEPTH = 1000
+
+
+class PatternSearch:
+    """The databases of one board size, laid out for the compiled search."""
+
+    def __init__(self, n: int, groups: Sequence[Sequence[int]], tables: Sequence[bytes]):
+        from . import kernels                     # numba: only boards of 4x4 and up get here
+        self.k = kernels
+        self.n = n
+        cells = n * n
+        self.groups = [tuple(g) for g in groups]
+        self.tabs = np.concatenate([np.frombuffer(t, np.uint8) for t in tables])
+        sizes = [len(t) for t in tables]
+        self.offs = np.array([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
+        grp = np.zeros(cells, np.int64)
+        mul = np.zeros(cells, np.int64)
+        for g, tiles in enumerate(self.groups):
+            for i, t in enumerate(tiles):
+                grp[t], mul[t] = g, cells ** i
+        mtile = mirror_tiles(n)
+        self.grp, self.mul = grp, mul
+        self.mgrp = np.array([grp[mtile[t]] for t in range(cells)], np.int64)
+        self.mmul = np.array([mul[mtile[t]] for t in range(cells)], np.int64)
+        self.mcell = np.array(mirror_cells(n), np.int64)
+        self.nb = kernels.neighbour_table(n)
+
+    # -- the heuristic -----------------------------------------------------------
+    def indices(self, board: Sequence[int]) -> np.ndarray:
+        """The group indices of ``board`` and then of its mirror image."""
+        groups = len(self.groups)
+        idx = np.zeros(2 * groups, np.int64)
+        for cell, t in enumerate(board):
+            if t:
+                idx[self.grp[t]] += cell * self.mul[t]
+                idx[groups + self.mgrp[t]] += self.mcell[cell] * self.mmul[t]
+        return idx
+
+    def sums(self, idx: np.ndarray) -> Tuple[int, int]:
+        """The direct and the mirrored additive sums."""
+        groups = len(self.groups)
+        direct = sum(int(self.tabs[self.offs[g] + idx[g]]) for g in range(groups))
+        mirror = sum(int(self.tabs[self.offs[g] + idx[groups + g]]) for g in range(groups))
+        return direct, mirror
+
+    def lower_bound(self, board: Sequence[int]) -> int:
+        return max(self.sums(self.indices(board)))
+
+    # -- the search ----------------------------------------------------------------
+    def search(self, start: Sequence[int], mon: Monitor, weight: Tuple[int, int] = (1, 1),
+               upper: Optional[int] = None,
+               found: Optional[Callable[[List[int]], None]] = None) -> Optional[List[int]]:
+        """IDA* on f = q*g + p*h (``weight`` = (p, q)), pruning every path that cannot
+        end below ``upper`` moves.
+
+        Returns the cells whose tiles slide, or None when no solution shorter
+        than ``upper`` exists (proven: only the upper cut pruned). With
+        ``found`` the search is *anytime*: every solution is handed to
+        ``found``, ``upper`` drops to its length and the same iteration goes on
+        looking for a shorter one; the last (shortest) is returned.
+        StopSearch from ``mon`` propagates.
+        """
+        k = self.k
+        board = np.array(start, np.int64)
+        idx = self.indices(start)
+        hd, hm = self.sums(idx)
+        if max(hd, hm) == 0:
+            return []
+        h_scale, g_scale = weight
+        st_z = np.zeros(MAX_DEPTH + 2, np.int64)
+        st_hd = np.zeros(MAX_DEPTH + 2, np.int64)
+        st_hm = np.zeros(MAX_DEPTH + 2, np.int64)
+        cq = np.zeros((MAX_DEPTH + 2, 4), np.int64)
+        chd = np.zeros((MAX_DEPTH + 2, 4), np.int64)
+        chm = np.zeros((MAX_DEPTH + 2, 4), np.int64)
+        st_n = np.zeros(MAX_DEPTH + 2, np.int64)
+        st_k = np.zeros(MAX_DEPTH + 2, np.int64)
+        ctx = np.zeros(k.CTX_SIZE, np.int64)
+        ctx[k.H_SCALE], ctx[k.G_SCALE] = h_scale, g_scale
+        ctx[k.UPPER] = k.INF if upper is None else upper
+        z0 = int(np.flatnonzero(board == 0)[0])
+        bound = h_scale * max(hd, hm)
+        best = None
+        arrays = (board, idx, self.tabs, self.offs, self.grp, self.mul, self.mgrp, self.mmul,
+                  self.mcell, self.nb)
+        limit_nodes = mon.budget.max_nodes
+        while True:
+            if bound // g_scale > MAX_DEPTH:
+                raise_depth(mon)
+            mon.report(bound // g_scale if g_scale > 1 else bound, 0)
+            ctx[k.BOUND] = bound
+            k.ida_start(z0, hd, hm, st_z, st_hd, st_hm, st_n, ctx)
+            while True:
+                limit = SLICE
+                if limit_nodes is not None:
+                    limit = max(1, min(limit, limit_nodes - mon.count))
+                status = k.ida_run(*arrays, st_z, st_hd, st_hm, cq, chd, chm, st_n, st_k,
+                                   ctx, limit)
+                mon.count += int(ctx[k.NODES])
+                if status == k.FOUND:
+                    path = [int(c) for c in st_z[1:ctx[k.SP] + 1]]
+                    if found is None:
+                        return path
+                    best = path
+                    ctx[k.UPPER] = len(path)
+                    found(path)
+                    continue
+                if status == k.EXHAUSTED:
+                    break
+                mon.check(bound, int(ctx[k.SP]))
+            if ctx[k.NEXT] >= k.INF:
+                return best                # nothing shorter than the upper cut exists
+            bound = int(ctx[k.NEXT])
+
+
+def raise_depth(mon: Monitor) -> None:
+    """A weighted bound this deep would overflow the search's arrays: stop as out of budget."""
+    from ..core.results import BUDGET, StopSearch
+    raise StopSearch(BUDGET, f"gave up after {mon.count} positions (search too deep)")
