@@ -23,8 +23,7 @@ from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
-from . import pdb
-from .pdb import ida_star_fifteen, tables
+from .pdb import ida_star_fifteen, tables, tables_ready
 from .reduce import reduction_cells
 from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
                     side, slide, solvable)
@@ -200,7 +199,7 @@ class NPuzzle(Domain):
             return known
         n = side(state)
         result = None
-        if n == 4 and pdb.tables_ready():
+        if n == 4 and tables_ready():
             result = ida_star_fifteen(state, budget=QUICK_PROOF, cancel=cancel)
             for weight, allowance in FALLBACKS:
                 if result.status != BUDGET:

@@ -75,7 +75,8 @@ class PatternSearch:
     # -- the search ----------------------------------------------------------------
     def search(self, start: Sequence[int], mon: Monitor, weight: Tuple[int, int] = (1, 1),
                upper: Optional[int] = None,
-               found: Optional[Callable[[List[int]], None]] = None) -> Optional[List[int]]:
+               found: Optional[Callable[[List[int]], None]] = None,
+               iteration_done: Optional[Callable[[int], None]] = None) -> Optional[List[int]]:
         """IDA* on f = q*g + p*h (``weight`` = (p, q)), pruning every path that cannot
         end below ``upper`` moves.
 
@@ -84,7 +85,9 @@ class PatternSearch:
         ``found`` the search is *anytime*: every solution is handed to
         ``found``, ``upper`` drops to its length and the same iteration goes on
         looking for a shorter one; the last (shortest) is returned.
-        StopSearch from ``mon`` propagates.
+        ``iteration_done`` hears the next bound after every iteration that ran
+        to its end (on plain IDA*: every solution is at least that long, or at
+        least ``upper``). StopSearch from ``mon`` propagates.
         """
         k = self.k
         board = np.array(start, np.int64)
@@ -132,6 +135,8 @@ class PatternSearch:
                     found(path)
                     continue
                 if status == k.EXHAUSTED:
+                    if iteration_done is not None:
+                        iteration_done(int(ctx[k.NEXT]))
                     break
                 mon.check(bound, int(ctx[k.SP]))
             if ctx[k.NEXT] >= k.INF:
