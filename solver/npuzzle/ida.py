@@ -14,11 +14,13 @@ databases are read a second time on the board mirrored in its main diagonal
 """
 from __future__ import annotations
 
+import time
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.results import Monitor
+from .pdb_build import compiled
 from .rules import mirror_cells, mirror_tiles
 
 #: nodes per compiled slice: a few milliseconds, far inside the 100 ms cancel promise
@@ -31,7 +33,7 @@ class PatternSearch:
     """The databases of one board size, laid out for the compiled search."""
 
     def __init__(self, n: int, groups: Sequence[Sequence[int]], tables: Sequence[bytes]):
-        from . import kernels                     # numba: only boards of 4x4 and up get here
+        kernels = compiled()                      # numba: only boards of 4x4 and up get here
         self.k = kernels
         self.n = n
         cells = n * n
@@ -76,7 +78,8 @@ class PatternSearch:
     def search(self, start: Sequence[int], mon: Monitor, weight: Tuple[int, int] = (1, 1),
                upper: Optional[int] = None,
                found: Optional[Callable[[List[int]], None]] = None,
-               iteration_done: Optional[Callable[[int], None]] = None) -> Optional[List[int]]:
+               iteration_done: Optional[Callable[[int], None]] = None,
+               stop_at: Optional[float] = None) -> Optional[List[int]]:
         """IDA* on f = q*g + p*h (``weight`` = (p, q)), pruning every path that cannot
         end below ``upper`` moves.
 
@@ -87,7 +90,9 @@ class PatternSearch:
         looking for a shorter one; the last (shortest) is returned.
         ``iteration_done`` hears the next bound after every iteration that ran
         to its end (on plain IDA*: every solution is at least that long, or at
-        least ``upper``). StopSearch from ``mon`` propagates.
+        least ``upper``). At ``stop_at`` (a ``time.monotonic()``) the search
+        returns quietly what it has (the caller's next phase takes over);
+        StopSearch from ``mon`` propagates.
         """
         k = self.k
         board = np.array(start, np.int64)
@@ -139,6 +144,8 @@ class PatternSearch:
                         iteration_done(int(ctx[k.NEXT]))
                     break
                 mon.check(bound, int(ctx[k.SP]))
+                if stop_at is not None and time.monotonic() >= stop_at:
+                    return best
             if ctx[k.NEXT] >= k.INF:
                 return best                # nothing shorter than the upper cut exists
             bound = int(ctx[k.NEXT])

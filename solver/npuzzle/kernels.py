@@ -339,3 +339,93 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
     ctx[NEXT] = least
     ctx[NODES] = nodes
     return status
+
+
+# -- shortening a solution between two of its own positions -------------------------
+
+@njit(cache=True)
+def segment_search(board, target, n, longest, limit, out):
+    """A path from ``board`` to the position ``target`` (target[t] = the cell of tile t)
+    of at most ``longest`` moves, by IDA* on the Manhattan distance between the two.
+
+    Returns its length (the cells slid written to ``out``), -1 when none that
+    short exists, -2 when ``limit`` nodes ran out first. ``board`` is restored.
+    The bound only matters for short windows of a longer solution, so the
+    plain Manhattan heuristic (right for any target) is enough.
+    """
+    cells = n * n
+    nb = neighbour_table(n)
+    md = np.empty((cells, cells), np.int64)
+    for a in range(cells):
+        for b in range(cells):
+            md[a, b] = abs(a // n - b // n) + abs(a % n - b % n)
+    h = 0
+    z0 = 0
+    for c in range(cells):
+        t = board[c]
+        if t == 0:
+            z0 = c
+        else:
+            h += md[c, target[t]]
+    if h == 0 and target[0] == z0:
+        return 0
+    st_z = np.empty(longest + 2, np.int64)
+    st_h = np.empty(longest + 2, np.int64)
+    st_k = np.empty(longest + 2, np.int64)
+    nodes = 0
+    bound = h
+    while bound <= longest:
+        least = 1 << 30
+        sp = 0
+        st_z[0] = z0
+        st_h[0] = h
+        st_k[0] = 0
+        while sp >= 0:
+            k = st_k[sp]
+            z = st_z[sp]
+            if k >= 4 or nb[z, k] < 0:
+                if sp > 0:                      # undo the move that led here
+                    p = st_z[sp - 1]
+                    t = board[p]
+                    board[z] = t
+                    board[p] = 0
+                sp -= 1
+                continue
+            st_k[sp] = k + 1
+            q = nb[z, k]
+            if sp > 0 and q == st_z[sp - 1]:
+                continue
+            t = board[q]
+            h1 = st_h[sp] - md[q, target[t]] + md[z, target[t]]
+            f = sp + 1 + h1
+            if f > bound:
+                if f < least:
+                    least = f
+                continue
+            board[z] = t
+            board[q] = 0
+            sp += 1
+            st_z[sp] = q
+            st_h[sp] = h1
+            st_k[sp] = 0
+            if h1 == 0:                         # every tile where the target has it
+                for i in range(sp):
+                    out[i] = st_z[i + 1]
+                for i in range(sp, 0, -1):      # restore the board
+                    a = st_z[i]
+                    b = st_z[i - 1]
+                    board[a] = board[b]
+                    board[b] = 0
+                return sp
+            nodes += 1
+            if nodes >= limit:
+                for i in range(sp, 0, -1):
+                    a = st_z[i]
+                    b = st_z[i - 1]
+                    board[a] = board[b]
+                    board[b] = 0
+                return -2
+        if least >= 1 << 30:
+            break
+        bound = least
+    return -1

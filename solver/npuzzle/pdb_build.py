@@ -25,6 +25,7 @@ slow: the tests compare the two.
 """
 from __future__ import annotations
 
+import importlib
 import time
 from collections import deque
 from functools import lru_cache
@@ -44,10 +45,15 @@ def home_index(group: Sequence[int], n: int = 4) -> int:
     return sum((t - 1) * cells ** i for i, t in enumerate(group))
 
 
+def compiled():
+    """The compiled kernels (:mod:`solver.npuzzle.kernels`), imported on first use: importing
+    them loads numba, which the 3x3 and the other games never need."""
+    return importlib.import_module(".kernels", __package__)
+
+
 @lru_cache(maxsize=None)
 def _regions(n: int):
-    from . import kernels
-    return kernels.region_tables(n)
+    return compiled().region_tables(n)
 
 
 def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] = None,
@@ -59,7 +65,7 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
     breadth-first layer (nodes = states reached so far, depth = the layer).
     """
     import numpy as np
-    from . import kernels
+    kernels = compiled()
 
     cells = n * n
     k = len(group)
