@@ -69,7 +69,8 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
     Nothing is yielded once the job is cancelled. With ``limits.escalate_after``
     an analysis that is not a quick lookup stops early and yields ``escalate``
     (``{interim_sent}``), so the analysis pool stays free for lookups; so does
-    one whose moves could not all be rated in that time (its distance goes first).
+    one whose moves could not all be rated in that time (its distance goes first),
+    and one whose final answer is as unproven as the interim hint already sent.
     """
     fast = limits.escalate_after is not None and limits.escalate_after < limits.seconds
     seconds = limits.escalate_after if fast else limits.seconds
@@ -79,6 +80,10 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
         for payload in analyse_stages(request.game, request.board, budget=budget,
                                       cancel=cancel, **request.options):
             if cancel():
+                return
+            if payload["final"] and fast and interim_sent and not payload["optimal"]:
+                # an unproven hint again: the proof needs the longer budget of the solve pool
+                yield "escalate", {"interim_sent": True}
                 return
             gave_up = payload["distance"] is None and payload["solvable"] is not False
             if payload["final"] and gave_up:

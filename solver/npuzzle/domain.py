@@ -34,7 +34,7 @@ ANALYSE_BUDGET = Budget(max_seconds=8.0)
 
 #: quick_analyse's try at a proof on 4x4 (enough for nearly every board); with the
 #: fallbacks below a hint always comes within a second
-QUICK_PROOF = Budget(max_seconds=0.5)
+QUICK_PROOF = Budget(max_nodes=2_000_000, max_seconds=0.35)
 
 #: after an optimal search runs out: (weight p/q on h, allowance), best first
 FALLBACKS = [((3, 2), Budget(max_seconds=0.25, max_nodes=3_000_000)),
