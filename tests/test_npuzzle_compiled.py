@@ -100,11 +100,12 @@ def test_within_answers_whether_the_distance_is_at_most_k(tables):
     for _ in range(6):
         board = scramble(4, rng.randint(8, 20), rng)
         d = bidirectional(DOMAIN, board).length
-        assert npuzzle_pdb.within(board, d) is True
-        assert npuzzle_pdb.within(board, d - 1) is False
+        assert DOMAIN.within(board, d) is True
+        assert DOMAIN.within(board, d - 1) is False
     hard = DOMAIN.parse(INSTANCES[0]["board"])
-    assert npuzzle_pdb.within(hard, INSTANCES[0]["optimal"] - 1) is False
-    assert npuzzle_pdb.within(hard, 70, budget=Budget(max_nodes=10)) is None
+    assert DOMAIN.within(hard, INSTANCES[0]["optimal"] - 1) is False
+    assert DOMAIN.within(hard, INSTANCES[0]["optimal"]) is True
+    assert DOMAIN.within(hard, 70, budget=Budget(max_nodes=10)) is None
 
 
 @pytest.mark.parametrize("number", [2, 9, 12, 55, 97])
