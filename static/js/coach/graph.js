@@ -42,15 +42,21 @@ export function drawGraph(box, points, cursor, jump) {
   if (box.coachKey === key) return;
   box.coachKey = key;
   const focused = box.contains(document.activeElement);
-  const top = Math.max(1, ...points.map((p) => p.distance || 0));
+  const known = points.map((p) => p.distance).filter((d) => d !== null);
+  const top = Math.max(1, ...known);
+  // a long puzzle's first moves would be a flat line at the top: show the range played
+  // (the scale's numbers say where it starts) until the line comes near solved
+  const low = known.length ? Math.min(...known) : 0;
+  const bottom = low > top * 0.5 ? Math.max(0, low - Math.ceil((top - low) / 2) - 1) : 0;
   const step = (WIDTH - LEFT - PAD) / Math.max(1, points.length - 1);
   const xOf = (ply) => (points.length === 1 ? (WIDTH + LEFT) / 2 : LEFT + ply * step);
   const yOf = (p) => (p.solvable === false && p.optimal ? PAD
-    : p.distance === null ? HEIGHT / 2 : HEIGHT - PAD - (p.distance / top) * (HEIGHT - 2 * PAD));
+    : p.distance === null ? HEIGHT / 2
+      : HEIGHT - PAD - ((p.distance - bottom) / Math.max(1, top - bottom)) * (HEIGHT - 2 * PAD));
   const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "graph-svg", role: "group",
                               "aria-label": "distance to solved after each move; arrow keys walk the line" });
   chart.append(svg("line", { class: "axis", x1: LEFT, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD }));
-  for (const [value, y] of [[top, PAD], [0, HEIGHT - PAD]]) {
+  for (const [value, y] of [[top, PAD], [bottom, HEIGHT - PAD]]) {
     const scale = svg("text", { class: "scale", x: LEFT - 6, y: y + 4, "text-anchor": "end", "aria-hidden": "true" });
     scale.textContent = String(value);
     chart.append(scale);
