@@ -102,7 +102,8 @@ def coach_row(puzzle: str, boards: List, options: dict, repeat: int = 10,
     Each position is analysed first (a level's table is built then, as the
     server does before it rates); ``rate_ms`` is then the time for every legal
     move's distance and verdict alone, ``analyse_ms`` the whole ``analyse``
-    payload (distance, best move and the rated list). ``cold`` False keeps the
+    payload (distance, best move and the rated list); each is the median of
+    ``repeat`` runs of that position. ``cold`` False keeps the
     user's table cache (the 15-puzzle's databases take a minute to build).
     """
     if cold:
@@ -114,19 +115,24 @@ def coach_row(puzzle: str, boards: List, options: dict, repeat: int = 10,
         board, given = board if isinstance(board, tuple) else (board, options)
         domain, state = parse_board(puzzle, board, **given)
         analysis = domain.analyse(state)
-        started = time.perf_counter()
-        for _ in range(repeat):
-            listed, _ = options_payload(domain, state, analysis)
-        rate.append((time.perf_counter() - started) / repeat * 1000)
-        started = time.perf_counter()
-        for _ in range(repeat):
-            analyse_board(puzzle, board, **given)
-        whole.append((time.perf_counter() - started) / repeat * 1000)
+        rate.append(_median_ms(lambda: options_payload(domain, state, analysis), repeat))
+        whole.append(_median_ms(lambda: analyse_board(puzzle, board, **given), repeat))
+        listed, _ = options_payload(domain, state, analysis)
         moves += len(listed)
         unknown += sum(1 for option in listed if option["verdict"] == "unknown")
     return {"positions": len(boards), "moves": moves, "unknown": unknown,
             "rate_median_ms": statistics.median(rate), "rate_max_ms": max(rate),
             "analyse_median_ms": statistics.median(whole), "analyse_max_ms": max(whole)}
+
+
+def _median_ms(call: Callable, repeat: int) -> float:
+    """The median of ``repeat`` timed calls, in ms: a shared machine's pauses are not the code's."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
 
 
 def print_coach(name: str, row: dict) -> None:
