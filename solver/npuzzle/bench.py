@@ -25,7 +25,7 @@ from ..engine import solve_board
 from .baseline import StringNPuzzle
 from .domain import WARM_BOARD, NPuzzle
 from .levels import load
-from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables
+from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables, tables_ready
 from .rules import solvable
 
 HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
@@ -50,6 +50,10 @@ def bench(args) -> None:
         base = isolated(baseline_row, string_baseline, board, {}, args.baseline_seconds)
         print_pair(f"8-puzzle {board} (cold table)", ours, base)
     print_coach("8-puzzle", isolated(coach_row, "npuzzle", eight_positions(), {}))
+    if not tables_ready():
+        print("15-puzzle coach: skipped, the pattern databases are not built in this cache "
+              "(`python -m solver bench --fifteen 1` builds them)")
+        return
     row = isolated(fifteen_coach_row, 6 if args.quick else 20)
     print(f"15-puzzle coach ({row['positions']} random positions {row['shortest']}-"
           f"{row['longest']} moves from solved, databases loaded): every legal move rated in "
