@@ -107,7 +107,7 @@ def test_a_careless_pour_is_marked_dead(page, live_server):
     view = GamePage(page, live_server).open("watersort", "AAA,BCB,BCC,", capacity=3)
     dead = view.page.locator('[data-testid="option"][data-verdict="dead"]')
     expect(dead.first).to_have_attribute("data-distance", "unsolvable", timeout=10_000)
-    expect(dead.first).to_contain_text("dead")
+    expect(dead.first).to_contain_text("dead: unsolvable")
     dead.first.click()
     view.wait_status("unsolvable")
     view.assert_no_errors()
@@ -175,6 +175,7 @@ def test_unproven_distances_are_bounds_and_never_judged(page, live_server):
     assert options.count() == len(list(DOMAIN.moves(DOMAIN.parse(board))))
     for option in options.all():
         expect(option).to_have_attribute("data-verdict", "unknown")
+        expect(option).to_have_attribute("data-optimal", "false")
         expect(option).to_contain_text("≤")
         expect(option).to_contain_text("not rated")
     view.assert_no_errors()

@@ -47,7 +47,7 @@ export function drawGraph(box, points, cursor, jump) {
   // a long puzzle's first moves would be a flat line at the top: show the range played
   // (the scale's numbers say where it starts) until the line comes near solved
   const low = known.length ? Math.min(...known) : 0;
-  const bottom = low > top * 0.5 ? Math.max(0, low - Math.ceil((top - low) / 2) - 1) : 0;
+  const bottom = known.length > 1 && low > top * 0.5 ? Math.max(0, low - Math.ceil((top - low) / 2) - 1) : 0;
   const step = (WIDTH - LEFT - PAD) / Math.max(1, points.length - 1);
   const xOf = (ply) => (points.length === 1 ? (WIDTH + LEFT) / 2 : LEFT + ply * step);
   const yOf = (p) => (p.solvable === false && p.optimal ? PAD
@@ -76,7 +76,7 @@ export function drawGraph(box, points, cursor, jump) {
     const y = yOf(p);
     const group = svg("g", {
       class: `point${p.ply === cursor ? " current" : ""}${p.ply > cursor ? " redo" : ""}`,
-      "data-testid": "graph-point", "data-ply": p.ply, "data-distance": distanceData(p),
+      "data-testid": "graph-point", "data-ply": p.ply, "data-distance": distanceData(p), "data-optimal": String(p.optimal),
       "data-wasted": p.wasted ? "" : null, "data-current": p.ply === cursor ? "" : null,
       tabindex: p.ply === cursor ? "0" : "-1", role: "button", "aria-label": label(p),
       "aria-current": p.ply === cursor ? "step" : null,

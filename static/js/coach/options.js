@@ -30,11 +30,14 @@ function optionButton(option, play) {
   button.dataset.move = option.move.text;
   button.dataset.distance = distanceData(option);
   button.dataset.verdict = option.verdict;
+  button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
   button.setAttribute("aria-label", `${option.move.text}: ${distance === "?" ? "distance not known"
     : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`);
-  button.append(span("option-move", option.move.text), span("option-distance", distance),
-                span("option-verdict", `${icon} ${word}`));
+  // a dead end has no distance: its verdict line says so, the number's place stays narrow
+  const dead = distance === "unsolvable";
+  button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
+                span("option-verdict", `${icon} ${word}${dead ? ": unsolvable" : ""}`));
   button.addEventListener("click", () => play(option));
   return button;
 }
