@@ -61,6 +61,34 @@ def test_step_metric_counts_every_cell(page, live_server):
     view.assert_no_errors()
 
 
+def test_straight_metric_splits_a_turning_move(page, live_server):
+    moves, states = engine_solution("klotski", TWO_MOVES, metric="straight")
+    piece_moves, _ = engine_solution("klotski", TWO_MOVES)
+    assert len(moves) > len(piece_moves), "the L-shaped move must count twice here"
+    view = GamePage(page, live_server).open("klotski", TWO_MOVES, metric="straight")
+    view.wait_distance(len(moves))
+    for move, after in zip(moves, states[1:]):
+        page.locator(f'[data-piece="{move["piece"]}"]').click()
+        for key in arrow_keys(move):
+            page.keyboard.press(key)
+        view.wait_state(after)
+    view.wait_status("solved")
+    assert view.moves() == len(moves)
+    view.assert_no_errors()
+
+
+def test_rules_picker_restarts_the_level_in_another_metric(page, live_server):
+    view = GamePage(page, live_server).open("klotski", "BAAC/BAAC/DEEF/DGHF/I..J")
+    picker = view.testid("pick-metric")
+    expect(picker.locator("option[value=straight]")).to_have_text("straight (min 90)")
+    picker.select_option("straight")
+    view.click("rules-go")
+    page.wait_for_url(re.compile(r"metric=straight"))
+    view.wait_distance(engine_distance("klotski", "BAAC/BAAC/DEEF/DGHF/I..J", metric="straight"))
+    expect(view.testid("pick-metric")).to_have_value("straight")
+    view.assert_no_errors()
+
+
 def test_dragging_a_block_moves_it(page, live_server):
     moves, states = engine_solution("klotski", ONE_MOVE)
     (move,) = moves

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from solver.npuzzle.generate import npuzzle_at_distance
 from solver.watersort.generate import watersort_level
-from test_browser_support import GamePage, engine_solution
+from test_browser_support import GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +67,7 @@ LEVEL_KEY = """async ([options, board]) => {
 
 @pytest.mark.parametrize("game, options, variant", [
     ("klotski", {}, "piece"), ("klotski", {"metric": ""}, "piece"),
-    ("klotski", {"metric": "step"}, "step"),
+    ("klotski", {"metric": "step"}, "step"), ("klotski", {"metric": "straight"}, "straight"),
     ("watersort", {}, "4"), ("watersort", {"capacity": 3}, "3"), ("watersort", {"capacity": "5"}, "5"),
     ("npuzzle", {}, ""), ("npuzzle", {"size": 4}, ""),
 ])
@@ -82,6 +82,9 @@ def test_lobby_marks_a_solved_level(page, live_server):
     page.goto(live_server + "/")
     small = page.locator('a.level[data-board="AA./AAG/FEB/CD."]')
     expect(small.locator('[data-testid="level-min"]')).to_have_text("min 12 moves")
+    straight = engine_distance("klotski", "AA./AAG/FEB/CD.", metric="straight")
+    variant = page.locator("li", has=small).locator('[data-variant="straight"]')
+    expect(variant).to_have_text(f"straight {straight}")
     page.evaluate("""localStorage.setItem('arcade-progress-v1', JSON.stringify(
         {'klotski|piece|AA./AAG/FEB/CD.': {moves: 12, extra: 0, min: 12}}))""")
     page.reload()

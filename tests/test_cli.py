@@ -129,7 +129,7 @@ def test_option_flags_come_from_every_game_declaration():
     for game in catalogue.games().values():
         for option in game.options:
             assert option.name in flags and option.help in flags[option.name].help
-    assert flags["metric"].choices == ["piece", "step"] and flags["capacity"].type is int
+    assert flags["metric"].choices == ["piece", "straight", "step"] and flags["capacity"].type is int
 
 
 def test_a_game_without_an_option_refuses_it(capsys):

@@ -61,6 +61,8 @@ def check_solution(board, report_moves, states, metric):
         assert list(top) == info["from"]
         if metric == "step":
             assert len(info["path"]) == 1
+        if metric == "straight":                     # every step the same direction
+            assert len({(r2 - r1, c2 - c1) for (r1, c1), (r2, c2) in zip(path, path[1:])}) == 1
         for (r1, c1), (r2, c2) in zip(path, path[1:]):
             current = referee_step(current, info["piece"], r2 - r1, c2 - c1)
             assert current is not None, f"illegal step in {info}"
@@ -87,6 +89,13 @@ def string_bfs(board, label, row, col, metric):
 
     def successors(pos):
         for lab in labels:
+            if metric == "straight":        # one direction, as far as it is free
+                for dr, dc in DIRS.values():
+                    q = referee_step(pos, lab, dr, dc)
+                    while q is not None:
+                        yield q
+                        q = referee_step(q, lab, dr, dc)
+                continue
             frontier, seen = [pos], {pos}
             while frontier:
                 nxt = []
@@ -156,7 +165,7 @@ def fresh_tables():
 # -- known figures -------------------------------------------------------------------
 
 @pytest.mark.parametrize("board,metric,length", [
-    (CLASSIC, "piece", 81), (CLASSIC, "step", 116),
+    (CLASSIC, "piece", 81), (CLASSIC, "straight", 90), (CLASSIC, "step", 116),
     (STAGE_138, "piece", 138), (STAGE_138, "step", 179),
 ])
 def test_known_optimal_lengths_replay_legally(board, metric, length):
@@ -287,7 +296,7 @@ def test_describe_and_move_info():
 # -- optimal lengths agree across algorithms ------------------------------------------
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), metric=st.sampled_from(["piece", "step"]),
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(["piece", "straight", "step"]),
        size=st.sampled_from([(3, 4), (4, 3), (3, 3)]))
 def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
     rnd = random.Random(seed)
@@ -332,7 +341,7 @@ def test_goal_states_are_all_goals_and_distinct():
 
 # -- distance tables -------------------------------------------------------------------
 
-@pytest.mark.parametrize("metric", ["piece", "step"])
+@pytest.mark.parametrize("metric", ["piece", "straight", "step"])
 def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
     domain = Klotski(metric)
     rnd = random.Random(7)
@@ -482,7 +491,7 @@ def test_cancel_is_prompt_even_on_wide_open_boards():
 
 def test_proven_unsolvable_layout():
     board = "AA./AA./BBB"            # A can only shuffle right; the goal is A@1,0
-    for metric in ("piece", "step"):
+    for metric in ("piece", "straight", "step"):
         domain = Klotski(metric)
         state = domain.parse(board)
         result = domain.solve(state)

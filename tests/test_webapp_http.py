@@ -76,8 +76,13 @@ def test_the_levels_file_is_the_shared_classic_list():
 def test_every_level_link_opens_its_board_named_and_graded(client, level):
     config = page_config(client.get(level["url"]))
     assert config["error"] is None and config["board"] == level["board"]
-    assert config["level"] == {"name": level["name"], "pack": level["pack"]}
+    assert config["level"] == {"name": level["name"], "pack": level["pack"],
+                               "moves": level["moves"]}
     assert config["min"] == {"moves": level["min"], "optimal": True}
+    for variant in level["variants"]:          # the same level under the other metrics
+        config = page_config(client.get(variant["url"]))
+        assert config["board"] == level["board"] and config["level"]["name"] == level["name"]
+        assert config["min"] == {"moves": variant["min"], "optimal": True}
 
 
 @pytest.mark.parametrize("game", list(catalogue.games()))

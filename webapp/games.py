@@ -42,15 +42,29 @@ def lobby_games() -> List[dict]:
 
 
 def lobby_packs() -> Dict[str, List[dict]]:
-    """Every game's graded levels by pack, each with its ``game``, play ``url`` and ``min``."""
+    """Every game's graded levels by pack, each with its ``game``, play ``url``, ``min``
+    and ``variants``: the same level under the progress option's other values."""
     packs: Dict[str, List[dict]] = {}
     for name, game in catalogue.games().items():
         for level in game.levels():
             options = level.get("options", {})
             packs.setdefault(level["pack"], []).append(
                 {**level, "game": name, "url": play_url(name, level["board"], **options),
-                 "min": level_min(game, level)})
+                 "min": level_min(game, level), "variants": level_variants(game, level)})
     return packs
+
+
+def level_variants(game: Type[Game], level: dict) -> List[dict]:
+    """The level under each other value of a choice-type progress option (Klotski's
+    metrics) whose fewest moves the pack knows: {value, label, min, url} each."""
+    option = game.option(game.progress_option) if game.progress_option else None
+    if option is None or not option.choices:
+        return []
+    options = level.get("options", {})
+    own = game.progress_value(options)
+    return [{"value": value, "label": option.label or option.name, "min": level["moves"][value],
+             "url": play_url(game.name, level["board"], **{**options, option.name: value})}
+            for value in option.choices if value != own and value in level["moves"]]
 
 
 def _speed_from_query(query: Mapping[str, str]) -> int:

@@ -79,12 +79,14 @@ def level_min(game: Type[Game], level: dict) -> Optional[int]:
 
 def level_facts(game: Type[Game], board: str, options: Mapping,
                 generated: Optional[dict]) -> dict:
-    """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack}) for a start board."""
+    """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack, moves: the fewest
+    under each value of the progress option}) for a start board."""
     facts = {"min": None, "level": None}
     if generated is not None:
         facts["min"] = {"moves": generated["min_moves"], "optimal": generated["optimal"]}
     level = find_level(game, board, options)
     if level is not None:
         facts["min"] = {"moves": level["moves"][game.progress_value(options)], "optimal": True}
-        facts["level"] = {"name": level["name"], "pack": level["pack"]}
+        facts["level"] = {"name": level["name"], "pack": level["pack"],
+                          "moves": dict(level["moves"])}
     return facts

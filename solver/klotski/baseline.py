@@ -37,11 +37,11 @@ class StringKlotski:
     def is_goal(self, pos: str) -> bool:
         return all(pos[i] == self.goal_piece for i in self.goal_cells)
 
-    def _steps(self, pos: str, piece: str):
+    def _steps(self, pos: str, piece: str, directions=((-1, 0), (1, 0), (0, -1), (0, 1))):
         """Boards with ``piece`` moved one cell in each free direction."""
         w, h = self.w, self.h
         idx = [i for i, ch in enumerate(pos) if ch == piece]
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        for dr, dc in directions:
             ok = True
             for i in idx:
                 r, c = divmod(i, w)
@@ -63,6 +63,16 @@ class StringKlotski:
         for piece in pieces:
             if self.metric == "step":
                 yield from self._steps(pos, piece)
+                continue
+            if self.metric == "straight":
+                # one direction, as many cells as are free
+                for direction in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    q = pos
+                    while True:
+                        q = next(self._steps(q, piece, (direction,)), None)
+                        if q is None:
+                            break
+                        yield q
                 continue
             # piece metric: everywhere this piece alone can reach is one move
             seen = {pos}

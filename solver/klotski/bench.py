@@ -10,6 +10,7 @@ from ..bench import (baseline_row, coach_row, cold_start, fmt, isolated, lookup_
 from ..engine import solve_board
 from .baseline import StringKlotski
 from .levels import load
+from .moves import METRICS
 
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
@@ -49,7 +50,7 @@ def levels_row(boards: List[str]) -> dict:
 
 def bench(args) -> None:
     for board, label in ((CLASSIC, "klotski classic"), (STAGE_138, "klotski 138-move")):
-        for metric in ("piece", "step"):
+        for metric in METRICS:
             ours = isolated(solver_row, "klotski", board, {"metric": metric})
             base = isolated(baseline_row, string_baseline, board, {"metric": metric},
                             args.baseline_seconds)

@@ -3,8 +3,9 @@
 Notation: rows joined by ``/``, one letter or digit per piece
 on every cell it covers, ``.`` empty, e.g. the classic ``BAAC/BAAC/DEEF/DGHF/I..J``.
 Options: ``metric`` ``piece`` (a piece sliding any distance, round corners,
-is one move; the classic layout takes 81) or ``step`` (one cell is one move;
-116), and ``goal`` ``"A@3,0"`` (piece A's top-left at row 3, column 0,
+is one move; the classic layout takes 81), ``straight`` (a piece sliding any
+distance in one straight line is one move; 90) or ``step`` (one cell is one
+move; 116), and ``goal`` ``"A@3,0"`` (piece A's top-left at row 3, column 0,
 0-based). The default goal is the one 2x2 piece at the bottom centre.
 
 Goal semantics: pieces of the same shape are interchangeable, so the goal is
@@ -41,7 +42,7 @@ class Klotski(Domain):
 
     def __init__(self, metric: str = "piece", goal: Optional[str] = None):
         if metric not in METRICS:
-            raise BoardError(f"unknown metric {metric!r}; choose piece or step")
+            raise BoardError(f"unknown metric {metric!r}; choose {', '.join(METRICS)}")
         self.metric = metric
         self.goal = GoalSpec.parse(goal) if goal is not None else None
 
@@ -68,7 +69,7 @@ class Klotski(Domain):
         """Step metric: the goal-shaped piece nearest the spot still needs that many steps."""
         if self.is_goal(state):
             return 0
-        if self.metric == "piece":
+        if self.metric != "step":
             return 1
         layout = state.layout
         gr, gc = divmod(layout.goal_top, layout.width)

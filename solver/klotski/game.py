@@ -10,6 +10,7 @@ from ..core.results import StopSearch
 from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
+from .moves import METRICS
 from .levels import klotski_levels
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ class KlotskiGame(Game):
     default_board = "BAAC/BAAC/DEEF/DGHF/I..J"
     domain = Klotski
     options = (
-        Option("metric", str, "piece", "klotski move metric", choices=("piece", "step"),
+        Option("metric", str, "piece", "klotski move metric", choices=METRICS,
                label="Metric"),
         Option("goal", str, None,
                "klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)", label="Goal"),

@@ -18,7 +18,7 @@ def load(name: str) -> dict:
 def klotski_levels() -> List[dict]:
     """Every graded Klotski level (classic first), each tagged with its ``pack``.
 
-    Keys: name, board, size ("WxH"), moves {"piece", "step"}, pack, and the
+    Keys: name, board, size ("WxH"), moves {"piece", "straight", "step"}, pack, and the
     pack's pack_title and pack_summary (the lobby's heading for the pack).
     """
     levels = []

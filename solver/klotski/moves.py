@@ -8,8 +8,11 @@ search carries ``occ``, the bitmask of covered cells, so a move is legal when
 the cells it enters are free: one AND against a precomputed mask.
 
 :class:`Geometry` holds those masks for one (height, width, shapes) and
-produces successors in both metrics: ``step`` (one piece, one cell) and
-``piece`` (one piece, any distance, turning corners, along free cells).
+produces successors in three metrics: ``step`` (one piece, one cell),
+``straight`` (one piece, any distance in one straight line) and ``piece``
+(one piece, any distance, turning corners, along free cells). Every move of
+every metric is a chain of one-cell steps, so the three share reachable sets
+and differ only in what counts as one move.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from ..core.search import walk_back
 from .board import KlotskiState, Layout
 
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
-METRICS = ("piece", "step")
+METRICS = ("piece", "straight", "step")
 
 
 class KlotskiMove(NamedTuple):
@@ -37,7 +40,9 @@ class Geometry:
     ``cover[g]`` is the cells such a piece covers (0 where it does not fit);
     ``steps[g]`` lists its one-cell moves as (g2, cells entered, key xor,
     occupancy xor); ``around[g]`` the same neighbours as (g2, cells covered);
-    ``feeds[e]`` the pieces (as key bits) that could step into empty cell ``e``.
+    ``feeds[e]`` the pieces (as key bits) that could step into empty cell ``e``;
+    ``rays[g]`` per direction the spots (g2, cells covered) further and further
+    along that line, which the straight metric slides through.
     """
 
     def __init__(self, height: int, width: int, classes: Tuple[Tuple[int, int], ...]):
@@ -48,6 +53,7 @@ class Geometry:
         self.cover = [0] * size
         self.steps: List[list] = [[] for _ in range(size)]
         self.around: List[list] = [[] for _ in range(size)]
+        self.rays: List[list] = [[] for _ in range(size)]
         self.feeds = [0] * n
         self._memos: Dict[str, Dict[int, tuple]] = {}
         self._memo_moves = 0
@@ -73,6 +79,11 @@ class Geometry:
                 self.around[g].append((g2, cells2))
                 for e in _bits(entered):
                     self.feeds[e] |= 1 << g
+                ray = []
+                while 0 <= r2 <= height - h and 0 <= c2 <= width - w:
+                    ray.append((k * n + r2 * width + c2, _rect(r2, c2, h, w, width)))
+                    r2, c2 = r2 + dr, c2 + dc
+                self.rays[g].append(ray)
 
     # -- key space (what the breadth-first searches use) ---------------------
     def occupancy(self, key: int) -> int:
@@ -93,7 +104,8 @@ class Geometry:
         see a few hundred distinct empty sets, so nearly every call is a lookup.
         """
         memo = self._memos.setdefault(metric, {})
-        build = self._piece_moves if metric == "piece" else self._step_moves
+        build = {"piece": self._piece_moves, "straight": self._straight_moves,
+                 "step": self._step_moves}[metric]
 
         def moves_for(empty: int) -> tuple:
             found = memo.get(empty)
@@ -128,6 +140,17 @@ class Geometry:
         for g in self._candidates(empty):
             for g2, entered, _key_flip, _occ_flip in self.steps[g]:
                 if entered & empty == entered:
+                    out.append(self._move(g, g2))
+        return tuple(out)
+
+    def _straight_moves(self, empty: int) -> tuple:
+        out = []
+        for g in self._candidates(empty):
+            free = empty | self.cover[g]                  # cells this piece may use
+            for ray in self.rays[g]:
+                for g2, cells2 in ray:
+                    if cells2 & free != cells2:
+                        break
                     out.append(self._move(g, g2))
         return tuple(out)
 
@@ -181,7 +204,8 @@ def goal_bit(layout: Layout) -> int:
 def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, KlotskiState]]:
     """Every legal (move, next state) of a labelled position, in ``metric``.
 
-    A piece move's path is a shortest route of one-cell steps to its new spot.
+    A piece move's path is a shortest route of one-cell steps to its new spot;
+    a straight move's path is the cells it slides through.
     """
     layout = state.layout
     geo = layout_geometry(layout)
@@ -198,6 +222,16 @@ def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, 
             for g2, entered, _kf, _of in geo.steps[g]:
                 if not entered & occ:
                     out.append(_move(state, i, label, [g, g2], n, width))
+            continue
+        if metric == "straight":
+            rest = occ ^ cover[g]
+            for ray in geo.rays[g]:
+                route = [g]
+                for g2, cells2 in ray:
+                    if cells2 & rest:
+                        break
+                    route.append(g2)
+                    out.append(_move(state, i, label, list(route), n, width))
             continue
         rest = occ ^ cover[g]
         parent = {g: None}

@@ -1,8 +1,9 @@
 // Klotski (Huarong Dao): rules, view and editor.
 // Notation: rows top to bottom joined by "/", one character per piece on every
 // cell of that piece, "." empty. A move is {piece, from, to, path}: top-left
-// cells, path = the top-left after each unit step. In the "piece" metric, moving
-// the same piece again continues the same move (the classic 81-move count).
+// cells, path = the top-left after each unit step. Moving the same piece again
+// continues the move in the "piece" metric (the classic's 81), and in "straight"
+// (90) while it keeps its direction; in "step" (116) every cell is a move.
 
 import { el, refuse, clearHintMarks, setDuration, numberInput, button, ARROWS, DIRECTIONS } from "../board.js";
 
@@ -46,7 +47,7 @@ function goalOf(state, options) {
 export function createGame(options = {}) {
   let goal = null; // fixed by the first parsed board (pieces keep their shapes)
   const game = {
-    metric: options.metric === "step" ? "step" : "piece",
+    metric: ["straight", "step"].includes(options.metric) ? options.metric : "piece",
 
     parse(text) {
       const rows = String(text).trim().split("/");
@@ -114,10 +115,11 @@ export function createGame(options = {}) {
                text: `${move.piece} ${pathWords([piece.r, piece.c], path)}` };
     },
 
-    /** Piece metric: another step of the same piece continues the last move. */
+    /** Another step of the same piece continues the last move (straight: in one line). */
     continues(last, move) {
-      if (game.metric !== "piece" || !last || last.piece !== move.piece) return null;
+      if (game.metric === "step" || !last || last.piece !== move.piece) return null;
       const path = [...last.path, ...move.path];
+      if (game.metric === "straight" && pathWords(last.from, path).includes(",")) return null;
       return { piece: move.piece, from: last.from, to: move.to, path,
                text: `${move.piece} ${pathWords(last.from, path)}` };
     },
