@@ -4,9 +4,11 @@ Solutions are checked by an independent referee written here on plain strings
 (it shares no code with solver/), and optimal lengths are compared against an
 independent seed-style string BFS, the generic algorithms and the tables.
 """
+import os
 import random
 import time
 from collections import deque
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +20,7 @@ from solver.klotski import Klotski, KlotskiMove, warm_table
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from solver.core.search import astar, bidirectional, breadth_first
 
+ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
 LEVELS = levels.load("klotski-classic")["levels"]
@@ -395,9 +398,9 @@ def test_disk_cache_reloads_the_same_table(isolated_cache):
 def test_cache_names_change_with_the_rules_code(monkeypatch):
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
-    name = klotski_search.table_name(state.layout, key, "piece")
+    name = klotski_search.table_name(state.layout.signature(), key, "piece")
     before = klotski_search.STORE.file_name(name)
-    assert name != klotski_search.table_name(state.layout, key, "step")
+    assert name != klotski_search.table_name(state.layout.signature(), key, "step")
     assert before.startswith("klotski-") and klotski_search.STORE.code in before
     monkeypatch.setattr(klotski_search.STORE, "code", "edited")
     assert before != klotski_search.STORE.file_name(name)
@@ -408,14 +411,108 @@ def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
 
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
-    path = klotski_search.STORE.path(klotski_search.table_name(state.layout, key, "piece"))
-    assert path.parent == isolated_cache
     signature = state.layout.signature()
+    path = klotski_search.STORE.path(klotski_search.table_name(signature, key, "piece"))
+    assert path.parent == isolated_cache
     path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {key: 3})))
-    assert len(warm_table(CLASSIC)) == 1          # this is the file the level reads...
+    assert len(warm_table(CLASSIC)) == 1          # a file named by its group is read...
     klotski_search.forget_tables()
     path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {123: 3})))
-    assert len(warm_table(CLASSIC)) == 25955      # ...and one for another component is not used
+    assert len(warm_table(CLASSIC)) == 25955      # ...one whose name lies about it is not
+
+
+def plain_reachable(board):
+    """Every board reachable from ``board`` by one-cell steps, shapes merged (plain BFS)."""
+    g = grid(board)
+    labels = sorted({ch for row in g for ch in row} - {"."})
+    shape = {lab: (cells_of(g, lab)[-1][0] - cells_of(g, lab)[0][0],
+                   cells_of(g, lab)[-1][1] - cells_of(g, lab)[0][1]) for lab in labels}
+    names = {}
+    xlat = str.maketrans({lab: chr(65 + names.setdefault(shape[lab], len(names)))
+                          for lab in labels})
+    seen, todo = {board.translate(xlat)}, [board]
+    while todo:
+        pos = todo.pop()
+        for lab in labels:
+            for dr, dc in DIRS.values():
+                q = referee_step(pos, lab, dr, dc)
+                if q is not None and q.translate(xlat) not in seen:
+                    seen.add(q.translate(xlat))
+                    todo.append(q)
+    return seen, xlat
+
+
+def shuffled_placement(board, rnd):
+    """The same pieces as ``board`` dropped at random spots (another group, maybe)."""
+    g = grid(board)
+    labels = sorted({ch for row in g for ch in row} - {"."})
+    for _ in range(200):
+        out = [["."] * len(g[0]) for _ in g]
+        for lab in labels:
+            cs = cells_of(g, lab)
+            h, w = cs[-1][0] - cs[0][0] + 1, cs[-1][1] - cs[0][1] + 1
+            spots = [(r, c) for r in range(len(g) - h + 1) for c in range(len(g[0]) - w + 1)
+                     if all(out[r + i][c + j] == "." for i in range(h) for j in range(w))]
+            if not spots:
+                break
+            r, c = rnd.choice(spots)
+            for i in range(h):
+                for j in range(w):
+                    out[r + i][c + j] = lab
+        else:
+            return "/".join("".join(row) for row in out)
+    return board
+
+
+def test_group_keys_agree_exactly_when_a_plain_search_connects_two_positions():
+    rnd = random.Random(11)
+    outcomes = set()
+    for _ in range(40):
+        board = random_small_board(rnd, 3, 4)
+        other = shuffled_placement(board, rnd)
+        domain = Klotski("step")
+        a, b = domain.parse(board), domain.parse(other)
+        same = (klotski_search.reachable_group(a.layout, domain.key(a))
+                == klotski_search.reachable_group(b.layout, domain.key(b)))
+        reach, xlat = plain_reachable(board)
+        assert same == (other.translate(xlat) in reach), (board, other)
+        outcomes.add(same)
+    assert outcomes == {True, False}
+
+
+def test_every_metric_and_position_of_a_group_names_the_same_table():
+    domain = Klotski("piece")
+    start = domain.parse(CLASSIC)
+    group = klotski_search.reachable_group(start.layout, domain.key(start))
+    rnd = random.Random(4)
+    for _ in range(5):
+        later = random_walk(domain, CLASSIC, rnd.randrange(1, 80), rnd)
+        assert klotski_search.reachable_group(later.layout, domain.key(later)) == group
+    for metric in ("piece", "straight", "step"):
+        table = Klotski(metric).warm(start, disk="off")
+        assert klotski_search.group_key(table) == group == min(table.distance)
+
+
+def test_a_second_position_of_a_group_loads_the_table_another_process_saved(
+        isolated_cache, monkeypatch):
+    import subprocess
+    import sys
+
+    made = subprocess.run([sys.executable, "-c", "from solver.klotski import warm_table; "
+                           f"print(len(warm_table({CLASSIC!r}, metric='straight')))"],
+                          capture_output=True, text=True, check=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert made.stdout.strip() == "25955"
+    domain = Klotski("straight")
+    later = random_walk(domain, CLASSIC, 40, random.Random(8))
+    assert domain.format(later) != CLASSIC
+
+    def no_build(*_args):
+        raise AssertionError("the saved table should have been found")
+    monkeypatch.setattr(klotski_search, "build_table", no_build)
+    table = domain.warm(later, disk="read")
+    assert len(table) == 25955 and domain.key(later) in table.distance
+    assert domain.analyse(domain.parse(CLASSIC)).distance == 90
 
 
 def test_any_position_of_a_built_component_finds_its_table():

@@ -13,6 +13,7 @@ renamed, so a crash mid-write leaves no half file behind.
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
 import pickle
@@ -112,6 +113,30 @@ class TableStore:
             if self.keep:
                 self._memory[name] = value
             return value
+
+    def saved(self, prefix: str) -> list:
+        """Names of this family's tables on disk (by this code) that start with ``prefix``.
+
+        For families that name tables by what they hold rather than by how
+        they were asked for (Klotski names a table by its group), so a caller
+        can look through the candidates.
+        """
+        head, tail = f"{self.family}-{prefix}", f"-{self.code}.v{FORMAT_VERSION}.pickle"
+        names = []
+        for path in cache_dir().glob(f"{glob.escape(head)}*{tail}"):
+            names.append(path.name[len(self.family) + 1:-len(tail)])
+        return sorted(names)
+
+    def load(self, name: str) -> Optional[Any]:
+        """Table ``name`` from memory or disk, or None; never builds."""
+        value = self._memory.get(name)
+        return value if value is not None else _read(self.path(name))
+
+    def save(self, name: str, value: Any) -> None:
+        """Write ``value`` as table ``name`` (atomically; a read-only cache is no error)."""
+        _write(self.path(name), value)
+        if self.keep:
+            self._memory[name] = value
 
     def forget(self) -> None:
         """Drop what is in memory (tests use this to measure loads and builds)."""

@@ -10,7 +10,9 @@ undirected and forward neighbours serve as predecessors).
 
 Tables live in memory in a registry keyed by the level signature, so any
 position of a table's component finds it, and on disk in a
-:class:`~solver.core.tables.TableStore` fingerprinted by this code and the move rules.
+:class:`~solver.core.tables.TableStore` fingerprinted by this code and the move
+rules, named by their *group key* (the reachable set's smallest key), so any
+position of a saved group finds it in any later process too.
 """
 from __future__ import annotations
 
@@ -177,6 +179,8 @@ def remember(table: DistanceTable, pin: bool = True) -> None:
     with _lock:
         tables = _registry.setdefault((table.signature, table.metric), [])
         if any(t is table for t in tables):
+            if pin and any(t is table for t in _unpinned):
+                _unpinned.remove(table)             # asked for on purpose now: keep it
             return
         tables.append(table)
         if not pin:
@@ -184,6 +188,7 @@ def remember(table: DistanceTable, pin: bool = True) -> None:
             while len(_unpinned) > MAX_KEPT_TABLES:
                 old = _unpinned.pop(0)
                 _registry[(old.signature, old.metric)].remove(old)
+                _looked_at.discard(saved_name(old))        # read it again if asked
 
 
 def forget_tables() -> None:
@@ -193,18 +198,82 @@ def forget_tables() -> None:
         _unpinned.clear()
         _too_big.clear()
         _gave_up.clear()
+        _looked_at.clear()
 
 
-#: level tables on disk, named by the code that generates moves and tables; the
-#: registry above is their memory (any position of a component finds its table)
+#: level tables on disk, named by the code that generates moves and tables and by
+#: their group; the registry above is their memory (any position of a group finds it)
 STORE = TableStore("klotski", Path(__file__), Path(__file__).with_name("moves.py"), keep=False)
 
+_level_locks: Dict[tuple, threading.Lock] = {}
+_looked_at: set = set()            # table files this process already loaded (or found bad)
 
-def table_name(layout: Layout, start: int, metric: str) -> str:
-    """A name that identifies geometry, shapes, goal, metric and start position."""
-    facts = (layout.signature(), start, metric)
-    digest = hashlib.sha1(repr(facts).encode()).hexdigest()[:16]
-    return f"{layout.height}x{layout.width}-{metric}-{digest}"
+
+def group_key(table: DistanceTable) -> int:
+    """The canonical name of a table's group: its smallest key.
+
+    Every position of a reachable set has the same reachable set, so any of
+    them yields the same smallest member; two different sets share no member.
+    """
+    return min(table.distance)
+
+
+def reachable_group(layout: Layout, key: int, mon: Optional[Monitor] = None) -> int:
+    """The group key of ``key``'s reachable set (enumerated; the same in every metric)."""
+    geo = layout_geometry(layout)
+    moves_for = geo.expansions("step")
+    mon = mon or Monitor()
+    seen = {key}
+    todo = [(key, geo.full ^ geo.occupancy(key))]
+    while todo:
+        node, empty = todo.pop()
+        mon.count += 1
+        if mon.count >= mon.next_check:
+            mon.check(0, len(todo))
+        for bit, key_flip, empty_flip in moves_for(empty):
+            if node & bit:
+                child = node ^ key_flip
+                if child not in seen:
+                    seen.add(child)
+                    todo.append((child, empty ^ empty_flip))
+    return min(seen)
+
+
+def level_prefix(signature: tuple, metric: str) -> str:
+    """What every table name of one level (geometry, shapes, goal) and metric starts with."""
+    digest = hashlib.sha1(repr(signature).encode()).hexdigest()[:12]
+    return f"{signature[0]}x{signature[1]}-{metric}-{digest}-"
+
+
+def table_name(signature: tuple, group: int, metric: str) -> str:
+    """A table's name: its level (a layout's signature) and metric, then its group's digest."""
+    return level_prefix(signature, metric) + hashlib.sha1(str(group).encode()).hexdigest()[:16]
+
+
+def saved_name(table: DistanceTable) -> str:
+    return table_name(table.signature, group_key(table), table.metric)
+
+
+def saved_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]:
+    """The table on disk whose group holds ``key``, if some process saved it.
+
+    Looks through the level's saved groups (few for a level; each is read once
+    per process and kept in memory, so a miss costs nothing the second time).
+    """
+    signature = layout.signature()
+    for name in STORE.saved(level_prefix(signature, metric)):
+        if name in _looked_at:
+            continue
+        _looked_at.add(name)
+        found = STORE.load(name)
+        if not (isinstance(found, DistanceTable) and found.signature == signature
+                and found.metric == metric and found.distance
+                and name == saved_name(found)):
+            continue                            # a foreign or damaged file: never trusted
+        remember(found, pin=False)
+        if key in found.distance:
+            return found
+    return None
 
 
 def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "save",
@@ -213,20 +282,31 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
 
     ``disk`` is ``"save"`` (load or build and save: for levels warmed on purpose),
     ``"read"`` (load if saved, else build in memory only: so arbitrary positions
-    sent by players never fill the disk) or ``"off"``. Raises StopSearch
-    (:class:`TooBig` for levels past :data:`TABLE_MAX_STATES`, and, for
-    unpinned builds, levels whose earlier build ran out of budget).
+    sent by players never fill the disk) or ``"off"``. Tables are saved under
+    their group key, so any position of a saved group loads it, in any process.
+    Raises StopSearch (:class:`TooBig` for levels past :data:`TABLE_MAX_STATES`,
+    and, for unpinned builds, levels whose earlier build ran out of budget).
     """
+    if disk not in ("save", "read", "off"):
+        raise ValueError(f"disk must be save, read or off, not {disk!r}")
     table = find_table(layout, key, metric)
     if table is not None:
         return table
     level = (layout.signature(), metric)
-    if level in _too_big or (not pin and level in _gave_up):
-        raise TooBig("level has too many positions for a table")
-
-    def build() -> DistanceTable:
+    with _lock:
+        lock = _level_locks.setdefault(level, threading.Lock())
+    with lock:                      # threads asking for one level build it once
+        table = find_table(layout, key, metric)
+        if table is None and disk != "off":
+            table = saved_table(layout, key, metric)
+        if table is not None:
+            if pin:
+                remember(table, pin=True)
+            return table
+        if level in _too_big or (not pin and level in _gave_up):
+            raise TooBig("level has too many positions for a table")
         try:
-            return build_table(layout, key, metric, mon)
+            table = build_table(layout, key, metric, mon)
         except TooBig:
             _too_big.add(level)
             raise
@@ -234,9 +314,9 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
             if stop.status == BUDGET and not pin:
                 _gave_up.add(level)       # on the fly: don't spend every budget on it
             raise
-
-    table = STORE.get(table_name(layout, key, metric), build, disk=disk,
-                      valid=lambda found: isinstance(found, DistanceTable)
-                      and key in found.distance)     # not a stale or foreign file
-    remember(table, pin)
-    return table
+        if disk == "save":
+            name = saved_name(table)
+            STORE.save(name, table)
+            _looked_at.add(name)
+        remember(table, pin)
+        return table
