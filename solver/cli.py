@@ -1,4 +1,5 @@
-"""Command line: ``python -m solver solve PUZZLE BOARD [...]`` and ``python -m solver bench``.
+"""Command line: ``python -m solver solve PUZZLE BOARD [...]``, ``hardest PUZZLE BOARD
+[--placements]`` and ``bench``.
 
 Exit codes: 0 solved, 1 proven unsolvable, 2 bad input (one line on stderr, no
 traceback), 3 the search gave up within its budget.
@@ -74,6 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
     solve.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="report search progress on stderr (default: when it is a terminal)")
+
+    hardest = sub.add_parser("hardest", help="the position of a layout's group farthest "
+                             "from solved (or over every placement of its pieces), proven")
+    hardest.add_argument("puzzle", help=_joined(list(games)))
+    hardest.add_argument("board", help="the layout in the puzzle's notation")
+    for name, options in _declared_options().items():
+        _add_option_flag(hardest, name, options)
+    hardest.add_argument("--placements", action="store_true",
+                         help="search every placement of the layout's pieces, group by group")
+    hardest.add_argument("--json", action="store_true", help="print one JSON object")
+    hardest.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                         help="report progress on stderr (default: on)")
 
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
@@ -151,6 +164,43 @@ def run_solve(args: argparse.Namespace) -> int:
     return EXIT_GAVE_UP
 
 
+def run_hardest(args: argparse.Namespace) -> int:
+    """Exit 0 with the hardest start found, 1 when no position of the group is solved."""
+    game = catalogue.get(args.puzzle)
+    options = game.check_options({name: getattr(args, name) for name in _declared_options()})
+    game.check_size(args.board)
+    report = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
+    found = game.hardest(args.board, options, args.placements, report)
+    if args.json:
+        print(json.dumps(found, ensure_ascii=False))
+    else:
+        _print_hardest(found)
+    best = found.get("hardest")
+    return EXIT_SOLVED if best and best["distance"] is not None else EXIT_UNSOLVABLE
+
+
+def _print_hardest(found: dict) -> None:
+    metric = found.get("metric", "")
+    own = found["distance"]
+    print(f"{found['board']}: {'unsolvable' if own is None else f'{own} {metric} moves'}; "
+          f"its group has {found['positions']:,} positions")
+    group = found["group_hardest"]
+    if group["distance"] is not None:
+        print(f"hardest start of its group: {group['board']} needs {group['distance']} "
+              f"{metric} moves ({group['ties']} position(s) that far; proven by breadth-first "
+              "search from every solved position)")
+    if "placements" in found:
+        print(f"every placement of its pieces: {found['placements']:,} placements in "
+              f"{found['groups']:,} groups, {found['solvable_groups']:,} solvable")
+        for rank, h in enumerate(found["top"], 1):
+            print(f"{rank:4}. {h['board']}  {h['distance']} moves  (group of {h['positions']:,}, "
+                  f"{h['ties']} tie(s))")
+    best = found.get("hardest")
+    if best and best["distance"] is not None and found["beats_by"] is not None:
+        print(f"hardest start: {best['board']} needs {best['distance']} {metric} moves, "
+              f"{found['beats_by']} more than this layout's {own}")
+
+
 def _print_human(report: dict) -> None:
     stats = report["stats"]
     tail = f"({stats['nodes']:,} positions, {stats['seconds']:.3f} s)"
@@ -170,6 +220,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "solve":
             return run_solve(args)
+        if args.command == "hardest":
+            return run_hardest(args)
         return run_bench(args)
     except (BoardError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -188,6 +188,14 @@ class Game:
         count = len(cls.distinct_levels())
         return {"levels": count} if count else {}
 
+    @classmethod
+    def hardest(cls, board: str, options: Dict[str, Any], placements: bool,
+                report=None) -> dict:
+        """The hardest start of ``board``'s group (with ``placements``, over every
+        placement of its pieces), distance proven, as JSON-ready data; ``report``
+        receives progress lines. Raises BoardError for a game without one."""
+        raise BoardError(f"{cls.name} has no hardest-start search")
+
     # -- the server ------------------------------------------------------------
     @classmethod
     def warm(cls, stop=None) -> int:

@@ -28,6 +28,7 @@ from ..core.search import replay_keys
 from .board import GoalSpec, KlotskiState, Layout, format_board, parse_board
 from .moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
                     state_key)
+from .placements import fill_keys, label_key
 from .tables import DistanceTable, bfs_key_path, find_table, table_for
 
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
@@ -86,8 +87,8 @@ class Klotski(Domain):
         counts[layout.goal_class] -= 1
         goal_g = layout.goal_class * n + layout.goal_top
         blanks = n - sum(h * w for h, w in layout.shapes)
-        for key in _fill(geo, 0, geo.cover[goal_g], counts, blanks, 1 << goal_g):
-            yield _label(layout, key)
+        for key in fill_keys(geo, 0, geo.cover[goal_g], counts, blanks, 1 << goal_g):
+            yield label_key(layout, key)
 
     def distance_by_table(self, state: KlotskiState) -> Optional[int]:
         """The level's distance table, when one holding this position is built."""
@@ -204,40 +205,3 @@ def warm_table(board: str, metric: str = "piece", goal: Optional[str] = None, *,
     domain = Klotski(metric=metric, goal=goal)
     state = domain.parse(board)
     return domain.warm(state, budget=budget, cancel=cancel, progress=progress)
-
-
-# -- goal enumeration --------------------------------------------------------------
-
-def _fill(geo, cell: int, occ: int, counts: List[int], blanks: int, key: int):
-    """Keys of every way to fill the cells from ``cell`` on with the pieces in ``counts``.
-
-    The first free cell is either left blank or is some piece's top-left, so
-    each arrangement is produced exactly once.
-    """
-    n = geo.cells
-    while cell < n and occ >> cell & 1:
-        cell += 1
-    if cell == n:
-        if not any(counts):
-            yield key
-        return
-    if blanks:
-        yield from _fill(geo, cell + 1, occ | 1 << cell, counts, blanks - 1, key)
-    for k, left in enumerate(counts):
-        cells = geo.cover[k * n + cell]
-        if left and cells and not cells & occ:
-            counts[k] -= 1
-            yield from _fill(geo, cell + 1, occ | cells, counts, blanks, key | 1 << (k * n + cell))
-            counts[k] += 1
-
-
-def _label(layout: Layout, key: int) -> KlotskiState:
-    """A labelled state for a canonical key: each shape's labels in order over its spots."""
-    n = layout.cells
-    spots = {}
-    for k in range(len(layout.classes)):
-        mask = key >> (k * n) & ((1 << n) - 1)
-        spots[k] = [p for p in range(n) if mask >> p & 1]
-    tops = [spots[k].pop(0) for k in layout.piece_class]
-    return KlotskiState(layout, tuple(tops))
-

@@ -10,6 +10,7 @@ from ..core.results import StopSearch
 from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
+from .hardest import hardest_report
 from .moves import METRICS
 from .levels import klotski_levels
 
@@ -62,6 +63,11 @@ class KlotskiGame(Game):
             except Exception:                     # one bad table must not stop the rest
                 log.exception("could not prebuild the table of %s", level["board"])
         return done
+
+    @classmethod
+    def hardest(cls, board, options, placements, report=None) -> dict:
+        return hardest_report(board, options.get("metric", "piece"), options.get("goal"),
+                              placements, report)
 
     @classmethod
     def bench(cls, args) -> None:

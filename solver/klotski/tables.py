@@ -92,11 +92,13 @@ class DistanceTable:
         return len(self.distance)
 
 
-def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> DistanceTable:
+def build_table(layout: Layout, start: int, metric: str, mon: Monitor,
+                limit: Optional[int] = TABLE_MAX_STATES) -> DistanceTable:
     """Enumerate ``start``'s reachable set, then measure every position's distance.
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
-    a budget stop once the set passes :data:`TABLE_MAX_STATES`.
+    a budget stop once the set passes ``limit`` positions (None: no limit, for
+    offline work such as the hardest-start search).
     """
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
@@ -113,9 +115,8 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor) -> Distan
         mon.count += 1
         if mon.count >= mon.next_check or len(moves) > BIG_BRANCHING:
             mon.check(0, len(keys) - i)
-            if len(keys) > TABLE_MAX_STATES:
-                raise TooBig(f"level has over {TABLE_MAX_STATES} positions; "
-                             "too many for a table")
+            if limit is not None and len(keys) > limit:
+                raise TooBig(f"level has over {limit} positions; too many for a table")
         for bit, key_flip, empty_flip in moves:
             if not key & bit:
                 continue
@@ -220,11 +221,20 @@ def group_key(table: DistanceTable) -> int:
 
 def reachable_group(layout: Layout, key: int, mon: Optional[Monitor] = None) -> int:
     """The group key of ``key``'s reachable set (enumerated; the same in every metric)."""
+    return min(component_keys(layout, key, mon or Monitor()))
+
+
+def component_keys(layout: Layout, start: int, mon: Monitor, seen: Optional[set] = None) -> list:
+    """Every key reachable from ``start`` (each added to ``seen`` when given).
+
+    One-cell steps suffice: every metric's moves are chains of them.
+    """
     geo = layout_geometry(layout)
     moves_for = geo.expansions("step")
-    mon = mon or Monitor()
-    seen = {key}
-    todo = [(key, geo.full ^ geo.occupancy(key))]
+    seen = set() if seen is None else seen
+    seen.add(start)
+    members = [start]
+    todo = [(start, geo.full ^ geo.occupancy(start))]
     while todo:
         node, empty = todo.pop()
         mon.count += 1
@@ -235,8 +245,9 @@ def reachable_group(layout: Layout, key: int, mon: Optional[Monitor] = None) -> 
                 child = node ^ key_flip
                 if child not in seen:
                     seen.add(child)
+                    members.append(child)
                     todo.append((child, empty ^ empty_flip))
-    return min(seen)
+    return members
 
 
 def level_prefix(signature: tuple, metric: str) -> str:
