@@ -1,13 +1,16 @@
-"""Regenerate the Klotski level packs' optimal move counts with the solver.
+"""Regenerate the Klotski level packs' graded facts with the solver.
 
-Every level in solver/klotski/klotski-classic.json and klotski-composed.json
-gets ``size`` ("WxH") and ``moves`` {"piece": N, "step": M}: the proven
-shortest solution in each metric. Names and boards are the packs' own; this
-script only grades them, so it can be rerun after any solver change and a
-test (tests/test_levels.py) checks the stored counts still agree.
+Every level in the packs of solver/klotski/levels.py gets ``size`` ("WxH"),
+``moves`` {"piece": N, "straight": S, "step": M} (the proven shortest solution
+in each metric), ``traps`` (per metric, the positions on that solution with a
+single best move) and ``group`` (its reachable set's size and, per metric, the
+distance of its farthest position: the level is the hardest start of its group
+when that equals ``moves``). Names and boards are the packs' own; this script
+only grades them, so it can be rerun after any solver change and a test
+(tests/test_levels.py) checks the stored facts still agree.
 
-    .venv/bin/python scripts/make_levels.py            # rewrite both packs
-    .venv/bin/python scripts/make_levels.py --check    # exit 1 if a count is stale
+    .venv/bin/python scripts/make_levels.py            # rewrite every pack
+    .venv/bin/python scripts/make_levels.py --check    # exit 1 if a fact is stale
 """
 from __future__ import annotations
 
@@ -20,21 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.engine import solve_board  # noqa: E402
+from solver.klotski.grading import grade  # noqa: E402
 from solver.klotski.levels import LEVELS_DIR, PACKS  # noqa: E402
-from solver.klotski.moves import METRICS  # noqa: E402
-
-
-def grade(board: str) -> dict:
-    """{"piece": N, "step": M}: proven shortest solutions; refuses unsolvable boards."""
-    counts = {}
-    for metric in METRICS:
-        report = solve_board("klotski", board, metric=metric)
-        if report["status"] != "solved" or not report["optimal"]:
-            raise SystemExit(f"{board}: {metric} metric gave {report['status']} "
-                             f"({report['message']}); a pack level must be solvable")
-        counts[metric] = report["length"]
-    return counts
 
 
 def size_of(board: str) -> str:
@@ -43,17 +33,20 @@ def size_of(board: str) -> str:
 
 
 def regrade(pack: dict) -> list[str]:
-    """Recompute every level's counts in place; returns lines naming what changed."""
+    """Recompute every level's facts in place; returns lines naming what changed."""
     changes = []
     for level in pack["levels"]:
         started = time.perf_counter()
-        counts = grade(level["board"])
-        if level.get("moves") != counts:
-            changes.append(f"{level['name']}: {level.get('moves')} -> {counts}")
+        facts = grade(level["board"])
+        old = {key: level.get(key) for key in facts}
+        if old != facts:
+            changes.append(f"{level['name']}: {old} -> {facts}")
         level["size"] = size_of(level["board"])
-        level["moves"] = counts
-        print(f"  {level['name']:<16} {level['size']:>4} piece {counts['piece']:>4} "
-              f"step {counts['step']:>4}  ({time.perf_counter() - started:.2f} s)")
+        level.update(facts)
+        moves = facts["moves"]
+        print(f"  {level['name']:<16} {level['size']:>4} piece {moves['piece']:>4} "
+              f"straight {moves['straight']:>4} step {moves['step']:>4}  group "
+              f"{facts['group']['positions']:>8,}  ({time.perf_counter() - started:.2f} s)")
     return changes
 
 

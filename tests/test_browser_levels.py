@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from solver.klotski.levels import klotski_levels
 from solver.npuzzle.generate import npuzzle_at_distance
 from solver.watersort.generate import watersort_level
 from test_browser_support import GamePage, engine_distance, engine_solution
@@ -91,4 +92,23 @@ def test_lobby_marks_a_solved_level(page, live_server):
     expect(small).to_have_attribute("data-solved", "true")
     expect(small.locator('[data-testid="level-best"]')).to_contain_text("solved in 12")
     view.screenshot("lobby-levels.png")
+    view.assert_no_errors()
+
+
+def test_lobby_shows_traps_and_which_levels_are_the_hardest_start_of_their_group(page, live_server):
+    view = GamePage(page, live_server)
+    page.goto(live_server + "/")
+    for level in klotski_levels():
+        card = page.locator(f'[data-pack="{level["pack"]}"] a.level[data-board="{level["board"]}"]')
+        expect(card.locator('[data-testid="level-traps"]')).to_have_text(
+            f'· {level["traps"]["piece"]} traps')
+        farthest = level["group"]["farthest"]["piece"]
+        if farthest == level["moves"]["piece"]:
+            expect(card.locator('[data-testid="level-hardest"]')).to_be_visible()
+        else:
+            expect(card.locator('[data-testid="level-group"]')).to_have_text(
+                f"its group's hardest start: {farthest}")
+    big = page.locator('[data-pack="klotski-big"] a.level')
+    expect(big.locator('[data-testid="level-hardest"]')).to_have_count(big.count())
+    assert big.count() >= 12
     view.assert_no_errors()

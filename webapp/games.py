@@ -50,8 +50,18 @@ def lobby_packs() -> Dict[str, List[dict]]:
             options = level.get("options", {})
             packs.setdefault(level["pack"], []).append(
                 {**level, "game": name, "url": play_url(name, level["board"], **options),
-                 "min": level_min(game, level), "variants": level_variants(game, level)})
+                 "min": level_min(game, level), "variants": level_variants(game, level),
+                 **level_hardness(game, level)})
     return packs
+
+
+def level_hardness(game: Type[Game], level: dict) -> dict:
+    """What a pack knows beyond the length, under the level's own options: ``traps``
+    (positions on the shortest solution with a single best move) and ``farthest``
+    (its group's hardest start; equal to ``min`` when the level is that start)."""
+    value = game.progress_value(level.get("options", {}))
+    return {"traps": level.get("traps", {}).get(value),
+            "farthest": level.get("group", {}).get("farthest", {}).get(value)}
 
 
 def level_variants(game: Type[Game], level: dict) -> List[dict]:

@@ -317,7 +317,7 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
         if level in _too_big or (not pin and level in _gave_up):
             raise TooBig("level has too many positions for a table")
         try:
-            table = build_table(layout, key, metric, mon)
+            table = build_table(layout, key, metric, mon, TABLE_MAX_STATES)
         except TooBig:
             _too_big.add(level)
             raise
