@@ -11,6 +11,7 @@ only grades them, so it can be rerun after any solver change and a test
 
     .venv/bin/python scripts/make_levels.py            # rewrite every pack
     .venv/bin/python scripts/make_levels.py --check    # exit 1 if a fact is stale
+    .venv/bin/python scripts/make_levels.py --pack klotski-big   # one pack only
 """
 from __future__ import annotations
 
@@ -52,10 +53,12 @@ def regrade(pack: dict) -> list[str]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report stale counts")
+    parser.add_argument("--check", action="store_true", help="only report stale facts")
+    parser.add_argument("--pack", choices=PACKS, action="append",
+                        help="grade only this pack (may be repeated; default: all)")
     args = parser.parse_args(argv)
     stale = []
-    for name in PACKS:
+    for name in args.pack or PACKS:
         path = LEVELS_DIR / f"{name}.json"
         pack = json.loads(path.read_text(encoding="utf-8"))
         print(f"{name}: {len(pack['levels'])} levels")

@@ -78,3 +78,9 @@ def test_stored_group_and_traps_agree_with_the_tables_and_a_plain_referee(level)
         assert traps == level["traps"][metric], (level["name"], metric)
     if level["pack"] == "klotski-big":             # each is its group's hardest start
         assert level["moves"]["piece"] == level["group"]["farthest"]["piece"]
+
+
+def test_big_board_pack_has_a_dozen_hardest_starts_on_three_sizes():
+    big = [level for level in LEVELS if level["pack"] == "klotski-big"]
+    assert len(big) >= 12 and {level["size"] for level in big} == {"5x6", "6x5", "6x6"}
+    assert all(level["moves"]["piece"] == level["group"]["farthest"]["piece"] for level in big)

@@ -7,7 +7,7 @@ from typing import List
 from ..core.packs import load_pack
 
 LEVELS_DIR = Path(__file__).resolve().parent
-PACKS = ("klotski-classic", "klotski-composed")
+PACKS = ("klotski-classic", "klotski-composed", "klotski-big")
 
 
 def load(name: str) -> dict:
