@@ -1,26 +1,45 @@
-"""Shared fixtures: an isolated table cache, a live server, and Debian's Chromium."""
+"""Shared fixtures: the table cache, a live server, and Debian's Chromium."""
 import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
+#: the table folder every test run shares (``make clean`` removes it)
+SHARED_CACHE = Path(__file__).resolve().parent.parent / "test-artifacts" / "table-cache"
 
 
 @pytest.fixture(scope="session", autouse=True)
-def isolated_cache(tmp_path_factory):
-    """Tables are built into a fresh folder, so tests never trust a stale cache."""
-    path = tmp_path_factory.mktemp("table-cache")
+def shared_table_cache():
+    """Every test, and every process a test starts, reads and saves tables in one folder.
+
+    The folder outlives the session: a table file's name carries a fingerprint of
+    the code that builds it, so an edited builder writes a new file instead of
+    reading an old one, and a checkout builds the slow tables (the 15-puzzle
+    databases) once, not once per session. ``test_cache.py`` builds every table
+    cold in a fresh folder and checks this folder holds the same tables.
+    """
+    SHARED_CACHE.mkdir(parents=True, exist_ok=True)
     old = os.environ.get("PUZZLE_ARCADE_CACHE")
-    os.environ["PUZZLE_ARCADE_CACHE"] = str(path)
-    yield path
+    os.environ["PUZZLE_ARCADE_CACHE"] = str(SHARED_CACHE)
+    yield SHARED_CACHE
     if old is None:
         os.environ.pop("PUZZLE_ARCADE_CACHE", None)
     else:
         os.environ["PUZZLE_ARCADE_CACHE"] = old
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    """A fresh, empty table folder for this test only (cold builds, planted bad files)."""
+    path = tmp_path / "table-cache"
+    path.mkdir()
+    monkeypatch.setenv("PUZZLE_ARCADE_CACHE", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")

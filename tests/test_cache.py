@@ -1,5 +1,10 @@
 """The table store: builds once, survives bad files, one build serves racing threads, and
-file names change with the code that builds the tables."""
+file names change with the code that builds the tables; the folder the tests share holds
+what a cold build makes."""
+import os
+import pickle
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -71,3 +76,41 @@ def test_racing_threads_share_one_build(isolated_cache, store):
         t.join(5)
     assert results == ["built"] * 4
     assert len(calls) == 1
+
+
+# -- the shared folder the tests use ------------------------------------------------------
+
+WARM_EVERY_TABLE = "from webapp.prebuild import warm_tables; print(warm_tables())"
+
+
+def _content(value):
+    """What a saved table says, less how long its build took (that differs per build)."""
+    fields = vars(value) if hasattr(value, "__dict__") else value
+    if isinstance(fields, dict):
+        return {k: v for k, v in fields.items() if not (isinstance(k, str) and "seconds" in k)}
+    return fields
+
+
+@pytest.mark.slow
+def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(tmp_path, shared_table_cache):
+    """Tests read tables from a folder that outlives the session (``conftest.py``); this
+    test builds every table from nothing, the way a new server does, and checks the
+    shared folder holds the same tables under the same names, so a table the current
+    code would not build is never trusted (a builder reading code its fingerprint does
+    not cover, say)."""
+    cold = tmp_path / "cold"
+    env = {**os.environ, "PUZZLE_ARCADE_CACHE": str(cold)}
+    building = subprocess.Popen([sys.executable, "-c", WARM_EVERY_TABLE], env=env,
+                                stdout=subprocess.PIPE, text=True)
+    warmed = subprocess.run([sys.executable, "-c", WARM_EVERY_TABLE], capture_output=True,
+                            text=True, check=True).stdout     # the shared folder, as tests use it
+    built = building.communicate(timeout=600)[0]
+    assert building.returncode == 0 and built == warmed
+    made = sorted(p.name for p in cold.iterdir() if not p.name.startswith("."))
+    families = {name.split("-")[0] for name in made}
+    assert {"klotski", "npuzzle"} <= families
+    for name in made:
+        shared = shared_table_cache / name
+        assert shared.exists(), f"{name} was built but the shared folder lacks it"
+        fresh = pickle.loads((cold / name).read_bytes())
+        assert _content(pickle.loads(shared.read_bytes())) == _content(fresh), name

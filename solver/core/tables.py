@@ -3,7 +3,7 @@
 A :class:`TableStore` serves one family of tables. It answers from memory
 first, then from disk, and builds only when neither has the table. Files live
 under the user's cache directory (``platformdirs``), or under
-``$PUZZLE_ARCADE_CACHE`` when set (tests point it at a temporary folder).
+``$PUZZLE_ARCADE_CACHE`` when set (the tests share one folder across runs).
 
 Every file name carries a fingerprint of the source files that build the
 family's tables, so a table saved by other code (an older version, an edited
