@@ -20,8 +20,8 @@ def shared_table_cache():
     The folder outlives the session: a table file's name carries a fingerprint of
     the code that builds it, so an edited builder writes a new file instead of
     reading an old one, and a checkout builds the slow tables (the 15-puzzle
-    databases) once, not once per session. ``test_cache.py`` builds every table
-    cold in a fresh folder and checks this folder holds the same tables.
+    databases) once, not once per session. One test in ``test_cache.py`` builds
+    every table cold in a fresh folder and checks this folder holds the same tables.
     """
     SHARED_CACHE.mkdir(parents=True, exist_ok=True)
     old = os.environ.get("PUZZLE_ARCADE_CACHE")
@@ -40,6 +40,12 @@ def isolated_cache(tmp_path, monkeypatch):
     path.mkdir()
     monkeypatch.setenv("PUZZLE_ARCADE_CACHE", str(path))
     return path
+
+
+def pytest_collection_modifyitems(items):
+    """The cold build of every table runs first: on a fresh checkout it also fills the
+    shared folder, so no other test (or server a test starts) builds the tables again."""
+    items.sort(key=lambda item: item.get_closest_marker("cold_tables") is None)
 
 
 @pytest.fixture(scope="session")

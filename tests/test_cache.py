@@ -3,6 +3,7 @@ file names change with the code that builds the tables; the folder the tests sha
 what a cold build makes."""
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import threading
@@ -91,26 +92,27 @@ def _content(value):
     return fields
 
 
-@pytest.mark.slow
+@pytest.mark.cold_tables
 def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(tmp_path, shared_table_cache):
-    """Tests read tables from a folder that outlives the session (``conftest.py``); this
-    test builds every table from nothing, the way a new server does, and checks the
-    shared folder holds the same tables under the same names, so a table the current
-    code would not build is never trusted (a builder reading code its fingerprint does
-    not cover, say)."""
+    """Tests read tables from a folder that outlives the session (``conftest.py``). This
+    test, run first, builds every table from nothing the way a new server does, and
+    checks the shared folder holds the same tables under the same names, so a table
+    the current code would not build is never trusted (a builder reading code its
+    fingerprint does not cover, say). A table the shared folder lacks (a fresh
+    checkout, an edited builder) is copied there from this build: the run's only build.
+    """
     cold = tmp_path / "cold"
     env = {**os.environ, "PUZZLE_ARCADE_CACHE": str(cold)}
-    building = subprocess.Popen([sys.executable, "-c", WARM_EVERY_TABLE], env=env,
-                                stdout=subprocess.PIPE, text=True)
-    warmed = subprocess.run([sys.executable, "-c", WARM_EVERY_TABLE], capture_output=True,
-                            text=True, check=True).stdout     # the shared folder, as tests use it
-    built = building.communicate(timeout=600)[0]
-    assert building.returncode == 0 and built == warmed
+    subprocess.run([sys.executable, "-c", WARM_EVERY_TABLE], env=env, check=True,
+                   capture_output=True, timeout=900)
     made = sorted(p.name for p in cold.iterdir() if not p.name.startswith("."))
-    families = {name.split("-")[0] for name in made}
-    assert {"klotski", "npuzzle"} <= families
+    assert {name.split("-")[0] for name in made} >= {"klotski", "npuzzle"}
     for name in made:
         shared = shared_table_cache / name
-        assert shared.exists(), f"{name} was built but the shared folder lacks it"
+        if not shared.exists():
+            copy = shared.with_name(f".tmp-{name}")
+            shutil.copyfile(cold / name, copy)
+            os.replace(copy, shared)
+            continue
         fresh = pickle.loads((cold / name).read_bytes())
         assert _content(pickle.loads(shared.read_bytes())) == _content(fresh), name
