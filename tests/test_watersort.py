@@ -1,4 +1,5 @@
 """Water sort: notation, rules, the lower bound's soundness and proven-shortest solving."""
+import itertools
 import random
 import threading
 
@@ -27,6 +28,32 @@ def reference_pour(state, src, dst, capacity):
         tubes[dst].append(tubes[src].pop())
         moved += 1
     return moved, tuple("".join(t) for t in tubes)
+
+
+def fewest_pours_by_bfs(board, capacity):
+    """Fewest pours by a plain breadth-first search on :func:`reference_pour`, or None
+    when no pour sequence sorts the deal. Shares nothing with the solver but the board
+    text; tube order is ignored (tubes sorted), which cannot change a distance."""
+    start = tuple(sorted(board.split(",")))
+    done = lambda tubes: all(len(set(t)) <= 1 and len(t) in (0, capacity) for t in tubes)
+    seen, layer, depth = {start}, [start], 0
+    while layer:
+        if any(done(tubes) for tubes in layer):
+            return depth
+        depth += 1
+        following = []
+        for tubes in layer:
+            for src, dst in itertools.permutations(range(len(tubes)), 2):
+                top, under = tubes[src][-1:], tubes[dst][-1:]
+                if not top or len(tubes[dst]) == capacity or under not in ("", top):
+                    continue                        # nothing moves: skip the slow rules
+                moved, after = reference_pour(tubes, src, dst, capacity)
+                after = tuple(sorted(after))
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        layer = following
+    return None
 
 
 def replay(domain, start, moves):
@@ -270,6 +297,32 @@ def test_astar_length_equals_breadth_first(params):
     if exact.status == SOLVED:
         assert fast.length == exact.length == generic.length
         assert_valid_solution(domain, start, fast)
+
+
+#: seeded deals of 5-8 colours (capacity 4, two empty tubes: the game's own deal) and a
+#: few other shapes; each has at most ~15,000 positions, so breadth-first search settles
+#: every one in well under a second (the whole table takes a few seconds)
+REFERENCE_DEALS = ([(colours, 4, 2, seed) for colours in (5, 6, 7, 8) for seed in range(12)]
+                   + [(colours, 4, 1, seed) for colours in (5, 6, 7) for seed in range(4, 8)]
+                   + [(8, 3, 2, seed) for seed in range(4)] + [(6, 5, 2, seed) for seed in range(4)])
+
+
+@pytest.mark.parametrize("colours, capacity, empty, seed", REFERENCE_DEALS)
+def test_fewest_pours_equal_a_plain_breadth_first_search(colours, capacity, empty, seed):
+    """Proven-shortest means exactly breadth-first search's length, on deals the size
+    players get; an inadmissible ordering (f = g + 2h, say) returns some deals here
+    a few pours too long and still calls them optimal."""
+    board = random_deal(colours, capacity, empty, seed)
+    expected = fewest_pours_by_bfs(board, capacity)
+    domain = WaterSort(capacity)
+    start = domain.parse(board)
+    result = domain.solve(start)
+    assert result.optimal
+    if expected is None:
+        assert result.status == UNSOLVABLE
+        return
+    assert result.status == SOLVED and result.length == expected
+    assert_valid_solution(domain, start, result)
 
 
 @pytest.mark.parametrize("colours", [6, 9, 12, 14])
