@@ -1,0 +1,252 @@
+"""Job delivery: once a player has moved on (a newer request, a cancel, a disconnect) the
+old job's events reach nobody, not even an answer that was already on its way.
+
+Two layers keep that promise and each is tested alone, so removing either is caught:
+
+* :class:`~webapp.jobs.JobRunner` emits only the client's newest request. Here it runs
+  over a fake pool that just records jobs; the test plays the pool's dispatcher and
+  hands the old job's events in as if they had been read off the pipe a moment before
+  the player moved on (past the pool's cancelled-job check).
+* :class:`~webapp.pool.WorkerPool` hands no event of a cancelled job to its owner. Here
+  its worker processes are replaced by pipes the test writes into, so an answer can be
+  put in the pipe, unread, before the cancel, and read after it.
+"""
+import multiprocessing
+import os
+import threading
+from types import SimpleNamespace
+
+import pytest
+
+from webapp import pool as pool_module
+from webapp.jobs import JobRunner
+from webapp.pool import PoolJob, WorkerPool
+from webapp.runner import ANALYSE, SOLVE
+from webapp.validation import JobRequest
+from webapp.worker import Limits, WorkerSettings
+
+BOARD = "1 2 3 4 5 6 7 0 8"
+LIMITS = {ANALYSE: Limits(5.0), SOLVE: Limits(20.0)}
+
+
+def request(job_id):
+    return JobRequest(game="npuzzle", board=BOARD, id=job_id)
+
+
+def answer(job_id):
+    return {"id": job_id, "game": "npuzzle", "length": 1}
+
+
+class Emitted:
+    """What the runner sent, as (client, event, request id)."""
+
+    def __init__(self):
+        self.sent = []
+        self._changed = threading.Condition()
+
+    def __call__(self, event, payload, to):
+        with self._changed:
+            self.sent.append((to, event, payload.get("id")))
+            self._changed.notify_all()
+
+    def wait_for(self, item, timeout=10.0):
+        with self._changed:
+            return self._changed.wait_for(lambda: item in self.sent, timeout)
+
+
+class FakePool:
+    """Records submitted jobs; cancelling marks them, as the real pool does."""
+
+    name = "fake"
+
+    def __init__(self):
+        self.jobs = []
+
+    def submit(self, job):
+        self.jobs.append(job)
+
+    def cancel(self, job):
+        job.cancelled = True
+
+    def owners(self):
+        return {job.owner for job in self.jobs if not job.cancelled}
+
+
+@pytest.fixture
+def runner():
+    emitted = Emitted()
+    pools = {ANALYSE: FakePool(), SOLVE: FakePool()}
+    made = JobRunner(emitted, pools, LIMITS)
+    made.emitted = emitted
+    return made
+
+
+MOVING_ON = {
+    "a newer request": lambda runner: runner.submit("p", SOLVE, request("new")),
+    "a cancel": lambda runner: runner.cancel("p"),
+    "a disconnect": lambda runner: runner.drop("p"),
+}
+
+
+@pytest.mark.parametrize("move_on", MOVING_ON.values(), ids=MOVING_ON.keys())
+def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
+    runner.submit("p", SOLVE, request("old"))
+    runner.submit("q", SOLVE, request("other"))
+    old, other = runner.pools[SOLVE].jobs[:2]
+    old.on_event("progress", {"id": "old", "nodes": 10})
+    assert runner.emitted.sent == [("p", "progress", "old")]       # still the newest: sent
+    move_on(runner)
+    assert old.cancelled
+    old.on_event("progress", {"id": "old", "nodes": 20})            # already read off the pipe
+    old.on_event("solution", answer("old"))
+    old.on_done()
+    other.on_event("solution", answer("other"))                     # other players unaffected
+    assert runner.emitted.sent == [("p", "progress", "old"), ("q", "solution", "other")]
+
+
+def test_only_the_newest_of_several_requests_answers(runner):
+    for job_id in ("first", "second", "third"):
+        runner.submit("p", ANALYSE, request(job_id))
+    first, second, third = runner.pools[ANALYSE].jobs
+    assert [first.cancelled, second.cancelled, third.cancelled] == [True, True, False]
+    for job in (third, first, second):                  # answers in any order
+        job.on_event("analysis", answer(job.request.id))
+    assert runner.emitted.sent == [("p", "analysis", "third")]
+
+
+def test_a_finished_old_job_does_not_free_the_new_ones_slot(runner):
+    """The old job's late ``done`` must not make the runner forget the new job, or a
+    cancel would then find nothing to stop."""
+    runner.submit("p", SOLVE, request("old"))
+    runner.submit("p", SOLVE, request("new"))
+    old, new = runner.pools[SOLVE].jobs
+    old.on_done()
+    assert runner.cancel("p", "new") and new.cancelled
+    new.on_event("solution", answer("new"))
+    assert runner.emitted.sent == []
+
+
+def test_an_old_analysis_asking_for_more_time_is_not_moved_to_the_solve_pool(runner):
+    runner.submit("p", ANALYSE, request("old"))
+    old = runner.pools[ANALYSE].jobs[0]
+    runner.submit("p", ANALYSE, request("new"))
+    old.on_event("escalate", {"interim_sent": False})
+    assert runner.pools[SOLVE].jobs == []
+    new = runner.pools[ANALYSE].jobs[1]
+    new.on_event("escalate", {"interim_sent": True})
+    (moved,) = runner.pools[SOLVE].jobs
+    assert moved.request.id == "new" and moved.limits.skip_interim
+    moved.on_event("analysis", answer("new"))
+    assert runner.emitted.sent == [("p", "analysis", "new")]
+
+
+def test_cancel_names_the_job_it_stops(runner):
+    runner.submit("p", SOLVE, request("mine"))
+    job = runner.pools[SOLVE].jobs[0]
+    assert not runner.cancel("p", "someone else's") and not job.cancelled
+    assert not runner.cancel("nobody")
+    assert runner.cancel("p", "mine") and job.cancelled
+    assert not runner.cancel("p", "mine")               # nothing left to cancel
+
+
+# -- the pool's own filter, with the test playing the worker processes ---------------------
+
+class PlayedWorker(pool_module._Worker):
+    """A worker without a process: the test reads its jobs from ``child`` and writes its
+    messages there. It says ``ready`` at once and never dies."""
+
+    made = []
+
+    def __init__(self, index, settings, name):
+        self.index = index
+        self.cancel_flag = SimpleNamespace(value=0)
+        self.conn, self.child = multiprocessing.Pipe()
+        quiet, self._never = os.pipe()             # a sentinel that never fires
+        self.process = SimpleNamespace(sentinel=quiet, is_alive=lambda: True, pid=0,
+                                       exitcode=None, join=lambda timeout=None: None,
+                                       kill=lambda: None)
+        self.ready = False
+        self.job = None
+        self.deadline = 0.0
+        self.restart_at = None
+        self.send_lock = threading.Lock()
+        self.child.send(("ready", 0))
+        PlayedWorker.made.append(self)
+
+    def take(self):
+        """The next job the pool hands this worker: (seq, kind, request, limits)."""
+        assert self.child.poll(10), "the pool handed this worker no job"
+        return self.child.recv()
+
+
+@pytest.fixture
+def played_pool(monkeypatch):
+    """A two-worker pool whose workers the test plays; its dispatcher thread is real."""
+    PlayedWorker.made = []
+    monkeypatch.setattr(pool_module, "_Worker", PlayedWorker)
+    made = WorkerPool("played", 2, 4, WorkerSettings())
+    yield made
+    made.close()
+    for worker in PlayedWorker.made:
+        worker.child.close()
+
+
+class Blocker:
+    """Holds the pool's dispatcher thread inside one job's event until released."""
+
+    def __init__(self):
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def on_event(self, event, payload):
+        self.inside.set()
+        assert self.release.wait(10)
+
+
+def hold_the_dispatcher(pool, start_job):
+    """``start_job()`` puts a job on worker 0; a second job on worker 1 then holds the
+    dispatcher in its first event. Returns (blocker, worker 0, the first job's seq): what
+    worker 0 writes now stays unread in its pipe until ``blocker.release`` is set."""
+    start_job()
+    first, second = PlayedWorker.made
+    seq, *_ = first.take()
+    blocker = Blocker()
+    pool.submit(PoolJob(SOLVE, request("blocker"), LIMITS[SOLVE], owner="b",
+                        on_event=blocker.on_event))
+    blocking_seq, *_ = second.take()
+    second.child.send(("event", blocking_seq, "progress", {"id": "blocker"}))
+    assert blocker.inside.wait(10)
+    return blocker, first, seq
+
+
+def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
+    heard, done = [], threading.Event()
+    job = PoolJob(SOLVE, request("old"), LIMITS[SOLVE], owner="p",
+                  on_event=lambda event, payload: heard.append(event), on_done=done.set)
+    blocker, worker, seq = hold_the_dispatcher(played_pool, lambda: played_pool.submit(job))
+    worker.child.send(("event", seq, "solution", answer("old")))
+    worker.child.send(("done", seq))
+    played_pool.cancel(job)
+    blocker.release.set()
+    assert done.wait(10)                   # the pipe was read to the end
+    assert heard == []
+
+
+@pytest.mark.parametrize("move_on", MOVING_ON.values(), ids=MOVING_ON.keys())
+def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_pool, move_on):
+    """Both layers together, through the runner, with the pool's real dispatcher."""
+    emitted = Emitted()
+    runner = JobRunner(emitted, {ANALYSE: played_pool, SOLVE: played_pool}, LIMITS)
+    blocker, worker, seq = hold_the_dispatcher(
+        played_pool, lambda: runner.submit("p", SOLVE, request("old")))
+    runner.submit("q", SOLVE, request("queued"))          # waits for a free worker
+    worker.child.send(("event", seq, "solution", answer("old")))
+    worker.child.send(("done", seq))
+    move_on(runner)
+    blocker.release.set()
+    # worker 0 is given the queued job only once the old answer and its end were read
+    queued_seq, _, queued, _ = worker.take()
+    assert queued.id == "queued"
+    assert emitted.sent == []
+    worker.child.send(("event", queued_seq, "solution", answer("queued")))
+    assert emitted.wait_for(("q", "solution", "queued"))
+    assert emitted.sent == [("q", "solution", "queued")]
