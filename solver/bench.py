@@ -17,6 +17,7 @@ import os
 import resource
 import statistics
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -140,6 +141,34 @@ def print_coach(name: str, row: dict) -> None:
           f"max {row['rate_max_ms']:.3f} ms per position (whole analysis with it: median "
           f"{row['analyse_median_ms']:.3f} ms, max {row['analyse_max_ms']:.3f} ms); "
           f"{row['positions']} positions, {row['moves']} moves, {row['unknown']} left unknown")
+
+
+class _StampedEvent(threading.Event):
+    """An Event that remembers when it was set."""
+
+    set_at = 0.0
+
+    def set(self) -> None:
+        self.set_at = time.perf_counter()
+        super().set()
+
+
+def cancel_row(puzzle: str, board: str, options: dict, after: float = 0.3) -> dict:
+    """Cancel a search ``after`` seconds in; ``stop_ms`` is how long it took to return.
+
+    The unit tests check that a search polls its cancel flag every few hundred
+    positions (every position where moves are many); this is what that means in
+    time. ``stop_ms`` is None when the search ended before the cancel.
+    """
+    cold_start()
+    stop = _StampedEvent()
+    timer = threading.Timer(after, stop.set)
+    timer.start()
+    report = solve_board(puzzle, board, cancel=stop, **options)
+    returned = time.perf_counter()
+    timer.cancel()
+    stop_ms = (returned - stop.set_at) * 1000 if stop.is_set() else None
+    return {"status": report["status"], "stop_ms": stop_ms, "peak_mib": peak_mib()}
 
 
 def isolated(fn: Callable, *args):
