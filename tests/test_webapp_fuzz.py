@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from test_webapp_live import LiveClient
 from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
+from solver.engine import make_domain
 from webapp import create_app
 
 JSON = st.recursive(
@@ -64,11 +65,27 @@ def check_reply(name, reply, event, args):
     payload = args[0]
     assert len(args) == 1 and isinstance(payload, dict)
     assert reply["game"] == payload["game"]
+    options = {k: payload[k] for k in ("capacity", "metric", "goal") if k in payload}
     if name == "analysis":
-        assert reply["solvable"] in (True, False, None) and "distance" in reply
+        check_analysis(payload["game"], reply, options)
     elif name == "solution":
-        options = {k: payload[k] for k in ("capacity", "metric", "goal") if k in payload}
         replay_solution(payload["game"], reply["board"], reply, options)
+
+
+def check_analysis(game, reply, options):
+    """A verdict (a search that gave up answers ``error``), with the distance it implies:
+    none when unsolvable, 0 exactly on a solved board, else a legal move to ``next_board``."""
+    domain = make_domain(game, **options)
+    state = domain.parse(reply["board"])
+    assert reply["solved"] == domain.is_goal(state)
+    if reply["solvable"] is False:
+        assert reply["distance"] is None and reply["next_board"] is None
+        return
+    assert reply["solvable"] is True and reply["distance"] >= 0
+    assert (reply["distance"] == 0) == reply["solved"]
+    if reply["distance"]:
+        after = domain.parse(reply["next_board"])
+        assert any(domain.key(nxt) == domain.key(after) for _, nxt in domain.moves(state))
 
 
 @settings(max_examples=150, deadline=None,

@@ -16,8 +16,11 @@ import pytest
 
 from solver import catalogue
 from solver.core.errors import BoardError
-from solver.engine import analyse_board, parse_board, solve_board
+from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
+from test_klotski import string_bfs
+from test_npuzzle import reference_distances
+from test_watersort import fewest_pours_by_bfs
 from webapp import create_app
 from webapp.config import normalise
 from webapp.games import default_options, lobby_packs
@@ -193,7 +196,7 @@ def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
     first, again = page_config(client.get(link)), page_config(client.get(link))
     assert first["board"] == again["board"] and first["error"] is None
     assert first["min"] == {"moves": 20, "optimal": True}
-    assert analyse_board("npuzzle", first["board"])["distance"] == 20
+    assert reference_distances()[tuple(map(int, first["board"].split()))] == 20
     other = page_config(client.get("/play/npuzzle?size=3&distance=20&seed=124"))
     assert other["board"] != first["board"]
 
@@ -201,8 +204,7 @@ def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
 def test_seeded_watersort_link_carries_capacity_and_fewest_pours(client):
     config = page_config(client.get("/play/watersort?colours=5&capacity=3&empty=2&seed=5"))
     assert config["options"]["capacity"] == 3 and config["error"] is None
-    report = solve_board("watersort", config["board"], capacity=3)
-    assert report["optimal"] and report["length"] == config["min"]["moves"]
+    assert fewest_pours_by_bfs(config["board"], 3) == config["min"]["moves"]
 
 
 def test_daily_puzzles_open_and_bad_generator_values_fall_back(client):
@@ -253,7 +255,8 @@ def test_validate_and_check_a_good_board(client):
     assert reply["ok"] and reply["canonical"] == board
     assert reply["link"].startswith("/play/klotski?board=")
     checked = client.post("/api/check", json={"game": "klotski", "board": board}).get_json()
-    assert checked["solvable"] is True and checked["distance"] == analyse_board("klotski", board)["distance"]
+    expected = string_bfs(board, "A", 2, 0, "piece")       # the default goal: bottom centre
+    assert checked["solvable"] is True and checked["distance"] == expected
     unsolvable = client.post("/api/check", json={"game": "npuzzle", "board": "2 1 3 4 5 6 7 8 0"}).get_json()
     assert unsolvable["ok"] and unsolvable["solvable"] is False
 
