@@ -1,5 +1,8 @@
 """Solving from the page: cancelling a long search, and a player interrupting playback."""
+import datetime as dt
+
 import pytest
+from playwright.sync_api import expect
 
 from test_browser_support import GamePage, engine_solution
 
@@ -9,6 +12,8 @@ pytestmark = pytest.mark.browser
 LONG_KLOTSKI = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"
 #: an 8-puzzle position many moves from solved, so playback takes a while
 FAR = "8 6 7 2 5 4 3 0 1"
+#: where the page's clock starts when a test holds it
+START = dt.datetime(2024, 1, 1, 12, 0, 0)
 
 
 def test_cancel_stops_a_long_search_and_nothing_plays(page, live_server):
@@ -29,21 +34,27 @@ def test_cancel_stops_a_long_search_and_nothing_plays(page, live_server):
 
 
 def test_a_player_move_stops_playback_and_played_moves_can_be_undone(page, live_server):
+    """Playback steps on the page's timers; the test holds the page's clock and moves it
+    by hand, so "three more moves would have played by now" needs no waiting."""
+    page.clock.install(time=START)
+    page.clock.pause_at(START + dt.timedelta(seconds=1))
     view = GamePage(page, live_server).open("npuzzle", FAR, speed=500)
     moves, states = engine_solution("npuzzle", FAR)
     view.click("solve")
-    page.wait_for_function(
-        "document.querySelector('[data-testid=moves]').textContent.trim() === '2'",
-        timeout=15_000)
+    expect(view.testid("play-pause")).to_have_attribute("data-playing", "true", timeout=15_000)
+    for _ in range(40):                      # a tenth of a second at a time
+        if view.moves() == 2:
+            break
+        page.clock.run_for(100)
     # the player slides a tile other than the one playback would move next
     current = view.state()
-    assert current == states[2]
+    assert view.moves() == 2 and current == states[2]
     tiles = current.split()
     blank = tiles.index("0")
     neighbour = next(t for i, t in enumerate(tiles) if t != "0" and t != str(moves[2]["tile"])
                      and abs(i // 3 - blank // 3) + abs(i % 3 - blank % 3) == 1)
     page.locator(f'[data-tile="{neighbour}"]').click()
-    page.wait_for_timeout(1500)          # playback would have made 3 more moves by now
+    page.clock.run_for(1500)                 # playback would have made 3 more moves by now
     assert view.moves() == 3
     assert view.state() != states[3]
     # undo takes back the player's move, then the two played ones

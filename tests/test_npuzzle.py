@@ -2,7 +2,6 @@
 import collections
 import functools
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -280,15 +279,15 @@ def test_cold_build_then_reload_from_disk(tmp_path, monkeypatch):
     npuzzle_table.STORE.forget()          # the next test reads the shared folder again
 
 
-def test_lookup_solves_any_8_puzzle_within_milliseconds():
+def test_any_8_puzzle_is_solved_by_walking_the_table():
+    """No search: each step goes to a neighbour one closer (the bench times it)."""
     rng = random.Random(3)
     boards = [scramble(3, 60 + i, rng) for i in range(50)] + [DOMAIN.parse(t) for t in HARDEST]
-    npuzzle_table.distances()
-    started = time.perf_counter()
     for board in boards:
-        DOMAIN.solve(board)
-    per_query = (time.perf_counter() - started) / len(boards)
-    assert per_query < 0.005
+        result = DOMAIN.solve(board)
+        assert result.nodes == 0 and result.optimal
+        assert result.length == reference_distances()[board]
+        assert_replays(board, result)
 
 
 # -- engine entry points ----------------------------------------------------------

@@ -1,7 +1,6 @@
 """15-puzzle: pattern-database IDA* against exact search, Korf's instances, budgets."""
 import random
 import threading
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -146,13 +145,12 @@ def _assert_legal_hint(board, analysis):
     assert (analysis.best_move, analysis.next_state) in list(DOMAIN.moves(board))
 
 
-def test_quick_analysis_answers_a_hard_board_within_a_second(tables, monkeypatch):
+def test_quick_analysis_answers_a_hard_board_without_proving_it(tables, monkeypatch):
+    """(The bench times this hint.)"""
     # a proof attempt too short for #60 (66 moves, millions of positions), whatever the machine
     monkeypatch.setattr(npuzzle, "QUICK_PROOF", Budget(max_nodes=20_000))
     board = DOMAIN.parse(INSTANCES[59]["board"])
-    started = time.perf_counter()
     quick = DOMAIN.quick_analyse(board)
-    assert time.perf_counter() - started < 1.0
     assert not quick.optimal and quick.distance >= INSTANCES[59]["optimal"]
     _assert_legal_hint(board, quick)
 

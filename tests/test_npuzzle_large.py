@@ -1,6 +1,5 @@
 """5x5 and larger: the row/column reduction always reaches the goal, quickly, never claimed optimal."""
 import random
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,11 +21,10 @@ def test_reduction_reaches_the_goal_from_any_position(board):
 
 @settings(max_examples=10, deadline=None)
 @given(solvable_boards(5))
-def test_5x5_solve_replays_within_a_second(board):
-    started = time.perf_counter()
+def test_5x5_solve_replays_and_is_not_called_optimal(board):
+    """(The bench times 5x5 solves.)"""
     result = DOMAIN.solve(board)
-    assert time.perf_counter() - started < 2.0      # typically 15 ms, worst seen 0.7 s
-    assert not result.optimal
+    assert result.solved and not result.optimal
     assert_replays(board, result)
 
 

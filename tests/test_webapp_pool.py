@@ -1,4 +1,4 @@
-"""The worker pools: budgets, the bounded queue, cancel latency, lost workers, rate limits.
+"""The worker pools: budgets, the bounded queue, cancel, lost workers, rate limits.
 
 Jobs here run in real worker processes (spawned), so each test proves the web
 process hands work off, and gets every answer back, across a process boundary.
@@ -10,8 +10,10 @@ import time
 
 import pytest
 
+from solver.npuzzle.levels import load
+from test_npuzzle import DOMAIN
 from test_webapp_socket import LONG, ONE_MOVE_8, Inbox
-from webapp import create_app
+from webapp import app as app_module, create_app
 from webapp.jobs import BUSY_MESSAGE
 from webapp.pool import PoolBusy, PoolJob, WorkerPool
 from webapp.ratelimit import RateLimiter
@@ -56,7 +58,10 @@ def pool():
         each.shutdown(1.0)
 
 
-def test_a_cancelled_search_stops_within_a_fraction_of_a_second(pool):
+def test_a_cancelled_search_stops_and_says_nothing_more(pool):
+    """The worker stops its search (it would run for seconds) and the job ends with no
+    event after the cancel. How soon: the search polls every few hundred positions
+    (``test_search.py``); the bench times it."""
     solve = pool()
     recorder = Recorder()
     job = recorder.job(LONG_REQUEST)
@@ -64,10 +69,13 @@ def test_a_cancelled_search_stops_within_a_fraction_of_a_second(pool):
     recorder.wait(lambda: "progress" in recorder.names())
     cancelled_at = time.monotonic()
     solve.cancel(job)
-    recorder.wait(lambda: recorder.done_at is not None, timeout=5)
-    assert recorder.done_at - cancelled_at < 0.3        # the promise is ~100 ms; CI is noisy
+    recorder.wait(lambda: recorder.done_at is not None, timeout=15)
     assert [n for t, n, _ in recorder.events if t > cancelled_at] == []
     assert solve.owners() == set()
+    after = Recorder()                                  # the worker is free again
+    solve.submit(after.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="after")))
+    after.wait(lambda: after.done_at is not None)
+    assert after.names() == ["solution"]
 
 
 def test_node_budget_from_configuration_ends_the_search_with_an_error(pool):
@@ -135,17 +143,18 @@ def test_analysis_streams_an_interim_hint_before_the_proven_answer(pool):
     lookup.wait(lambda: lookup.done_at is not None)
     assert [(n, p["final"], p["distance"]) for _, n, p in lookup.events] == [("analysis", True, 1)]
     fifteen = Recorder()
-    board = "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12"
-    started = time.monotonic()
-    job = fifteen.job(JobRequest(game="npuzzle", board=board), kind="analyse", seconds=60)
+    korf_1 = load("korf100")["instances"][0]          # 57 moves, a long proof
+    job = fifteen.job(JobRequest(game="npuzzle", board=korf_1["board"]), kind="analyse",
+                      seconds=60)
     analyse.submit(job)
-    fifteen.wait(lambda: fifteen.events, timeout=20)
+    fifteen.wait(lambda: fifteen.events, timeout=30)
     _, name, interim = fifteen.events[0]
-    assert name == "analysis" and interim["board"] == board and interim["best_move"]
-    # the hint is streamed at once; the proof (pattern databases) may take much longer
-    assert interim["final"] is False or interim["optimal"] is True
-    assert time.monotonic() - started < 20
     analyse.cancel(job)
+    assert name == "analysis" and interim["board"] == korf_1["board"]
+    assert interim["final"] is False and interim["optimal"] is False
+    assert interim["distance"] >= korf_1["optimal"] == 57
+    board = DOMAIN.parse(korf_1["board"])
+    assert DOMAIN.parse(interim["next_board"]) in [nxt for _, nxt in DOMAIN.moves(board)]
 
 
 def test_runner_answers_server_busy_when_the_queue_is_full():
@@ -168,22 +177,28 @@ def test_runner_answers_server_busy_when_the_queue_is_full():
         app.extensions["job_runner"].shutdown(2.0)
 
 
-def test_rate_limit_answers_error_then_recovers():
+def test_rate_limit_answers_error_then_recovers(monkeypatch):
+    """On a clock the test moves: 12 requests at once are the burst of 5 and 7 errors;
+    one second later exactly one more request is allowed."""
+    now = [0.0]
+    monkeypatch.setattr(app_module, "RateLimiter",
+                        lambda rate, burst: RateLimiter(rate, burst, clock=lambda: now[0]))
     app = create_app(testing=True, RATE_LIMIT=1, RATE_BURST=5)
     inbox = Inbox(app.extensions["socketio"].test_client(app))
     try:
         for i in range(12):
             inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": i})
-        inbox.wait("analysis", timeout=20)     # the first answer starts the workers
-        inbox.quiet_for(0.5)
+        # the allowed requests each superseded the one before: only the last answers
+        assert inbox.wait("analysis", timeout=20)[1]["id"] == 4
         limited = [p for n, p in inbox.events if n == "error"]
-        assert 5 <= len(limited) <= 7       # 12 less the burst of 5, less ~1 refilled per second
+        assert [p["id"] for p in limited] == list(range(5, 12))
         assert all(p["message"] == "too many requests; slow down" for p in limited)
-        # the allowed requests each superseded the one before: only the last answered
         assert [n for n, _ in inbox.events if n != "error"] == []
         inbox.events.clear()
-        time.sleep(1.1)
-        inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "later"})
+        now[0] += 1.0
+        for job_id in ("later", "too soon"):
+            inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": job_id})
+        assert inbox.wait("error")[1]["id"] == "too soon"
         assert inbox.wait("analysis", where=lambda p: p["id"] == "later")[1]["distance"] == 1
     finally:
         inbox.client.disconnect()
@@ -224,7 +239,7 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
     """Lookups never queue behind a search: after ANALYSE_FAST_SECONDS the search
     continues in the solve pool with the full analysis budget."""
     app = create_app(testing=True, ANALYSE_WORKERS=1, ANALYSE_FAST_SECONDS=0.3,
-                     ANALYSE_SECONDS=3, RATE_LIMIT=0)
+                     ANALYSE_SECONDS=6, RATE_LIMIT=0)
     sio, runner = app.extensions["socketio"], app.extensions["job_runner"]
     searching, looking = Inbox(sio.test_client(app)), Inbox(sio.test_client(app))
     try:
@@ -233,14 +248,14 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
         while runner.health()["pools"]["solve"]["busy"] == 0:
             assert time.monotonic() < deadline, "the analysis never moved to the solve pool"
             time.sleep(0.02)
-        started = time.monotonic()
         looking.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})
         assert looking.wait("analysis", timeout=10)[1]["distance"] == 1
-        assert time.monotonic() - started < 2.0            # not behind the 3 s search
-        _, error = searching.wait(("analysis", "error"), timeout=15)
+        searching._pull()                   # not behind the search: that one is still running
+        assert [n for n, _ in searching.events if n != "progress"] == []
+        _, error = searching.wait(("analysis", "error"), timeout=20)
         assert error["id"] == "deep" and error["message"].startswith("gave up after ")
         budget = float(re.search(r"\(([\d.]+) s budget\)", error["message"]).group(1))
-        assert budget > 1.0                 # (part of) the full 3 s budget, not the fast 0.3 s
+        assert budget > 1.0                 # (part of) the full 6 s budget, not the fast 0.3 s
     finally:
         for inbox in (searching, looking):
             inbox.client.disconnect()

@@ -152,13 +152,11 @@ def test_progress_streams_then_cancel_silences_the_job(app, inbox):
 
 
 def test_progress_is_throttled(inbox):
-    inbox.client.emit("solve", LONG)
-    time.sleep(2.0)
+    """Progress lines are at least a fifth of a second apart by the search's own clock."""
+    inbox.client.emit("solve", {**LONG, "id": "throttled"})
+    stamps = [inbox.wait("progress", timeout=10)[1]["elapsed"] for _ in range(4)]
     inbox.client.emit("cancel")
-    inbox.quiet_for(0.3)
-    stamps = [p["elapsed"] for n, p in inbox.events if n == "progress"]
-    assert 2 <= len(stamps) <= 10
-    assert all(b - a >= 0.2 for a, b in zip(stamps, stamps[1:]))
+    assert all(b - a >= 0.2 for a, b in zip(stamps, stamps[1:])), stamps
 
 
 def test_cancel_with_another_id_leaves_the_job_alone(inbox):
@@ -205,12 +203,11 @@ def test_a_long_solve_does_not_block_another_client(app, inbox):
     other = Inbox(app.extensions["socketio"].test_client(app))
     inbox.client.emit("solve", {**LONG, "id": "slow"})
     inbox.wait("progress", timeout=5)
-    started = time.monotonic()
     other.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})
-    _, reply = other.wait("analysis", timeout=5)
-    # blocked would mean waiting out the 20 s solve budget; allow for a loaded machine
-    assert reply["id"] == "quick" and time.monotonic() - started < 5.0
-    assert [n for n, _ in inbox.events if n != "progress"] == []   # still solving
+    _, reply = other.wait("analysis", timeout=15)
+    assert reply["id"] == "quick"
+    inbox._pull()
+    assert [n for n, _ in inbox.events if n != "progress"] == []   # answered mid-solve
     inbox.client.emit("cancel")
     other.client.disconnect()
 
@@ -220,7 +217,7 @@ def test_over_budget_is_an_error_naming_the_effort():
     inbox = Inbox(budget_app.extensions["socketio"].test_client(budget_app))
     for event in ("solve", "analyse"):
         inbox.client.emit(event, {**LONG, "id": event})
-        _, error = inbox.wait("error", timeout=5)
+        _, error = inbox.wait("error", timeout=30)   # a fresh app: workers start first
         assert error["event"] == event and error["id"] == event
         assert error["message"].startswith("gave up after ")
     inbox.client.disconnect()
