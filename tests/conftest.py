@@ -55,7 +55,9 @@ def live_server():
 
     from webapp import create_app
 
-    app = create_app(testing=True)
+    # proofs the pages wait for (a 56-move 15-puzzle: ~2 s alone) must not run out of the
+    # default 5 s analysis budget on a machine busy with other work
+    app = create_app(testing=True, ANALYSE_SECONDS=30)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
