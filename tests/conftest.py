@@ -5,10 +5,15 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
+# no per-example time limit: on a shared machine one slow example is not a failure
+settings.register_profile("arcade", deadline=None)
+settings.load_profile("arcade")
+
 #: the table folder every test run shares (``make clean`` removes it)
 SHARED_CACHE = Path(__file__).resolve().parent.parent / "test-artifacts" / "table-cache"
 
