@@ -624,7 +624,8 @@ def test_analyse_gives_the_table_half_the_budget_then_searches(monkeypatch):
     budgets = []
     real_build = klotski_search.build_table
     monkeypatch.setattr(klotski_search, "build_table",
-                        lambda *args: budgets.append(args[-1].budget) or real_build(*args))
+                        lambda layout, key, metric, mon, *rest:
+                        budgets.append(mon.budget) or real_build(layout, key, metric, mon, *rest))
     domain = Klotski("step")
     board = "AA..../AA..../..B.../...C../....D./.....E"       # wide open: huge level
     state = domain.parse(board)
