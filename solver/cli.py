@@ -34,6 +34,17 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (``nan``/``inf`` would switch a limit off)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:20]!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number, not {text[:20]}")
+    return value
+
+
 def _declared_options() -> Dict[str, List[Option]]:
     """Every game's options by name: a name several games share becomes one flag."""
     flags: Dict[str, List[Option]] = {}
@@ -71,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, options in _declared_options().items():
         _add_option_flag(solve, name, options)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.add_argument("--seconds", type=float, help="give up after this many seconds")
+    solve.add_argument("--seconds", type=seconds, help="give up after this many seconds")
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
     solve.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="report search progress on stderr (default: when it is a terminal)")
@@ -91,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
     bench.add_argument("--only", choices=list(games), help="bench one puzzle only")
-    bench.add_argument("--baseline-seconds", type=float, default=120.0,
+    bench.add_argument("--baseline-seconds", type=seconds, default=120.0,
                        help="stop a baseline run after this long (reported as gave up)")
     for game in games.values():
         game.bench_arguments(bench)
@@ -136,10 +147,6 @@ class _StderrProgress:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    if args.seconds is not None and not math.isfinite(args.seconds):
-        raise UsageError(f"--seconds must be a finite number, not {args.seconds}")
-    if args.seconds is not None and args.seconds <= 0:
-        raise UsageError("--seconds must be positive")
     if args.nodes is not None and args.nodes <= 0:
         raise UsageError("--nodes must be positive")
     budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)

@@ -67,7 +67,12 @@ def main(argv=None) -> None:
         serve_dev(args.host, args.port)
         return
     from .server import ArcadeServer
-    ArcadeServer(args.host, args.port, threads=args.threads, log_level=level).run()
+    try:
+        request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))
+    except ValueError:
+        parser.error("ARCADE_REQUEST_SECONDS must be a number of seconds")
+    ArcadeServer(args.host, args.port, threads=args.threads, log_level=level,
+                 request_seconds=request_seconds).run()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ a short, budgeted analysis. Bad requests get 400 with {ok: false, error}.
 """
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -23,9 +26,37 @@ CHECK_SECONDS = 3.0
 CHECK_NODES = 400_000
 
 
+class BodyTooLarge(BoardError):
+    """The body is over ``MAX_CONTENT_LENGTH``: answered 413, not 400."""
+
+
+def _json_body():
+    """The request's JSON body; raises BoardError when it cannot be read or parsed.
+
+    Read here rather than by ``request.get_json`` so a broken chunked body, a body
+    over the size limit and JSON nested deeper than the parser's recursion limit
+    are each a clear 4xx, never a 500.
+    """
+    try:
+        data = request.get_data(cache=True)
+    except HTTPException as err:
+        if err.code == 413:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            raise BodyTooLarge(f"the request body is over the {limit}-byte limit") from None
+        raise BoardError("could not read the request body") from None
+    except Exception:                       # noqa: BLE001 - a garbled (chunked) body
+        raise BoardError("could not read the request body") from None
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise BoardError("the JSON is nested too deeply") from None
+    except ValueError:
+        return None
+
+
 def _read_request():
     """(game, board, options) from the JSON body; raises BoardError on a bad shape."""
-    body = request.get_json(silent=True)
+    body = _json_body()
     if not isinstance(body, dict):
         raise BoardError("send a JSON object like {game, board, options}")
     game, board = body.get("game"), body.get("board")
@@ -52,12 +83,16 @@ def _validated():
             game, canonical, options)
 
 
+def _refused(err: BoardError):
+    return jsonify(ok=False, error=str(err)), 413 if isinstance(err, BodyTooLarge) else 400
+
+
 @api.post("/validate")
 def validate():
     try:
         reply, *_ = _validated()
     except BoardError as err:
-        return jsonify(ok=False, error=str(err)), 400
+        return _refused(err)
     return jsonify(reply)
 
 
@@ -66,7 +101,7 @@ def check():
     try:
         reply, game, board, options = _validated()
     except BoardError as err:
-        return jsonify(ok=False, error=str(err)), 400
+        return _refused(err)
     if reply["ok"]:
         seconds = float(current_app.config.get("CHECK_SECONDS", CHECK_SECONDS))
         analysis = analyse_board(game, board, budget=Budget(CHECK_NODES, seconds), rate=False,

@@ -18,10 +18,13 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
+from . import guard
+from .answers import error_payload
 from .api import api
 from .config import DEFAULTS, normalise
 from .events import register_events
 from .health import health
+from .hosts import HostGuard
 from .jobs import JobRunner
 from .pages import pages
 from .pool import WorkerPool
@@ -96,6 +99,9 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(health)
     register_events(socketio, runner, limiter)
+    guard.install(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
+    app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"],
+                             app.config["SERVED_HOST"])
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
         start_prebuild(then=runner.start)
     return app

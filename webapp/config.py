@@ -4,7 +4,7 @@ Flask's :meth:`~flask.Config.from_prefixed_env` reads the environment (each valu
 parsed as JSON when it can be, so ``ARCADE_SOLVE_SECONDS=20`` is a number);
 :func:`normalise` then gives every setting its default's type, so
 ``ARCADE_PREBUILD_TABLES=no`` is False and ``ARCADE_ALLOWED_ORIGINS=https://a,https://b``
-a list.
+(or ``ARCADE_ALLOWED_HOSTS=arcade.example,other.example``) a list.
 """
 from __future__ import annotations
 
@@ -25,7 +25,13 @@ DEFAULTS = {
     "RATE_LIMIT": 30.0,             # events per second per client, on average (0: off)
     "RATE_BURST": 60,               # ... and in a burst
     "MAX_MESSAGE_BYTES": 16_384,    # the transport refuses bigger Socket.IO messages
+    "MAX_WAITING_BYTES": 131_072,   # received but not yet handled, per websocket: over it
+                                    # the connection is closed
+    "MAX_CONTENT_LENGTH": 65_536,   # the largest HTTP request body (Flask answers 413)
     "ALLOWED_ORIGINS": None,        # None: same origin only; or a list of origins
+    "ALLOWED_HOSTS": None,          # Host names served (besides IP addresses, localhost
+                                    # and SERVED_HOST); others get 400 (DNS rebinding)
+    "SERVED_HOST": None,            # the address the server listens on (set by the server)
     "PREBUILD_TABLES": True,        # warm tables and start workers at startup (not in tests)
     "MESSAGE_QUEUE": None,          # "redis://host:port/0" to run as part of a cluster
     "SHUTDOWN_SECONDS": 5.0,        # how long a graceful shutdown waits for workers
@@ -58,9 +64,9 @@ def normalise(config: MutableMapping) -> None:
     """Give every known setting its default's type, in place."""
     for key, default in DEFAULTS.items():
         value = config.get(key)
-        if key == "ALLOWED_ORIGINS":
+        if key in ("ALLOWED_ORIGINS", "ALLOWED_HOSTS"):
             config[key] = _origins(value)
-        elif key == "MESSAGE_QUEUE":
+        elif key in ("MESSAGE_QUEUE", "SERVED_HOST"):
             config[key] = value or None
         else:
             config[key] = _typed(key, value, default)

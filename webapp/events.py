@@ -16,7 +16,7 @@ from flask_socketio import SocketIO
 from .answers import error_payload
 from .ratelimit import RateLimiter
 from .runner import ANALYSE, SOLVE, Runner
-from .validation import PayloadError, parse_cancel, parse_job_request, request_id
+from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +41,13 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
         reply_error(RATE_MESSAGE, event, payload)
         return False
 
-    def submit(kind: str, payload) -> None:
+    def submit(kind: str, args: tuple) -> None:
+        payload = args[0] if args else None
         if not admitted(kind, payload):
             return
         log_id = _log_id()
         try:
-            job = parse_job_request(payload)
+            job = parse_job_request(one_payload(kind, args))
         except PayloadError as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
@@ -59,19 +60,20 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
         log.info("%s connected", request.sid[:8])
 
     @socketio.on(ANALYSE)
-    def on_analyse(payload=None):
-        submit(ANALYSE, payload)
+    def on_analyse(*args):
+        submit(ANALYSE, args)
 
     @socketio.on(SOLVE)
-    def on_solve(payload=None):
-        submit(SOLVE, payload)
+    def on_solve(*args):
+        submit(SOLVE, args)
 
     @socketio.on("cancel")
-    def on_cancel(payload=None):
+    def on_cancel(*args):
+        payload = args[0] if args else None
         if not admitted("cancel", payload):
             return
         try:
-            job_id = parse_cancel(payload)
+            job_id = parse_cancel(one_payload("cancel", args))
         except PayloadError as err:
             reply_error(str(err), "cancel", payload)
             return
@@ -79,6 +81,11 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason):
+        if socketio.server.manager.is_connected(request.sid, "/"):
+            # an ordinary event that a client named "disconnect" (the guard refuses
+            # those first): it must never reset the client's rate limit
+            reply_error("disconnect is a reserved event name", "disconnect")
+            return
         log.info("%s disconnected", request.sid[:8])
         limiter.forget(request.sid)
         runner.drop(request.sid)

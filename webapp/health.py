@@ -2,23 +2,33 @@
 
 ``/healthz`` says the process answers. ``/readyz`` says whether it can take
 jobs: 200 with the job runner's figures, 503 while shutting down. Every HTTP
-response echoes the request's id (the client's ``X-Request-Id`` or a new one),
+response echoes the request's id (the client's ``X-Request-Id`` when it is up to
+64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.
 """
 from __future__ import annotations
 
 import itertools
+import re
 
 from flask import Blueprint, current_app, g, jsonify, request
 
 health = Blueprint("health", __name__)
 
 _request_ids = itertools.count(1)
+#: a client's id is echoed into headers and logs: plain printable characters only
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:/+=@-]{1,64}")
+
+
+def client_request_id(header: str) -> str:
+    """The client's ``X-Request-Id`` when it is short and plain, else ``""``."""
+    return header if REQUEST_ID.fullmatch(header or "") else ""
 
 
 @health.before_app_request
 def tag_request():
-    g.request_id = request.headers.get("X-Request-Id", "")[:64] or f"h{next(_request_ids)}"
+    given = client_request_id(request.headers.get("X-Request-Id", ""))
+    g.request_id = given or f"h{next(_request_ids)}"
 
 
 @health.after_app_request

@@ -30,10 +30,14 @@ def _game_page(template: str, name: str):
     """A page about one game's position, opened from its shareable URL.
 
     ``games`` (every declaration) lets the editor link to the other games' editors.
+    A bad query (board, option, seed) still shows the page, with the message and
+    the default position, but as a 400 so the link is known to be wrong.
     """
     game = _game_or_404(name)
-    return render_template(template, game=game.name, title=game.title,
-                           config=play_config(game, request.args), games=lobby_games())
+    config = play_config(game, request.args)
+    page = render_template(template, game=game.name, title=game.title, config=config,
+                           games=lobby_games())
+    return page, 400 if config["error"] else 200
 
 
 @pages.get("/")

@@ -14,6 +14,7 @@ describes, while gunicorn waits for the connections to close, then both exit.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 
 from gunicorn.app.base import BaseApplication
@@ -38,9 +39,59 @@ def shutdown(app) -> int:
     return told
 
 
+#: seconds a client may take to send a request's headers (and body) before its
+#: connection is closed: slowloris connections must not hold the worker's threads
+REQUEST_SECONDS = 10.0
+
+
+class _TimedSocket(socket.socket):
+    """A connection whose blocking reads give up after :data:`REQUEST_SECONDS`.
+
+    gunicorn's gthread worker reads a request with the socket blocking and no
+    timeout; turning "blocking" into "blocking with a timeout" here bounds how
+    long a slow client holds a thread. A websocket, once accepted, waits without
+    a limit again (its pings tell a dead peer apart).
+    """
+
+    __slots__ = ()
+
+    def setblocking(self, flag: bool) -> None:
+        if flag:
+            self.settimeout(REQUEST_SECONDS)
+        else:
+            super().setblocking(False)
+
+
+class _QuietTimeouts(logging.Filter):
+    """gunicorn logs a slow client's timeout with a traceback: one short line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], TimeoutError):
+            record.msg, record.args = "closed a client too slow to send its request", ()
+            record.exc_info = record.exc_text = None
+        return True
+
+
 class ArcadeWorker(ThreadWorker):
     """gunicorn's gthread worker, stopping the arcade gracefully on SIGTERM, SIGINT
-    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes."""
+    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes;
+    a slow client's request times out (:class:`_TimedSocket`)."""
+
+    def init_process(self):
+        self.log.error_log.addFilter(_QuietTimeouts())
+        super().init_process()
+
+    def handle(self, conn):
+        if type(conn.sock) is socket.socket:
+            conn.sock.__class__ = _TimedSocket
+        return super().handle(conn)
+
+    def handle_request(self, req, conn):
+        upgrade = any(name == "UPGRADE" and value.lower() == "websocket"
+                      for name, value in req.headers)
+        if upgrade:
+            socket.socket.setblocking(conn.sock, True)      # no timeout from now on
+        return super().handle_request(req, conn)
 
     def handle_exit(self, sig, frame):
         if self.alive:
@@ -57,7 +108,9 @@ class ArcadeServer(BaseApplication):
     """``python -m webapp`` on gunicorn; the app is created in the worker process."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 5000, threads: int = 1000,
-                 log_level: str = "info"):
+                 log_level: str = "info", request_seconds: float = REQUEST_SECONDS):
+        global REQUEST_SECONDS
+        REQUEST_SECONDS = request_seconds           # the forked worker inherits it
         self.options = {
             "bind": f"{host}:{port}",
             "workers": 1,                       # Socket.IO sessions live in one process
@@ -80,4 +133,4 @@ class ArcadeServer(BaseApplication):
 
     def load(self):
         from . import create_app
-        return create_app()
+        return create_app(SERVED_HOST=self.options["bind"].rsplit(":", 1)[0])

@@ -73,6 +73,13 @@ def _checked_options(game, payload: dict) -> dict:
     return options
 
 
+def one_payload(event: str, args: tuple) -> Any:
+    """The single payload of an event's arguments (None when there is none)."""
+    if len(args) > 1:
+        raise PayloadError(f"{event} takes one payload object, not {len(args)} arguments")
+    return args[0] if args else None
+
+
 def parse_job_request(payload: Any) -> JobRequest:
     """Check an ``analyse``/``solve`` payload; raise :class:`PayloadError` if malformed.
 
