@@ -290,6 +290,12 @@ def test_every_response_carries_a_request_id_and_readyz_reports_the_runner(clien
     assert client.get("/nowhere").headers["X-Request-Id"]
 
 
+@pytest.mark.parametrize("given", ["a\x00b", "a\x1b[31mb", "x" * 65, "é", "a b"])
+def test_a_request_id_that_is_not_plain_text_is_replaced(client, given):
+    echoed = client.get("/healthz", headers={"X-Request-Id": given}).headers["X-Request-Id"]
+    assert echoed != given and echoed.isascii() and echoed.isprintable() and len(echoed) <= 64
+
+
 # -- issue 9: settings from ARCADE_* through Flask's from_prefixed_env ----------------
 
 def test_arcade_environment_variables_configure_the_app(monkeypatch):
