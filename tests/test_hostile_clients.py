@@ -24,6 +24,9 @@ from webapp.loadtest import free_port
 
 REQUEST_SECONDS = 2
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
+#: a Klotski board whose breadth-first search runs for seconds
+LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
+QUIET = "(nothing arrived)"
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +58,17 @@ def server(tmp_path_factory):
 class Raw:
     """A Socket.IO client written by hand: Engine.IO v4 text frames over a websocket."""
 
-    def __init__(self, url: str, **options):
+    def __init__(self, url: str, source: str = "", **options):
+        """``source``: the loopback address to connect from (another "client address")."""
         address = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+        if source:
+            host, port = url.rsplit("//", 1)[1].split(":")
+            options["socket"] = socket.create_connection((host, int(port)), timeout=10,
+                                                         source_address=(source, 0))
         self.ws = websocket.create_connection(address, timeout=10, **options)
         assert self.ws.recv().startswith("0")          # Engine.IO open
         self.ws.send("40")
-        assert self.frame(10).startswith("40")          # Socket.IO connect
+        assert (self.frame(10) or "").startswith("40")  # Socket.IO connect
 
     def send(self, frame: str) -> None:
         self.ws.send(frame)
@@ -69,11 +77,14 @@ class Raw:
         self.send("42" + json.dumps(list(args)))
 
     def frame(self, timeout: float):
-        """The next frame (answering pings), or None once the server closed."""
+        """The next frame (answering pings), None once the server closed, or
+        :data:`QUIET` when nothing came within ``timeout`` seconds."""
         self.ws.settimeout(timeout)
         while True:
             try:
                 data = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
+                return QUIET
             except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
                 return None
             if data == "2":
@@ -89,9 +100,14 @@ class Raw:
             assert left > 0, f"only {len(found)} of {count} events: {found[-3:]}"
             data = self.frame(left)
             assert data is not None, f"closed after {len(found)} of {count} events"
-            if data.startswith("42"):
+            if data.startswith("42") and data is not QUIET:
                 name, *payload = json.loads(data[2:])
                 found.append((name, payload[0] if payload else None))
+        return found
+
+    def pending(self, timeout: float):
+        """Every event that arrives within ``timeout`` seconds (none needed)."""
+        found, closed = self.events_until_closed(10 ** 6, timeout)
         return found
 
     def events_until_closed(self, count: int, timeout: float = 10.0):
@@ -101,7 +117,7 @@ class Raw:
             data = self.frame(max(0.01, deadline - time.monotonic()))
             if data is None:
                 return found, True
-            if data.startswith("42"):
+            if data.startswith("42") and data is not QUIET:
                 name, *payload = json.loads(data[2:])
                 found.append((name, payload[0] if payload else None))
         return found, False
@@ -119,6 +135,22 @@ class Raw:
             self.ws.close(timeout=0.2)
         except Exception:                               # noqa: BLE001 - already gone
             pass
+
+
+def _ready(url: str) -> dict:
+    with urllib.request.urlopen(f"{url}/readyz", timeout=10) as response:
+        return json.load(response)
+
+
+def _until(test, timeout: float, what: str):
+    """Poll ``test()`` until it returns something true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = test()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+        time.sleep(0.05)
 
 
 def _get(url: str, headers=None):
@@ -169,15 +201,49 @@ def test_an_event_named_disconnect_is_refused_and_never_resets_the_rate_limit(se
         assert name == "error" and "reserved" in payload["message"]
         # a flood with a "disconnect" every 20 events still runs out of tokens (and
         # a client refused for a reserved name when it has none left is closed)
-        for n in range(200):
+        for n in range(400):
             if n % 20 == 0:
                 client.emit("disconnect", "x")
             client.emit("analyse", {"id": n})
-        answers, _closed = client.events_until_closed(210, timeout=30)
+        answers, _closed = client.events_until_closed(420, timeout=30)
         limited = [p for name, p in answers if name == "error" and "too many" in p["message"]]
         assert limited                  # the reset trick kept them all away before
     finally:
         client.close()
+
+
+# -- 2. greedy solvers: a fair, capped long lane and a quick lane ----------------------------
+def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
+    url, _ = server
+    greedy = [Raw(url) for _ in range(20)]
+    players = []
+    try:
+        for n, client in enumerate(greedy):
+            client.emit("solve", {**LONG, "id": f"long{n}"})
+        # every try leaves the quick lane; the long lane runs one and queues the
+        # address's share (4): the rest are told the server is busy
+        _until(lambda: (lambda pools: pools["analyse"]["queued"] == pools["analyse"]["busy"] == 0
+                        and pools["solve"]["busy"] == 1)(_ready(url)["pools"]),
+               timeout=60, what="the long lane full and the quick lane idle")
+        answers = [event for client in greedy for event in client.pending(0.2)]
+        busy = [p for name, p in answers if name == "error" and "busy" in p["message"]]
+        assert len(busy) >= 10 and _ready(url)["pools"]["solve"]["queued"] <= 4
+        # a cancel storm leaves no backlog either
+        for _ in range(10):
+            for n, client in enumerate(greedy[:5]):
+                client.emit("solve", {**LONG, "id": f"storm{n}"})
+                client.emit("cancel", {"id": f"storm{n}"})
+        for source in ("127.0.0.2", "127.0.0.1"):       # another address, and the same one
+            player = Raw(url, source=source)
+            players.append(player)
+            player.emit("solve", {"game": "npuzzle", "board": EIGHT_ONE_MOVE, "id": "mine"})
+            [(name, payload)] = player.events(1, timeout=20)
+            assert name == "solution" and payload["length"] == 1
+            assert _ready(url)["pools"]["solve"]["busy"] == 1   # the long searches go on
+        assert _ready(url)["pools"]["solve"]["queued"] <= 4
+    finally:
+        for client in greedy + players:
+            client.close()
 
 
 # -- 4. one socket must not make the server hold unbounded memory --------------------------

@@ -332,7 +332,7 @@ def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
 def test_both_job_runners_follow_the_runner_protocol():
     methods = [name for name, _ in inspect.getmembers(Runner, inspect.isfunction)
                if not name.startswith("_")]
-    assert set(methods) == {"submit", "cancel", "drop", "start", "shutdown", "health"}
+    assert set(methods) == {"submit", "run_task", "cancel", "drop", "start", "shutdown", "health"}
     for runner in (JobRunner, ClusterRunner):
         for name in methods:
             mine, wanted = getattr(runner, name), getattr(Runner, name)

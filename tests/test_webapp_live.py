@@ -106,13 +106,13 @@ def test_unsolvable_and_errors_over_websocket(live):
 def test_progress_cancel_and_supersede_over_websocket(live):
     client = live()
     client.emit("solve", {**LONG, "id": "first"})
-    _, progress = client.wait("progress", timeout=5)
+    _, progress = client.wait("progress", timeout=20)
     assert progress["id"] == "first"
     client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "second"})
     _, reply = client.wait("analysis")
     assert reply["id"] == "second"
     client.emit("solve", {**LONG, "id": "third"})
-    client.wait("progress", timeout=5, where=lambda p: p["id"] == "third")
+    client.wait("progress", timeout=20, where=lambda p: p["id"] == "third")
     client.emit("cancel", {"id": "third"})
     late = client.drain(1.0)
     assert [(n, p) for n, p in late if n in ANSWERS] == []

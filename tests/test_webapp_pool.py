@@ -30,11 +30,12 @@ class Recorder:
         self.events = []
         self.done_at = None
 
-    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t"):
+    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t", group=""):
         return PoolJob(kind, request, Limits(seconds, max_nodes, 0.1), owner=owner,
                        on_event=lambda event, payload: self.events.append(
                            (time.monotonic(), event, payload)),
-                       on_done=lambda: setattr(self, "done_at", time.monotonic()))
+                       on_done=lambda: setattr(self, "done_at", time.monotonic()),
+                       group=group)
 
     def wait(self, test, timeout=15.0):
         deadline = time.monotonic() + timeout
@@ -50,8 +51,9 @@ class Recorder:
 def pool():
     made = []
 
-    def make(size=1, max_queue=4, **settings):
-        made.append(WorkerPool("test", size, max_queue, WorkerSettings(**settings)))
+    def make(size=1, max_queue=4, max_per_group=None, **settings):
+        made.append(WorkerPool("test", size, max_queue, WorkerSettings(**settings),
+                               max_per_group=max_per_group))
         return made[-1]
     yield make
     for each in made:
@@ -157,8 +159,37 @@ def test_analysis_streams_an_interim_hint_before_the_proven_answer(pool):
     assert DOMAIN.parse(interim["next_board"]) in [nxt for _, nxt in DOMAIN.moves(board)]
 
 
+def test_a_free_worker_serves_the_group_with_the_fewest_jobs_running(pool):
+    """Two workers busy with group A's searches; A's next job waits behind B's."""
+    solve = pool(size=2)
+    a1, a2, a3, b1 = Recorder(), Recorder(), Recorder(), Recorder()
+    first = a1.job(LONG_REQUEST, seconds=60, group="A")
+    solve.submit(first)
+    solve.submit(a2.job(LONG_REQUEST, seconds=60, group="A"))
+    a1.wait(lambda: solve.stats()["busy"] == 2, timeout=30)
+    quick = JobRequest(game="npuzzle", board=ONE_MOVE_8)
+    solve.submit(a3.job(quick, group="A"))
+    solve.submit(b1.job(quick, group="B"))
+    solve.cancel(first)
+    b1.wait(lambda: a3.done_at is not None and b1.done_at is not None, timeout=30)
+    assert b1.done_at < a3.done_at
+    assert b1.names() == ["solution"] and a3.names() == ["solution"]
+
+
+def test_a_group_may_queue_only_its_share(pool):
+    solve = pool(size=1, max_queue=4, max_per_group=1)
+    running, queued = Recorder(), Recorder()
+    solve.submit(running.job(LONG_REQUEST, seconds=60, group="A"))
+    running.wait(lambda: solve.stats()["busy"] == 1, timeout=30)
+    solve.submit(queued.job(LONG_REQUEST, group="A"))
+    with pytest.raises(PoolBusy):
+        solve.submit(Recorder().job(LONG_REQUEST, group="A"))
+    solve.submit(Recorder().job(LONG_REQUEST, group="B"))       # another client's share
+    assert solve.stats()["queued"] == 2 and solve.stats()["rejected"] == 1
+
+
 def test_runner_answers_server_busy_when_the_queue_is_full():
-    app = create_app(testing=True, SOLVE_WORKERS=1, MAX_QUEUE=1, RATE_LIMIT=0)
+    app = create_app(testing=True, SOLVE_WORKERS=1, LONG_QUEUE=1, RATE_LIMIT=0)
     sio = app.extensions["socketio"]
     busy, queued, rejected = (Inbox(sio.test_client(app)) for _ in range(3))
     try:

@@ -29,8 +29,13 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
 
 def solve_reply(request: JobRequest, cancel, seconds: float,
                 progress: Optional[Callable[[Progress], None]] = None,
-                max_nodes: Optional[int] = None) -> Reply:
-    """``solution``, ``unsolvable``, or ``error`` (bad board, over budget)."""
+                max_nodes: Optional[int] = None, escalate: bool = False) -> Reply:
+    """``solution``, ``unsolvable``, or ``error`` (bad board, over budget).
+
+    With ``escalate`` (a quick try) running out of budget is ``escalate``, and so
+    is a solution not proven shortest: a solver that falls back to a fast answer
+    when its budget runs out gets its full budget in the long lane first.
+    """
     budget = Budget(max_nodes=max_nodes, max_seconds=seconds)
     try:
         report = solve_board(request.game, request.board, budget=budget,
@@ -40,6 +45,8 @@ def solve_reply(request: JobRequest, cancel, seconds: float,
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None
+    if escalate and (status == BUDGET or (status == SOLVED and not report["optimal"])):
+        return "escalate", {}
     if status == SOLVED:
         moves = []
         for detail, text in zip(report["move_details"], report["moves"]):

@@ -4,7 +4,8 @@
 solver's own parser judges the board, so the editor shows exactly the CLI's
 one-line messages ("piece B is not a rectangle", "colour R has 5 units, tubes
 hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
-a short, budgeted analysis. Bad requests get 400 with {ok: false, error}.
+a short, budgeted analysis in a worker process (503 when they are all busy).
+Bad requests get 400 with {ok: false, error}.
 """
 from __future__ import annotations
 
@@ -15,15 +16,14 @@ from werkzeug.exceptions import HTTPException
 
 from solver import catalogue
 from solver.core.errors import BoardError
-from solver.core.results import Budget
-from solver.engine import analyse_board, parse_board
+from solver.engine import parse_board
 
 from .games import play_url
+from .tasks import CHECK, TaskRequest
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
 CHECK_SECONDS = 3.0
-CHECK_NODES = 400_000
 
 
 class BodyTooLarge(BoardError):
@@ -104,8 +104,9 @@ def check():
         return _refused(err)
     if reply["ok"]:
         seconds = float(current_app.config.get("CHECK_SECONDS", CHECK_SECONDS))
-        analysis = analyse_board(game, board, budget=Budget(CHECK_NODES, seconds), rate=False,
-                                 **options)
-        reply.update(solvable=analysis["solvable"], distance=analysis["distance"],
-                     optimal=analysis["optimal"], message=analysis["message"])
+        task = TaskRequest(game, {"board": board, "options": options})
+        try:
+            reply.update(current_app.extensions["job_runner"].run_task(CHECK, task, seconds))
+        except BoardError as err:
+            return _refused(err)
     return jsonify(reply)

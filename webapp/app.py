@@ -5,8 +5,10 @@ Templates and static files live at the top of the repository (``templates/``,
 ``webapp/static``, mapped in ``pyproject.toml``). :func:`asset_folder` finds
 either from this file, so the app works from any working directory.
 
-Searches run in two pools of worker processes (:mod:`webapp.pool`): one for
-analysis (table lookups, kept fast) and one for full solves. With
+Searches run in pools of worker processes (:mod:`webapp.pool`): the quick lane
+(analyses and the first, short try of every solve), the long lane (searches
+that need more, fair between clients) and a small pool for the searches pages
+need (generated levels, the editor's check). With
 ``MESSAGE_QUEUE`` set to a Redis URL the app joins a cluster instead: several web
 processes share clients through Flask-SocketIO's message queue and jobs go to
 RQ workers on the same Redis (:mod:`webapp.rq_runner`).
@@ -18,7 +20,7 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
-from . import guard
+from .guard import install as install_guard
 from .answers import error_payload
 from .api import api
 from .config import DEFAULTS, normalise
@@ -31,7 +33,7 @@ from .pool import WorkerPool
 from .prebuild import start_prebuild
 from .ratelimit import RateLimiter
 from .rq_runner import ClusterRunner
-from .runner import ANALYSE, SOLVE, Runner
+from .runner import ANALYSE, PAGE, SOLVE, Runner
 from .worker import Limits, WorkerSettings
 
 PACKAGE = Path(__file__).resolve().parent
@@ -49,7 +51,8 @@ def _limits(config) -> dict:
     fast = float(config["ANALYSE_FAST_SECONDS"]) or None
     return {ANALYSE: Limits(float(config["ANALYSE_SECONDS"]), config["ANALYSE_MAX_NODES"], interval,
                             escalate_after=fast),
-            SOLVE: Limits(float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval)}
+            SOLVE: Limits(float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval,
+                          escalate_after=fast)}
 
 
 def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
@@ -58,11 +61,15 @@ def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
     if config["MESSAGE_QUEUE"]:
         return ClusterRunner(socketio.emit, config["MESSAGE_QUEUE"], _limits(config),
                              max_queue=config["MAX_QUEUE"])
-    pools = {}
-    for kind, size_key, nice in ((ANALYSE, "ANALYSE_WORKERS", 0), (SOLVE, "SOLVE_WORKERS", 5)):
-        settings = WorkerSettings(memory_mb=config["JOB_MEMORY_MB"],
-                                  warm_tables=config["PREBUILD_TABLES"], nice=nice)
-        pools[kind] = WorkerPool(kind, config[size_key], config["MAX_QUEUE"], settings)
+    def settings(nice: int, warm: bool = config["PREBUILD_TABLES"]) -> WorkerSettings:
+        return WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, nice=nice)
+    pools = {
+        ANALYSE: WorkerPool(ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0)),
+        # the long lane: fair between clients' addresses, capped per address
+        SOLVE: WorkerPool(SOLVE, config["SOLVE_WORKERS"], config["LONG_QUEUE"], settings(5),
+                          max_per_group=config["LONG_QUEUE_PER_CLIENT"]),
+        PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
+    }
     return JobRunner(socketio.emit, pools, _limits(config))
 
 
@@ -99,7 +106,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(health)
     register_events(socketio, runner, limiter)
-    guard.install(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
+    install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"],
                              app.config["SERVED_HOST"])
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:

@@ -13,14 +13,20 @@ from typing import Any, MutableMapping
 DEFAULTS = {
     "ANALYSE_SECONDS": 5.0,         # time budget for one analysis (a hint, the distance bar)
     "SOLVE_SECONDS": 60.0,          # time budget for one full solve
-    "ANALYSE_FAST_SECONDS": 0.5,    # an analysis that is not done by then (not a lookup)
-                                    # moves to the solve pool, so lookups never queue behind it
+    "ANALYSE_FAST_SECONDS": 0.5,    # the quick lane's budget: an analysis or solve that is
+                                    # not done by then (not a lookup, not a tiny search) moves
+                                    # to the solve pool, so quick jobs never queue behind it
     "ANALYSE_MAX_NODES": 5_000_000,     # node budget for one analysis
     "SOLVE_MAX_NODES": 100_000_000,     # node budget for one solve
     "JOB_MEMORY_MB": 3072,          # address-space cap of each worker process
     "ANALYSE_WORKERS": 2,           # worker processes for analysis (lookups)
     "SOLVE_WORKERS": 2,             # worker processes for solves (niced below analysis)
-    "MAX_QUEUE": 256,               # queued jobs per pool before "server busy, try again"
+    "MAX_QUEUE": 256,               # queued quick-lane jobs before "server busy, try again"
+    "LONG_QUEUE": 32,               # queued long searches before "server busy, try again"
+    "LONG_QUEUE_PER_CLIENT": 4,     # ... and from one client address
+    "PAGE_WORKERS": 1,              # worker processes for generated levels and the editor's
+    "PAGE_QUEUE": 8,                # check, and how many may wait (then 503 "busy")
+    "PAGE_SECONDS": 15.0,           # time budget of one generated level or check
     "PROGRESS_INTERVAL": 0.25,      # at most ~4 progress events per second
     "RATE_LIMIT": 30.0,             # events per second per client, on average (0: off)
     "RATE_BURST": 60,               # ... and in a burst

@@ -53,7 +53,7 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
             reply_error(str(err), kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
-        runner.submit(request.sid, kind, job, log_id)
+        runner.submit(request.sid, kind, job, log_id, group=request.remote_addr)
 
     @socketio.on("connect")
     def on_connect(*_auth):

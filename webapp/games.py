@@ -17,7 +17,7 @@ from solver.core.errors import BoardError
 from solver.core.game import Game
 from solver.engine import parse_board
 
-from .levels import generated_level, level_facts, level_min
+from .levels import Generate, generated_level, level_facts, level_min
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -86,7 +86,8 @@ def _speed_from_query(query: Mapping[str, str]) -> int:
     return max(MIN_SPEED_MS, min(MAX_SPEED_MS, speed))
 
 
-def play_config(game: Type[Game], query: Mapping[str, str]) -> dict:
+def play_config(game: Type[Game], query: Mapping[str, str],
+                generate: Optional[Generate] = None) -> dict:
     """The play (and editor) page's config for ``game`` opened with URL ``query``.
 
     ``?seed=`` or ``?daily=1`` (with the generator's own parameters) opens a
@@ -94,7 +95,8 @@ def play_config(game: Type[Game], query: Mapping[str, str]) -> dict:
     breaks the page: ``error`` carries the solver's message and the default
     position is served instead. ``min`` is the start's known shortest solution
     ({moves, optimal}) when a pack or generator graded it; ``level`` names a
-    pack level; ``choices`` fills the page's "New game" pickers.
+    pack level; ``choices`` fills the page's "New game" pickers. ``generate``
+    makes a seeded level (see :func:`~webapp.levels.generated_level`).
     """
     defaults = default_options(game)
     config = {"game": game.name, "board": game.default_board, "options": dict(defaults),
@@ -102,7 +104,7 @@ def play_config(game: Type[Game], query: Mapping[str, str]) -> dict:
               "level": None, "generated": None, "choices": game.choices(),
               "game_info": game.describe()}
     try:
-        generated = generated_level(game, query)
+        generated = generated_level(game, query, generate)
         options = {**defaults,
                    **game.check_options({o.name: query.get(o.name) for o in game.options})}
         board = query.get("board")

@@ -2,8 +2,16 @@
 
 Each connected client (Socket.IO ``sid``) owns one :class:`Slot`. A new request
 bumps the slot's *generation*, cancels the job the client had queued or running
-and submits the new one to a pool: ``analyse`` jobs to the analysis pool (table
-lookups, so hints stay fast), ``solve`` jobs to the solve pool (long searches).
+and submits the new one to a pool. Two lanes keep quick answers quick:
+
+* the *quick lane* (the analysis pool) takes every analysis and every solve
+  first, with a short time budget (``escalate_after``): table lookups, tiny
+  search spaces and positions a quick test settles are answered there;
+* a job over that budget sends ``escalate`` and moves to the *long lane* (the
+  solve pool), whose queue is fair between clients' addresses and capped per
+  address and overall, so minutes of other people's searches never stand in
+  front of a quick job. A solve known to need the long lane (it escalated
+  before) goes there at once instead of spending the quick lane's time again.
 Every answer goes through :meth:`JobRunner._deliver`, which emits under the
 slot's lock only while the job is still the client's newest, uncancelled
 request, so a superseded job never speaks, not even a progress line.
@@ -13,6 +21,7 @@ answered ``error`` "server busy, try again" at once.
 """
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 from dataclasses import dataclass, field, replace
@@ -20,11 +29,17 @@ from typing import Any, Callable, Dict, Optional
 
 from .answers import error_payload
 from .pool import PoolBusy, PoolJob, WorkerPool
-from .runner import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, SOLVE
+from .runner import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, PAGE, SOLVE
+from .tasks import TASK_BUSY_MESSAGE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest, task_result
 from .validation import JobRequest
 from .worker import Limits
 
 log = logging.getLogger(__name__)
+
+#: how many boards known to need the long lane are remembered
+KNOWN_LONG = 1024
+#: a page waits this much longer than its task's budget before giving up
+TASK_GRACE_SECONDS = 2.0
 
 
 @dataclass
@@ -35,6 +50,7 @@ class Slot:
     generation: int = 0
     job: Optional[PoolJob] = None
     pool: Optional[WorkerPool] = None
+    group: str = ""                     # the client's address: its share of the long lane
 
 
 class JobRunner:
@@ -42,8 +58,10 @@ class JobRunner:
     (a :class:`~webapp.runner.Runner`).
 
     ``emit(event, payload, to=sid)`` sends to one client (``socketio.emit``);
-    ``pools`` maps ``analyse``/``solve`` to a :class:`WorkerPool`; ``limits``
-    maps them to each job's :class:`~webapp.worker.Limits`.
+    ``pools`` maps ``analyse``/``solve`` (and ``page``, for :meth:`run_task`) to a
+    :class:`WorkerPool`; ``limits`` maps them to each job's
+    :class:`~webapp.worker.Limits` (``analyse``'s ``escalate_after`` is the
+    quick lane's budget for solves too).
     """
 
     def __init__(self, emit: Callable[..., Any], pools: Dict[str, WorkerPool],
@@ -53,13 +71,20 @@ class JobRunner:
         self.limits = limits
         self._slots: Dict[str, Slot] = {}
         self._lock = threading.Lock()
+        self._known_long: "collections.OrderedDict[tuple, None]" = collections.OrderedDict()
         self.closing = False
 
     # -- called from event handlers ------------------------------------------
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
-        """Queue ``request`` for ``sid``, cancelling whatever the client had before."""
+    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
+               group: Optional[str] = None) -> None:
+        """Queue ``request`` for ``sid``, cancelling whatever the client had before.
+
+        ``group`` (the client's address; default ``sid``) is whose share of the
+        long lane the job uses.
+        """
         slot = self._slot(sid)
-        pool = self.pools[kind]
+        slot.group = group or slot.group or sid
+        pool, limits = self._lane(kind, request)
         with slot.lock:
             slot.generation += 1
             self._cancel_locked(slot)
@@ -67,7 +92,19 @@ class JobRunner:
                 self._emit("error", error_payload(CLOSING_MESSAGE, kind, request.id, request.game),
                            to=sid)
                 return
-            self._submit_locked(sid, slot, kind, request, pool, self.limits[kind], log_id)
+            self._submit_locked(sid, slot, kind, request, pool, limits, log_id)
+
+    def _lane(self, kind: str, request: JobRequest):
+        """(pool, limits) a new request starts in: the quick lane (the analysis pool) when
+        its limits give it a quick try (``escalate_after``) and it is not known to be long."""
+        limits = self.limits[kind]
+        if kind == ANALYSE:
+            return self.pools[ANALYSE], limits
+        if limits.escalate_after is None or self._is_known_long(request):
+            return self.pools[SOLVE], replace(limits, escalate_after=None)
+        if limits.escalate_after < limits.seconds:
+            self.pools[SOLVE].start()           # ready by the time a try escalates
+        return self.pools[ANALYSE], limits
 
     def _submit_locked(self, sid: str, slot: Slot, kind: str, request: JobRequest,
                        pool: WorkerPool, limits: Limits, log_id: str = "") -> None:
@@ -75,11 +112,12 @@ class JobRunner:
 
         def on_event(event: str, payload: dict) -> None:
             if event == "escalate":
-                self._escalate(sid, slot, generation, request, payload, log_id)
+                self._escalate(sid, slot, generation, kind, request, payload, log_id)
             else:
                 self._deliver(sid, slot, generation, event, payload)
         job = PoolJob(kind, request, limits, owner=sid, on_event=on_event,
-                      on_done=lambda: self._finished(slot, generation, job), log_id=log_id)
+                      on_done=lambda: self._finished(slot, generation, job), log_id=log_id,
+                      group=slot.group)
         try:
             pool.submit(job)
         except PoolBusy:
@@ -89,16 +127,59 @@ class JobRunner:
             return
         slot.job, slot.pool = job, pool
 
-    def _escalate(self, sid: str, slot: Slot, generation: int, request: JobRequest,
+    def _escalate(self, sid: str, slot: Slot, generation: int, kind: str, request: JobRequest,
                   payload: dict, log_id: str) -> None:
-        """An analysis that needs a real search moves to the solve pool, full budget."""
-        limits = replace(self.limits[ANALYSE], escalate_after=None,
-                         skip_interim=bool(payload.get("interim_sent")))
+        """A job that needs a real search moves to the long lane, full budget."""
+        if kind == ANALYSE:
+            limits = replace(self.limits[ANALYSE], escalate_after=None,
+                             skip_interim=bool(payload.get("interim_sent")))
+        else:
+            limits = replace(self.limits[SOLVE], escalate_after=None)
+            self._remember_long(request)
         with slot.lock:
             if generation != slot.generation:
                 return
-            log.debug("%s analysis needs a search; moved to the solve pool", log_id)
-            self._submit_locked(sid, slot, ANALYSE, request, self.pools[SOLVE], limits, log_id)
+            log.debug("%s %s needs a long search; moved to the solve pool", log_id, kind)
+            self._submit_locked(sid, slot, kind, request, self.pools[SOLVE], limits, log_id)
+
+    @staticmethod
+    def _board_key(request: JobRequest) -> tuple:
+        return request.game, request.board, tuple(sorted(request.options.items()))
+
+    def _is_known_long(self, request: JobRequest) -> bool:
+        with self._lock:
+            return self._board_key(request) in self._known_long
+
+    def _remember_long(self, request: JobRequest) -> None:
+        with self._lock:
+            self._known_long[self._board_key(request)] = None
+            while len(self._known_long) > KNOWN_LONG:
+                self._known_long.popitem(last=False)
+
+    # -- called from page views ------------------------------------------------
+    def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
+        """Run a page's search (:mod:`webapp.tasks`) in the page pool and wait for it.
+
+        Returns the result; raises BoardError for a bad request (:func:`task_result`) and
+        :class:`~webapp.tasks.TaskRefused` when the pool is full or the task
+        overran ``seconds``, so the page answers 503 instead of holding its thread.
+        """
+        pool = self.pools[PAGE]
+        finished = threading.Event()
+        answers = []
+        job = PoolJob(kind, request, Limits(seconds), owner="", group=kind,
+                      on_event=lambda event, payload: answers.append((event, payload)),
+                      on_done=finished.set)
+        try:
+            if self.closing:
+                raise PoolBusy(pool.name)
+            pool.submit(job)
+        except PoolBusy:
+            raise TaskRefused(TASK_BUSY_MESSAGE) from None
+        if not finished.wait(seconds + TASK_GRACE_SECONDS):
+            pool.cancel(job)
+            raise TaskRefused(TASK_SLOW_MESSAGE)
+        return task_result(answers[-1] if answers else None)
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         """Cancel the client's job (only the one with ``job_id`` when given)."""
@@ -125,8 +206,8 @@ class JobRunner:
     def busy_clients(self) -> int:
         """Clients with a job queued or still running in a worker (cancelled ones included)."""
         owners = set()
-        for pool in self.pools.values():
-            owners |= pool.owners()
+        for kind in (ANALYSE, SOLVE):
+            owners |= self.pools[kind].owners()
         return len(owners)
 
     def clients(self) -> int:
@@ -148,6 +229,8 @@ class JobRunner:
         self.closing = True
         dropped = [job for pool in self.pools.values() for job in pool.close()]
         for job in dropped:
+            if not job.owner:                   # a page's task: its view answers 503
+                continue
             self._emit("error", error_payload(CLOSING_MESSAGE, job.kind, job.request.id,
                                               job.request.game), to=job.owner)
         for pool in self.pools.values():

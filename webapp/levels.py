@@ -9,7 +9,7 @@ says what the page should show (``min`` moves, level name).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Mapping, Optional, Type
+from typing import Callable, Dict, List, Mapping, Optional, Type
 
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
@@ -27,10 +27,16 @@ def _seed(query: Mapping[str, str], game: Type[Game]) -> Optional[int]:
     return None
 
 
-def generated_level(game: Type[Game], query: Mapping[str, str]) -> Optional[dict]:
+Generate = Callable[[Dict, int, bool], dict]
+
+
+def generated_level(game: Type[Game], query: Mapping[str, str],
+                    generate: Optional[Generate] = None) -> Optional[dict]:
     """The level a seeded query asks for, or None; raises BoardError on bad parameters.
 
     Returns {board, seed, daily, params, options, min_moves, optimal, name?}.
+    ``generate(params, seed, daily)`` makes it (default :meth:`Game.generate`
+    here; the web app passes one that runs in a worker process).
     """
     seed = _seed(query, game)
     if seed is None:
@@ -38,7 +44,7 @@ def generated_level(game: Type[Game], query: Mapping[str, str]) -> Optional[dict
     daily = query.get("seed") in (None, "")
     params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
     params = {name: value for name, value in params.items() if value is not None}
-    made = game.generate(params, seed, daily)
+    made = (generate or game.generate)(params, seed, daily)
     return {**made, "seed": seed, "daily": daily}
 
 

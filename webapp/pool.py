@@ -1,8 +1,12 @@
 """A bounded pool of solver worker processes with a bounded queue in front of it.
 
 ``submit`` puts a :class:`PoolJob` in the queue (or raises :class:`PoolBusy` when
-the queue is full, so a flood is answered at once instead of waiting forever);
-an idle worker takes the oldest queued job. One dispatcher thread waits on every
+the queue is full, or holds ``max_per_group`` jobs of the job's group already, so
+a flood is answered at once instead of waiting forever). Queued jobs are served
+fairly, round robin between groups (clients' addresses): an idle worker takes
+the oldest job of the group with the fewest jobs running and, among those, the
+one served least recently, so one client asking for many searches never keeps
+everyone else's waiting. One dispatcher thread waits on every
 worker's pipe and process sentinel and:
 
 * hands each event a worker sends to the job's ``on_event`` (never for a
@@ -26,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Callable, Deque, List, Optional
+from typing import Callable, Deque, Dict, List, Optional
 
 from .answers import error_payload
 from .validation import JobRequest
@@ -65,6 +69,7 @@ class PoolJob:
     cancelled: bool = False
     queued_at: float = field(default_factory=time.monotonic)
     log_id: str = ""                       # the request id the log lines carry
+    group: str = ""                        # whose share it uses (a client's address)
 
 
 class _Worker:
@@ -106,10 +111,12 @@ class _Worker:
 class WorkerPool:
     """``size`` worker processes behind a queue of at most ``max_queue`` jobs."""
 
-    def __init__(self, name: str, size: int, max_queue: int, settings: WorkerSettings):
+    def __init__(self, name: str, size: int, max_queue: int, settings: WorkerSettings,
+                 max_per_group: Optional[int] = None):
         self.name = name
         self.size = max(1, int(size))
         self.max_queue = max(0, int(max_queue))
+        self.max_per_group = max_per_group
         self.settings = settings
         self._lock = threading.RLock()
         self._queue: Deque[PoolJob] = collections.deque()
@@ -120,12 +127,14 @@ class WorkerPool:
         self.restarts = 0
         self.rejected = 0
         self._start_failures = 0       # workers in a row that died before getting ready
+        self._served: Dict[str, int] = {}      # group -> when it last got a worker
+        self._turns = itertools.count()
 
     # -- used by the job runner ------------------------------------------------
     def submit(self, job: PoolJob) -> None:
         """Queue ``job``; raises :class:`PoolBusy` when the queue is full or closing."""
         with self._lock:
-            if self._closing or len(self._queue) >= self.max_queue:
+            if self._closing or len(self._queue) >= self.max_queue or self._group_full(job):
                 self.rejected += 1
                 raise PoolBusy(self.name)
             self._start_locked()
@@ -209,12 +218,30 @@ class WorkerPool:
                                             daemon=True)
         self._dispatcher.start()
 
+    def _group_full(self, job: PoolJob) -> bool:
+        if self.max_per_group is None:
+            return False
+        return sum(queued.group == job.group for queued in self._queue) >= self.max_per_group
+
+    def _next_locked(self) -> PoolJob:
+        """The oldest queued job of the group with the fewest jobs running, then of the
+        group served least recently (never served first)."""
+        running = collections.Counter(w.job.group for w in self._workers if w.job is not None)
+        job = min(self._queue, key=lambda queued: (running[queued.group],
+                                                   self._served.get(queued.group, -1)))
+        self._queue.remove(job)
+        self._served[job.group] = next(self._turns)
+        if len(self._served) > 4 * (self.max_queue + self.size):    # forget long-gone groups
+            waiting = {queued.group for queued in self._queue} | set(running)
+            self._served = {g: t for g, t in self._served.items() if g in waiting}
+        return job
+
     def _assign_locked(self) -> None:
         for worker in self._workers:
             if not self._queue:
                 return
             if worker.ready and worker.job is None and worker.process.is_alive():
-                job = self._queue.popleft()
+                job = self._next_locked()
                 worker.job = job
                 worker.deadline = (time.monotonic() + job.limits.seconds * OVERRUN_FACTOR
                                    + GRACE_SECONDS)

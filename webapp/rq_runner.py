@@ -17,11 +17,13 @@ import logging
 import threading
 import time
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional
 
 from .answers import error_payload
 from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
 from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
+from .tasks import (TASK_BUSY_MESSAGE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest, run_task,
+                    task_result)
 from .validation import JobRequest
 from .worker import Limits
 
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 LOST_MESSAGE = "the solver worker stopped; try again"
 WATCH_EVERY = 0.5
+TASK_POLL = 0.05                # how often a page waiting for its task asks Redis
 MAX_ATTEMPTS = 2
 
 
@@ -67,7 +70,8 @@ class ClusterRunner:
         self._watcher.start()
 
     # -- the runner interface ------------------------------------------------------
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
+    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
+               group: Optional[str] = None) -> None:
         generation = self._supersede(sid)
         if self.closing:
             self._error(sid, kind, request, CLOSING_MESSAGE)
@@ -78,6 +82,24 @@ class ClusterRunner:
             return
         tracked = Tracked(sid, generation, kind, request, self.limits[kind])
         self._enqueue(tracked)
+
+    def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
+        """A page's search on an RQ worker; the page waits (polling Redis) within budget."""
+        if self.closing or self.queue.count >= self.max_queue:
+            raise TaskRefused(TASK_BUSY_MESSAGE)
+        job = self.queue.enqueue_call(run_task, args=(kind, request, seconds),
+                                      timeout=int(seconds * 1.5 + 10), result_ttl=60,
+                                      failure_ttl=60)
+        deadline = time.monotonic() + seconds + 2
+        while time.monotonic() < deadline:
+            status = job.get_status(refresh=True)
+            if status == "finished":
+                return task_result(job.return_value())
+            if status in ("failed", "stopped", "canceled"):
+                raise TaskRefused(TASK_SLOW_MESSAGE)
+            time.sleep(TASK_POLL)
+        job.cancel()
+        raise TaskRefused(TASK_SLOW_MESSAGE)
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         with self._lock:

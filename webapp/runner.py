@@ -8,13 +8,16 @@ protocol only, so they never need to know which one the app was given.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Optional, Protocol
 
+from .tasks import TaskRequest
 from .validation import JobRequest
 
 #: the two kinds of job: a hint and distance (table lookups, kept fast), a full solve
 ANALYSE = "analyse"
 SOLVE = "solve"
+#: the pool of searches HTTP pages need (generated levels, the editor's check)
+PAGE = "page"
 
 BUSY_MESSAGE = "server busy, try again"
 CLOSING_MESSAGE = "server is shutting down, try again soon"
@@ -26,9 +29,15 @@ class Runner(Protocol):
     #: True once :meth:`shutdown` began: new jobs are refused, ``/readyz`` says 503
     closing: bool
 
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "") -> None:
+    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
+               group: Optional[str] = None) -> None:
         """Queue ``request`` (``kind`` :data:`ANALYSE` or :data:`SOLVE`) for client ``sid``,
-        cancelling whatever it had before."""
+        cancelling whatever it had before; ``group`` (the client's address) is whose
+        fair share of the long searches it uses."""
+
+    def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
+        """Run a page's search (:mod:`webapp.tasks`) off the web process and wait for its
+        result; BoardError for a bad request, TaskRefused when busy or too slow."""
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:
         """Cancel the client's job (only the one with ``job_id`` when given)."""

@@ -31,6 +31,7 @@ from solver.engine import analyse_stages
 from .answers import error_payload, solve_reply
 from .prebuild import warm_tables
 from .runner import ANALYSE
+from .tasks import CHECK, GENERATE, run_task
 from .validation import JobRequest
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,8 @@ class Limits:
     seconds: float
     max_nodes: Optional[int] = None
     progress_interval: float = 0.25
-    #: analysis only: give up after this many seconds and ask to be moved to the
-    #: solve pool (an ``escalate`` event) instead of answering ``error``
+    #: give up after this many seconds and ask to be moved to the solve pool (an
+    #: ``escalate`` event) instead of answering ``error``: the quick lane's budget
     escalate_after: Optional[float] = None
     #: analysis only: the interim hint was sent already (by the escalated try)
     skip_interim: bool = False
@@ -125,10 +126,17 @@ class _Flag:
 
 def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
             send: Callable[[str, dict], None]) -> None:
-    """Run one job, calling ``send(event, payload)`` for each answer or progress line."""
+    """Run one job, calling ``send(event, payload)`` for each answer or progress line.
+
+    A solve with ``limits.escalate_after`` is a quick-lane try: over that budget it
+    sends ``escalate`` and the runner moves it to the solve pool's fair queue.
+    """
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):
             send(event, payload)
+        return
+    if kind in (GENERATE, CHECK):
+        send(*run_task(kind, request, limits.seconds))
         return
     last = [0.0]
 
@@ -144,9 +152,12 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
                     payload[name] = value
             send("progress", payload)
 
-    budget_seconds = limits.seconds
-    reply = solve_reply(request, cancel, budget_seconds, progress=progress,
-                        max_nodes=limits.max_nodes)
+    # a quick try reports no progress: it is over in a moment, and the long lane's
+    # search, if it comes to that, reports its own from the start
+    quick = limits.escalate_after is not None and limits.escalate_after < limits.seconds
+    reply = solve_reply(request, cancel, limits.escalate_after if quick else limits.seconds,
+                        progress=None if quick else progress, max_nodes=limits.max_nodes,
+                        escalate=quick)
     if reply is not None:
         send(*reply)
 
