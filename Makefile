@@ -39,14 +39,16 @@ bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
 
 # CLIENTS simulated players for DURATION seconds against a fresh production server,
-# or against running ones: make load URL="http://127.0.0.1:5000 http://127.0.0.1:5001"
+# or against running ones: make load URL="http://127.0.0.1:5000 http://127.0.0.1:5001",
+# then each flood scenario for FLOOD_SECONDS while a canary player is timed
 # (README: Load and scale)
 CLIENTS ?= 200
 DURATION ?= 60
+FLOOD_SECONDS ?= 10
 URL ?=
 LOAD_ARGS = --clients $(CLIENTS) $(foreach u,$(URL),--url $(u))
 load: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION)
+	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION) --flood-seconds $(FLOOD_SECONDS)
 
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed

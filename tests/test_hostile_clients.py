@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websocket
@@ -244,6 +245,25 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
     finally:
         for client in greedy + players:
             client.close()
+
+
+# -- 3. pages that need a search use the page pool, with a budget ---------------------------
+def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy(server):
+    url, _ = server
+    before = _ready(url)["pools"]["page"]["completed"]
+    status, body = _post(url + "/api/check", json.dumps(
+        {"game": "npuzzle", "board": EIGHT_ONE_MOVE}).encode())
+    assert status == 200 and json.loads(body)["distance"] == 1
+    assert _ready(url)["pools"]["page"]["completed"] == before + 1
+    pages = [f"/play/watersort?colours=14&capacity=6&empty=1&seed={seed}" for seed in range(12)]
+    pages += [f"/play/npuzzle?size=4&distance=80&seed={seed}" for seed in range(4)]
+    with ThreadPoolExecutor(len(pages)) as pool:
+        answers = list(pool.map(lambda path: _get(url + path), pages))
+    statuses = [status for status, _, _ in answers]
+    assert set(statuses) <= {200, 400, 503} and 503 in statuses
+    assert all(b"busy" in body or b"longer" in body for status, body, _ in answers
+               if status == 503)
+    assert _ready(url)["pools"]["page"]["completed"] > before + 1
 
 
 # -- 4. one socket must not make the server hold unbounded memory --------------------------

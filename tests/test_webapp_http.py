@@ -329,6 +329,18 @@ def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
         create_app(testing=True)
 
 
+def test_a_generated_level_or_check_the_page_pool_cannot_take_is_a_503_saying_so():
+    app = create_app(testing=True, PAGE_QUEUE=0)
+    client = app.test_client()
+    page = client.get("/play/npuzzle?seed=3&size=3&distance=5")
+    assert page.status_code == 503 and b"busy" in page.data
+    assert page.headers["Retry-After"]
+    check = client.post("/api/check", json={"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8"})
+    assert check.status_code == 503 and "busy" in check.get_json()["error"]
+    assert client.get("/play/npuzzle").status_code == 200      # no search needed: served
+    assert app.extensions["job_runner"].pools["page"].stats()["workers"] == 0
+
+
 def test_both_job_runners_follow_the_runner_protocol():
     methods = [name for name, _ in inspect.getmembers(Runner, inspect.isfunction)
                if not name.startswith("_")]

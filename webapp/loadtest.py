@@ -18,6 +18,10 @@ start at the board and be as long as the analysed distance, a cancelled job
 must never answer. Reported: p50/p95/p99 latency of ``analysis`` (until the
 final one) and ``solution``, lost answers (none within ``--timeout``),
 mismatches, errors by message, throughput, and memory over time.
+
+Then, with ``--flood-seconds`` (``make load`` gives 10), the flood scenarios of
+:mod:`webapp.floods` run one after another while a canary player measures how
+fast hints and quick solves still come (``--floods-only`` skips the players).
 """
 from __future__ import annotations
 
@@ -39,6 +43,8 @@ import socketio
 
 from solver.klotski import levels as solver_levels
 from solver.engine import make_domain
+
+from .floods import print_floods, run_floods
 
 #: a 6x6 Klotski board whose breadth-first search runs for seconds: the long solve
 #: that players cancel or walk away from
@@ -257,6 +263,12 @@ def _children(pid: int) -> List[int]:
     return found
 
 
+def web_rss_mb(pids: List[int]) -> float:
+    """Resident MB of the web server alone: each pid and its direct children."""
+    return round(sum(_rss_mb(p, descendants=False) for pid in pids
+                     for p in [pid] + _children(pid)), 1)
+
+
 async def sample_memory(pids: List[int], samples: list, every: float, deadline: float) -> None:
     """(seconds, MB of every process below ``pids``, MB of the web server alone: each
     pid and its direct children, i.e. gunicorn's arbiter and its worker, not the
@@ -264,8 +276,7 @@ async def sample_memory(pids: List[int], samples: list, every: float, deadline: 
     started = time.monotonic()
     while time.monotonic() < deadline:
         total = sum(_rss_mb(pid) for pid in pids)
-        web = sum(_rss_mb(p, descendants=False) for pid in pids for p in [pid] + _children(pid))
-        samples.append((round(time.monotonic() - started, 1), round(total, 1), round(web, 1)))
+        samples.append((round(time.monotonic() - started, 1), round(total, 1), web_rss_mb(pids)))
         await asyncio.sleep(every)
 
 
@@ -389,25 +400,40 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds before an answer counts as lost")
     parser.add_argument("--json", help="also write the report to this file")
+    parser.add_argument("--flood-seconds", type=float, default=0.0,
+                        help="then run each flood scenario this long, timing a canary "
+                             "player (0: no floods)")
+    parser.add_argument("--floods-only", action="store_true",
+                        help="only the flood scenarios, no simulated players")
+    parser.add_argument("--flood", action="append",
+                        help="run only this flood scenario (repeat for several)")
     args = parser.parse_args(argv)
     process = None
     url, pid = args.url, args.pid
     if url is None:
         print("starting the server and warming its workers...", flush=True)
         process, url = start_server()
-        pid = process.pid
+        pid = [process.pid]
+    report: dict = {}
     try:
-        report = asyncio.run(run_load(url, args.clients, args.duration, args.seed, args.timeout,
-                                      server_pid=pid))
+        if not args.floods_only:
+            report = asyncio.run(run_load(url, args.clients, args.duration, args.seed,
+                                          args.timeout, server_pid=pid))
+            print_report(report)
+        if args.flood_seconds > 0 or args.floods_only:
+            pids = [pid] if isinstance(pid, int) else list(pid)
+            report["floods"] = asyncio.run(run_floods(
+                url if isinstance(url, str) else url[0], args.flood_seconds or 10.0,
+                memory=(lambda: web_rss_mb(pids)) if pids else None, only=args.flood))
+            print_floods(report["floods"])
     finally:
         if process is not None:
             process.terminate()
             process.wait(30)
-    print_report(report)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
-    bad = report["lost"] + report["mismatched"] + report["stale"] + report["connect_failures"]
+    bad = sum(report.get(key, 0) for key in ("lost", "mismatched", "stale", "connect_failures"))
     return 1 if bad else 0
 
 
