@@ -178,7 +178,9 @@ def test_bad_board_in_url_is_explained_and_default_shown(page, live_server):
     default = view.state()
     assert default and default != "1 2 3 banana"
     assert engine_distance("npuzzle", default) is not None
-    view.assert_no_errors()
+    # the page itself is a 400 (its link is wrong), which the browser reports; nothing else
+    assert [e for e in view.errors if "status of 400" not in e] == []
+    assert len(view.errors) == 1
 
 
 def test_undo_redo_keys_and_restart(page, live_server):

@@ -11,8 +11,9 @@ import pytest
 from solver import catalogue
 from test_game_boundaries import files_naming
 
-#: the load generator plays chosen cheap positions and a slow solve to cancel
-CLIENTS = {"webapp/loadtest.py"}
+#: the load generator plays chosen cheap positions and a slow solve to cancel, and its
+#: floods ask for hard solves and generated levels
+CLIENTS = {"webapp/loadtest.py", "webapp/floods.py"}
 
 
 @pytest.mark.parametrize("game", list(catalogue.games()))

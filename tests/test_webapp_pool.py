@@ -30,12 +30,13 @@ class Recorder:
         self.events = []
         self.done_at = None
 
-    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t", group=""):
+    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t", group="",
+            priority=0):
         return PoolJob(kind, request, Limits(seconds, max_nodes, 0.1), owner=owner,
                        on_event=lambda event, payload: self.events.append(
                            (time.monotonic(), event, payload)),
                        on_done=lambda: setattr(self, "done_at", time.monotonic()),
-                       group=group)
+                       group=group, priority=priority)
 
     def wait(self, test, timeout=15.0):
         deadline = time.monotonic() + timeout
@@ -51,9 +52,9 @@ class Recorder:
 def pool():
     made = []
 
-    def make(size=1, max_queue=4, max_per_group=None, **settings):
+    def make(size=1, max_queue=4, max_per_group=None, reserved=0, **settings):
         made.append(WorkerPool("test", size, max_queue, WorkerSettings(**settings),
-                               max_per_group=max_per_group))
+                               max_per_group=max_per_group, reserved=reserved))
         return made[-1]
     yield make
     for each in made:
@@ -174,6 +175,19 @@ def test_a_free_worker_serves_the_group_with_the_fewest_jobs_running(pool):
     b1.wait(lambda: a3.done_at is not None and b1.done_at is not None, timeout=30)
     assert b1.done_at < a3.done_at
     assert b1.names() == ["solution"] and a3.names() == ["solution"]
+
+
+def test_a_reserved_worker_is_kept_for_first_priority_jobs(pool):
+    """Solves' quick tries (priority 1) never take the quick lane's last worker."""
+    quick_lane = pool(size=2, reserved=1)
+    first, second, hint = Recorder(), Recorder(), Recorder()
+    quick_lane.submit(first.job(LONG_REQUEST, seconds=60, priority=1))
+    quick_lane.submit(second.job(LONG_REQUEST, seconds=60, priority=1))
+    first.wait(lambda: quick_lane.stats()["busy"] == 1, timeout=30)
+    assert quick_lane.stats()["queued"] == 1           # the second try waits ...
+    quick_lane.submit(hint.job(JobRequest(game="npuzzle", board=ONE_MOVE_8), kind="analyse"))
+    hint.wait(lambda: hint.done_at is not None, timeout=30)    # ... the hint does not
+    assert hint.names()[-1] == "analysis" and quick_lane.stats()["queued"] == 1
 
 
 def test_a_group_may_queue_only_its_share(pool):

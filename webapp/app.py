@@ -64,7 +64,9 @@ def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
     def settings(nice: int, warm: bool = config["PREBUILD_TABLES"]) -> WorkerSettings:
         return WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, nice=nice)
     pools = {
-        ANALYSE: WorkerPool(ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0)),
+        # the quick lane: solves' short tries never take its last worker from the lookups
+        ANALYSE: WorkerPool(ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0),
+                            reserved=1),
         # the long lane: fair between clients' addresses, capped per address
         SOLVE: WorkerPool(SOLVE, config["SOLVE_WORKERS"], config["LONG_QUEUE"], settings(5),
                           max_per_group=config["LONG_QUEUE_PER_CLIENT"]),

@@ -50,11 +50,17 @@ def korf_boards(count: int = 20) -> List[str]:
 
 
 class Asker:
-    """A Socket.IO client that sends a request and waits for the answer with its id."""
+    """A Socket.IO client that sends a request and waits for the answer with its id;
+    ``source`` is the local address to connect from (another player's address)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, source: str = ""):
         self.url = url
-        self.sio = socketio.AsyncClient(reconnection=False)
+        session = None
+        if source:
+            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+                local_addr=(source, 0)))
+        self.session = session
+        self.sio = socketio.AsyncClient(reconnection=False, http_session=session)
         self.waiting: Dict[str, asyncio.Future] = {}
         self.count = 0
         self.sio.on("*", self._on_event)
@@ -91,11 +97,14 @@ class Asker:
             await self.sio.disconnect()
         except Exception:                               # noqa: BLE001 - already gone
             pass
+        if self.session is not None:
+            await self.session.close()
 
 
 async def canary(url: str, stop: asyncio.Event, figures: dict) -> None:
-    """A hint every 100 ms and a quick solve every tenth time, timed."""
-    player = Asker(url)
+    """A hint every 100 ms and a quick solve every tenth time, timed; on loopback the
+    canary connects from 127.0.0.2, another address than the flooding clients."""
+    player = Asker(url, source="127.0.0.2" if "//127.0.0.1:" in url else "")
     await player.connect()
     try:
         turn = 0

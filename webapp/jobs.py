@@ -6,7 +6,8 @@ and submits the new one to a pool. Two lanes keep quick answers quick:
 
 * the *quick lane* (the analysis pool) takes every analysis and every solve
   first, with a short time budget (``escalate_after``): table lookups, tiny
-  search spaces and positions a quick test settles are answered there;
+  search spaces and positions a quick test settles are answered there (a
+  client's hints before solve tries, as a try may use the whole budget);
 * a job over that budget sends ``escalate`` and moves to the *long lane* (the
   solve pool), whose queue is fair between clients' addresses and capped per
   address and overall, so minutes of other people's searches never stand in
@@ -115,9 +116,11 @@ class JobRunner:
                 self._escalate(sid, slot, generation, kind, request, payload, log_id)
             else:
                 self._deliver(sid, slot, generation, event, payload)
+        # a solve's quick try may use the whole quick budget: hints (lookups) go first
+        try_first = kind == SOLVE and limits.escalate_after is not None
         job = PoolJob(kind, request, limits, owner=sid, on_event=on_event,
                       on_done=lambda: self._finished(slot, generation, job), log_id=log_id,
-                      group=slot.group)
+                      group=slot.group, priority=1 if try_first else 0)
         try:
             pool.submit(job)
         except PoolBusy:

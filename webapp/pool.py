@@ -70,6 +70,7 @@ class PoolJob:
     queued_at: float = field(default_factory=time.monotonic)
     log_id: str = ""                       # the request id the log lines carry
     group: str = ""                        # whose share it uses (a client's address)
+    priority: int = 0                      # within a group's turn, lower goes first
 
 
 class _Worker:
@@ -112,11 +113,13 @@ class WorkerPool:
     """``size`` worker processes behind a queue of at most ``max_queue`` jobs."""
 
     def __init__(self, name: str, size: int, max_queue: int, settings: WorkerSettings,
-                 max_per_group: Optional[int] = None):
+                 max_per_group: Optional[int] = None, reserved: int = 0):
         self.name = name
         self.size = max(1, int(size))
         self.max_queue = max(0, int(max_queue))
         self.max_per_group = max_per_group
+        #: workers only priority-0 jobs may take (a quick lane keeps one for lookups)
+        self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
         self._lock = threading.RLock()
         self._queue: Deque[PoolJob] = collections.deque()
@@ -223,12 +226,19 @@ class WorkerPool:
             return False
         return sum(queued.group == job.group for queued in self._queue) >= self.max_per_group
 
-    def _next_locked(self) -> PoolJob:
-        """The oldest queued job of the group with the fewest jobs running, then of the
-        group served least recently (never served first)."""
-        running = collections.Counter(w.job.group for w in self._workers if w.job is not None)
-        job = min(self._queue, key=lambda queued: (running[queued.group],
-                                                   self._served.get(queued.group, -1)))
+    def _next_locked(self) -> Optional[PoolJob]:
+        """The oldest queued job of the group with the fewest jobs running, then of lower
+        priority, then of the group served least recently (never served first); None
+        when only lower-priority jobs wait and the free workers are reserved."""
+        busy = [w.job for w in self._workers if w.job is not None]
+        running = collections.Counter(job.group for job in busy)
+        candidates = self._queue
+        if sum(job.priority > 0 for job in busy) >= self.size - self.reserved:
+            candidates = [queued for queued in self._queue if queued.priority == 0]
+            if not candidates:
+                return None
+        job = min(candidates, key=lambda queued: (running[queued.group], queued.priority,
+                                                  self._served.get(queued.group, -1)))
         self._queue.remove(job)
         self._served[job.group] = next(self._turns)
         if len(self._served) > 4 * (self.max_queue + self.size):    # forget long-gone groups
@@ -242,6 +252,8 @@ class WorkerPool:
                 return
             if worker.ready and worker.job is None and worker.process.is_alive():
                 job = self._next_locked()
+                if job is None:
+                    return
                 worker.job = job
                 worker.deadline = (time.monotonic() + job.limits.seconds * OVERRUN_FACTOR
                                    + GRACE_SECONDS)
