@@ -1,4 +1,5 @@
-"""Klotski's rows of ``python -m solver bench``: two famous layouts, the classic pack, a lookup."""
+"""Klotski's rows of ``python -m solver bench``: two famous layouts in every metric, a big
+board exhausted (every position of a 1.7 M-position group measured), the classic pack, a lookup."""
 from __future__ import annotations
 
 import statistics
@@ -8,7 +9,9 @@ from typing import List
 from ..bench import (baseline_row, cancel_row, coach_row, cold_start, fmt, isolated,
                      lookup_row, peak_mib, print_coach, print_pair, solver_row)
 from ..engine import solve_board
+from ..core.baseline import GaveUp, seed_bfs
 from .baseline import StringKlotski
+from .hardest import hardest_report
 from .levels import load
 from .moves import METRICS
 
@@ -16,6 +19,8 @@ CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
 #: a 10x10 board with hundreds of moves per position, the worst case for noticing a cancel
 WIDE_OPEN = "AA......../AA......../" + "........../" * 7 + "BCDEFGHIJK"
+#: 6x5, 1,715,404 positions: the big-board level Great Wall with one small piece taken out
+BIG_BOARD = ".BGF.E/JBGCCE/JBKAAE/JDDAAL/HHMM.L"
 
 
 def string_baseline(board: str, options: dict) -> StringKlotski:
@@ -50,6 +55,30 @@ def levels_row(boards: List[str]) -> dict:
             "peak_mib": peak_mib()}
 
 
+def exhaust_row(board: str, metric: str) -> dict:
+    """The hardest-start search: every position of the group found and measured."""
+    cold_start()
+    started = time.perf_counter()
+    found = hardest_report(board, metric)
+    return {"moves": found["hardest"]["distance"], "optimal": True, "status": "solved",
+            "nodes": found["positions"], "seconds": time.perf_counter() - started,
+            "peak_mib": peak_mib()}
+
+
+def baseline_exhaust_row(board: str, metric: str, max_seconds: float) -> dict:
+    """The string baseline enumerating the same group (no goal: it runs until exhausted)."""
+    solver = string_baseline(board, {"metric": metric})
+    started = time.perf_counter()
+    try:
+        _path, nodes = seed_bfs(solver.start, solver.successors, lambda pos: False,
+                                solver.canonical, max_seconds=max_seconds)
+        status = "solved"
+    except GaveUp as exc:
+        nodes, status = exc.nodes, "gave up"
+    return {"moves": None, "optimal": False, "status": status, "nodes": nodes,
+            "seconds": time.perf_counter() - started, "peak_mib": peak_mib()}
+
+
 def bench(args) -> None:
     for board, label in ((CLASSIC, "klotski classic"), (STAGE_138, "klotski 138-move")):
         for metric in METRICS:
@@ -57,6 +86,9 @@ def bench(args) -> None:
             base = isolated(baseline_row, string_baseline, board, {"metric": metric},
                             args.baseline_seconds)
             print_pair(f"{label} ({metric}) {board}", ours, base)
+    ours = isolated(exhaust_row, BIG_BOARD, "piece")
+    base = isolated(baseline_exhaust_row, BIG_BOARD, "piece", args.baseline_seconds)
+    print_pair(f"klotski big board exhausted {BIG_BOARD}", ours, base)
     boards = [level["board"] for level in load("klotski-classic")["levels"]]
     if boards:
         row = isolated(levels_row, boards)

@@ -22,7 +22,7 @@ from .placements import all_placements, label_key
 from .tables import DistanceTable, build_table, component_keys
 
 #: the most placements a piece-set search enumerates (the classic set has 65,880)
-MAX_PLACEMENTS = 3_000_000
+MAX_PLACEMENTS = 1_000_000
 
 
 @dataclass
