@@ -1,5 +1,9 @@
 """The N-puzzle's rows of ``python -m solver bench``, and ``--fifteen``: Korf's 100 instances.
 
+``--twenty-four`` runs the anytime 5x5 search on Korf and Felner's 50
+instances for a fixed time each and prints the quality table (length against
+the published optimum, the proven lower bound).
+
 ``--fifteen`` also compiles and runs :file:`reference/ida15.c` (the same search
 in plain C, building its own tables) when a C compiler is present, on the same
 instances in the same run, and prints the ratio of the two search times.
@@ -23,10 +27,11 @@ from ..core.results import SOLVED, Budget
 from ..core.tables import cache_dir
 from ..engine import solve_board
 from .baseline import StringNPuzzle
+from . import anytime
 from .domain import WARM_BOARD, NPuzzle
 from .levels import load
 from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables, tables_ready
-from .rules import solvable
+from .rules import goal_state, solvable
 
 HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
 
@@ -61,7 +66,7 @@ def bench(args) -> None:
           f"{row['under_1s']} of {row['positions']} within 1 s, {row['unknown']} moves left unknown")
     row = isolated(quick_row)
     print(f"15-puzzle hint for Korf's #60 (66 moves, minutes to prove): {row['hint_ms']:.0f} ms "
-          f"with the databases loaded (promise: within a second); 5x5 solves of "
+          f"with the databases loaded (promise: within a second); first 5x5 hints of "
           f"{row['boards']} scrambles: median {row['median_ms']:.0f} ms, max {row['max_ms']:.0f} ms")
 
 
@@ -108,7 +113,8 @@ def fifteen_coach_row(count: int, max_distance: int = 50, seed: int = 15) -> dic
 
 def quick_row(boards: int = 10) -> dict:
     """What a player waits for where no proof is quick: the 15-puzzle's first hint on a
-    hard board (databases loaded, or built once, before the clock starts) and 5x5 solves."""
+    hard board (databases loaded, or built once, before the clock starts) and the first
+    5x5 hint (the anytime search's better answers follow: ``--twenty-four``)."""
     tables()
     domain = NPuzzle()
     hard = domain.parse(load("korf100")["instances"][59]["board"])
@@ -121,7 +127,7 @@ def quick_row(boards: int = 10) -> dict:
         for _ in range(300):
             state = rng.choice(list(domain.moves(state)))[1]
         started = time.perf_counter()
-        domain.solve(state)
+        domain.quick_analyse(state)
         times.append(time.perf_counter() - started)
     return {"hint_ms": hint * 1000, "boards": boards, "median_ms": statistics.median(times) * 1000,
             "max_ms": max(times) * 1000}
@@ -181,16 +187,22 @@ def c_reference(boards: List[str]) -> Optional[dict]:
     return {"tables": float(lines[0].split()[1]), "rows": rows, "compiler": compiler}
 
 
+def _range(text: str, count: int, flag: str):
+    """``"3-7"`` (or ``"5"``) as (3, 7), within 1..count; BoardError otherwise."""
+    try:
+        first, _, last = text.partition("-")
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise BoardError(f"{flag} wants a range like 1-10, not {text!r}")
+    if not 1 <= lo <= hi <= count:
+        raise BoardError(f"{flag} range must lie within 1-{count}")
+    return lo, hi
+
+
 def bench_fifteen(args) -> int:
     """Solve Korf's instances ``args.fifteen`` ("1-10"); exit 1 if one misses its length."""
     data = load("korf100")["instances"]
-    try:
-        first, _, last = args.fifteen.partition("-")
-        lo, hi = int(first), int(last or first)
-    except ValueError:
-        raise BoardError(f"--fifteen wants a range like 1-10, not {args.fifteen!r}")
-    if not 1 <= lo <= hi <= len(data):
-        raise BoardError(f"--fifteen range must lie within 1-{len(data)}")
+    lo, hi = _range(args.fifteen, len(data), "--fifteen")
     print(_fifteen_tables(), flush=True)
     print(f"{'#':>3} {'moves':>5} {'published':>9} {'optimal':>7} {'nodes':>13} "
           f"{'seconds':>9} {'nodes/s':>9}")
@@ -241,3 +253,43 @@ def _compare_with_c(boards: List[str], ours_seconds: float, ours_nodes: int) -> 
     print(f"ratio to the C reference: {ours_seconds / max(seconds, 1e-9):.2f}x its time "
           f"(target at most 2x); same node counts: {'yes' if nodes == ours_nodes else 'no'}")
     return 0 if len(ref["rows"]) == len(boards) else 1
+
+
+def bench_twenty_four(args) -> int:
+    """Korf and Felner's 50 24-puzzle instances, each searched for ``--seconds`` (anytime):
+    the answer's length against the published optimum, and the proven lower bound."""
+    data = load("korf50")["instances"]
+    lo, hi = _range(args.twenty_four, len(data), "--twenty-four")
+    seconds = args.twenty_four_seconds
+    started = time.perf_counter()
+    anytime.warm()
+    print(f"24-puzzle, anytime search (5-5-5-5-4 pattern databases + mirror, weighted IDA* "
+          f"with a falling weight, window shortening), {seconds:g} s per instance; tables and "
+          f"compiled code ready in {time.perf_counter() - started:.1f} s", flush=True)
+    print(f"{'#':>3} {'optimum':>7} {'found':>5} {'ratio':>6} {'bound':>5} {'first':>5} "
+          f"{'nodes':>12} {'seconds':>7}")
+    ratios, bounds, firsts = [], [], []
+    for i in range(lo, hi + 1):
+        inst = data[i - 1]
+        board = tuple(int(t) for t in inst["board"].split())
+        seen = []
+        result = anytime.anytime_search(board, budget=Budget(max_seconds=seconds),
+                                        progress=seen.append)
+        if result.states[0] != board or result.states[-1] != goal_state(5):
+            print(f"{i:>3} answer does not replay to the goal")
+            return 1
+        ratio = result.length / inst["optimal"]
+        ratios.append(ratio)
+        bounds.append(result.lower_bound / inst["optimal"])
+        firsts.append(seen[0].best if seen else result.length)
+        print(f"{i:>3} {inst['optimal']:>7} {result.length:>5} {ratio:>6.3f} "
+              f"{result.lower_bound:>5} {firsts[-1]:>5} {result.nodes:>12,} "
+              f"{result.seconds:>7.2f}", flush=True)
+    count = len(ratios)
+    print(f"total: {count} instances at {seconds:g} s: mean length {statistics.mean(ratios):.3f}x "
+          f"the optimum (target at most 1.10x), worst {max(ratios):.3f}x, "
+          f"{sum(r <= 1.10 for r in ratios)} of {count} within 1.10x, "
+          f"{sum(r == 1.0 for r in ratios)} optimal; proven lower bound on average "
+          f"{statistics.mean(bounds):.3f}x the optimum; rows and columns alone "
+          f"{statistics.mean(f / d['optimal'] for f, d in zip(firsts, data[lo - 1:hi])):.2f}x")
+    return 0

@@ -11,8 +11,12 @@ Strategy by size (see :meth:`NPuzzle.solve`):
   (:mod:`solver.npuzzle.pdb`), optimal within the budget (with no budget,
   always), else the best non-optimal solution (``optimal=False``); the
   databases are built before the budget's clock starts;
-* 5x5 and larger: a fast row-and-column reduction (:mod:`solver.npuzzle.reduce`),
-  never claimed optimal.
+* 5x5: an anytime search (:mod:`solver.npuzzle.anytime`): the reduction's
+  answer at once, then ever shorter ones from weighted IDA* over 5-tile pattern
+  databases, each with its proven lower bound ("N moves, at least L");
+* 6x6 and larger: the row-and-column reduction (:mod:`solver.npuzzle.reduce`)
+  down to the bottom-right 5x5, which the anytime search finishes: never
+  claimed optimal.
 """
 from __future__ import annotations
 
@@ -23,8 +27,9 @@ from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
+from . import anytime
 from .pdb import ida_star_fifteen, tables, tables_ready
-from .reduce import reduction_cells
+from .reduce import reduce_to, reduction_cells
 from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
                     side, slide, solvable)
 from .table import best_cell, distance, distances, solve_by_table
@@ -35,6 +40,16 @@ ANALYSE_BUDGET = Budget(max_seconds=8.0)
 #: quick_analyse's try at a proof on 4x4 (enough for nearly every board); with the
 #: fallbacks below a hint always comes within a second
 QUICK_PROOF = Budget(max_nodes=2_000_000, max_seconds=0.35)
+
+#: the longest a 5x5 search runs (with no budget, or a longer one): the anytime search
+#: has its best answers by then
+TWENTY_FOUR = Budget(max_seconds=anytime.DEFAULT_SECONDS)
+
+#: a 5x5 analysis (a hint's best move and the distance bar)
+ANALYSE_TWENTY_FOUR = Budget(max_seconds=1.0)
+
+#: the share of a larger board's search given to its last 5x5 corner
+CORNER = Budget(max_seconds=2.0)
 
 #: after an optimal search runs out: (weight p/q on h, allowance), best first
 FALLBACKS = [((3, 2), Budget(max_seconds=0.25, max_nodes=3_000_000)),
@@ -146,7 +161,26 @@ class NPuzzle(Domain):
             return mon.result(SOLVED, moves, states, optimal=True)
         if n == 4:
             return self._solve_fifteen(state, budget, cancel, progress)
-        return self._solve_reduced(state, mon)
+        if n == 5:
+            return anytime.anytime_search(state, budget=_tighter(budget, TWENTY_FOUR),
+                                          cancel=cancel, progress=progress)
+        return self._solve_large(state, budget, cancel, progress)
+
+    def _solve_large(self, state, budget, cancel, progress) -> SearchResult:
+        """Rows and columns down to a 5x5 corner, then the anytime search on that corner."""
+        cells, corner, to_big = reduce_to(state, 5)
+        found = anytime.anytime_search(corner, budget=_tighter(budget, CORNER), cancel=cancel,
+                                       progress=progress)
+        if found.status != SOLVED:
+            return found
+        tail = [to_big[q] for q in anytime.cells_of(corner, found.states)]
+        moves, states = replay_cells(state, anytime.without_undos(state, cells + tail))
+        result = SearchResult(SOLVED, moves, states, optimal=False, nodes=found.nodes,
+                              seconds=found.seconds,
+                              message="rows and columns, then a searched 5x5 corner: "
+                                      "not proven shortest")
+        result.lower_bound = manhattan_conflicts(state)
+        return result
 
     def _solve_fifteen(self, state, budget, cancel, progress) -> SearchResult:
         """Optimal IDA* within ``budget`` (None: no limit, the optimum always); when it
@@ -233,6 +267,9 @@ class NPuzzle(Domain):
         if n == 4:
             result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel,
                                          progress)
+        elif n == 5:
+            result = self.solve(state, budget=_tighter(budget, ANALYSE_TWENTY_FOUR),
+                                cancel=cancel, progress=progress)
         else:
             result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != SOLVED:
@@ -248,14 +285,15 @@ def _analysis_of(result: SearchResult, message: str) -> Analysis:
 
 
 def warm_tables() -> None:
-    """Build (or load) the 3x3 table and the 4x4 pattern databases, and load the compiled
-    search (a short solve), so the first 15-puzzle hint pays for neither.
+    """Build (or load) the 3x3 table, the 4x4 and 5x5 pattern databases, and load the
+    compiled searches (short solves), so the first hint pays for none of them.
 
     A server calls this before its workers report ready.
     """
     distances()
     tables()
     ida_star_fifteen(WARM_BOARD)
+    anytime.warm()
 
 
 #: one move from the goal: a solve that only loads the compiled search's machine code

@@ -105,16 +105,6 @@ def region_tables(n):
 
 
 @njit(cache=True)
-def _grow(out, count, value):
-    if count == out.shape[0]:
-        bigger = np.empty(out.shape[0] * 2, out.dtype)
-        bigger[:count] = out[:count]
-        out = bigger
-    out[count] = value
-    return out
-
-
-@njit(cache=True)
 def tracked_layer(frontier, dist, depth, n, k, reach, name):
     """One breadth-first layer over (placement, blank region) states: the next frontier.
 
@@ -125,10 +115,14 @@ def tracked_layer(frontier, dist, depth, n, k, reach, name):
     cells = n * n
     nb = neighbour_table(n)
     full = (1 << cells) - 1
-    out = np.empty(max(16, frontier.shape[0] * 2), np.int64)
+    out = np.empty(max(64, frontier.shape[0] * 2), np.int64)
     count = 0
     pos = np.empty(k, np.int64)
     for s in range(frontier.shape[0]):
+        if count + 4 * k > out.shape[0]:      # room for every child of this state
+            bigger = np.empty(out.shape[0] * 2, np.int64)
+            bigger[:count] = out[:count]
+            out = bigger
         state = frontier[s]
         placement = state // cells
         region = state - placement * cells
@@ -153,7 +147,7 @@ def tracked_layer(frontier, dist, depth, n, k, reach, name):
                 child = (placement + (target - c) * mult) * cells + name[after * cells + c]
                 if dist[child] == UNSEEN:
                     dist[child] = depth
-                    out = _grow(out, count, child)
+                    out[count] = child
                     count += 1
             mult *= cells
     return out[:count]
@@ -168,10 +162,14 @@ def free_layer(frontier, dist, depth, n, k):
     """
     cells = n * n
     nb = neighbour_table(n)
-    out = np.empty(max(16, frontier.shape[0] * 2), np.int64)
+    out = np.empty(max(64, frontier.shape[0] * 2), np.int64)
     count = 0
     pos = np.empty(k, np.int64)
     for s in range(frontier.shape[0]):
+        if count + 4 * k > out.shape[0]:      # room for every child of this state
+            bigger = np.empty(out.shape[0] * 2, np.int64)
+            bigger[:count] = out[:count]
+            out = bigger
         placement = frontier[s]
         rest = placement
         taken = 0
@@ -191,7 +189,7 @@ def free_layer(frontier, dist, depth, n, k):
                 child = placement + (target - c) * mult
                 if dist[child] == UNSEEN:
                     dist[child] = depth
-                    out = _grow(out, count, child)
+                    out[count] = child
                     count += 1
             mult *= cells
     return out[:count]

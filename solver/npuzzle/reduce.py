@@ -128,17 +128,43 @@ def reduction_cells(state: Sequence[int]) -> List[int]:
     return _cancel_undos(list(state).index(0), board.slid)
 
 
-def _finish_corner(board: _Board) -> None:
-    """Solve the bottom-right 3x3 optimally with the 8-puzzle table."""
-    n, o = board.n, board.n - 3
-    big_cell = [(o + i // 3) * n + o + i % 3 for i in range(9)]
+def reduce_to(state: Sequence[int], corner: int):
+    """Rows and columns until a ``corner`` x ``corner`` board is left at the bottom right.
+
+    Returns (the cells slid so far, the corner as a board of its own with tiles
+    renumbered 1..corner**2-1, its cell -> the big board's cell).
+    """
+    board = _Board(state)
+    n = board.n
+    for k in range(n - corner):
+        for c in range(k, n - 2):
+            board.place(k, c)
+        board.place_pair(k * n + n - 2, k * n + n - 1, (k + 1) * n + n - 2)
+        for r in range(k + 1, n - 2):
+            board.place(r, k)
+        board.place_pair((n - 2) * n + k, (n - 1) * n + k, (n - 2) * n + k + 1)
+    small, big_cell = _corner(board, corner)
+    return board.slid, tuple(small), big_cell
+
+
+def _corner(board: _Board, size: int):
+    """The bottom-right ``size`` x ``size`` of ``board`` as a board of its own, and its
+    cell -> big cell map."""
+    n, o = board.n, board.n - size
+    big_cell = [(o + i // size) * n + o + i % size for i in range(size * size)]
     small = []
     for cell in big_cell:
         t = board.cells[cell]
         if t:
             r, c = divmod(t - 1, n)
-            t = (r - o) * 3 + (c - o) + 1
+            t = (r - o) * size + (c - o) + 1
         small.append(t)
+    return small, big_cell
+
+
+def _finish_corner(board: _Board) -> None:
+    """Solve the bottom-right 3x3 optimally with the 8-puzzle table."""
+    small, big_cell = _corner(board, 3)
     for q in solve_by_table(small):
         board.slide(big_cell[q])
 

@@ -1,0 +1,240 @@
+"""The 24-puzzle (5x5), anytime: a legal answer at once, then ever shorter ones, with a proof bound.
+
+Optimal 24-puzzle solutions take hours even in C, so the search trades proof
+for time and says how good each answer is: "N moves, at least L".
+
+1. The row-and-column reduction (:mod:`solver.npuzzle.reduce`) gives a legal
+   solution at once: the first upper bound U.
+2. Weighted IDA* (f = g + w*h over additive 5-5-5-5-4 pattern databases with
+   the mirror lookup, compiled: :mod:`solver.npuzzle.ida`) with a falling
+   weight w. Each pass prunes every path that cannot end below U moves, and
+   within a pass every shorter solution found lowers U at once; a pass ends at
+   its first solution and the next, smaller weight starts. A solution found
+   with weight w is at most w times the optimum.
+3. The last pass has w = 1: plain IDA*. Each of its iterations that ends
+   without a solution proves a higher lower bound L; if it ends with nothing
+   left below U, U is proven optimal.
+
+Every improvement reaches the caller's ``progress`` as ``best`` and
+``lower_bound``; the lower bound starts at the heuristic of the start.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
+from ..core.tables import TableStore
+from .pdb import build_groups
+from .pdb_build import compiled
+from .reduce import _cancel_undos as cancel_undos, reduction_cells
+from .rules import goal_state, manhattan_conflicts, replay_cells
+
+N = 5
+#: the top-left and top-right blocks, the left column's block, the middle right block, the rest
+GROUPS: Tuple[Tuple[int, ...], ...] = ((1, 2, 3, 6, 7), (4, 5, 8, 9, 10),
+                                       (11, 12, 16, 17, 21), (13, 14, 15, 18, 19),
+                                       (20, 22, 23, 24))
+TABLE_NAME = "free-" + "-".join("_".join(map(str, g)) for g in GROUPS)
+_HERE = Path(__file__).parent
+STORE = TableStore("npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
+
+#: the weights (p, q): w = p/q, tried in turn; the last one proves
+WEIGHTS: Tuple[Tuple[int, int], ...] = ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (8, 7),
+                                        (11, 10), (21, 20), (1, 1))
+#: with no budget given, a 5x5 search stops after this long (an optimum may take hours)
+DEFAULT_SECONDS = 10.0
+
+ProgressFn = Optional[Callable[[Progress], None]]
+
+
+def tables(progress: ProgressFn = None) -> List[bytes]:
+    """One database per group: memory, else disk cache, else built now (a few seconds)."""
+    return STORE.get(TABLE_NAME, lambda: build_groups(
+        N, GROUPS, "24-puzzle pattern databases, once per machine", progress))["tables"]
+
+
+def tables_ready() -> bool:
+    return STORE.ready(TABLE_NAME)
+
+
+_laid_out: list = []
+
+
+def searcher(progress: ProgressFn = None):
+    tabs = tables(progress)
+    if not _laid_out or _laid_out[0][0] is not tabs:
+        from .ida import PatternSearch
+        _laid_out[:] = [(tabs, PatternSearch(N, GROUPS, tabs))]
+    return _laid_out[0][1]
+
+
+def lower_bound(board: Sequence[int]) -> int:
+    """The admissible heuristic of a 5x5 board (max of the direct and mirrored sums)."""
+    return searcher().lower_bound(board)
+
+
+class _Best:
+    """The best solution so far and the proven lower bound, told to ``progress`` on change."""
+
+    def __init__(self, cells: List[int], bound: int, progress: ProgressFn, mon: Monitor):
+        self.cells, self.bound = cells, bound
+        self.progress, self.mon = progress, mon
+
+    def tag(self, p: Progress) -> None:
+        """Every progress report carries the best length and the bound."""
+        p.best, p.lower_bound = len(self.cells), self.bound
+        if self.progress is not None:
+            self.progress(p)
+
+    def tell(self, depth: int = 0) -> None:
+        if self.progress is not None:
+            self.tag(Progress(self.mon.count, depth, 0, self.mon.elapsed))
+
+    def offer(self, cells: List[int]) -> None:
+        if len(cells) < len(self.cells):
+            self.cells = cells
+            self.tell(len(cells))
+
+
+def anytime_search(state: Sequence[int], *, budget: Optional[Budget] = None, cancel=None,
+                   progress: ProgressFn = None,
+                   weights: Sequence[Tuple[int, int]] = WEIGHTS) -> SearchResult:
+    """The shortest solution found within ``budget`` (default :data:`DEFAULT_SECONDS`),
+    with its proven ``lower_bound``; ``optimal`` only when the two meet."""
+    start = tuple(state)
+    search = searcher(progress)                     # before the clock: tables are not charged
+    if budget is None or (budget.max_seconds is None and budget.max_nodes is None):
+        budget = Budget(max_seconds=DEFAULT_SECONDS)
+    mon = Monitor(budget, cancel)
+    bound = max(search.lower_bound(start), manhattan_conflicts(start))   # both admissible
+    best = _Best(reduction_cells(start), bound, progress, mon)
+    mon.progress = best.tag if progress is not None else None
+    best.tell()
+    stopped = None
+    try:
+        shorten(start, best, mon)
+        for weight in weights:
+            if best.bound >= len(best.cells):
+                break
+            proving = weight[0] == weight[1]
+            cells = search.search(start, mon, weight, upper=len(best.cells),
+                                  found=best.offer if proving else None,
+                                  iteration_done=_Proof(best) if proving else None,
+                                  stop_at=None if proving else _share_of_what_is_left(mon))
+            if cells is not None:
+                best.offer(cells)
+                shorten(start, best, mon)
+            elif proving:
+                best.bound = len(best.cells)    # nothing shorter was left below the upper cut
+    except StopSearch as stop:
+        stopped = stop
+    moves, states = replay_cells(start, best.cells)
+    optimal = best.bound >= len(best.cells)
+    result = mon.result(SOLVED, moves, states, optimal=optimal)
+    result.lower_bound = min(best.bound, len(best.cells))
+    if not optimal:
+        why = f" ({stopped.message})" if stopped is not None else ""
+        result.message = (f"{len(best.cells)} moves, at least {best.bound}: not proven "
+                          f"shortest{why}")
+    return result
+
+
+#: the share of the time left that one weighted pass may use (later, smaller weights
+#: get their turn; a pass that finds nothing better in its share rarely would later)
+PASS_SHARE = 0.8
+
+
+def _share_of_what_is_left(mon: Monitor) -> Optional[float]:
+    if mon.budget.max_seconds is None:
+        return None
+    return time.monotonic() + (mon.budget.max_seconds - mon.elapsed) * PASS_SHARE
+
+
+#: (window, step, node limit): stretches of the solution searched for a shorter way
+WINDOWS = ((12, 3, 20_000), (18, 4, 100_000), (24, 6, 300_000))
+
+
+def shorten(start: Tuple[int, ...], best: _Best, mon: Monitor) -> None:
+    """Replace stretches of the best solution by shorter ways between their two ends.
+
+    For a window of w moves from position s_i to s_{i+w}, IDA* on the Manhattan
+    distance between the two looks for a way of at most w-2 moves (a way
+    between two positions has the parity of w). Weighted searches leave such
+    detours; this finds many of them in milliseconds.
+    """
+    import numpy as np
+    kernels = compiled()
+
+    n = N
+    out = np.zeros(64, np.int64)
+    improved = True
+    while improved:
+        improved = False
+        for window, step, limit in WINDOWS:
+            cells = list(best.cells)
+            boards = _boards(start, cells)
+            i = 0
+            while i + window <= len(cells):
+                mon.check(len(cells), 0)
+                target = np.zeros(n * n, np.int64)
+                for c, t in enumerate(boards[i + window]):
+                    target[t] = c
+                found = kernels.segment_search(np.array(boards[i], np.int64), target, n,
+                                               window - 2, limit, out)
+                if found >= 0:
+                    cells = _cancel_undos(start, cells[:i] + [int(c) for c in out[:found]]
+                                          + cells[i + window:])
+                    boards = _boards(start, cells)
+                    best.offer(cells)
+                    improved = True
+                else:
+                    i += step
+
+
+def _boards(start: Tuple[int, ...], cells: List[int]) -> List[List[int]]:
+    board, blank = list(start), start.index(0)
+    boards = [list(board)]
+    for q in cells:
+        board[blank], board[q] = board[q], 0
+        blank = q
+        boards.append(list(board))
+    return boards
+
+
+def without_undos(start: Sequence[int], cells: List[int]) -> List[int]:
+    """``cells`` without the moves that the next move takes straight back."""
+    return cancel_undos(list(start).index(0), cells)
+
+
+_cancel_undos = without_undos
+
+
+def cells_of(start: Sequence[int], states: Sequence[Sequence[int]]) -> List[int]:
+    """The cells slid along ``states`` (the blank's cell after each move)."""
+    return [list(s).index(0) for s in states[1:]]
+
+
+def warm() -> None:
+    """Load the tables and the compiled searches (a server does this before it is ready)."""
+    import numpy as np
+    tables()
+    board = goal_state(N)[:-2] + (0, N * N - 1)
+    anytime_search(board, budget=Budget(max_seconds=0.1))
+    target = np.arange(-1, N * N - 1, dtype=np.int64)
+    target[0] = N * N - 1
+    compiled().segment_search(np.array(board, np.int64), target, N, 2, 10,
+                              np.zeros(4, np.int64))
+
+
+class _Proof:
+    """Plain IDA*: every iteration that ends without a solution proves the next bound."""
+
+    def __init__(self, best: _Best):
+        self.best = best
+
+    def __call__(self, next_bound: int) -> None:
+        if next_bound > self.best.bound:
+            self.best.bound = min(next_bound, len(self.best.cells))
+            self.best.tell(next_bound)
