@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from solver.npuzzle import pdb as npuzzle_pdb
+from solver.npuzzle.domain import warm_tables
 from solver.npuzzle.levels import load
 from test_browser_support import GamePage, engine_distance, engine_solution
 from test_npuzzle import DOMAIN, scramble
@@ -37,7 +38,9 @@ new MutationObserver(() => {
 
 @pytest.fixture(scope="module", autouse=True)
 def tables():
-    """Built (or loaded) before any page asks, so the workers read them from the cache."""
+    """Built (or loaded) before any page asks, with the compiled searches, so the workers
+    read both from their caches (as a server's workers do after warming up)."""
+    warm_tables()
     return npuzzle_pdb.tables()
 
 

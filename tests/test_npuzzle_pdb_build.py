@@ -23,7 +23,8 @@ def test_compiled_builder_agrees_with_a_plain_search(group):
 
 @pytest.mark.parametrize("n, group, tracked", [(3, (1, 2, 3), True), (3, (4, 7, 8), False),
                                                (5, (1, 2, 3), False), (5, (13, 19, 24), False),
-                                               (4, (2, 5, 11), False)])
+                                               (4, (2, 5, 11), False), (5, (1, 7), True),
+                                               (5, (12, 18, 24), True)])
 def test_other_sizes_and_the_untracked_kind_agree_with_a_plain_search(n, group, tracked):
     fast = build_pattern(group, n, tracked=tracked)
     assert fast == bytes(build_plain(group, n, tracked=tracked))

@@ -89,3 +89,24 @@ def test_larger_boards_are_shorter_than_rows_and_columns_alone(tables, n, seed):
     assert_replays(board, result)
     assert result.length < len(reduction_cells(board))
     assert _manhattan(board, n) <= result.lower_bound <= result.length
+
+
+def test_the_socket_streams_shorter_answers_and_sends_the_lower_bound(tables):
+    """``progress`` carries the best length so far and the bound; ``solution`` the bound."""
+    from webapp import create_app
+    from test_webapp_socket import Inbox, replay_solution
+
+    app = create_app(testing=True, SOLVE_SECONDS=3, RATE_LIMIT=0)
+    client = app.extensions["socketio"].test_client(app)
+    inbox = Inbox(client)
+    board = KORF50[24]["board"]
+    client.emit("solve", {"game": "npuzzle", "board": board, "id": "k25"})
+    _, solution = inbox.wait("solution", timeout=60)
+    progress = [p for name, p in inbox.events if name == "progress" and "best" in p]
+    client.disconnect()
+    replay_solution("npuzzle", board, solution)
+    assert solution["optimal"] is False
+    assert _manhattan(DOMAIN.parse(board), 5) <= solution["lower_bound"] <= KORF50[24]["optimal"]
+    assert KORF50[24]["optimal"] <= solution["length"]
+    assert progress and all(p["lower_bound"] <= p["best"] for p in progress)
+    assert progress[-1]["best"] >= solution["length"]

@@ -27,7 +27,7 @@ from ..core.results import SOLVED, Budget
 from ..core.tables import cache_dir
 from ..engine import solve_board
 from .baseline import StringNPuzzle
-from . import anytime
+from .anytime import anytime_search, warm as warm_anytime
 from .domain import WARM_BOARD, NPuzzle
 from .levels import load
 from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables, tables_ready
@@ -262,7 +262,7 @@ def bench_twenty_four(args) -> int:
     lo, hi = _range(args.twenty_four, len(data), "--twenty-four")
     seconds = args.twenty_four_seconds
     started = time.perf_counter()
-    anytime.warm()
+    warm_anytime()
     print(f"24-puzzle, anytime search (5-5-5-5-4 pattern databases + mirror, weighted IDA* "
           f"with a falling weight, window shortening), {seconds:g} s per instance; tables and "
           f"compiled code ready in {time.perf_counter() - started:.1f} s", flush=True)
@@ -273,7 +273,7 @@ def bench_twenty_four(args) -> int:
         inst = data[i - 1]
         board = tuple(int(t) for t in inst["board"].split())
         seen = []
-        result = anytime.anytime_search(board, budget=Budget(max_seconds=seconds),
+        result = anytime_search(board, budget=Budget(max_seconds=seconds),
                                         progress=seen.append)
         if result.states[0] != board or result.states[-1] != goal_state(5):
             print(f"{i:>3} answer does not replay to the goal")

@@ -27,7 +27,9 @@ from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
-from . import anytime
+from .anytime import (DEFAULT_SECONDS, anytime_search, cells_of, warm as warm_anytime,
+                      without_undos)
+from .anytime import tables_ready as twenty_four_ready
 from .pdb import ida_star_fifteen, tables, tables_ready
 from .reduce import reduce_to, reduction_cells
 from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
@@ -43,7 +45,7 @@ QUICK_PROOF = Budget(max_nodes=2_000_000, max_seconds=0.35)
 
 #: the longest a 5x5 search runs (with no budget, or a longer one): the anytime search
 #: has its best answers by then
-TWENTY_FOUR = Budget(max_seconds=anytime.DEFAULT_SECONDS)
+TWENTY_FOUR = Budget(max_seconds=DEFAULT_SECONDS)
 
 #: a 5x5 analysis (a hint's best move and the distance bar)
 ANALYSE_TWENTY_FOUR = Budget(max_seconds=1.0)
@@ -162,19 +164,19 @@ class NPuzzle(Domain):
         if n == 4:
             return self._solve_fifteen(state, budget, cancel, progress)
         if n == 5:
-            return anytime.anytime_search(state, budget=_tighter(budget, TWENTY_FOUR),
+            return anytime_search(state, budget=_tighter(budget, TWENTY_FOUR),
                                           cancel=cancel, progress=progress)
         return self._solve_large(state, budget, cancel, progress)
 
     def _solve_large(self, state, budget, cancel, progress) -> SearchResult:
         """Rows and columns down to a 5x5 corner, then the anytime search on that corner."""
         cells, corner, to_big = reduce_to(state, 5)
-        found = anytime.anytime_search(corner, budget=_tighter(budget, CORNER), cancel=cancel,
+        found = anytime_search(corner, budget=_tighter(budget, CORNER), cancel=cancel,
                                        progress=progress)
         if found.status != SOLVED:
             return found
-        tail = [to_big[q] for q in anytime.cells_of(corner, found.states)]
-        moves, states = replay_cells(state, anytime.without_undos(state, cells + tail))
+        tail = [to_big[q] for q in cells_of(corner, found.states)]
+        moves, states = replay_cells(state, without_undos(state, cells + tail))
         result = SearchResult(SOLVED, moves, states, optimal=False, nodes=found.nodes,
                               seconds=found.seconds,
                               message="rows and columns, then a searched 5x5 corner: "
@@ -267,6 +269,9 @@ class NPuzzle(Domain):
         if n == 4:
             result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel,
                                          progress)
+        elif not twenty_four_ready():
+            # a hint must not wait a minute for the 5x5 databases: the reduction answers
+            result = self._solve_reduced(state, Monitor())
         elif n == 5:
             result = self.solve(state, budget=_tighter(budget, ANALYSE_TWENTY_FOUR),
                                 cancel=cancel, progress=progress)
@@ -293,7 +298,7 @@ def warm_tables() -> None:
     distances()
     tables()
     ida_star_fifteen(WARM_BOARD)
-    anytime.warm()
+    warm_anytime()
 
 
 #: one move from the goal: a solve that only loads the compiled search's machine code

@@ -79,7 +79,8 @@ class PatternSearch:
                upper: Optional[int] = None,
                found: Optional[Callable[[List[int]], None]] = None,
                iteration_done: Optional[Callable[[int], None]] = None,
-               stop_at: Optional[float] = None) -> Optional[List[int]]:
+               stop_at: Optional[float] = None,
+               one_iteration: bool = False) -> Optional[List[int]]:
         """IDA* on f = q*g + p*h (``weight`` = (p, q)), pruning every path that cannot
         end below ``upper`` moves.
 
@@ -92,7 +93,9 @@ class PatternSearch:
         to its end (on plain IDA*: every solution is at least that long, or at
         least ``upper``). At ``stop_at`` (a ``time.monotonic()``) the search
         returns quietly what it has (the caller's next phase takes over);
-        StopSearch from ``mon`` propagates.
+        ``one_iteration`` returns once the iteration that found a solution has
+        ended (an anytime caller moves on to a smaller weight). StopSearch from
+        ``mon`` propagates.
         """
         k = self.k
         board = np.array(start, np.int64)
@@ -142,6 +145,8 @@ class PatternSearch:
                 if status == k.EXHAUSTED:
                     if iteration_done is not None:
                         iteration_done(int(ctx[k.NEXT]))
+                    if one_iteration and best is not None:
+                        return best
                     break
                 mon.check(bound, int(ctx[k.SP]))
                 if stop_at is not None and time.monotonic() >= stop_at:

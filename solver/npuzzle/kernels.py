@@ -154,6 +154,75 @@ def tracked_layer(frontier, dist, depth, n, k, reach, name):
 
 
 @njit(cache=True)
+def _flood(seed, free, n, left_col, right_col):
+    """The free cells reachable from the cells in ``seed`` (bit masks), on an n x n board."""
+    reach = seed
+    while True:
+        grown = (reach | (reach << n) | (reach >> n) | ((reach << 1) & ~left_col)
+                 | ((reach >> 1) & ~right_col)) & free
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+@njit(cache=True)
+def _lowest(mask):
+    low = 0
+    while not (mask >> low) & 1:
+        low += 1
+    return low
+
+
+@njit(cache=True)
+def flooded_layer(frontier, dist, depth, n, k):
+    """:func:`tracked_layer` for boards too big for region tables: each region by a flood fill."""
+    cells = n * n
+    nb = neighbour_table(n)
+    full = (1 << cells) - 1
+    left_col = 0
+    for r in range(n):
+        left_col |= 1 << (r * n)
+    right_col = left_col << (n - 1)
+    out = np.empty(max(64, frontier.shape[0] * 2), np.int64)
+    count = 0
+    pos = np.empty(k, np.int64)
+    for s in range(frontier.shape[0]):
+        if count + 4 * k > out.shape[0]:      # room for every child of this state
+            bigger = np.empty(out.shape[0] * 2, np.int64)
+            bigger[:count] = out[:count]
+            out = bigger
+        state = frontier[s]
+        placement = state // cells
+        region = state - placement * cells
+        rest = placement
+        taken = 0
+        for i in range(k):
+            pos[i] = rest % cells
+            rest //= cells
+            taken |= 1 << pos[i]
+        free = full & ~taken
+        r = _flood(1 << region, free, n, left_col, right_col)
+        mult = 1
+        for i in range(k):
+            c = pos[i]
+            for j in range(4):
+                target = nb[c, j]
+                if target < 0:
+                    break
+                if not (r >> target) & 1:
+                    continue
+                after = free ^ (1 << target) ^ (1 << c)
+                name = _lowest(_flood(1 << c, after, n, left_col, right_col))
+                child = (placement + (target - c) * mult) * cells + name
+                if dist[child] == UNSEEN:
+                    dist[child] = depth
+                    out[count] = child
+                    count += 1
+            mult *= cells
+    return out[:count]
+
+
+@njit(cache=True)
 def free_layer(frontier, dist, depth, n, k):
     """One breadth-first layer over placements alone: a group tile slides to any free cell.
 

@@ -42,12 +42,13 @@ MIRROR_TILE = mirror_tiles(N)
 ProgressFn = Optional[Callable[[Progress], None]]
 
 
-def build_groups(n: int, groups, what: str, progress: ProgressFn = None) -> dict:
+def build_groups(n: int, groups, what: str, progress: ProgressFn = None,
+                 tracked: Optional[bool] = None) -> dict:
     """Build one database per group, reporting each layer as stage ``what (i/k)``."""
     seconds, built = [], []
     for i, group in enumerate(groups, 1):
         started = time.perf_counter()
-        built.append(build_pattern(group, n, progress=progress,
+        built.append(build_pattern(group, n, tracked=tracked, progress=progress,
                                    stage=f"building the {what} ({i}/{len(groups)})"))
         seconds.append(round(time.perf_counter() - started, 3))
     return {"groups": tuple(groups), "tables": built, "build_seconds": seconds}

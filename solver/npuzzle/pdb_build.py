@@ -61,7 +61,8 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
                   stage: str = "") -> bytes:
     """The database of ``group`` on an n x n board as bytes (``UNSEEN`` where no placement).
 
-    ``tracked`` defaults to True up to 4x4. ``progress`` hears after every
+    ``tracked`` defaults to True up to 4x4 (region tables); larger boards may
+    ask for it too (each region found by a flood fill: slower). ``progress`` hears after every
     breadth-first layer (nodes = states reached so far, depth = the layer).
     """
     import numpy as np
@@ -73,7 +74,12 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
         tracked = cells <= TRACKED_MAX_CELLS
     home = home_index(group, n)
     started = time.monotonic()
-    if tracked:
+    flooded = tracked and cells > TRACKED_MAX_CELLS
+    if flooded:
+        dist = np.full(cells ** k * cells, UNSEEN, np.uint8)
+        free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
+        start = home * cells + _lowest_reachable(free, cells - 1, n)
+    elif tracked:
         reach, name = _regions(n)
         dist = np.full(cells ** k * cells, UNSEEN, np.uint8)
         free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
@@ -86,7 +92,9 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
     depth, reached = 0, 1
     while frontier.size:
         depth += 1
-        if tracked:
+        if flooded:
+            frontier = kernels.flooded_layer(frontier, dist, depth, n, k)
+        elif tracked:
             frontier = kernels.tracked_layer(frontier, dist, depth, n, k, reach, name)
         else:
             frontier = kernels.free_layer(frontier, dist, depth, n, k)
@@ -96,6 +104,17 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
                               stage=stage))
     table = kernels.least_over_regions(dist, cells) if tracked else dist
     return table.tobytes()
+
+
+def _lowest_reachable(free: int, cell: int, n: int) -> int:
+    """The lowest free cell the blank at ``cell`` can walk to (its region's name)."""
+    seen, todo = {cell}, [cell]
+    while todo:
+        for q in around(n)[todo.pop()]:
+            if (free >> q) & 1 and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return min(seen)
 
 
 def build_plain(group: Sequence[int], n: int = 4, tracked: bool = True) -> bytearray:
