@@ -589,7 +589,8 @@ def test_any_position_of_a_built_component_finds_its_table():
     assert klotski_search.find_table(later.layout, other.key(later), "step") is None
 
 
-def test_budget_and_cancel_stop_table_building_and_solving():
+def test_budget_and_cancel_stop_table_building_and_solving(isolated_cache):
+    """(A fresh cache folder: a table saved there by an earlier run would answer at once.)"""
     domain = Klotski("piece")
     state = domain.parse(STAGE_138)
     with pytest.raises(StopSearch) as stop:

@@ -45,8 +45,9 @@ def test_a_cold_table_cache_still_yields_the_proven_optimum(tmp_path):
     assert any(p.name.startswith("npuzzle-4x4-pdb") for p in tmp_path.iterdir())
 
 
-def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch):
-    """The build (here: a stand-in that moves the clock on 100 s) happens before the clock."""
+def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch, isolated_cache):
+    """The build (here: a stand-in that moves the clock on 100 s) happens before the clock.
+    (A fresh cache folder: the shared one keeps the stand-in's table from the last run.)"""
     real = time.monotonic
     shift = [0.0]
     monkeypatch.setattr(time, "monotonic", lambda: real() + shift[0])
@@ -65,7 +66,7 @@ def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch):
     assert_replays(board, result)
 
 
-def test_build_progress_is_reported_before_the_search(tables, monkeypatch):
+def test_build_progress_is_reported_before_the_search(tables, monkeypatch, isolated_cache):
     seen = []
     monkeypatch.setattr(npuzzle_pdb, "STORE", type(npuzzle_pdb.STORE)("npuzzle-test-fresh"))
     monkeypatch.setattr(npuzzle_pdb, "GROUPS", ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10),

@@ -93,7 +93,7 @@ class Monitor:
     CHECK_EVERY = 256
     PROGRESS_EVERY = 0.25
     #: where time comes from (tests give a fake clock, so budgets are checked without waiting)
-    clock = staticmethod(time.monotonic)
+    clock = staticmethod(lambda: time.monotonic())
 
     def __init__(self, budget: Optional[Budget] = None, cancel: Any = None,
                  progress: Optional[Callable[[Progress], None]] = None):
