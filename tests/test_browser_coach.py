@@ -128,6 +128,31 @@ def test_clicking_an_option_plays_it(page, live_server, game, board, options, ru
     view.assert_no_errors()
 
 
+def test_an_option_that_extends_the_last_move_says_so(page, live_server):
+    """Klotski's piece metric: the same piece again is the same move, and the list says so."""
+    start = "BAAC/BAAC/DEEF/DGHF/I..J"
+    view = GamePage(page, live_server).open("klotski", start)
+    listed = shown_options(view)
+    first = next(text for text in listed if text.startswith("G "))
+    view.page.locator(f'[data-testid="option"][data-move="{first}"]').click()
+    expect(view.testid("moves")).to_have_text("1")
+    shown_options(view)
+    again = view.page.locator('[data-testid="option"][data-move^="G "]')
+    others = view.page.locator('[data-testid="option"]:not([data-move^="G "])')
+    for option in again.all():
+        expect(option).to_contain_text("extends your last move")
+    for option in others.all():
+        expect(option).not_to_contain_text("extends your last move")
+    # G on to a third place (not back to its start, which would undo the move)
+    domain, state = parse_board("klotski", view.state())
+    text, board = next((domain.describe(m), domain.format(c)) for m, c in domain.legal_moves(state)
+                       if m.piece == "G" and domain.format(c) != start)
+    view.page.locator(f'[data-testid="option"][data-move="{text}"]').click()
+    view.wait_state(board)
+    expect(view.testid("moves")).to_have_text("1")
+    view.assert_no_errors()
+
+
 def test_an_option_plays_from_the_keyboard(page, live_server):
     view = GamePage(page, live_server).open("npuzzle", EIGHT)
     shown_options(view)

@@ -26,10 +26,20 @@ export class Coach {
     if (!ctrl.initialBoard) return;
     const points = lineOf(ctrl);
     drawOptions($("options"), ctrl.analyses.get(ctrl.board),
-                { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o) });
+                { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
+                  last: ctrl.history.last, continues: (o) => this.continuesLastMove(o) });
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
+  }
+
+  /** True when playing `option` would merge into the last move, as the controller merges. */
+  continuesLastMove(option) {
+    const { history, game, state, board } = this.ctrl;
+    const last = history.last;
+    if (!last || last.kind !== "player" || last.after !== board || history.canRedo) return false;
+    const described = game.describeMove(state, option.move);
+    return Boolean(described && game.continues(last.move, described));
   }
 
   /** What the status line says while a mistake is being retried, else "". */

@@ -20,7 +20,7 @@ function span(className, text) {
   return node;
 }
 
-function optionButton(option, play) {
+function optionButton(option, play, continues) {
   const verdict = VERDICTS[option.verdict] ? option.verdict : "unknown";
   const [icon, word] = VERDICTS[verdict];
   const button = document.createElement("button");
@@ -38,20 +38,28 @@ function optionButton(option, play) {
   const dead = distance === "unsolvable";
   button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
                 span("option-verdict", `${icon} ${word}${dead ? ": unsolvable" : ""}`));
+  if (continues(option)) {
+    // e.g. Klotski's piece metric: the same piece again extends the last move
+    button.append(span("option-note", "extends your last move"));
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}; extends your last move`);
+  }
   button.addEventListener("click", () => play(option));
   return button;
 }
 
 /**
  * Fill `box` with the options of `analysis` (the current board's, or null).
- * Redrawn only when the analysis or the solved state changes, so keyboard
- * focus stays put between other refreshes.
+ * `continues(option)` says whether playing it would extend the last move rather
+ * than count as a new one (its distance and verdict are still the position's).
+ * Redrawn only when the analysis, the solved state or the `last` history entry
+ * changes, so keyboard focus stays put between other refreshes.
  */
-export function drawOptions(box, analysis, { solved, evaluating, play }) {
+export function drawOptions(box, analysis, { solved, evaluating, play, last = null, continues = () => false }) {
   const key = solved ? "solved" : analysis;
-  if (box.coachKey === key && box.coachEvaluating === evaluating) return;
+  if (box.coachKey === key && box.coachEvaluating === evaluating && box.coachLast === last) return;
   box.coachKey = key;
   box.coachEvaluating = evaluating;
+  box.coachLast = last;
   const note = (text) => box.replaceChildren(span("options-note", text));
   if (solved) { note("Solved: nothing left to rate."); return; }
   if (!analysis || !analysis.options) {
@@ -59,6 +67,6 @@ export function drawOptions(box, analysis, { solved, evaluating, play }) {
     return;
   }
   if (!analysis.options.length) { note("no legal move"); return; }
-  box.replaceChildren(...analysis.options.map((option) => optionButton(option, play)));
+  box.replaceChildren(...analysis.options.map((option) => optionButton(option, play, continues)));
   if (analysis.final === false) box.append(span("options-note", "proving the distances…"));
 }
