@@ -77,19 +77,21 @@ class Asker:
         if future is not None and not future.done():
             future.set_result((event, data))
 
-    async def ask(self, kind: str, payload: dict, timeout: float = 60.0):
-        """(event, payload, seconds), or (None, None, seconds) when nothing came."""
+    async def ask(self, kind: str, payload: dict, stop: asyncio.Event):
+        """(event, payload, seconds), or (None, None, seconds) when ``stop`` came first."""
         self.count += 1
         job_id = f"{kind[0]}{self.count}"
         future = asyncio.get_running_loop().create_future()
         self.waiting[job_id] = future
         started = time.perf_counter()
         await self.sio.emit(kind, {**payload, "id": job_id})
-        try:
-            event, data = await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        stopped = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({future, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if not future.done():
             self.waiting.pop(job_id, None)
             return None, None, time.perf_counter() - started
+        event, data = future.result()
         return event, data, time.perf_counter() - started
 
     async def close(self) -> None:
@@ -101,6 +103,16 @@ class Asker:
             await self.session.close()
 
 
+def _record(figures: dict, name: str, answer, wanted: str) -> None:
+    """The answer's latency under ``name``; an error, or none before the scenario
+    ended, counts as failed (an unanswered request also records how long it waited)."""
+    event, _, seconds = answer
+    if event == wanted:
+        figures[name].append(seconds)
+    else:
+        figures["failed"].append(event or f"unanswered after {seconds:.1f} s")
+
+
 async def canary(url: str, stop: asyncio.Event, figures: dict) -> None:
     """A hint every 100 ms and a quick solve every tenth time, timed; on loopback the
     canary connects from 127.0.0.2, another address than the flooding clients."""
@@ -110,16 +122,11 @@ async def canary(url: str, stop: asyncio.Event, figures: dict) -> None:
         turn = 0
         while not stop.is_set():
             turn += 1
-            event, _, seconds = await player.ask("analyse", {"game": "npuzzle",
-                                                             "board": EIGHT_HINT}, timeout=30)
-            figures["hint"].append(seconds) if event == "analysis" else figures["failed"].append(
-                event or "lost")
-            if turn % 10 == 0:
-                event, _, seconds = await player.ask("solve", {"game": "npuzzle",
-                                                               "board": EIGHT_QUICK_SOLVE},
-                                                     timeout=60)
-                figures["quick_solve"].append(seconds) if event == "solution" else \
-                    figures["failed"].append(event or "lost")
+            _record(figures, "hint", await player.ask(
+                "analyse", {"game": "npuzzle", "board": EIGHT_HINT}, stop), "analysis")
+            if turn % 10 == 0 and not stop.is_set():
+                _record(figures, "quick_solve", await player.ask(
+                    "solve", {"game": "npuzzle", "board": EIGHT_QUICK_SOLVE}, stop), "solution")
             await asyncio.sleep(0.1)
     finally:
         await player.close()
@@ -138,14 +145,8 @@ def hard_solves(url: str) -> Callable:
         await client.connect()
         try:
             while not stop.is_set():
-                ask = asyncio.ensure_future(client.ask("solve", {"game": "npuzzle",
-                                                                 "board": boards[index]}))
-                done, _ = await asyncio.wait({ask, asyncio.ensure_future(stop.wait())},
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if ask not in done:
-                    ask.cancel()
-                    return
-                event, data, _ = ask.result()
+                event, _, _ = await client.ask("solve", {"game": "npuzzle",
+                                                         "board": boards[index]}, stop)
                 if event == "error":                    # busy: ask again in a moment
                     await asyncio.sleep(0.5)
         finally:
@@ -312,9 +313,13 @@ async def run_floods(url: str, seconds: float = 10.0, memory: Optional[Callable]
         canary_task = asyncio.ensure_future(canary(url, stop, figures))
         await asyncio.sleep(seconds)
         stop.set()
-        await asyncio.wait_for(asyncio.gather(canary_task, *tasks, return_exceptions=True), 90)
+        try:
+            await asyncio.wait_for(asyncio.gather(canary_task, *tasks, return_exceptions=True),
+                                   90)
+        except asyncio.TimeoutError:                    # a flood still waiting on the server
+            pass
         report[name] = {"hint": _row(figures["hint"]), "quick_solve": _row(figures["quick_solve"]),
-                        "failed": len(figures["failed"]),
+                        "failed": len(figures["failed"]), "failures": figures["failed"][:5],
                         "web_mb": {"first": samples[0], "max": max(samples),
                                    "last": samples[-1]} if samples else None}
         if name == "generators":
@@ -334,6 +339,6 @@ def print_floods(report: dict) -> None:
         print(f"  {name:12s} hint n={hint['count']:4d} p50 {hint['p50_ms']} ms "
               f"p95 {hint['p95_ms']} ms max {hint['max_ms']} ms | quick solve "
               f"n={quick['count']} p95 {quick['p95_ms']} ms max {quick['max_ms']} ms | "
-              f"failed {row['failed']}"
+              f"failed {row['failed']} {row['failures'] or ''}"
               + (f" | web {memory['first']:.0f} -> max {memory['max']:.0f} MB" if memory else "")
               + (f" | {extra}" if extra else ""))
