@@ -19,13 +19,13 @@ and then answers ``analyse`` by lookup (:mod:`solver.klotski.tables`).
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional
+from typing import Iterator, Optional
 
 from ..core.domain import Analysis, Domain
 from ..core.errors import BoardError
 from ..core.results import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from ..core.search import replay_keys
-from .board import GoalSpec, KlotskiState, Layout, format_board, parse_board
+from .board import GoalSpec, KlotskiState, format_board, parse_board
 from .moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
                     state_key)
 from .placements import fill_keys, label_key

@@ -117,7 +117,7 @@ def hardest_report(board: str, metric: str = "piece", goal: Optional[str] = None
     group = hardest_of_table(layout, table)
     out = {"puzzle": "klotski", "board": domain.format(state), "metric": metric,
            "distance": own if own >= 0 else None, "positions": len(table),
-           "seconds": round(mon.elapsed, 3), "group_hardest": group.as_dict()}
+           "group_hardest": group.as_dict()}
     if placements:
         found = hardest_placements(layout, metric, report)
         best = found.hardest[0] if found.hardest else None
