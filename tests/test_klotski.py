@@ -605,6 +605,15 @@ def test_budget_and_cancel_stop_table_building_and_solving(isolated_cache):
     assert analysis.solvable is None and analysis.distance is None
 
 
+def test_a_cancelled_analysis_does_not_answer_from_a_saved_table(isolated_cache):
+    warm_table(STAGE_138)                       # saved on disk under its group
+    klotski_search.forget_tables()
+    domain = Klotski("piece")
+    analysis = domain.analyse(domain.parse(STAGE_138), cancel=lambda: True)
+    assert analysis.solvable is None and analysis.distance is None
+    assert domain.analyse(domain.parse(STAGE_138)).distance == 138
+
+
 def test_too_big_level_falls_back_to_search(monkeypatch):
     monkeypatch.setattr(klotski_search, "TABLE_MAX_STATES", 300)
     domain = Klotski("piece")

@@ -309,6 +309,7 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
     with lock:                      # threads asking for one level build it once
         table = find_table(layout, key, metric)
         if table is None and disk != "off":
+            mon.check()              # a cancelled caller gets no answer, even a saved one
             table = saved_table(layout, key, metric)
         if table is not None:
             if pin:
