@@ -78,6 +78,30 @@ def goal_met(board, label, row, col):
     return cells_of(g, label)[0] == (row, col)
 
 
+def plain_moves(pos, labels, metric):
+    """Boards one move away in ``metric`` (labels kept)."""
+    for lab in labels:
+        if metric == "straight":
+            for dr, dc in DIRS.values():
+                q = referee_step(pos, lab, dr, dc)
+                while q is not None:
+                    yield q
+                    q = referee_step(q, lab, dr, dc)
+            continue
+        frontier, seen = [pos], {pos}
+        while frontier:
+            nxt = []
+            for p in frontier:
+                for dr, dc in DIRS.values():
+                    q = referee_step(p, lab, dr, dc)
+                    if q is not None and q not in seen:
+                        seen.add(q)
+                        yield q
+                        if metric == "piece":
+                            nxt.append(q)
+            frontier = nxt
+
+
 def string_bfs(board, label, row, col, metric):
     """Seed-style breadth-first search over board strings; the optimal length or None."""
     g = grid(board)
@@ -91,26 +115,7 @@ def string_bfs(board, label, row, col, metric):
                           for lab in labels})
 
     def successors(pos):
-        for lab in labels:
-            if metric == "straight":        # one direction, as far as it is free
-                for dr, dc in DIRS.values():
-                    q = referee_step(pos, lab, dr, dc)
-                    while q is not None:
-                        yield q
-                        q = referee_step(q, lab, dr, dc)
-                continue
-            frontier, seen = [pos], {pos}
-            while frontier:
-                nxt = []
-                for p in frontier:
-                    for dr, dc in DIRS.values():
-                        q = referee_step(p, lab, dr, dc)
-                        if q is not None and q not in seen:
-                            seen.add(q)
-                            yield q
-                            if metric == "piece":
-                                nxt.append(q)
-                frontier = nxt
+        return plain_moves(pos, labels, metric)
 
     def solved(pos):
         goal_shape = shape[label]

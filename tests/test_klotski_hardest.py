@@ -12,7 +12,7 @@ import pytest
 from solver.cli import main
 from solver.klotski.baseline import StringKlotski
 from solver.klotski.hardest import hardest_report
-from test_klotski import CLASSIC, DIRS, cells_of, grid, referee_step
+from test_klotski import CLASSIC, cells_of, grid, plain_moves
 
 METRICS = ("piece", "straight", "step")
 
@@ -28,30 +28,6 @@ def shapes_of(board):
     xlat = str.maketrans({lab: chr(65 + names.setdefault(shape[lab], len(names)))
                           for lab in labels})
     return labels, shape, xlat
-
-
-def plain_moves(pos, labels, metric):
-    """Boards one move away in ``metric`` (labels kept)."""
-    for lab in labels:
-        if metric == "straight":
-            for dr, dc in DIRS.values():
-                q = referee_step(pos, lab, dr, dc)
-                while q is not None:
-                    yield q
-                    q = referee_step(q, lab, dr, dc)
-            continue
-        frontier, seen = [pos], {pos}
-        while frontier:
-            nxt = []
-            for p in frontier:
-                for dr, dc in DIRS.values():
-                    q = referee_step(p, lab, dr, dc)
-                    if q is not None and q not in seen:
-                        seen.add(q)
-                        yield q
-                        if metric == "piece":
-                            nxt.append(q)
-            frontier = nxt
 
 
 def solved(board, shape, goal_shape=(2, 2)):

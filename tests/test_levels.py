@@ -7,7 +7,8 @@ from solver.engine import parse_board, solve_board
 from solver.klotski.levels import PACKS as KLOTSKI_PACKS, klotski_levels
 from solver.core.search import replay_keys
 from solver.klotski import Klotski
-from test_klotski_hardest import plain_moves, shapes_of
+from test_klotski import plain_moves
+from test_klotski_hardest import shapes_of
 
 LEVELS = klotski_levels()
 
