@@ -47,6 +47,15 @@ def isolated_cache(tmp_path, monkeypatch):
     return path
 
 
+@pytest.fixture(scope="session")
+def npuzzle_tables():
+    """The N-puzzle tables in the shared folder (built there at most once per checkout)
+    and the compiled searches loaded, for tests whose subject needs them present, not
+    built: without this such a test passed only after the cold-build test had run."""
+    from solver.npuzzle.domain import warm_tables
+    warm_tables()
+
+
 def pytest_collection_modifyitems(items):
     """The cold build of every table runs first: on a fresh checkout it also fills the
     shared folder, so no other test (or server a test starts) builds the tables again."""

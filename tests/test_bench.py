@@ -16,7 +16,7 @@ def test_baselines_agree_with_known_figures():
     assert StringWaterSort("AB,BA,,", 2).solve()[0] == fewest_pours_by_bfs("AB,BA,,", 2) == 3
 
 
-def test_bench_npuzzle_section_prints_solver_and_baseline_rows():
+def test_bench_npuzzle_section_prints_solver_and_baseline_rows(npuzzle_tables):
     proc = subprocess.run([sys.executable, "-m", "solver", "bench", "--only", "npuzzle"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
