@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
-from .pdb import build_groups
+from .pdb import build_groups, laid_out_search
 from .pdb_build import compiled
 from .reduce import _cancel_undos as cancel_undos, reduction_cells
 from .rules import goal_state, manhattan_conflicts, replay_cells
@@ -68,11 +68,8 @@ _laid_out: list = []
 
 
 def searcher(progress: ProgressFn = None):
-    tabs = tables(progress)
-    if not _laid_out or _laid_out[0][0] is not tabs:
-        from .ida import PatternSearch
-        _laid_out[:] = [(tabs, PatternSearch(N, GROUPS, tabs))]
-    return _laid_out[0][1]
+    """The compiled search over the 5x5 databases (built first if need be)."""
+    return laid_out_search(_laid_out, N, GROUPS, tables(progress))
 
 
 def lower_bound(board: Sequence[int]) -> int:

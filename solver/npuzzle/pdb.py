@@ -77,13 +77,18 @@ def build_seconds() -> List[float]:
 _laid_out: list = []            # [(the tables it was made from, PatternSearch)]
 
 
+def laid_out_search(memo: list, n: int, groups, tabs):
+    """The compiled search over ``tabs``, made once per tables object and kept in ``memo``
+    (laying the databases out for the compiled code copies them)."""
+    if not memo or memo[0][0] is not tabs:
+        from .ida import PatternSearch      # numpy and numba only once a big board asks
+        memo[:] = [(tabs, PatternSearch(n, groups, tabs))]
+    return memo[0][1]
+
+
 def searcher(progress: ProgressFn = None):
     """The compiled search over the databases (built first if need be)."""
-    tabs = tables(progress)
-    if not _laid_out or _laid_out[0][0] is not tabs:
-        from .ida import PatternSearch
-        _laid_out[:] = [(tabs, PatternSearch(N, GROUPS, tabs))]
-    return _laid_out[0][1]
+    return laid_out_search(_laid_out, N, GROUPS, tables(progress))
 
 
 def lower_bound(board: Sequence[int]) -> int:
