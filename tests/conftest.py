@@ -56,10 +56,21 @@ def npuzzle_tables():
     warm_tables()
 
 
+@pytest.fixture(scope="session")
+def cold_table_folder(tmp_path_factory):
+    """One empty table folder for the run's cold builds: the cold-cache CLI solve builds
+    the 15-puzzle databases in it, then the cold build of every table adds the rest,
+    so no table is built from nothing twice in a run."""
+    return tmp_path_factory.mktemp("cold-tables")
+
+
 def pytest_collection_modifyitems(items):
-    """The cold build of every table runs first: on a fresh checkout it also fills the
-    shared folder, so no other test (or server a test starts) builds the tables again."""
-    items.sort(key=lambda item: item.get_closest_marker("cold_tables") is None)
+    """The cold builds run first, in their ``order``: on a fresh checkout they also fill
+    the shared folder, so no other test (or server a test starts) builds the tables again."""
+    def rank(item):
+        marker = item.get_closest_marker("cold_tables")
+        return (0, marker.kwargs.get("order", 1)) if marker else (1, 0)
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session")

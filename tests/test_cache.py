@@ -93,15 +93,18 @@ def _content(value):
 
 
 @pytest.mark.cold_tables
-def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(tmp_path, shared_table_cache):
+def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(cold_table_folder,
+                                                                 shared_table_cache):
     """Tests read tables from a folder that outlives the session (``conftest.py``). This
-    test, run first, builds every table from nothing the way a new server does, and
+    test, run first, builds every table from nothing the way a new server does (the
+    15-puzzle databases already there were built from nothing by the cold CLI solve
+    just before), and
     checks the shared folder holds the same tables under the same names, so a table
     the current code would not build is never trusted (a builder reading code its
     fingerprint does not cover, say). A table the shared folder lacks (a fresh
     checkout, an edited builder) is copied there from this build: the run's only build.
     """
-    cold = tmp_path / "cold"
+    cold = cold_table_folder          # empty, or holding what the cold CLI solve built
     env = {**os.environ, "PUZZLE_ARCADE_CACHE": str(cold)}
     subprocess.run([sys.executable, "-c", WARM_EVERY_TABLE], env=env, check=True,
                    capture_output=True, timeout=900)

@@ -32,8 +32,11 @@ def _cli(*args, env=None):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def test_a_cold_table_cache_still_yields_the_proven_optimum(tmp_path):
-    """No budget given: the databases are built (said on stderr), then the search proves."""
+@pytest.mark.cold_tables(order=0)
+def test_a_cold_table_cache_still_yields_the_proven_optimum(cold_table_folder):
+    """No budget given: the databases are built (said on stderr), then the search proves.
+    (Runs before the cold build of every table, which then finds these in the folder.)"""
+    tmp_path = cold_table_folder
     env = dict(os.environ, PUZZLE_ARCADE_CACHE=str(tmp_path))
     code, out, err = _cli("solve", "npuzzle", FORTY_ONE, "--json", env=env)
     assert code == 0, err
