@@ -106,6 +106,10 @@ class Game:
     features: ClassVar[frozenset] = frozenset()
     #: the languages of level names when not English ({"pack name": "zh"})
     level_languages: ClassVar[Dict[str, str]] = {}
+    #: boards written as comma-separated parts (tubes, jugs): the most a board may have,
+    #: and what a part is called in the error
+    max_parts: ClassVar[Optional[int]] = None
+    part_name: ClassVar[str] = "parts"
 
     # -- the solver -------------------------------------------------------------
     @classmethod
@@ -137,7 +141,13 @@ class Game:
 
     @classmethod
     def check_size(cls, board: str) -> None:
-        """A cheap size check before any work is queued (the parser checks again)."""
+        """A cheap size check before any work is queued (the parser checks again): by
+        default, the count of comma-separated parts against :attr:`max_parts`."""
+        if cls.max_parts is None:
+            return
+        parts = board.count(",") + 1
+        if parts > cls.max_parts:
+            raise BoardError(f"board has {parts} {cls.part_name}; the limit is {cls.max_parts}")
 
     # -- levels and generators ----------------------------------------------------
     @classmethod

@@ -5,7 +5,6 @@ import time
 from pathlib import Path
 from typing import List
 
-from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.packs import load_pack
 from .rules import MAX_JUGS, Jugs
@@ -33,13 +32,9 @@ class JugsGame(Game):
                "(default: the water shared equally by the two largest jugs)", label="Goal"),
     )
     progress_option = "goal"
+    max_parts = MAX_JUGS
+    part_name = "jugs"
     features = frozenset()
-
-    @classmethod
-    def check_size(cls, board: str) -> None:
-        jugs = board.count(",") + 1
-        if jugs > MAX_JUGS:
-            raise BoardError(f"board has {jugs} jugs; the limit is {MAX_JUGS}")
 
     @classmethod
     def levels(cls) -> List[dict]:

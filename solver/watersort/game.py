@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from ..core.errors import BoardError
 from ..core.game import Game, Option
 from .bench import bench
 from .domain import WaterSort
@@ -37,13 +36,9 @@ class WaterSortGame(Game):
                label="Empty tubes"),
     )
     progress_option = "capacity"
+    max_parts = MAX_TUBES
+    part_name = "tubes"
     features = frozenset({"extra-tube"})
-
-    @classmethod
-    def check_size(cls, board: str) -> None:
-        tubes = board.count(",") + 1
-        if tubes > MAX_TUBES:
-            raise BoardError(f"board has {tubes} tubes; the limit is {MAX_TUBES}")
 
     @classmethod
     def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
