@@ -9,7 +9,7 @@ from collections import deque
 import pytest
 
 from solver.npuzzle import pdb as npuzzle_pdb
-from test_webapp_socket import Inbox
+from test_webapp_socket import inbox  # noqa: F401  (the fixture, over this module's app)
 from webapp import create_app
 
 VERDICTS = {"best", "equal", "worse", "dead"}
@@ -18,14 +18,6 @@ VERDICTS = {"best", "equal", "worse", "dead"}
 @pytest.fixture(scope="module")
 def app():
     return create_app(testing=True, ANALYSE_SECONDS=10, RATE_LIMIT=0)
-
-
-@pytest.fixture
-def inbox(app):
-    client = app.extensions["socketio"].test_client(app)
-    yield Inbox(client)
-    if client.is_connected():
-        client.disconnect()
 
 
 def analysis(inbox, game, board, **options):
