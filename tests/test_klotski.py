@@ -202,6 +202,27 @@ def test_every_classic_level_solves_optimally_and_legally():
                        [domain.format(s) for s in result.states], "piece")
 
 
+def seed_style_steps(pos, width):
+    """Boards one seed-style step from ``pos`` (a flat string ``width`` cells wide): a
+    piece next to a free cell shifts one cell into it, if it stays whole and on the board."""
+    n, blanks = len(pos), pos.count(".")
+    for dest in [i for i, ch in enumerate(pos) if ch == "."]:
+        for adj in (-width, -1, 1, width):
+            src = dest + adj
+            if not 0 <= src < n or (adj in (-1, 1) and src // width != dest // width):
+                continue
+            piece = pos[src]
+            if piece == ".":
+                continue
+            new = list(pos.replace(piece, "."))
+            for i in range(n):
+                if 0 <= i + adj < n and pos[i + adj] == piece:
+                    new[i] = piece
+            new = "".join(new)
+            if new.count(".") == blanks:
+                yield new
+
+
 def seed_style_step_bfs(board, label, row, col):
     """The seed's PaPuzzle approach, sized to any board: string states, str.replace moves.
 
@@ -209,7 +230,6 @@ def seed_style_step_bfs(board, label, row, col):
     """
     rows = board.split("/")
     width, start = len(rows[0]), "".join(rows)
-    n, blanks = len(start), start.count(".")
     shapes = {}
     for ch in set(start) - {"."}:
         cells = [i for i, x in enumerate(start) if x == ch]
@@ -221,30 +241,13 @@ def seed_style_step_bfs(board, label, row, col):
     offset = row * width + col - goal[0]
     goal = [i + offset for i in goal]
 
-    def moves(pos):
-        for dest in [i for i, ch in enumerate(pos) if ch == "."]:
-            for adj in (-width, -1, 1, width):
-                src = dest + adj
-                if not 0 <= src < n or (adj in (-1, 1) and src // width != dest // width):
-                    continue
-                piece = pos[src]
-                if piece == ".":
-                    continue
-                new = list(pos.replace(piece, "."))
-                for i in range(n):
-                    if 0 <= i + adj < n and pos[i + adj] == piece:
-                        new[i] = piece
-                new = "".join(new)
-                if new.count(".") == blanks:
-                    yield new
-
     trail = {start.translate(xlat): None}
     queue = deque([(start, 0)])
     while queue:
         pos, depth = queue.popleft()
         if all(pos[i] == label for i in goal):
             return depth
-        for nxt in moves(pos):
+        for nxt in seed_style_steps(pos, width):
             key = nxt.translate(xlat)
             if key not in trail:
                 trail[key] = pos
@@ -271,7 +274,6 @@ def seed_style_reachable(board, goal_label, row, col):
     """
     rows = board.split("/")
     width, start = len(rows[0]), "".join(rows)
-    n, blanks = len(start), start.count(".")
     shapes = {}
     for ch in set(start) - {"."}:
         cells = [i for i, x in enumerate(start) if x == ch]
@@ -281,26 +283,9 @@ def seed_style_reachable(board, goal_label, row, col):
                           for ch, shape in sorted(shapes.items())})
     mates = [ch for ch in shapes if shapes[ch] == shapes[goal_label]]
 
-    def moves(pos):
-        for dest in [i for i, ch in enumerate(pos) if ch == "."]:
-            for adj in (-width, -1, 1, width):
-                src = dest + adj
-                if not 0 <= src < n or (adj in (-1, 1) and src // width != dest // width):
-                    continue
-                piece = pos[src]
-                if piece == ".":
-                    continue
-                new = list(pos.replace(piece, "."))
-                for i in range(n):
-                    if 0 <= i + adj < n and pos[i + adj] == piece:
-                        new[i] = piece
-                new = "".join(new)
-                if new.count(".") == blanks:
-                    yield new
-
     seen, queue = {start.translate(xlat): start}, deque([start])
     while queue:
-        for nxt in moves(queue.popleft()):
+        for nxt in seed_style_steps(queue.popleft(), width):
             if nxt.translate(xlat) not in seen:
                 seen[nxt.translate(xlat)] = nxt
                 queue.append(nxt)
@@ -309,7 +294,7 @@ def seed_style_reachable(board, goal_label, row, col):
     while layer:
         following = []
         for pos in layer:
-            for nxt in moves(pos):
+            for nxt in seed_style_steps(pos, width):
                 if nxt.translate(xlat) not in distance:
                     distance[nxt.translate(xlat)] = distance[pos.translate(xlat)] + 1
                     following.append(nxt)
