@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev test bench load soak cluster clean
+.PHONY: run dev lint test bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,18 @@ run: $(VENV)/.run-installed
 dev: $(VENV)/.run-installed
 	$(PY) -m webapp --dev --host 127.0.0.1 --port $(PORT)
 
-test: $(VENV)/.test-installed
+# the front-end tools (ESLint, axe-core, Lighthouse, the level-name font) from the
+# committed lock file
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# ruff (lint rules and formatting, configured in pyproject.toml); make test runs it first
+lint: $(VENV)/.test-installed node_modules/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	$(PY) -m pytest -q
@@ -66,4 +77,4 @@ cluster: $(VENV)/.cluster-installed
 	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
 
 clean:
-	rm -rf $(VENV) test-artifacts .pytest_cache
+	rm -rf $(VENV) node_modules test-artifacts .pytest_cache

@@ -4,6 +4,7 @@ The repository keeps them at the top level (where people look for them); a
 non-editable install needs them next to the code, so the build copies them to
 ``webapp/templates`` and ``webapp/static``. Everything else is in pyproject.toml.
 """
+
 from pathlib import Path
 
 from setuptools import setup

@@ -12,6 +12,7 @@ stays cheap to re-check. Prints one JSON line per kept group, best first:
 
 scripts/make_levels.py then grades the chosen boards in every metric.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,12 @@ def fill(grid, rnd, blanks: int) -> None:
         ph, pw = rnd.choice(SHAPES)
         if ph * pw > free - blanks:
             continue
-        spots = [(r, c) for r in range(h - ph + 1) for c in range(w - pw + 1)
-                 if all(grid[r + i][c + j] == "." for i in range(ph) for j in range(pw))]
+        spots = [
+            (r, c)
+            for r in range(h - ph + 1)
+            for c in range(w - pw + 1)
+            if all(grid[r + i][c + j] == "." for i in range(ph) for j in range(pw))
+        ]
         if not spots:
             continue
         label = next(labels, None)
@@ -85,7 +90,7 @@ def measure(board: str, limit: int):
     try:
         state = parse_board(board)
         table = build_table(state.layout, state_key(state), "piece", Monitor(), limit=limit)
-    except (TooBig, Exception):          # too big, or no single 2x2 piece left
+    except (TooBig, Exception):  # too big, or no single 2x2 piece left
         return None
     found = hardest_of_table(state.layout, table)
     if found.distance is None:
@@ -101,14 +106,15 @@ def main(argv=None) -> int:
     parser.add_argument("--blanks", type=int, default=2)
     parser.add_argument("--max-positions", type=int, default=150_000)
     parser.add_argument("--keep", type=int, default=12)
-    parser.add_argument("--shapes", default="",
-                        help="piece shapes to draw from, HW each, e.g. 11,21,12,13,31")
+    parser.add_argument(
+        "--shapes", default="", help="piece shapes to draw from, HW each, e.g. 11,21,12,13,31"
+    )
     args = parser.parse_args(argv)
     if args.shapes:
         SHAPES[:] = [(int(hw[0]), int(hw[1])) for hw in args.shapes.split(",")]
     w, h = map(int, args.size.split("x"))
     rnd = random.Random(args.seed)
-    pool = {}                                  # group key -> (distance, board, size)
+    pool = {}  # group key -> (distance, board, size)
     started = time.perf_counter()
     tried = 0
     while time.perf_counter() - started < args.seconds:
@@ -123,10 +129,13 @@ def main(argv=None) -> int:
             continue
         pool[found[3]] = found[:3]
         top = max(pool.values())
-        print(f"{time.perf_counter() - started:7.1f} s  tried {tried}  groups {len(pool)}  "
-              f"new {found[0]} ({found[2]:,})  best {top[0]} ({top[2]:,})",
-              file=sys.stderr, flush=True)
-    for distance, board, size in sorted(pool.values(), reverse=True)[:args.keep]:
+        print(
+            f"{time.perf_counter() - started:7.1f} s  tried {tried}  groups {len(pool)}  "
+            f"new {found[0]} ({found[2]:,})  best {top[0]} ({top[2]:,})",
+            file=sys.stderr,
+            flush=True,
+        )
+    for distance, board, size in sorted(pool.values(), reverse=True)[: args.keep]:
         print(json.dumps({"board": board, "piece": distance, "positions": size}), flush=True)
     return 0
 

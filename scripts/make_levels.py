@@ -13,6 +13,7 @@ only grades them, so it can be rerun after any solver change and a test
     .venv/bin/python scripts/make_levels.py --check    # exit 1 if a fact is stale
     .venv/bin/python scripts/make_levels.py --pack klotski-big   # one pack only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,17 +46,23 @@ def regrade(pack: dict) -> list[str]:
         level["size"] = size_of(level["board"])
         level.update(facts)
         moves = facts["moves"]
-        print(f"  {level['name']:<16} {level['size']:>4} piece {moves['piece']:>4} "
-              f"straight {moves['straight']:>4} step {moves['step']:>4}  group "
-              f"{facts['group']['positions']:>8,}  ({time.perf_counter() - started:.2f} s)")
+        print(
+            f"  {level['name']:<16} {level['size']:>4} piece {moves['piece']:>4} "
+            f"straight {moves['straight']:>4} step {moves['step']:>4}  group "
+            f"{facts['group']['positions']:>8,}  ({time.perf_counter() - started:.2f} s)"
+        )
     return changes
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report stale facts")
-    parser.add_argument("--pack", choices=PACKS, action="append",
-                        help="grade only this pack (may be repeated; default: all)")
+    parser.add_argument(
+        "--pack",
+        choices=PACKS,
+        action="append",
+        help="grade only this pack (may be repeated; default: all)",
+    )
     args = parser.parse_args(argv)
     stale = []
     for name in args.pack or PACKS:
@@ -65,8 +72,7 @@ def main(argv=None) -> int:
         changes = regrade(pack)
         stale += changes
         if not args.check:
-            path.write_text(json.dumps(pack, ensure_ascii=False, indent=1) + "\n",
-                            encoding="utf-8")
+            path.write_text(json.dumps(pack, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     for line in stale:
         print("changed:", line)
     return 1 if args.check and stale else 0

@@ -1,4 +1,5 @@
 """``python -m solver``: see :mod:`solver.cli`."""
+
 import sys
 
 from .cli import main

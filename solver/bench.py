@@ -11,6 +11,7 @@ the ratios, measured side by side, are the figures to quote.
 This module is the runner and the measuring kit; each game prints its own rows
 (:meth:`~solver.core.game.Game.bench`).
 """
+
 from __future__ import annotations
 
 import os
@@ -19,16 +20,17 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from multiprocessing import get_context
-from typing import Callable, List, Optional
 
 from . import catalogue
 from .core.baseline import GaveUp
 from .engine import analyse_board, options_payload, parse_board, solve_board
 
-
 # -- helpers that run inside the measuring process ----------------------------------
+
 
 def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -48,8 +50,14 @@ def solver_row(puzzle: str, board: str, options: dict) -> dict:
     started = time.perf_counter()
     report = solve_board(puzzle, board, **options)
     seconds = time.perf_counter() - started
-    return {"moves": report["length"], "optimal": report["optimal"], "status": report["status"],
-            "nodes": report["stats"]["nodes"], "seconds": seconds, "peak_mib": peak_mib()}
+    return {
+        "moves": report["length"],
+        "optimal": report["optimal"],
+        "status": report["status"],
+        "nodes": report["stats"]["nodes"],
+        "seconds": seconds,
+        "peak_mib": peak_mib(),
+    }
 
 
 def baseline_row(make_baseline: Callable, board: str, options: dict, max_seconds: float) -> dict:
@@ -62,11 +70,17 @@ def baseline_row(make_baseline: Callable, board: str, options: dict, max_seconds
     except GaveUp as exc:
         moves, nodes, status = None, exc.nodes, "gave up"
     seconds = time.perf_counter() - started
-    return {"moves": moves, "optimal": status == "solved", "status": status, "nodes": nodes,
-            "seconds": seconds, "peak_mib": peak_mib()}
+    return {
+        "moves": moves,
+        "optimal": status == "solved",
+        "status": status,
+        "nodes": nodes,
+        "seconds": seconds,
+        "peak_mib": peak_mib(),
+    }
 
 
-def lookup_row(puzzle: str, boards: List[str], options: dict, repeat: int = 200) -> dict:
+def lookup_row(puzzle: str, boards: list[str], options: dict, repeat: int = 200) -> dict:
     """Build tables with a first ``analyse`` per board, then time what a player waits for.
 
     ``lookup_ms`` is the slowest board's mean ``analyse_board`` (parse, distance,
@@ -91,12 +105,19 @@ def lookup_row(puzzle: str, boards: List[str], options: dict, repeat: int = 200)
         for _ in range(repeat // 10):
             solve_board(puzzle, board, **options)
         solve = max(solve, (time.perf_counter() - started) / (repeat // 10))
-    return {"build_seconds": build, "lookup_ms": lookup * 1000, "solve_ms": solve * 1000,
-            "distances": distances, "optimal": bool(first["optimal"]), "peak_mib": peak_mib()}
+    return {
+        "build_seconds": build,
+        "lookup_ms": lookup * 1000,
+        "solve_ms": solve * 1000,
+        "distances": distances,
+        "optimal": bool(first["optimal"]),
+        "peak_mib": peak_mib(),
+    }
 
 
-def coach_row(puzzle: str, boards: List, options: dict, repeat: int = 10,
-              cold: bool = True) -> dict:
+def coach_row(
+    puzzle: str, boards: list, options: dict, repeat: int = 10, cold: bool = True
+) -> dict:
     """Time the coach's rated move list per position, as the server builds it.
 
     ``boards`` are board texts, or (board, options) pairs overriding ``options``.
@@ -116,14 +137,20 @@ def coach_row(puzzle: str, boards: List, options: dict, repeat: int = 10,
         board, given = board if isinstance(board, tuple) else (board, options)
         domain, state = parse_board(puzzle, board, **given)
         analysis = domain.analyse(state)
-        rate.append(_median_ms(lambda: options_payload(domain, state, analysis), repeat))
-        whole.append(_median_ms(lambda: analyse_board(puzzle, board, **given), repeat))
+        rate.append(_median_ms(partial(options_payload, domain, state, analysis), repeat))
+        whole.append(_median_ms(partial(analyse_board, puzzle, board, **given), repeat))
         listed, _ = options_payload(domain, state, analysis)
         moves += len(listed)
         unknown += sum(1 for option in listed if option["verdict"] == "unknown")
-    return {"positions": len(boards), "moves": moves, "unknown": unknown,
-            "rate_median_ms": statistics.median(rate), "rate_max_ms": max(rate),
-            "analyse_median_ms": statistics.median(whole), "analyse_max_ms": max(whole)}
+    return {
+        "positions": len(boards),
+        "moves": moves,
+        "unknown": unknown,
+        "rate_median_ms": statistics.median(rate),
+        "rate_max_ms": max(rate),
+        "analyse_median_ms": statistics.median(whole),
+        "analyse_max_ms": max(whole),
+    }
 
 
 def _median_ms(call: Callable, repeat: int) -> float:
@@ -137,10 +164,12 @@ def _median_ms(call: Callable, repeat: int) -> float:
 
 
 def print_coach(name: str, row: dict) -> None:
-    print(f"{name} coach: every legal move rated in median {row['rate_median_ms']:.3f} ms, "
-          f"max {row['rate_max_ms']:.3f} ms per position (whole analysis with it: median "
-          f"{row['analyse_median_ms']:.3f} ms, max {row['analyse_max_ms']:.3f} ms); "
-          f"{row['positions']} positions, {row['moves']} moves, {row['unknown']} left unknown")
+    print(
+        f"{name} coach: every legal move rated in median {row['rate_median_ms']:.3f} ms, "
+        f"max {row['rate_max_ms']:.3f} ms per position (whole analysis with it: median "
+        f"{row['analyse_median_ms']:.3f} ms, max {row['analyse_max_ms']:.3f} ms); "
+        f"{row['positions']} positions, {row['moves']} moves, {row['unknown']} left unknown"
+    )
 
 
 class _StampedEvent(threading.Event):
@@ -179,6 +208,7 @@ def isolated(fn: Callable, *args):
 
 # -- the report ---------------------------------------------------------------------
 
+
 def fmt(value, spec: str = "") -> str:
     if value is None:
         return "-"
@@ -187,7 +217,7 @@ def fmt(value, spec: str = "") -> str:
     return format(value, spec)
 
 
-def print_pair(name: str, ours: dict, base: Optional[dict]) -> None:
+def print_pair(name: str, ours: dict, base: dict | None) -> None:
     """The solver's row and the baseline's under it, with the speed-up."""
     ratio = ""
     if base is not None and ours["seconds"] > 0 and base["status"] == "solved":
@@ -197,14 +227,18 @@ def print_pair(name: str, ours: dict, base: Optional[dict]) -> None:
     for who, row in (("solver", ours), ("baseline", base)):
         if row is None:
             continue
-        print(f"{name:<34} {who:<9} {fmt(row['moves']):>6} {fmt(row['optimal']):>7} "
-              f"{fmt(row['nodes'], ','):>11} {row['seconds']:>9.3f} {row['peak_mib']:>8.0f}  "
-              f"{ratio if who == 'solver' else ''}")
+        print(
+            f"{name:<34} {who:<9} {fmt(row['moves']):>6} {fmt(row['optimal']):>7} "
+            f"{fmt(row['nodes'], ','):>11} {row['seconds']:>9.3f} {row['peak_mib']:>8.0f}  "
+            f"{ratio if who == 'solver' else ''}"
+        )
 
 
 def _header() -> None:
-    print(f"{'board':<34} {'impl':<9} {'moves':>6} {'optimal':>7} {'nodes':>11} "
-          f"{'seconds':>9} {'peak MiB':>8}  speed-up vs baseline")
+    print(
+        f"{'board':<34} {'impl':<9} {'moves':>6} {'optimal':>7} {'nodes':>11} "
+        f"{'seconds':>9} {'peak MiB':>8}  speed-up vs baseline"
+    )
     print("-" * 110)
 
 
@@ -219,8 +253,10 @@ def run_bench(args) -> int:
             return code
     games = [game for game in catalogue.games().values() if args.only in (None, game.name)]
     started = time.perf_counter()
-    print("bench: each row in a fresh process with a cold table cache; "
-          "speed-up = baseline seconds / solver seconds")
+    print(
+        "bench: each row in a fresh process with a cold table cache; "
+        "speed-up = baseline seconds / solver seconds"
+    )
     _header()
     for game in games:
         game.bench(args)

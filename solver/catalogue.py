@@ -4,21 +4,21 @@ Nothing else in the project keeps a list of games. A package becomes a game by
 exporting ``GAME``, a :class:`~solver.core.game.Game` subclass, from its
 ``__init__``; :func:`games` finds it by scanning this package's subpackages.
 """
+
 from __future__ import annotations
 
 import importlib
 import pkgutil
 from functools import lru_cache
-from typing import Dict, Type
 
 from .core.errors import BoardError
 from .core.game import Game
 
-_HERE = __name__.rpartition(".")[0]          # "solver"
+_HERE = __name__.rpartition(".")[0]  # "solver"
 
 
 @lru_cache(maxsize=1)
-def games() -> Dict[str, Type[Game]]:
+def games() -> dict[str, type[Game]]:
     """Every declared game by name, in a stable order (declaration ``order``, then name)."""
     found = {}
     package = importlib.import_module(_HERE)
@@ -33,7 +33,7 @@ def games() -> Dict[str, Type[Game]]:
     return {g.name: g for g in order}
 
 
-def get(name) -> Type[Game]:
+def get(name) -> type[Game]:
     """The game called ``name``; a clear BoardError (quoting it) otherwise."""
     known = games()
     if not isinstance(name, str) or name not in known:

@@ -4,6 +4,7 @@
 Exit codes: 0 solved, 1 proven unsolvable, 2 bad input (one line on stderr, no
 traceback), 3 the search gave up within its budget.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -11,7 +12,6 @@ import json
 import math
 import os
 import sys
-from typing import Dict, List, Optional
 
 from . import catalogue
 from .bench import run_bench
@@ -45,16 +45,16 @@ def seconds(text: str) -> float:
     return value
 
 
-def _declared_options() -> Dict[str, List[Option]]:
+def _declared_options() -> dict[str, list[Option]]:
     """Every game's options by name: a name several games share becomes one flag."""
-    flags: Dict[str, List[Option]] = {}
+    flags: dict[str, list[Option]] = {}
     for game in catalogue.games().values():
         for option in game.options:
             flags.setdefault(option.name, []).append(option)
     return flags
 
 
-def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: List[Option]) -> None:
+def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: list[Option]) -> None:
     """``--name`` typed and limited as declared, its help joined over the games that use it."""
     kwargs = {"help": "; ".join(option.help for option in options)}
     if all(option.kind is int for option in options):
@@ -64,15 +64,18 @@ def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: List[O
     parser.add_argument(f"--{name}", **kwargs)
 
 
-def _joined(names: List[str], last: str = "or") -> str:
+def _joined(names: list[str], last: str = "or") -> str:
     """``a, b or c`` (or ``a, b and c``)"""
     return f" {last} ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
 def build_parser() -> argparse.ArgumentParser:
     games = catalogue.games()
-    parser = _Parser(prog="python -m solver", description=f"Optimal solver for "
-                     f"{_joined([game.title for game in games.values()], 'and')}.")
+    parser = _Parser(
+        prog="python -m solver",
+        description=f"Optimal solver for "
+        f"{_joined([game.title for game in games.values()], 'and')}.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -84,26 +87,44 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--seconds", type=seconds, help="give up after this many seconds")
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
-    solve.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="report search progress on stderr (default: when it is a terminal)")
+    solve.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="report search progress on stderr (default: when it is a terminal)",
+    )
 
-    hardest = sub.add_parser("hardest", help="the position of a layout's group farthest "
-                             "from solved (or over every placement of its pieces), proven")
+    hardest = sub.add_parser(
+        "hardest",
+        help="the position of a layout's group farthest "
+        "from solved (or over every placement of its pieces), proven",
+    )
     hardest.add_argument("puzzle", help=_joined(list(games)))
     hardest.add_argument("board", help="the layout in the puzzle's notation")
     for name, options in _declared_options().items():
         _add_option_flag(hardest, name, options)
-    hardest.add_argument("--placements", action="store_true",
-                         help="search every placement of the layout's pieces, group by group")
+    hardest.add_argument(
+        "--placements",
+        action="store_true",
+        help="search every placement of the layout's pieces, group by group",
+    )
     hardest.add_argument("--json", action="store_true", help="print one JSON object")
-    hardest.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
-                         help="report progress on stderr (default: on)")
+    hardest.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="report progress on stderr (default: on)",
+    )
 
     bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
     bench.add_argument("--only", choices=list(games), help="bench one puzzle only")
-    bench.add_argument("--baseline-seconds", type=seconds, default=120.0,
-                       help="stop a baseline run after this long (reported as gave up)")
+    bench.add_argument(
+        "--baseline-seconds",
+        type=seconds,
+        default=120.0,
+        help="stop a baseline run after this long (reported as gave up)",
+    )
     for game in games.values():
         game.bench_arguments(bench)
     return parser
@@ -113,8 +134,13 @@ def _print_progress(p: Progress) -> None:
     tail = ""
     if p.best is not None:
         tail = f"  best {p.best} moves, at least {p.lower_bound}"
-    print(f"\r{p.nodes:>12,} positions  depth {p.depth:>4}  open {p.frontier:>10,}  "
-          f"{p.elapsed:7.1f} s{tail}", end="", file=sys.stderr, flush=True)
+    print(
+        f"\r{p.nodes:>12,} positions  depth {p.depth:>4}  open {p.frontier:>10,}  "
+        f"{p.elapsed:7.1f} s{tail}",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 class _StderrProgress:
@@ -156,10 +182,27 @@ def run_solve(args: argparse.Namespace) -> int:
     report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
     progress.finish()
     if args.json:
-        print(json.dumps({k: report[k] for k in ("puzzle", "board", "solvable", "optimal",
-                                                 "length", "lower_bound", "moves", "states",
-                                                 "stats", "status", "message")},
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    k: report[k]
+                    for k in (
+                        "puzzle",
+                        "board",
+                        "solvable",
+                        "optimal",
+                        "length",
+                        "lower_bound",
+                        "moves",
+                        "states",
+                        "stats",
+                        "status",
+                        "message",
+                    )
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         _print_human(report)
     if report["status"] == SOLVED:
@@ -189,23 +232,33 @@ def run_hardest(args: argparse.Namespace) -> int:
 def _print_hardest(found: dict) -> None:
     metric = found.get("metric", "")
     own = found["distance"]
-    print(f"{found['board']}: {'unsolvable' if own is None else f'{own} {metric} moves'}; "
-          f"its group has {found['positions']:,} positions")
+    print(
+        f"{found['board']}: {'unsolvable' if own is None else f'{own} {metric} moves'}; "
+        f"its group has {found['positions']:,} positions"
+    )
     group = found["group_hardest"]
     if group["distance"] is not None:
-        print(f"hardest start of its group: {group['board']} needs {group['distance']} "
-              f"{metric} moves ({group['ties']} position(s) that far; proven by breadth-first "
-              "search from every solved position)")
+        print(
+            f"hardest start of its group: {group['board']} needs {group['distance']} "
+            f"{metric} moves ({group['ties']} position(s) that far; proven by breadth-first "
+            "search from every solved position)"
+        )
     if "placements" in found:
-        print(f"every placement of its pieces: {found['placements']:,} placements in "
-              f"{found['groups']:,} groups, {found['solvable_groups']:,} solvable")
+        print(
+            f"every placement of its pieces: {found['placements']:,} placements in "
+            f"{found['groups']:,} groups, {found['solvable_groups']:,} solvable"
+        )
         for rank, h in enumerate(found["top"], 1):
-            print(f"{rank:4}. {h['board']}  {h['distance']} moves  (group of {h['positions']:,}, "
-                  f"{h['ties']} tie(s))")
+            print(
+                f"{rank:4}. {h['board']}  {h['distance']} moves  (group of {h['positions']:,}, "
+                f"{h['ties']} tie(s))"
+            )
     best = found.get("hardest")
     if best and best["distance"] is not None and found["beats_by"] is not None:
-        print(f"hardest start: {best['board']} needs {best['distance']} {metric} moves, "
-              f"{found['beats_by']} more than this layout's {own}")
+        print(
+            f"hardest start: {best['board']} needs {best['distance']} {metric} moves, "
+            f"{found['beats_by']} more than this layout's {own}"
+        )
 
 
 def _print_human(report: dict) -> None:
@@ -222,7 +275,7 @@ def _print_human(report: dict) -> None:
         print(f"unsolvable: {report['message'] or 'no position reachable is solved'} {tail}")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command == "solve":

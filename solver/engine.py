@@ -5,10 +5,12 @@ pick the puzzle's own strategy (tables, heuristics) and return plain JSON-ready
 dicts in the shape of the CLI's ``--json`` and the Socket.IO
 ``solution``/``analysis`` events.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, Optional
+from collections.abc import Iterator
+from typing import Any
 
 from . import catalogue
 from .core.coach import rate_moves
@@ -39,8 +41,9 @@ def parse_board(puzzle: str, board: Any, **options: Any):
     return domain, domain.parse(board)
 
 
-def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
-                **options: Any) -> dict:
+def solve_board(
+    puzzle: str, board: str, *, budget=None, cancel=None, progress=None, **options: Any
+) -> dict:
     """Solve ``board`` and describe the outcome as a JSON-ready dict.
 
     Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
@@ -50,13 +53,27 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
     """
     domain, state = parse_board(puzzle, board, **options)
     canonical_board = domain.format(state)
-    report = {"puzzle": puzzle, "board": canonical_board, "status": None,
-              "solvable": None, "optimal": False, "length": None, "lower_bound": None,
-              "moves": [], "move_details": [], "states": [], "stats": {"nodes": 0, "seconds": 0.0},
-              "message": ""}
+    report = {
+        "puzzle": puzzle,
+        "board": canonical_board,
+        "status": None,
+        "solvable": None,
+        "optimal": False,
+        "length": None,
+        "lower_bound": None,
+        "moves": [],
+        "move_details": [],
+        "states": [],
+        "stats": {"nodes": 0, "seconds": 0.0},
+        "message": "",
+    }
     if domain.quick_solvable(state) is False:
-        report.update(status=UNSOLVABLE, solvable=False, optimal=True,
-                      message=f"unsolvable ({domain.quick_test})")
+        report.update(
+            status=UNSOLVABLE,
+            solvable=False,
+            optimal=True,
+            message=f"unsolvable ({domain.quick_test})",
+        )
         return report
     result = domain.solve(state, budget=budget, cancel=cancel, progress=progress)
     report["status"] = result.status
@@ -66,18 +83,30 @@ def solve_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=N
         bound = result.lower_bound
         if result.optimal:
             bound = result.length
-        report.update(solvable=True, optimal=result.optimal, length=result.length,
-                      lower_bound=bound,
-                      moves=[domain.describe(m) for m in result.moves],
-                      move_details=[domain.move_info(m) for m in result.moves],
-                      states=[domain.format(s) for s in result.states])
+        report.update(
+            solvable=True,
+            optimal=result.optimal,
+            length=result.length,
+            lower_bound=bound,
+            moves=[domain.describe(m) for m in result.moves],
+            move_details=[domain.move_info(m) for m in result.moves],
+            states=[domain.format(s) for s in result.states],
+        )
     elif result.status == UNSOLVABLE:
         report.update(solvable=False, optimal=True)
     return report
 
 
-def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
-                  rate: bool = True, **options: Any) -> dict:
+def analyse_board(
+    puzzle: str,
+    board: str,
+    *,
+    budget=None,
+    cancel=None,
+    progress=None,
+    rate: bool = True,
+    **options: Any,
+) -> dict:
     """Distance to solved, best move and every move rated, as the ``analysis`` payload.
 
     ``rate`` False rates the moves only from what is known without a search
@@ -86,12 +115,19 @@ def analyse_board(puzzle: str, board: str, *, budget=None, cancel=None, progress
     started = time.monotonic()
     domain, state = parse_board(puzzle, board, **options)
     analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
-    return _analysis_payload(domain, state, analysis, final=True, cancel=cancel,
-                             rating=_remaining(budget, started) if rate else None)
+    return _analysis_payload(
+        domain,
+        state,
+        analysis,
+        final=True,
+        cancel=cancel,
+        rating=_remaining(budget, started) if rate else None,
+    )
 
 
-def analyse_stages(puzzle: str, board: str, *, budget=None, cancel=None, progress=None,
-                   **options: Any) -> Iterator[dict]:
+def analyse_stages(
+    puzzle: str, board: str, *, budget=None, cancel=None, progress=None, **options: Any
+) -> Iterator[dict]:
     """Yield the ``analysis`` payloads for ``board``: an interim one, then the final one.
 
     A domain whose proven answer can take a while (the 15-puzzle) offers
@@ -112,31 +148,53 @@ def analyse_stages(puzzle: str, board: str, *, budget=None, cancel=None, progres
         interim = quick(state, cancel=cancel)
         if interim is not None:
             final = interim.optimal or interim.solvable is False
-            yield _analysis_payload(domain, state, interim, final=interim.optimal,
-                                    rating=_remaining(budget, started) if final else None,
-                                    cancel=cancel)
+            yield _analysis_payload(
+                domain,
+                state,
+                interim,
+                final=interim.optimal,
+                rating=_remaining(budget, started) if final else None,
+                cancel=cancel,
+            )
             if final:
                 return
     analysis = domain.analyse(state, budget=budget, cancel=cancel, progress=progress)
-    yield _analysis_payload(domain, state, analysis, final=True,
-                            rating=_remaining(budget, started), cancel=cancel)
+    yield _analysis_payload(
+        domain, state, analysis, final=True, rating=_remaining(budget, started), cancel=cancel
+    )
 
 
-def _remaining(budget: Optional[Budget], started: float) -> Budget:
+def _remaining(budget: Budget | None, started: float) -> Budget:
     """What is left of ``budget`` since ``started``, for rating the moves."""
     if budget is None or budget.max_seconds is None:
         return Budget(budget.max_nodes if budget else None, None)
     return Budget(budget.max_nodes, max(budget.max_seconds - (time.monotonic() - started), 0.0))
 
 
-def options_payload(domain: Domain, state: Any, analysis: Analysis, *,
-                    budget: Optional[Budget] = None, cancel=None, search: bool = True):
+def options_payload(
+    domain: Domain,
+    state: Any,
+    analysis: Analysis,
+    *,
+    budget: Budget | None = None,
+    cancel=None,
+    search: bool = True,
+):
     """(``options`` entries, complete) for ``state``: every legal move, best first."""
-    rated, complete = rate_moves(domain, state, analysis, budget=budget, cancel=cancel,
-                                 search=search)
-    return [{"move": _move_payload(domain, r.move), "board": domain.format(r.state),
-             "distance": r.distance, "solvable": r.solvable, "optimal": r.optimal,
-             "verdict": r.verdict} for r in rated], complete
+    rated, complete = rate_moves(
+        domain, state, analysis, budget=budget, cancel=cancel, search=search
+    )
+    return [
+        {
+            "move": _move_payload(domain, r.move),
+            "board": domain.format(r.state),
+            "distance": r.distance,
+            "solvable": r.solvable,
+            "optimal": r.optimal,
+            "verdict": r.verdict,
+        }
+        for r in rated
+    ], complete
 
 
 def _move_payload(domain: Domain, move: Any) -> dict:
@@ -145,12 +203,19 @@ def _move_payload(domain: Domain, move: Any) -> dict:
     return info
 
 
-def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: bool,
-                      rating: Optional[Budget] = None, cancel=None) -> dict:
+def _analysis_payload(
+    domain: Domain,
+    state: Any,
+    analysis: Analysis,
+    final: bool,
+    rating: Budget | None = None,
+    cancel=None,
+) -> dict:
     """The payload; ``rating`` is the budget for rating the moves (None: no search)."""
     best = _move_payload(domain, analysis.best_move) if analysis.best_move is not None else None
-    options, complete = options_payload(domain, state, analysis, budget=rating, cancel=cancel,
-                                        search=rating is not None)
+    options, complete = options_payload(
+        domain, state, analysis, budget=rating, cancel=cancel, search=rating is not None
+    )
     return {
         "board": domain.format(state),
         "solved": domain.is_goal(state),
@@ -158,7 +223,9 @@ def _analysis_payload(domain: Domain, state: Any, analysis: Analysis, final: boo
         "distance": analysis.distance,
         "optimal": analysis.optimal,
         "best_move": best,
-        "next_board": domain.format(analysis.next_state) if analysis.next_state is not None else None,
+        "next_board": domain.format(analysis.next_state)
+        if analysis.next_state is not None
+        else None,
         "message": analysis.message,
         "final": final,
         "options": options,

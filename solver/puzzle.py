@@ -7,6 +7,7 @@ then call ``.solve()`` for a shortest solution (breadth-first) or
 ``.solve(depthFirst=True)``. The answer is the list of positions from start to
 goal, as in the seed; ``.last_result`` keeps the search statistics.
 """
+
 from __future__ import annotations
 
 from .core.domain import Domain
@@ -15,8 +16,8 @@ from .core.search import breadth_first, depth_first
 
 
 class Puzzle:
-    pos = ""          # default starting position
-    goal = ""         # ending position used by isgoal()
+    pos = ""  # default starting position
+    goal = ""  # ending position used by isgoal()
 
     def __init__(self, pos=None):
         if pos is not None:

@@ -1,4 +1,5 @@
 """Shared fixtures: the table cache, a live server, and Debian's Chromium."""
+
 import os
 import shutil
 import threading
@@ -7,9 +8,16 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # no per-example time limit: on a shared machine one slow example is not a failure
 settings.register_profile("arcade", deadline=None)
 settings.load_profile("arcade")
@@ -53,6 +61,7 @@ def npuzzle_tables():
     and the compiled searches loaded, for tests whose subject needs them present, not
     built: without this such a test passed only after the cold-build test had run."""
     from solver.npuzzle.domain import warm_tables
+
     warm_tables()
 
 
@@ -67,9 +76,11 @@ def cold_table_folder(tmp_path_factory):
 def pytest_collection_modifyitems(items):
     """The cold builds run first, in their ``order``: on a fresh checkout they also fill
     the shared folder, so no other test (or server a test starts) builds the tables again."""
+
     def rank(item):
         marker = item.get_closest_marker("cold_tables")
         return (0, marker.kwargs.get("order", 1)) if marker else (1, 0)
+
     items.sort(key=rank)
 
 
@@ -99,3 +110,14 @@ def browser_type_launch_args(browser_type_launch_args):
         args["executable_path"] = path
     args["args"] = CHROMIUM_FLAGS
     return args
+
+
+@pytest.fixture
+def inbox(app):
+    """A Socket.IO test client of the module's ``app`` fixture, collecting its events."""
+    from helpers.sockets import Inbox
+
+    client = app.extensions["socketio"].test_client(app)
+    yield Inbox(client)
+    if client.is_connected():
+        client.disconnect()

@@ -4,11 +4,11 @@ The import graph is read from the source with :mod:`ast`, so an import inside a
 function counts (it is still a dependency, only a late one); imports under
 ``if TYPE_CHECKING:`` do not, since they never run.
 """
+
 from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Dict, List, Optional, Set
 
 import pytest
 
@@ -28,15 +28,19 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def module_files() -> Dict[str, Path]:
+def module_files() -> dict[str, Path]:
     """Every module of the project's packages by dotted name."""
-    return {module_name(path): path
-            for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))}
+    return {
+        module_name(path): path
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
 
 
 def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.AST):
@@ -61,16 +65,16 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     if node.level == 0:
         return node.module or ""
     base = module.split(".") if is_package else module.split(".")[:-1]
-    base = base[:len(base) - (node.level - 1)]
+    base = base[: len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def import_graph(files: Dict[str, Path]) -> Dict[str, Set[str]]:
+def import_graph(files: dict[str, Path]) -> dict[str, set[str]]:
     """module -> the project modules it imports (``from a import b``: a, and a.b if a module)."""
-    graph: Dict[str, Set[str]] = {}
+    graph: dict[str, set[str]] = {}
     for module, path in files.items():
         is_package = path.name == "__init__.py"
-        edges: Set[str] = set()
+        edges: set[str] = set()
         for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
@@ -83,17 +87,17 @@ def import_graph(files: Dict[str, Path]) -> Dict[str, Set[str]]:
     return graph
 
 
-def find_cycle(graph: Dict[str, Set[str]]) -> Optional[List[str]]:
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """One import cycle as a list of modules (first repeated at the end), or None."""
-    state: Dict[str, int] = {}           # 1 on the current path, 2 done
-    path: List[str] = []
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
 
-    def visit(node: str) -> Optional[List[str]]:
+    def visit(node: str) -> list[str] | None:
         state[node] = 1
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -112,6 +116,7 @@ def find_cycle(graph: Dict[str, Set[str]]) -> Optional[List[str]]:
 
 # -- the cycle finder itself ---------------------------------------------------------
 
+
 def test_cycle_finder_finds_a_cycle_and_passes_a_tree():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
@@ -123,12 +128,18 @@ def test_graph_reads_function_level_imports_and_skips_type_checking(tmp_path):
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "one.py").write_text("def f():\n    from . import two\n")
-    (package / "two.py").write_text("from typing import TYPE_CHECKING\n"
-                                    "if TYPE_CHECKING:\n    from .one import f\n"
-                                    "from .three import g\n")
+    (package / "two.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .one import f\n"
+        "from .three import g\n"
+    )
     (package / "three.py").write_text("import pkg.one\n")
-    files = {"pkg": package / "__init__.py", "pkg.one": package / "one.py",
-             "pkg.two": package / "two.py", "pkg.three": package / "three.py"}
+    files = {
+        "pkg": package / "__init__.py",
+        "pkg.one": package / "one.py",
+        "pkg.two": package / "two.py",
+        "pkg.three": package / "three.py",
+    }
     graph = import_graph(files)
     assert graph["pkg.one"] == {"pkg", "pkg.two"}
     assert graph["pkg.two"] == {"pkg.three"}
@@ -140,18 +151,23 @@ def test_relative_imports_of_a_package_resolve_inside_it(tmp_path):
     init = tmp_path / "__init__.py"
     init.write_text("from .domain import Thing\nfrom ..core import errors\nimport flask\n")
     assert _imported_names(init, "solver.game") == {
-        "solver.game.domain", "solver.game.domain.Thing", "solver.core",
-        "solver.core.errors", "flask"}
+        "solver.game.domain",
+        "solver.game.domain.Thing",
+        "solver.core",
+        "solver.core.errors",
+        "flask",
+    }
 
 
 # -- the project ------------------------------------------------------------------------
+
 
 def test_no_import_cycles_among_solver_and_webapp():
     cycle = find_cycle(import_graph(module_files()))
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
-def _imported_names(path: Path, module: Optional[str] = None) -> Set[str]:
+def _imported_names(path: Path, module: str | None = None) -> set[str]:
     """Every name ``path`` imports, project or not (``from a import b``: a and a.b)."""
     names = set()
     module = module or module_name(path)
@@ -169,8 +185,9 @@ def test_core_imports_no_game_and_no_web_code():
     games = {game_module for game_module in _game_packages()}
     for path in sorted((ROOT / "solver" / "core").rglob("*.py")):
         for name in _imported_names(path):
-            assert not any(name == g or name.startswith(g + ".") for g in games), \
+            assert not any(name == g or name.startswith(g + ".") for g in games), (
                 f"{path.name} imports the game {name}"
+            )
             assert not name.startswith(("webapp", "flask")), f"{path.name} imports {name}"
 
 
@@ -178,11 +195,12 @@ def test_solver_never_imports_the_web_side():
     for path in sorted((ROOT / "solver").rglob("*.py")):
         for name in _imported_names(path):
             root = name.split(".")[0]
-            assert root not in ("webapp", "flask", "flask_socketio"), \
+            assert root not in ("webapp", "flask", "flask_socketio"), (
                 f"{path.relative_to(ROOT)} imports {name}"
+            )
 
 
-def _game_packages() -> List[str]:
+def _game_packages() -> list[str]:
     return [game.__module__.rpartition(".")[0] for game in catalogue.games().values()]
 
 

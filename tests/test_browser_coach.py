@@ -5,23 +5,24 @@ Listed distances are checked against the plain breadth-first searches of
 moves lead to come from the solver's own legal moves only to pair a move's text
 with its board.
 """
+
 import random
 import re
 
 import pytest
 from playwright.sync_api import expect
-
-from solver import catalogue
-from solver.engine import parse_board
-from solver.npuzzle import pdb as npuzzle_pdb
 from test_browser_support import ARTIFACTS, GamePage, engine_distance, engine_solution
 from test_npuzzle import DOMAIN, scramble
 from test_webapp_coach import bfs_distance, jug_pours, klotski_rules, pours, slides, sorted_out
 
+from solver import catalogue
+from solver.engine import parse_board
+from solver.npuzzle import pdb as npuzzle_pdb
+
 pytestmark = pytest.mark.browser
 
-EIGHT = "4 1 3 7 2 6 0 5 8"           # 8-puzzle, a few moves from solved
-TWO_AWAY = "1 2 3 4 5 6 0 7 8"        # 8-puzzle, two moves from solved
+EIGHT = "4 1 3 7 2 6 0 5 8"  # 8-puzzle, a few moves from solved
+TWO_AWAY = "1 2 3 4 5 6 0 7 8"  # 8-puzzle, two moves from solved
 SPARK = re.compile("[▁▂▃▄▅▆▇█]{3,}")
 
 
@@ -51,8 +52,11 @@ def water_rules(_board, options):
 def jug_rules(board, options):
     caps = tuple(int(j.split("/")[1]) for j in board.split(","))
     want = [None if g == "*" else int(g) for g in options["goal"].split(",")]
-    return (jug_pours(caps), lambda c: all(w is None or w == h for w, h in zip(want, c)),
-            lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")))
+    return (
+        jug_pours(caps),
+        lambda c: all(w is None or w == h for w, h in zip(want, c, strict=True)),
+        lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")),
+    )
 
 
 def klotski(board, _options):
@@ -72,9 +76,15 @@ def shown_options(view, timeout=10_000):
     options = view.testid("option")
     expect(options.first).to_be_visible(timeout=timeout)
     expect(view.page.locator('[data-testid="option"][data-verdict="unknown"]')).to_have_count(
-        0, timeout=timeout)
-    return {o.get_attribute("data-move"): (o.get_attribute("data-distance"), o.get_attribute("data-verdict"))
-            for o in options.all()}
+        0, timeout=timeout
+    )
+    return {
+        o.get_attribute("data-move"): (
+            o.get_attribute("data-distance"),
+            o.get_attribute("data-verdict"),
+        )
+        for o in options.all()
+    }
 
 
 def expected_options(game, board, options, rules):
@@ -82,7 +92,9 @@ def expected_options(game, board, options, rules):
     neighbours, is_goal, to_state = rules(board, options)
     domain, state = parse_board(game, board, **options)
     here = bfs_distance(to_state(board), neighbours, is_goal)
-    children = [(domain.describe(move), domain.format(child)) for move, child in domain.legal_moves(state)]
+    children = [
+        (domain.describe(move), domain.format(child)) for move, child in domain.legal_moves(state)
+    ]
     assert {to_state(after) for _, after in children} == set(neighbours(to_state(board)))
     expected = {}
     for text, after in children:
@@ -93,7 +105,9 @@ def expected_options(game, board, options, rules):
 
 
 @pytest.mark.parametrize("game,board,options,rules", SMALL_BOARDS, ids=[b[0] for b in SMALL_BOARDS])
-def test_every_move_is_listed_with_its_distance_and_verdict(page, live_server, game, board, options, rules):
+def test_every_move_is_listed_with_its_distance_and_verdict(
+    page, live_server, game, board, options, rules
+):
     view = GamePage(page, live_server).open(game, board, **options)
     assert shown_options(view) == expected_options(game, board, options, rules)
     # every option is a keyboard-reachable button that says its verdict in words
@@ -119,8 +133,11 @@ def test_clicking_an_option_plays_it(page, live_server, game, board, options, ru
     listed = shown_options(view)
     text = next(t for t, (_, verdict) in listed.items() if verdict == "best")
     domain, state = parse_board(game, board, **options)
-    after = next(domain.format(child) for move, child in domain.legal_moves(state)
-                 if domain.describe(move) == text)
+    after = next(
+        domain.format(child)
+        for move, child in domain.legal_moves(state)
+        if domain.describe(move) == text
+    )
     view.page.locator(f'[data-testid="option"][data-move="{text}"]').click()
     view.wait_state(after)
     assert view.moves() == 1
@@ -145,8 +162,11 @@ def test_an_option_that_extends_the_last_move_says_so(page, live_server):
         expect(option).not_to_contain_text("extends your last move")
     # G on to a third place (not back to its start, which would undo the move)
     domain, state = parse_board("klotski", view.state())
-    text, board = next((domain.describe(m), domain.format(c)) for m, c in domain.legal_moves(state)
-                       if m.piece == "G" and domain.format(c) != start)
+    text, board = next(
+        (domain.describe(m), domain.format(c))
+        for m, c in domain.legal_moves(state)
+        if m.piece == "G" and domain.format(c) != start
+    )
     view.page.locator(f'[data-testid="option"][data-move="{text}"]').click()
     view.wait_state(board)
     expect(view.testid("moves")).to_have_text("1")
@@ -171,6 +191,7 @@ def test_an_option_plays_from_the_keyboard(page, live_server):
 
 # -- larger N-puzzles: proven by bounded searches, or shown as bounds -------------------
 
+
 @pytest.fixture(scope="module")
 def fifteen_tables():
     """Built (or loaded) before any page asks, so the workers read them from the cache."""
@@ -180,7 +201,7 @@ def fifteen_tables():
 def test_fifteen_puzzle_moves_are_proven_by_bounded_searches(page, live_server, fifteen_tables):
     board = DOMAIN.format(scramble(4, 40, random.Random(12)))
     view = GamePage(page, live_server).open("npuzzle", board)
-    listed = shown_options(view, timeout=30_000)       # a shared machine may be slow
+    listed = shown_options(view, timeout=30_000)  # a shared machine may be slow
     d = engine_distance("npuzzle", board)
     domain, state = parse_board("npuzzle", board)
     for move, child in domain.legal_moves(state):
@@ -208,15 +229,19 @@ def test_unproven_distances_are_bounds_and_never_judged(page, live_server):
 
 # -- the distance graph ----------------------------------------------------------------
 
+
 def play_line(view, start, wasted_first=True):
     """A wasted slide, its undoing slide, then the shortest solution: returns the boards."""
     moves, states = engine_solution("npuzzle", start)
     domain, state = parse_board("npuzzle", start)
-    detour = next((move, child) for move, child in domain.moves(state)
-                  if engine_distance("npuzzle", domain.format(child)) > len(moves))
+    detour = next(
+        (move, child)
+        for move, child in domain.moves(state)
+        if engine_distance("npuzzle", domain.format(child)) > len(moves)
+    )
     line = [start, domain.format(detour[1]), start] + states[1:]
     taps = [detour[0].tile, detour[0].tile] + [m["tile"] for m in moves]
-    for tile, after in zip(taps, line[1:]):
+    for tile, after in zip(taps, line[1:], strict=True):
         view.page.locator(f'[data-tile="{tile}"]').click()
         view.wait_state(after)
     return line
@@ -253,7 +278,9 @@ def test_clicking_a_point_jumps_there_and_later_moves_stay_redoable(page, live_s
     # the graph follows undo, arrow keys and restart too
     view.click("undo")
     view.wait_state(line[1])
-    expect(view.page.locator('[data-testid="graph-point"][data-current]')).to_have_attribute("data-ply", "1")
+    expect(view.page.locator('[data-testid="graph-point"][data-current]')).to_have_attribute(
+        "data-ply", "1"
+    )
     view.page.locator('[data-testid="graph-point"][data-current]').focus()
     page.keyboard.press("End")
     view.wait_state(line[-1])
@@ -280,6 +307,7 @@ def test_graph_follows_solution_playback(page, live_server):
 
 # -- accuracy, review, share --------------------------------------------------------
 
+
 def test_accuracy_when_solved_is_kept_as_the_level_best(page, live_server):
     view = GamePage(page, live_server).open("npuzzle", TWO_AWAY)
     expect(view.testid("accuracy")).to_be_hidden()
@@ -295,7 +323,7 @@ def test_accuracy_when_solved_is_kept_as_the_level_best(page, live_server):
     view.click("restart")
     view.wait_state(TWO_AWAY)
     moves, states = engine_solution("npuzzle", TWO_AWAY)
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         view.page.locator(f'[data-tile="{move["tile"]}"]').click()
         view.wait_state(after)
     expect(view.testid("accuracy")).to_have_text("100%")
@@ -314,7 +342,11 @@ def test_review_jumps_to_a_mistake_and_judges_the_retry(page, live_server):
     view.wait_state(line[0])
     view.wait_status("better move")
     # the same wasted slide again: try again
-    tile = next(t for t in line[1].split() if line[0].split().index(t) != line[1].split().index(t) and t != "0")
+    tile = next(
+        t
+        for t in line[1].split()
+        if line[0].split().index(t) != line[1].split().index(t) and t != "0"
+    )
     view.page.locator(f'[data-tile="{tile}"]').click()
     view.wait_state(line[1])
     view.wait_status("try again")
@@ -352,6 +384,7 @@ def test_share_copies_one_line_with_a_sparkline(page, live_server):
 
 
 # -- phones and screenshots --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game,board,options,rules", SMALL_BOARDS, ids=[b[0] for b in SMALL_BOARDS])
 def test_coach_fits_a_phone_and_is_photographed(page, live_server, game, board, options, rules):

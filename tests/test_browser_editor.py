@@ -1,11 +1,12 @@
 """Browser: build a small position in the editor, see live validation, play it, share it."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_support import ARTIFACTS, GamePage
 
 from solver.engine import analyse_board
-from test_browser_support import ARTIFACTS, GamePage
 
 pytestmark = pytest.mark.browser
 
@@ -32,17 +33,21 @@ def test_build_a_klotski_position_play_it_and_share_its_link(page, live_server):
         page.locator(f'[data-cell="{cell}"]').click()
     expect(testid("editor-board")).to_have_value("AAB/AAB/.B.")
     expect(testid("editor-message")).to_have_text("piece B is not a rectangle")
-    page.locator('[data-cell="2,1"]').click()            # clicking B's cell again clears it
+    page.locator('[data-cell="2,1"]').click()  # clicking B's cell again clears it
     board = "AAB/AAB/..."
     expect(testid("editor-board")).to_have_value(board)
     expect(testid("editor-message")).to_have_text("valid position")
     testid("editor-check").click()
     distance = analyse_board("klotski", board)["distance"]
-    expect(testid("editor-verdict")).to_have_text(f"solvable: {distance} move{'' if distance == 1 else 's'}")
+    expect(testid("editor-verdict")).to_have_text(
+        f"solvable: {distance} move{'' if distance == 1 else 's'}"
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "editor-klotski.png"), full_page=True)
     testid("editor-copy").click()
-    expect(testid("editor-copy")).to_have_attribute("data-copied", re.compile("/play/klotski\\?board="))
+    expect(testid("editor-copy")).to_have_attribute(
+        "data-copied", re.compile("/play/klotski\\?board=")
+    )
     shared = testid("editor-copy").get_attribute("data-copied")
     testid("editor-play").click()
     view.game = "klotski"

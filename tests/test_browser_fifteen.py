@@ -4,18 +4,19 @@ a solve that plays back, and a 5x5 board that plays and hints.
 Expected boards and distances come from the solver (``solver.engine``) and the
 rules written out in the test, never from typed-in numbers.
 """
+
 import random
 import re
 import time
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_support import GamePage, engine_distance, engine_solution
+from test_npuzzle import DOMAIN, scramble
 
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.domain import warm_tables
 from solver.npuzzle.levels import load
-from test_browser_support import GamePage, engine_distance, engine_solution
-from test_npuzzle import DOMAIN, scramble
 
 pytestmark = pytest.mark.browser
 
@@ -49,8 +50,11 @@ def _neighbours(board, n):
     tiles = board.split()
     blank = tiles.index("0")
     r, c = divmod(blank, n)
-    return {int(tiles[i * n + j]) for i, j in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= i < n and 0 <= j < n}
+    return {
+        int(tiles[i * n + j])
+        for i, j in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= i < n and 0 <= j < n
+    }
 
 
 def _slide(board, tile):
@@ -66,7 +70,9 @@ def test_4x4_hint_comes_first_then_the_proven_distance(page, live_server):
     # in tests the solver's worker processes start on first use (a server warms
     # them at startup): let one start before the clock runs
     near = DOMAIN.format(scramble(4, 6, random.Random(2)))
-    GamePage(page, live_server).open("npuzzle", near).wait_distance(engine_distance("npuzzle", near))
+    GamePage(page, live_server).open("npuzzle", near).wait_distance(
+        engine_distance("npuzzle", near)
+    )
     page.add_init_script(RECORD_DISTANCES)
     view = GamePage(page, live_server).open("npuzzle", board, wait_analysis=False)
     started = time.monotonic()
@@ -75,15 +81,16 @@ def test_4x4_hint_comes_first_then_the_proven_distance(page, live_server):
     expect(hinted).to_have_count(1, timeout=15_000)
     waited = time.monotonic() - started
     assert int(hinted.get_attribute("data-tile")) in _neighbours(board, 4)
-    assert view.state() == board                      # a hint never plays the move
+    assert view.state() == board  # a hint never plays the move
     view.wait_distance(INTERIM_FIRST["optimal"], timeout=120_000)
     expect(view.testid("distance")).not_to_contain_text("≤")
     shown = page.evaluate("window.__distances")
     interim = [t for t in shown if re.search(r"≤ \d+ moves", t)]
-    assert interim, shown                             # "≤ N" came first ...
+    assert interim, shown  # "≤ N" came first ...
     assert int(re.search(r"≤ (\d+)", interim[0]).group(1)) >= INTERIM_FIRST["optimal"]
-    assert shown.index(interim[0]) < max(i for i, t in enumerate(shown)
-                                         if re.search(rf"^{INTERIM_FIRST['optimal']} moves", t))
+    assert shown.index(interim[0]) < max(
+        i for i, t in enumerate(shown) if re.search(rf"^{INTERIM_FIRST['optimal']} moves", t)
+    )
     view.screenshot("fifteen-hint.png")
     view.assert_no_errors()
     print(f"4x4 hint shown {waited:.2f} s after the click")
@@ -106,7 +113,7 @@ def test_4x4_solve_plays_the_shortest_solution_back(page, live_server):
 def test_5x5_board_plays_and_hints(page, live_server):
     board = DOMAIN.format(scramble(5, 200, random.Random(8)))
     view = GamePage(page, live_server).open("npuzzle", board)
-    expect(view.testid("distance")).to_contain_text("≤")   # never claimed shortest
+    expect(view.testid("distance")).to_contain_text("≤")  # never claimed shortest
     # tiles are a fifth of the board wide
     box, tile = view.board.bounding_box(), page.locator('[data-tile="1"]').bounding_box()
     assert abs(tile["width"] - (box["width"] - 24) / 5) < 2

@@ -1,9 +1,9 @@
 """The water-jugs page in Chromium: clicks, number keys, refusals, hint, solve, levels, editor."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
-
 from test_browser_support import ARTIFACTS, GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
@@ -21,7 +21,7 @@ def test_play_the_seed_puzzle_to_solved_by_clicking_jugs(page, live_server):
     moves, states = engine_solution("jugs", SEED, goal=GOAL)
     view = GamePage(page, live_server).open("jugs", SEED, goal=GOAL)
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         pour(page, move["from"], move["to"])
         view.wait_state(after)
     view.wait_status("solved")
@@ -34,10 +34,10 @@ def test_play_the_seed_puzzle_to_solved_by_clicking_jugs(page, live_server):
 def test_number_keys_pour_and_an_empty_jug_is_refused(page, live_server):
     moves, states = engine_solution("jugs", SEED, goal=GOAL)
     view = GamePage(page, live_server).open("jugs", SEED, goal=GOAL)
-    page.locator('[data-jug="0"]').click()           # jug 1 is empty: nothing to pour
+    page.locator('[data-jug="0"]').click()  # jug 1 is empty: nothing to pour
     expect(page.locator('[data-jug="0"]')).to_have_class(re.compile("refused"))
     assert view.state() == SEED
-    for move, after in zip(moves[:3], states[1:4]):
+    for move, after in zip(moves[:3], states[1:4], strict=True):
         page.keyboard.press(str(move["from"] + 1))
         page.keyboard.press(str(move["to"] + 1))
         view.wait_state(after)

@@ -3,17 +3,18 @@
 Boards are late positions of the classic layout's shortest solution; the moves to
 play are taken from the solver's own answer, and checked against the page.
 """
+
 import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.engine import analyse_board, parse_board
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
 
-TWO_MOVES = "BDCF/BDCF/GHEE/AA../AAIJ"    # an L-shaped move, then the 2x2 block out
+TWO_MOVES = "BDCF/BDCF/GHEE/AA../AAIJ"  # an L-shaped move, then the 2x2 block out
 FOUR_MOVES = "BDCF/BDCF/G..H/AAEE/AAIJ"
 ONE_MOVE = "BDCF/BDCF/GHEE/AA.I/AA.J"
 KEY = {(-1, 0): "ArrowUp", (1, 0): "ArrowDown", (0, -1): "ArrowLeft", (0, 1): "ArrowRight"}
@@ -34,9 +35,11 @@ def test_letter_and_arrow_keys_play_to_solved(page, live_server):
     assert any(len(m["path"]) > 1 for m in moves), "want a multi-cell move to check counting"
     view = GamePage(page, live_server).open("klotski", TWO_MOVES)
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.keyboard.press(move["piece"])  # a piece's letter selects it
-        expect(page.locator(f'[data-piece="{move["piece"]}"]')).to_have_class(re.compile("selected"))
+        expect(page.locator(f'[data-piece="{move["piece"]}"]')).to_have_class(
+            re.compile("selected")
+        )
         for key in arrow_keys(move):
             page.keyboard.press(key)
         view.wait_state(after)
@@ -51,7 +54,7 @@ def test_step_metric_counts_every_cell(page, live_server):
     moves, states = engine_solution("klotski", TWO_MOVES, metric="step")
     view = GamePage(page, live_server).open("klotski", TWO_MOVES, metric="step")
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-piece="{move["piece"]}"]').click()
         for key in arrow_keys(move):
             page.keyboard.press(key)
@@ -67,7 +70,7 @@ def test_straight_metric_splits_a_turning_move(page, live_server):
     assert len(moves) > len(piece_moves), "the L-shaped move must count twice here"
     view = GamePage(page, live_server).open("klotski", TWO_MOVES, metric="straight")
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-piece="{move["piece"]}"]').click()
         for key in arrow_keys(move):
             page.keyboard.press(key)
@@ -96,7 +99,7 @@ def test_dragging_a_block_moves_it(page, live_server):
     piece = page.locator(f'[data-piece="{move["piece"]}"]')
     box = piece.bounding_box()
     cell = page.locator(".floor").bounding_box()["width"] / 4
-    (dr, dc), = [(move["to"][0] - move["from"][0], move["to"][1] - move["from"][1])]
+    ((dr, dc),) = [(move["to"][0] - move["from"][0], move["to"][1] - move["from"][1])]
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -111,8 +114,10 @@ def test_dragging_a_block_moves_it(page, live_server):
 def test_blocked_move_is_refused(page, live_server):
     view = GamePage(page, live_server).open("klotski", FOUR_MOVES)
     domain, state = parse_board("klotski", FOUR_MOVES)
-    legal = {domain.move_info(m)["piece"] + str(domain.move_info(m)["path"][0])
-             for m, _ in domain.moves(state)}
+    legal = {
+        domain.move_info(m)["piece"] + str(domain.move_info(m)["path"][0])
+        for m, _ in domain.moves(state)
+    }
     # B sits in the top-left corner: up is a wall, and the solver agrees it cannot move up
     assert "B[-1, 0]" not in legal
     page.locator('[data-piece="B"]').click()
@@ -135,8 +140,11 @@ def test_hint_marks_a_move_that_reduces_the_distance(page, live_server):
     target = [int(ghost.evaluate(f"n => n.style.getPropertyValue('{v}')")) for v in ("--r", "--c")]
     # the solver's own move for that piece to the highlighted cell
     domain, state = parse_board("klotski", FOUR_MOVES)
-    move = next(info for info in (domain.move_info(m) for m, _ in domain.moves(state))
-                if info["piece"] == label and info["to"] == target)
+    move = next(
+        info
+        for info in (domain.move_info(m) for m, _ in domain.moves(state))
+        if info["piece"] == label and info["to"] == target
+    )
     assert view.state() == FOUR_MOVES
     hinted.click()
     for key in arrow_keys(move):

@@ -1,14 +1,15 @@
 """Browser: seeded levels with their minimum, New game, the extra tube, progress keys and marks in the lobby."""
+
 import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.klotski.levels import klotski_levels
 from solver.npuzzle.generate import npuzzle_at_distance
 from solver.watersort.generate import watersort_level
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +20,7 @@ def test_seeded_npuzzle_shows_min_and_solving_marks_progress(page, live_server):
     view.wait_state(level["board"])
     expect(view.testid("moves-line")).to_have_text("Moves: 0 (min 3)")
     moves, states = engine_solution("npuzzle", level["board"])
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-tile="{move["tile"]}"]').click()
         view.wait_state(after)
     view.wait_status("solved in 3 moves (optimal 3)")
@@ -50,12 +51,14 @@ def test_extra_tube_is_added_and_counted_in_the_result(page, live_server):
     expect(page.locator("[data-tube]")).to_have_count(level["board"].count(",") + 2)
     board = level["board"] + ","
     moves, states = engine_solution("watersort", board, capacity=3)
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-tube="{move["from"]}"]').click()
         page.locator(f'[data-tube="{move["to"]}"]').click()
         view.wait_state(after)
     n = len(moves)
-    view.wait_status(f"solved in {n} move{'s' if n != 1 else ''} with 1 extra tube (optimal {level['pours']})")
+    view.wait_status(
+        f"solved in {n} move{'s' if n != 1 else ''} with 1 extra tube (optimal {level['pours']})"
+    )
     view.assert_no_errors()
 
 
@@ -66,12 +69,20 @@ LEVEL_KEY = """async ([options, board]) => {
 }"""
 
 
-@pytest.mark.parametrize("game, options, variant", [
-    ("klotski", {}, "piece"), ("klotski", {"metric": ""}, "piece"),
-    ("klotski", {"metric": "step"}, "step"), ("klotski", {"metric": "straight"}, "straight"),
-    ("watersort", {}, "4"), ("watersort", {"capacity": 3}, "3"), ("watersort", {"capacity": "5"}, "5"),
-    ("npuzzle", {}, ""), ("npuzzle", {"size": 4}, ""),
-])
+@pytest.mark.parametrize(
+    "game, options, variant",
+    [
+        ("klotski", {}, "piece"),
+        ("klotski", {"metric": ""}, "piece"),
+        ("klotski", {"metric": "step"}, "step"),
+        ("klotski", {"metric": "straight"}, "straight"),
+        ("watersort", {}, "4"),
+        ("watersort", {"capacity": 3}, "3"),
+        ("watersort", {"capacity": "5"}, "5"),
+        ("npuzzle", {}, ""),
+        ("npuzzle", {"size": 4}, ""),
+    ],
+)
 def test_progress_keys_are_the_stored_ones(page, live_server, game, options, variant):
     """Keys read from the declaration match those browsers already hold: game|variant|board."""
     GamePage(page, live_server).open(game, wait_analysis=False)
@@ -101,13 +112,15 @@ def test_lobby_shows_traps_and_which_levels_are_the_hardest_start_of_their_group
     for level in klotski_levels():
         card = page.locator(f'[data-pack="{level["pack"]}"] a.level[data-board="{level["board"]}"]')
         expect(card.locator('[data-testid="level-traps"]')).to_have_text(
-            f'· {level["traps"]["piece"]} traps')
+            f"· {level['traps']['piece']} traps"
+        )
         farthest = level["group"]["farthest"]["piece"]
         if farthest == level["moves"]["piece"]:
             expect(card.locator('[data-testid="level-hardest"]')).to_be_visible()
         else:
             expect(card.locator('[data-testid="level-group"]')).to_have_text(
-                f"its group's hardest start: {farthest}")
+                f"its group's hardest start: {farthest}"
+            )
     big = page.locator('[data-pack="klotski-big"] a.level')
     expect(big.locator('[data-testid="level-hardest"]')).to_have_count(big.count())
     assert big.count() >= 12

@@ -1,9 +1,9 @@
 """The N-puzzle page played in Chromium: clicks, arrow keys, hint, solve, parity."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
-
 from test_browser_support import GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
@@ -19,7 +19,7 @@ def test_play_to_solved_by_clicking_tiles(page, live_server):
     assert states[-1] == GOAL
     view = GamePage(page, live_server).open("npuzzle", NEAR_GOAL)
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-tile="{move["tile"]}"]').click()
         view.wait_state(after)
     view.wait_status("solved")
@@ -33,7 +33,7 @@ def test_play_to_solved_by_clicking_tiles(page, live_server):
 def test_arrow_keys_slide_the_tile_beside_the_blank(page, live_server):
     moves, states = engine_solution("npuzzle", MODERATE)
     view = GamePage(page, live_server).open("npuzzle", MODERATE)
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.keyboard.press(ARROW[move["dir"]])
         view.wait_state(after)
     view.wait_status("solved")
@@ -76,10 +76,12 @@ def test_a_wasted_move_is_marked_with_its_cost(page, live_server):
     view.wait_distance(before)
     tiles = MODERATE.split()
     blank = tiles.index("0")
-    neighbours = [int(tiles[i]) for i in (blank - 3, blank + 3, blank - 1, blank + 1)
-                  if 0 <= i < 9 and abs(i // 3 - blank // 3) + abs(i % 3 - blank % 3) == 1]
-    bad = next(t for t in neighbours
-               if engine_distance("npuzzle", _slide(tiles, t)) > before - 1)
+    neighbours = [
+        int(tiles[i])
+        for i in (blank - 3, blank + 3, blank - 1, blank + 1)
+        if 0 <= i < 9 and abs(i // 3 - blank // 3) + abs(i % 3 - blank % 3) == 1
+    ]
+    bad = next(t for t in neighbours if engine_distance("npuzzle", _slide(tiles, t)) > before - 1)
     page.locator(f'[data-tile="{bad}"]').click()
     after = engine_distance("npuzzle", _slide(tiles, bad))
     view.wait_distance(after)
@@ -119,4 +121,3 @@ def test_odd_parity_is_shown_unsolvable(page, live_server):
     view.wait_status("unsolvable")
     expect(view.testid("distance")).to_contain_text("unsolvable")
     view.assert_no_errors()
-

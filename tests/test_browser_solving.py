@@ -1,9 +1,9 @@
 """Solving from the page: cancelling a long search, and a player interrupting playback."""
+
 import datetime as dt
 
 import pytest
 from playwright.sync_api import expect
-
 from test_browser_support import GamePage, engine_solution
 
 pytestmark = pytest.mark.browser
@@ -22,11 +22,12 @@ def test_cancel_stops_a_long_search_and_nothing_plays(page, live_server):
     cancel = view.testid("cancel")
     cancel.wait_for(state="visible", timeout=5_000)
     from playwright.sync_api import expect
+
     expect(view.testid("progress")).to_contain_text("positions", timeout=10_000)
     cancel.click()
     expect(view.testid("progress")).to_contain_text("cancelled", timeout=2_000)
     expect(cancel).to_be_hidden()
-    page.wait_for_timeout(1500)          # a stale solution or progress must not arrive
+    page.wait_for_timeout(1500)  # a stale solution or progress must not arrive
     assert view.state() == LONG_KLOTSKI
     assert view.moves() == 0
     assert "cancelled" in view.testid("progress").inner_text()
@@ -42,7 +43,7 @@ def test_a_player_move_stops_playback_and_played_moves_can_be_undone(page, live_
     moves, states = engine_solution("npuzzle", FAR)
     view.click("solve")
     expect(view.testid("play-pause")).to_have_attribute("data-playing", "true", timeout=15_000)
-    for _ in range(40):                      # a tenth of a second at a time
+    for _ in range(40):  # a tenth of a second at a time
         if view.moves() == 2:
             break
         page.clock.run_for(100)
@@ -51,10 +52,15 @@ def test_a_player_move_stops_playback_and_played_moves_can_be_undone(page, live_
     assert view.moves() == 2 and current == states[2]
     tiles = current.split()
     blank = tiles.index("0")
-    neighbour = next(t for i, t in enumerate(tiles) if t != "0" and t != str(moves[2]["tile"])
-                     and abs(i // 3 - blank // 3) + abs(i % 3 - blank % 3) == 1)
+    neighbour = next(
+        t
+        for i, t in enumerate(tiles)
+        if t != "0"
+        and t != str(moves[2]["tile"])
+        and abs(i // 3 - blank // 3) + abs(i % 3 - blank % 3) == 1
+    )
     page.locator(f'[data-tile="{neighbour}"]').click()
-    page.clock.run_for(1500)                 # playback would have made 3 more moves by now
+    page.clock.run_for(1500)  # playback would have made 3 more moves by now
     assert view.moves() == 3
     assert view.state() != states[3]
     # undo takes back the player's move, then the two played ones

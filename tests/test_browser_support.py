@@ -5,6 +5,7 @@ The other test_browser_* files import :class:`GamePage` from here. Expected boar
 and distances always come from the solver itself (``solver.engine``), never from
 numbers typed into the test.
 """
+
 import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlparse
@@ -148,7 +149,9 @@ def test_titles_and_pack_headings_come_from_the_declarations(page, live_server):
     for name, game in catalogue.games().items():
         expect(page.locator(f'a.game-card[data-game="{name}"] h2')).to_have_text(game.title)
         expect(page.locator(f'[data-testid="daily-{name}"]')).to_have_text(f"Daily {game.title}")
-        headings.update({level["pack"]: level["pack_title"] for level in game.levels() if "pack_title" in level})
+        headings.update(
+            {level["pack"]: level["pack_title"] for level in game.levels() if "pack_title" in level}
+        )
     assert headings, "no pack declares its title"
     for pack, title in headings.items():
         expect(page.locator(f'section[data-pack="{pack}"] h2')).to_have_text(title)
@@ -187,7 +190,7 @@ def test_undo_redo_keys_and_restart(page, live_server):
     start = "4 1 3 7 2 6 0 5 8"
     moves, states = engine_solution("npuzzle", start)
     view = GamePage(page, live_server).open("npuzzle", start)
-    for move, after in zip(moves[:3], states[1:4]):
+    for move, after in zip(moves[:3], states[1:4], strict=True):
         view.page.locator(f'[data-tile="{move["tile"]}"]').click()
         view.wait_state(after)
     assert view.moves() == 3

@@ -1,23 +1,26 @@
 """The water-sort page played in Chromium: clicks, number keys, refusals, hint, solve."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.engine import parse_board
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 pytestmark = pytest.mark.browser
 
-SMALL = "AAB,BBA,,"          # capacity 3: two colours, a few pours
+SMALL = "AAB,BBA,,"  # capacity 3: two colours, a few pours
 MEDIUM = "ABA,BAB,,"
 
 
 def legal_pours(board, capacity):
     """(from, to) pairs the solver's own rules allow from ``board``."""
     domain, state = parse_board("watersort", board, capacity=capacity)
-    return {(info["from"], info["to"]) for info in
-            (domain.move_info(move) for move, _ in domain.moves(state))}
+    return {
+        (info["from"], info["to"])
+        for info in (domain.move_info(move) for move, _ in domain.moves(state))
+    }
 
 
 def pour(page, source, target):
@@ -29,7 +32,7 @@ def test_play_to_solved_by_clicking_tubes(page, live_server):
     moves, states = engine_solution("watersort", SMALL, capacity=3)
     view = GamePage(page, live_server).open("watersort", SMALL, capacity=3)
     view.wait_distance(len(moves))
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         pour(page, move["from"], move["to"])
         view.wait_state(after)
     view.wait_status("solved")
@@ -41,7 +44,7 @@ def test_play_to_solved_by_clicking_tubes(page, live_server):
 def test_number_keys_pour(page, live_server):
     moves, states = engine_solution("watersort", MEDIUM, capacity=3)
     view = GamePage(page, live_server).open("watersort", MEDIUM, capacity=3)
-    for move, after in zip(moves, states[1:]):
+    for move, after in zip(moves, states[1:], strict=True):
         page.keyboard.press(str(move["from"] + 1))
         page.keyboard.press(str(move["to"] + 1))
         view.wait_state(after)
@@ -53,8 +56,12 @@ def test_illegal_pour_is_refused(page, live_server):
     view = GamePage(page, live_server).open("watersort", SMALL, capacity=3)
     tubes = SMALL.split(",")
     legal = legal_pours(SMALL, 3)
-    source, target = next((i, j) for i in range(len(tubes)) for j in range(len(tubes))
-                          if i != j and tubes[i] and (i, j) not in legal)
+    source, target = next(
+        (i, j)
+        for i in range(len(tubes))
+        for j in range(len(tubes))
+        if i != j and tubes[i] and (i, j) not in legal
+    )
     pour(page, source, target)
     expect(page.locator(f'[data-tube="{target}"]')).to_have_class(re.compile("refused"))
     assert view.state() == SMALL

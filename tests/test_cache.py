@@ -1,6 +1,7 @@
 """The table store: builds once, survives bad files, one build serves racing threads, and
 file names change with the code that builds the tables; the folder the tests share holds
 what a cold build makes."""
+
 import os
 import pickle
 import shutil
@@ -22,12 +23,15 @@ def store():
 
 def test_builds_once_then_reads_from_memory_and_disk(isolated_cache, store):
     calls = []
-    build = lambda: calls.append(1) or {"table": [1, 2, 3]}
+
+    def build():
+        return calls.append(1) or {"table": [1, 2, 3]}
+
     assert store.get("once", build) == {"table": [1, 2, 3]}
-    assert store.get("once", build) == {"table": [1, 2, 3]}          # memory
+    assert store.get("once", build) == {"table": [1, 2, 3]}  # memory
     store.forget()
     assert store.ready("once")
-    assert store.get("once", build) == {"table": [1, 2, 3]}          # disk
+    assert store.get("once", build) == {"table": [1, 2, 3]}  # disk
     assert len(calls) == 1
 
 
@@ -69,8 +73,10 @@ def test_racing_threads_share_one_build(isolated_cache, store):
         return "built"
 
     results = []
-    threads = [threading.Thread(target=lambda: results.append(
-        store.get("race", slow_build))) for _ in range(4)]
+    threads = [
+        threading.Thread(target=lambda: results.append(store.get("race", slow_build)))
+        for _ in range(4)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -93,8 +99,9 @@ def _content(value):
 
 
 @pytest.mark.cold_tables
-def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(cold_table_folder,
-                                                                 shared_table_cache):
+def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(
+    cold_table_folder, shared_table_cache
+):
     """Tests read tables from a folder that outlives the session (``conftest.py``). This
     test, run first, builds every table from nothing the way a new server does (the
     15-puzzle databases already there were built from nothing by the cold CLI solve
@@ -104,10 +111,15 @@ def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(cold_table_fold
     fingerprint does not cover, say). A table the shared folder lacks (a fresh
     checkout, an edited builder) is copied there from this build: the run's only build.
     """
-    cold = cold_table_folder          # empty, or holding what the cold CLI solve built
+    cold = cold_table_folder  # empty, or holding what the cold CLI solve built
     env = {**os.environ, "PUZZLE_ARCADE_CACHE": str(cold)}
-    subprocess.run([sys.executable, "-c", WARM_EVERY_TABLE], env=env, check=True,
-                   capture_output=True, timeout=900)
+    subprocess.run(
+        [sys.executable, "-c", WARM_EVERY_TABLE],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=900,
+    )
     made = sorted(p.name for p in cold.iterdir() if not p.name.startswith("."))
     assert {name.split("-")[0] for name in made} >= {"klotski", "npuzzle"}
     for name in made:

@@ -1,4 +1,5 @@
 """The command line contract: output, exit codes, one-line errors."""
+
 import json
 import subprocess
 import sys
@@ -14,8 +15,9 @@ CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 
 def run_cli(*args):
     """Run ``python -m solver`` for real: exit code, stdout, stderr."""
-    proc = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", *args], capture_output=True, text=True, timeout=120
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -85,12 +87,18 @@ BAD = [
     (["solve", "watersort", "AAB,BB,,"], "A"),
     (["solve", "watersort", "AAAAA,,", "--capacity", "4"], "5"),
     (["solve", "chess", "e4"], "unknown puzzle"),
-    (["solve", "klotski", "/".join(["A" * 200] * 200)],
-     "board is 40199 characters long; the limit is 2000"),
-    (["solve", "npuzzle", " ".join(str(i) for i in range(400))],
-     "a 20x20 board is too large: the largest is 10x10"),
-    (["solve", "watersort", ",".join(["AAAA"] * 500)],
-     "board is 2499 characters long; the limit is 2000"),
+    (
+        ["solve", "klotski", "/".join(["A" * 200] * 200)],
+        "board is 40199 characters long; the limit is 2000",
+    ),
+    (
+        ["solve", "npuzzle", " ".join(str(i) for i in range(400))],
+        "a 20x20 board is too large: the largest is 10x10",
+    ),
+    (
+        ["solve", "watersort", ",".join(["AAAA"] * 500)],
+        "board is 2499 characters long; the limit is 2000",
+    ),
     (["solve", "watersort", "AB,BA", "--capacity", "0"], "capacity"),
     (["solve", "klotski", CLASSIC, "--goal", "Z@9,9"], "Z"),
     (["solve", "klotski", CLASSIC, "--capacity", "3"], "capacity"),
@@ -129,7 +137,9 @@ def test_option_flags_come_from_every_game_declaration():
     for game in catalogue.games().values():
         for option in game.options:
             assert option.name in flags and option.help in flags[option.name].help
-    assert flags["metric"].choices == ["piece", "straight", "step"] and flags["capacity"].type is int
+    assert (
+        flags["metric"].choices == ["piece", "straight", "step"] and flags["capacity"].type is int
+    )
 
 
 def test_a_game_without_an_option_refuses_it(capsys):
@@ -142,7 +152,8 @@ def test_bench_flags_come_from_the_games_and_a_game_can_take_the_run(monkeypatch
     args = bench.parse_args(["--deals", "2", "--fifteen"])
     assert args.deals == 2 and args.fifteen == "1-100"
     ranges = []
-    monkeypatch.setattr("solver.npuzzle.game.bench_fifteen",
-                        lambda args: ranges.append(args.fifteen) or 7)
+    monkeypatch.setattr(
+        "solver.npuzzle.game.bench_fifteen", lambda args: ranges.append(args.fifteen) or 7
+    )
     assert main(["bench", "--fifteen", "3-4"]) == 7
-    assert ranges == ["3-4"] and capsys.readouterr().out == ""       # no usual rows
+    assert ranges == ["3-4"] and capsys.readouterr().out == ""  # no usual rows

@@ -7,6 +7,7 @@ must end in a retried answer or an ``error``, never in silence (RQ's pool starts
 new worker). Everything honcho starts is stopped afterwards (``make test``
 installs redis-server).
 """
+
 import json
 import os
 import signal
@@ -18,10 +19,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers.sockets import ANSWERS, replay_solution
+from test_webapp_live import LiveClient
+from test_webapp_socket import ONE_MOVE_8
 
 from solver import catalogue
-from test_webapp_live import LiveClient
-from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
 from webapp.loadtest import free_port
 from webapp.rq_runner import LOST_MESSAGE
 
@@ -52,16 +54,38 @@ class Honcho:
         self.url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.web_urls = [f"http://127.0.0.1:{base}", f"http://127.0.0.1:{base + 1}"]
         self.log_path = log_path
-        bin_dir = str(Path(sys.executable).parent)        # python and rq of this environment
-        env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"],
-               "REDIS_PORT": str(self.redis_port), "ARCADE_MESSAGE_QUEUE": self.url,
-               "WORKERS": "2", **env}
+        bin_dir = str(Path(sys.executable).parent)  # python and rq of this environment
+        env = {
+            **os.environ,
+            "PATH": bin_dir + os.pathsep + os.environ["PATH"],
+            "REDIS_PORT": str(self.redis_port),
+            "ARCADE_MESSAGE_QUEUE": self.url,
+            "WORKERS": "2",
+            **env,
+        }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "honcho", "start", "--no-colour", "--procfile",
-             str(ROOT / "Procfile"), "--app-root", str(ROOT), "--port", str(base),
-             "--concurrency", "web=2"],
-            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=open(log_path, "w"),
-            stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "honcho",
+                "start",
+                "--no-colour",
+                "--procfile",
+                str(ROOT / "Procfile"),
+                "--app-root",
+                str(ROOT),
+                "--port",
+                str(base),
+                "--concurrency",
+                "web=2",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=open(log_path, "w"),  # noqa: SIM115 - honcho writes it for the cluster's life
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def log(self) -> str:
         return self.log_path.read_text()[-4000:]
@@ -70,6 +94,7 @@ class Honcho:
         from rq import Worker
 
         from webapp.rq_jobs import redis_client
+
         return Worker.all(connection=redis_client(self.url))
 
     def wait_ready(self, timeout: float = 60.0) -> None:
@@ -81,7 +106,7 @@ class Honcho:
                     urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
                 if len(self.workers()) >= 2:
                     return
-            except Exception:                             # noqa: BLE001 - not up yet
+            except Exception:  # noqa: BLE001 - not up yet
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the cluster did not come up:\n" + self.log())
@@ -94,14 +119,19 @@ class Honcho:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
-            raise AssertionError("honcho did not stop:\n" + self.log())
+            raise AssertionError("honcho did not stop:\n" + self.log()) from None
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    started = Honcho(tmp_path_factory.mktemp("cluster") / "honcho.log",
-                     {"ARCADE_SOLVE_SECONDS": "20", "ARCADE_LOG_LEVEL": "WARNING",
-                      "ARCADE_PREBUILD_TABLES": "0"})
+    started = Honcho(
+        tmp_path_factory.mktemp("cluster") / "honcho.log",
+        {
+            "ARCADE_SOLVE_SECONDS": "20",
+            "ARCADE_LOG_LEVEL": "WARNING",
+            "ARCADE_PREBUILD_TABLES": "0",
+        },
+    )
     clients = []
     try:
         started.wait_ready(60)
@@ -168,7 +198,7 @@ def test_a_worker_killed_mid_job_is_retried_or_answered(cluster):
     os.kill(pid, signal.SIGKILL)
     name, reply = client.wait(ANSWERS, timeout=40)
     assert reply["id"] == "k"
-    if name == "solution":                  # retried on the other worker
+    if name == "solution":  # retried on the other worker
         replay_solution("klotski", TWO_SECONDS, reply)
         assert reply["length"] == 11 and reply["optimal"]
     else:

@@ -2,6 +2,7 @@
 
 The toy domains are written here, so the expected distances are plain arithmetic.
 """
+
 from solver.core.coach import rate_moves
 from solver.core.domain import Analysis, Domain
 from solver.core.results import Budget
@@ -51,7 +52,7 @@ def rated(domain, state, analysis, **kwargs):
 
 
 def test_reversible_children_are_decided_by_bounded_searches():
-    ring = Ring(9)                          # odd ring: 4 and 5 are both 4 away
+    ring = Ring(9)  # odd ring: 4 and 5 are both 4 away
     got, complete = rated(ring, 4, proven(ring, 4))
     assert complete
     assert got == {"+1": (4, True, "equal"), "-1": (3, True, "best")}
@@ -70,7 +71,7 @@ def test_a_bipartite_puzzle_needs_one_bounded_search_per_child():
     ring = Counted(10, bipartite=True)
     got, _ = rated(ring, 3, proven(ring, 3))
     assert got == {"+1": (4, True, "worse"), "-1": (2, True, "best")}
-    assert calls == [2, 2]                  # d-1 only: d is impossible, so "no" means d+1
+    assert calls == [2, 2]  # d-1 only: d is impossible, so "no" means d+1
 
 
 def test_without_the_parents_proof_children_get_bounds_and_no_verdict():
@@ -84,7 +85,7 @@ def test_interim_rating_searches_nothing():
     ring = Ring(9)
     got, complete = rated(ring, 4, proven(ring, 4), search=False)
     assert not complete
-    assert got["+1"] == (5, False, "unknown")      # d+1 bound, not the true 4
+    assert got["+1"] == (5, False, "unknown")  # d+1 bound, not the true 4
 
 
 def test_moves_that_cannot_be_undone_are_solved_one_by_one_and_dead_ends_found():
@@ -92,7 +93,7 @@ def test_moves_that_cannot_be_undone_are_solved_one_by_one_and_dead_ends_found()
     analysis = Analysis(solvable=True, distance=1, optimal=True, best_move="jump", next_state=0)
     got, complete = rated(line, 4, analysis)
     assert complete
-    assert got == {"jump": (0, True, "best"), "+1": (None, True, "dead")}   # 5 leads only to 6
+    assert got == {"jump": (0, True, "best"), "+1": (None, True, "dead")}  # 5 leads only to 6
     got, _ = rated(line, 3, Analysis(solvable=True, distance=2, optimal=True))
     assert got == {"+1": (1, True, "best"), "jump": (None, True, "dead")}
 
@@ -103,7 +104,7 @@ def test_when_the_budget_is_spent_the_rest_stays_unknown():
     analysis = domain.analyse(state)
     moves, complete = rate_moves(domain, state, analysis, budget=Budget(max_seconds=0.0))
     assert not complete
-    nearer = domain.key(analysis.next_state)     # pours into either empty tube are one
+    nearer = domain.key(analysis.next_state)  # pours into either empty tube are one
     best = [r for r in moves if domain.key(r.state) == nearer]
     assert best and {(r.distance, r.verdict) for r in best} == {(analysis.distance - 1, "best")}
     others = [r for r in moves if domain.key(r.state) != nearer]

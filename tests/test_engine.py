@@ -1,4 +1,5 @@
 """The engine's JSON-ready entry points shared by the CLI and the web app."""
+
 import pytest
 
 from solver import BoardError
@@ -12,7 +13,7 @@ def test_solve_board_reports_moves_states_and_stats():
     assert report["status"] == "solved" and report["length"] == 2
     assert report["states"] == ["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 7 8 0"]
     assert [m["tile"] for m in report["move_details"]] == [7, 8]
-    assert report["stats"]["nodes"] == 0        # walked down the 8-puzzle table: no search
+    assert report["stats"]["nodes"] == 0  # walked down the 8-puzzle table: no search
     assert set(report["stats"]) == {"nodes", "seconds"}
 
 
@@ -42,12 +43,15 @@ def test_stages_stop_early_when_the_quick_answer_is_proven(monkeypatch):
     assert len(stages) == 1 and stages[0]["final"] and stages[0]["solvable"] is False
 
 
-@pytest.mark.parametrize("puzzle,board,options,fragment", [
-    ("sudoku", "", {}, "unknown puzzle"),
-    ("npuzzle", 12, {}, "board must be text"),
-    ("npuzzle", "1 " * 1500, {}, "limit is 2000"),
-    ("watersort", "AB,BA", {"metric": "step"}, "metric does not apply"),
-])
+@pytest.mark.parametrize(
+    "puzzle,board,options,fragment",
+    [
+        ("sudoku", "", {}, "unknown puzzle"),
+        ("npuzzle", 12, {}, "board must be text"),
+        ("npuzzle", "1 " * 1500, {}, "limit is 2000"),
+        ("watersort", "AB,BA", {"metric": "step"}, "metric does not apply"),
+    ],
+)
 def test_bad_requests_raise_board_error(puzzle, board, options, fragment):
     with pytest.raises(BoardError, match=fragment):
         solve_board(puzzle, board, **options)

@@ -5,6 +5,7 @@ A game's own places are ``solver/<game>/``, ``static/js/games/<game>.js`` and
 ``static/css/games/<game>.css``; tests are free to name any game. Everything
 else learns about games from their declarations (``solver.catalogue``).
 """
+
 import io
 import re
 import tokenize
@@ -25,7 +26,11 @@ def python_code(text: str) -> str:
     kept, previous = [], tokenize.INDENT
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         docstring = token.type == tokenize.STRING and previous in (
-            tokenize.INDENT, tokenize.NEWLINE, tokenize.NL, tokenize.DEDENT)
+            tokenize.INDENT,
+            tokenize.NEWLINE,
+            tokenize.NL,
+            tokenize.DEDENT,
+        )
         if token.type not in (tokenize.COMMENT, tokenize.NL) and not docstring:
             kept.append(token.string)
         if token.type not in (tokenize.COMMENT, tokenize.NL):
@@ -45,8 +50,11 @@ def code_of(path: Path) -> str:
 
 
 def own_files(game: str):
-    return (ROOT / "solver" / game, ROOT / "static/js/games" / f"{game}.js",
-            ROOT / "static/css/games" / f"{game}.css")
+    return (
+        ROOT / "solver" / game,
+        ROOT / "static/js/games" / f"{game}.js",
+        ROOT / "static/css/games" / f"{game}.css",
+    )
 
 
 def files_naming(game: str):
@@ -86,7 +94,10 @@ MAX_JS_LINES = 350
 
 
 def test_no_javascript_module_is_over_350_lines():
-    too_long = {str(p.relative_to(ROOT)): n for p in (ROOT / "static/js").rglob("*.js")
-                if "vendor" not in p.parts
-                and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_JS_LINES}
+    too_long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "static/js").rglob("*.js")
+        if "vendor" not in p.parts
+        and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_JS_LINES
+    }
     assert too_long == {}

@@ -1,7 +1,10 @@
 """Seeded generators: every puzzle is what it claims, re-checked by the solver, and stable."""
+
 import datetime as dt
 
 import pytest
+from test_npuzzle import reference_distances
+from test_watersort import fewest_pours_by_bfs
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -13,9 +16,6 @@ from solver.klotski.levels import klotski_levels
 from solver.npuzzle import NPuzzle, manhattan_conflicts, solvable
 from solver.npuzzle.generate import npuzzle_at_distance
 from solver.watersort.generate import watersort_level
-
-from test_npuzzle import reference_distances
-from test_watersort import fewest_pours_by_bfs
 
 
 def tiles(board):
@@ -67,8 +67,9 @@ def test_large_board_claim_is_an_upper_bound_when_not_proven():
 PINNED_BFS_POURS = {(8, 5, 3): 31}
 
 
-@pytest.mark.parametrize("colours,capacity,empty", [(3, 3, 1), (5, 4, 2), (6, 4, 1),
-                                                     (8, 5, 3), (4, 6, 2)])
+@pytest.mark.parametrize(
+    "colours,capacity,empty", [(3, 3, 1), (5, 4, 2), (6, 4, 1), (8, 5, 3), (4, 6, 2)]
+)
 def test_water_sort_deals_are_proven_with_their_fewest_pours(colours, capacity, empty):
     level = watersort_level(colours, capacity, empty, seed=11)
     tubes = level["board"].split(",")
@@ -94,14 +95,17 @@ def test_water_sort_seeds_give_different_deals():
     assert len(boards) == 6
 
 
-@pytest.mark.parametrize("call,message", [
-    (lambda: npuzzle_at_distance(3, 32, 1), "distance must be a whole number from 1 to 31"),
-    (lambda: npuzzle_at_distance(6, 5, 1), "size must be"),
-    (lambda: npuzzle_at_distance(3, 5, -1), "seed must be"),
-    (lambda: watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
-    (lambda: watersort_level(5, 7, 2, 1), "capacity must be"),
-    (lambda: watersort_level(5, 4, 0, 1), "empty must be"),
-])
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: npuzzle_at_distance(3, 32, 1), "distance must be a whole number from 1 to 31"),
+        (lambda: npuzzle_at_distance(6, 5, 1), "size must be"),
+        (lambda: npuzzle_at_distance(3, 5, -1), "seed must be"),
+        (lambda: watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
+        (lambda: watersort_level(5, 7, 2, 1), "capacity must be"),
+        (lambda: watersort_level(5, 4, 0, 1), "empty must be"),
+    ],
+)
 def test_bad_arguments_are_one_line_board_errors(call, message):
     with pytest.raises(BoardError, match=message):
         call()
@@ -122,6 +126,7 @@ def test_klotski_daily_picks_a_pack_level():
 
 
 # -- the games' generate hooks: defaults, daily choices, the shape the pages read ----------
+
 
 def test_npuzzle_game_generates_with_defaults_and_a_varied_daily_distance():
     game = catalogue.get("npuzzle")

@@ -8,6 +8,8 @@ speak raw Engine.IO over websocket-client where the attack needs frames no
 well-behaved client library sends. Every wait has a deadline; nothing sleeps
 to synchronise.
 """
+
+import contextlib
 import json
 import os
 import socket
@@ -24,7 +26,7 @@ import websocket
 from webapp.loadtest import free_port
 
 REQUEST_SECONDS = 2
-RATE, BURST = 5, 20         # a low rate limit, so a flood outruns it even on a busy machine
+RATE, BURST = 5, 20  # a low rate limit, so a flood outruns it even on a busy machine
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a Klotski board whose breadth-first search runs for seconds
 LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
@@ -36,14 +38,26 @@ def server(tmp_path_factory):
     """``python -m webapp`` on a free port, its log in a file: yields (url, log path)."""
     log_path = tmp_path_factory.mktemp("hostile") / "server.log"
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "ARCADE_PREBUILD_TABLES": "0",
-           "ARCADE_LOG_LEVEL": "WARNING", "ARCADE_REQUEST_SECONDS": str(REQUEST_SECONDS),
-           "ARCADE_ANALYSE_WORKERS": "1", "ARCADE_SOLVE_WORKERS": "1",
-           "ARCADE_RATE_LIMIT": str(RATE), "ARCADE_RATE_BURST": str(BURST)}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "ARCADE_PREBUILD_TABLES": "0",
+        "ARCADE_LOG_LEVEL": "WARNING",
+        "ARCADE_REQUEST_SECONDS": str(REQUEST_SECONDS),
+        "ARCADE_ANALYSE_WORKERS": "1",
+        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_RATE_LIMIT": str(RATE),
+        "ARCADE_RATE_BURST": str(BURST),
+    }
     with open(log_path, "w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "webapp"], env=env, stdout=log,
-                                   cwd=log_path.parent,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "webapp"],
+            env=env,
+            stdout=log,
+            cwd=log_path.parent,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -66,10 +80,11 @@ class Raw:
         address = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
         if source:
             host, port = url.rsplit("//", 1)[1].split(":")
-            options["socket"] = socket.create_connection((host, int(port)), timeout=10,
-                                                         source_address=(source, 0))
+            options["socket"] = socket.create_connection(
+                (host, int(port)), timeout=10, source_address=(source, 0)
+            )
         self.ws = websocket.create_connection(address, timeout=10, **options)
-        assert self.ws.recv().startswith("0")          # Engine.IO open
+        assert self.ws.recv().startswith("0")  # Engine.IO open
         self.ws.send("40")
         assert (self.frame(10) or "").startswith("40")  # Socket.IO connect
 
@@ -110,7 +125,7 @@ class Raw:
 
     def pending(self, timeout: float):
         """Every event that arrives within ``timeout`` seconds (none needed)."""
-        found, closed = self.events_until_closed(10 ** 6, timeout)
+        found, closed = self.events_until_closed(10**6, timeout)
         return found
 
     def events_until_closed(self, count: int, timeout: float = 10.0):
@@ -134,10 +149,8 @@ class Raw:
         return False
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already gone
             self.ws.close(timeout=0.2)
-        except Exception:                               # noqa: BLE001 - already gone
-            pass
 
 
 def _ready(url: str) -> dict:
@@ -167,9 +180,12 @@ def _get(url: str, headers=None):
 
 
 def _post(url: str, body: bytes, headers=None):
-    request = urllib.request.Request(url, data=body, method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              **(headers or {})})
+    request = urllib.request.Request(
+        url,
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, response.read()
@@ -186,7 +202,7 @@ def _raw_http(url: str, data: bytes, timeout: float = 10.0) -> bytes:
         while True:
             try:
                 chunk = conn.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 break
             if not chunk:
                 break
@@ -211,7 +227,7 @@ def test_an_event_named_disconnect_is_refused_and_never_resets_the_rate_limit(se
             client.emit("analyse", {"id": n})
         answers, _closed = client.events_until_closed(110, timeout=30)
         limited = [p for name, p in answers if name == "error" and "too many" in p["message"]]
-        assert limited                  # the reset trick kept them all away before
+        assert limited  # the reset trick kept them all away before
     finally:
         client.close()
 
@@ -226,9 +242,16 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
             client.emit("solve", {**LONG, "id": f"long{n}"})
         # every try leaves the quick lane; the long lane runs one and queues the
         # address's share (4): the rest are told the server is busy
-        _until(lambda: (lambda pools: pools["analyse"]["queued"] == pools["analyse"]["busy"] == 0
-                        and pools["solve"]["busy"] == 1)(_ready(url)["pools"]),
-               timeout=60, what="the long lane full and the quick lane idle")
+        _until(
+            lambda: (
+                lambda pools: (
+                    pools["analyse"]["queued"] == pools["analyse"]["busy"] == 0
+                    and pools["solve"]["busy"] == 1
+                )
+            )(_ready(url)["pools"]),
+            timeout=60,
+            what="the long lane full and the quick lane idle",
+        )
         answers = [event for client in greedy for event in client.pending(0.2)]
         busy = [p for name, p in answers if name == "error" and "busy" in p["message"]]
         assert len(busy) >= 10 and _ready(url)["pools"]["solve"]["queued"] <= 4
@@ -237,13 +260,13 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
             for n, client in enumerate(greedy[:5]):
                 client.emit("solve", {**LONG, "id": f"storm{n}"})
                 client.emit("cancel", {"id": f"storm{n}"})
-        for source in ("127.0.0.2", "127.0.0.1"):       # another address, and the same one
+        for source in ("127.0.0.2", "127.0.0.1"):  # another address, and the same one
             player = Raw(url, source=source)
             players.append(player)
             player.emit("solve", {"game": "npuzzle", "board": EIGHT_ONE_MOVE, "id": "mine"})
             [(name, payload)] = player.events(1, timeout=20)
             assert name == "solution" and payload["length"] == 1
-            assert _ready(url)["pools"]["solve"]["busy"] == 1   # the long searches go on
+            assert _ready(url)["pools"]["solve"]["busy"] == 1  # the long searches go on
         assert _ready(url)["pools"]["solve"]["queued"] <= 4
     finally:
         for client in greedy + players:
@@ -254,8 +277,9 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
 def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy(server):
     url, _ = server
     before = _ready(url)["pools"]["page"]["completed"]
-    status, body = _post(url + "/api/check", json.dumps(
-        {"game": "npuzzle", "board": EIGHT_ONE_MOVE}).encode())
+    status, body = _post(
+        url + "/api/check", json.dumps({"game": "npuzzle", "board": EIGHT_ONE_MOVE}).encode()
+    )
     assert status == 200 and json.loads(body)["distance"] == 1
     assert _ready(url)["pools"]["page"]["completed"] == before + 1
     pages = [f"/play/watersort?colours=14&capacity=6&empty=1&seed={seed}" for seed in range(4)]
@@ -264,10 +288,12 @@ def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy
         answers = list(pool.map(lambda path: _get(url + path), pages))
     statuses = [status for status, _, _ in answers]
     assert set(statuses) <= {200, 400, 503} and 503 in statuses
-    assert all(b"busy" in body or b"longer" in body for status, body, _ in answers
-               if status == 503)
-    _until(lambda: _ready(url)["pools"]["page"]["completed"] > before + 1, timeout=60,
-           what="a generated level made by the page pool")
+    assert all(b"busy" in body or b"longer" in body for status, body, _ in answers if status == 503)
+    _until(
+        lambda: _ready(url)["pools"]["page"]["completed"] > before + 1,
+        timeout=60,
+        what="a generated level made by the page pool",
+    )
 
 
 # -- 4. one socket must not make the server hold unbounded memory --------------------------
@@ -364,17 +390,23 @@ def test_an_invalid_engineio_frame_closes_cleanly_without_an_http_500(server, fr
                 break
             raw += chunk
         assert b"HTTP/1.1 500" not in raw and b"Internal Server Error" not in raw
-        assert raw[:1] in (b"\x88", b"")                # a websocket close frame, or none
+        assert raw[:1] in (b"\x88", b"")  # a websocket close frame, or none
     finally:
         client.close()
     assert "Traceback" not in log_path.read_text()[before:]
 
 
 # -- 6. no HTTP 500 --------------------------------------------------------------------------
-@pytest.mark.parametrize("path", [
-    "/play/watersort?capacity=%C2%B2", "/play/watersort?seed=%C2%B2",
-    "/editor/watersort?capacity=%C2%B2", "/play/npuzzle?size=%C2%B2&seed=3",
-    "/play/npuzzle?distance=%C2%B2&seed=3"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/play/watersort?capacity=%C2%B2",
+        "/play/watersort?seed=%C2%B2",
+        "/editor/watersort?capacity=%C2%B2",
+        "/play/npuzzle?size=%C2%B2&seed=3",
+        "/play/npuzzle?distance=%C2%B2&seed=3",
+    ],
+)
 def test_unicode_digits_in_a_query_are_a_400_with_the_message(server, path):
     url, _ = server
     status, body, _ = _get(url + path)
@@ -386,17 +418,22 @@ def test_deeply_nested_json_is_a_400(server, endpoint):
     url, _ = server
     deep = b"[" * 20_000 + b"]" * 20_000
     status, body = _post(url + endpoint, deep)
-    assert status == 400 and json.loads(body) == {"ok": False,
-                                                  "error": "the JSON is nested too deeply"}
+    assert status == 400 and json.loads(body) == {
+        "ok": False,
+        "error": "the JSON is nested too deeply",
+    }
     status, body = _post(url + endpoint, b'{"game": "npuzzle", "board": ' + deep + b"}")
     assert status == 400 and json.loads(body)["ok"] is False
 
 
 def test_a_garbled_chunked_body_is_a_400(server):
     url, _ = server
-    answer = _raw_http(url, b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
-                            b"Connection: close\r\n\r\nzz\r\ngarbage\r\n0\r\n\r\n")
+    answer = _raw_http(
+        url,
+        b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        b"Connection: close\r\n\r\nzz\r\ngarbage\r\n0\r\n\r\n",
+    )
     assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
 
 
@@ -404,8 +441,11 @@ def test_a_garbled_chunked_body_is_a_400(server):
 def test_a_request_id_that_is_not_plain_text_is_not_echoed(server):
     """gunicorn itself refuses control characters in headers; the app refuses the rest."""
     url, _ = server
-    answer = _raw_http(url, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            b"X-Request-Id: a b\t<script>\xe9\r\nConnection: close\r\n\r\n")
+    answer = _raw_http(
+        url,
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"X-Request-Id: a b\t<script>\xe9\r\nConnection: close\r\n\r\n",
+    )
     head = answer.split(b"\r\n\r\n", 1)[0]
     assert answer.startswith(b"HTTP/1.1 200")
     echoed = [line for line in head.split(b"\r\n") if line.lower().startswith(b"x-request-id")]
@@ -427,10 +467,8 @@ def test_a_client_too_slow_to_send_its_headers_is_closed(server):
     started = time.monotonic()
     with socket.create_connection((host, int(port)), timeout=REQUEST_SECONDS * 10) as conn:
         conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-        try:
-            assert conn.recv(1024) == b""               # closed without an answer
-        except ConnectionResetError:
-            pass
+        with contextlib.suppress(ConnectionResetError):
+            assert conn.recv(1024) == b""  # closed without an answer
     assert time.monotonic() - started < REQUEST_SECONDS * 10
 
 
@@ -444,14 +482,19 @@ def test_an_unknown_host_name_is_refused_even_for_the_socket(server):
 
 
 # -- 9. the command line -----------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "nan"],
-    ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "inf"],
-    ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "-1"],
-    ["bench", "--baseline-seconds", "nan"],
-    ["bench", "--baseline-seconds", "-inf"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "nan"],
+        ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "inf"],
+        ["solve", "npuzzle", EIGHT_ONE_MOVE, "--seconds", "-1"],
+        ["bench", "--baseline-seconds", "nan"],
+        ["bench", "--baseline-seconds", "-inf"],
+    ],
+)
 def test_cli_seconds_must_be_positive_and_finite(args):
-    done = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "solver", *args], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "seconds" in done.stderr

@@ -3,6 +3,7 @@
 Lengths are checked against a plain breadth-first search written here from the
 rules alone, so a wrong move generator or goal test in the game shows up.
 """
+
 import json
 import subprocess
 import sys
@@ -29,7 +30,7 @@ def reference_pours(contents, capacities, goal):
     queue = deque([start])
     while queue:
         state = queue.popleft()
-        if all(want is None or want == held for want, held in zip(goal, state)):
+        if all(want is None or want == held for want, held in zip(goal, state, strict=True)):
             return seen[state]
         for src in range(len(state)):
             for dst in range(len(state)):
@@ -74,19 +75,22 @@ def test_default_goal_shares_the_water_between_the_two_largest_jugs():
     assert domain.goal == (6, 6, 0)
 
 
-@pytest.mark.parametrize("board, goal, message", [
-    ("", None, "empty board"),
-    ("0/3", None, "board has 1 jug; use 2 to 6"),
-    ("0/3,x/5", None, "jug 2 is 'x/5'"),
-    ("4/3,0/5", None, "jug 1 has 4 litres in a 3-litre jug"),
-    ("0/0,1/5", None, "jug 1 holds 0 litres"),
-    ("0/3,0/5,7/8", None, "7 litres, which cannot be shared equally"),
-    ("0/3,0/5,8/8", "0,4", "goal '0,4' names 2 jugs; the board has 3"),
-    ("0/3,0/5,8/8", "0,q,4", "goal entry 2 is 'q'"),
-    ("0/3,0/5,8/8", "*,*,*", "asks for nothing"),
-    ("0/3,0/5,8/8", "9,*,*", "goal asks jug 1 for 9 litres; it holds 3"),
-    ("1/2,1/2,1/2,1/2,1/2,1/2,1/2", None, "board has 7 jugs"),
-])
+@pytest.mark.parametrize(
+    "board, goal, message",
+    [
+        ("", None, "empty board"),
+        ("0/3", None, "board has 1 jug; use 2 to 6"),
+        ("0/3,x/5", None, "jug 2 is 'x/5'"),
+        ("4/3,0/5", None, "jug 1 has 4 litres in a 3-litre jug"),
+        ("0/0,1/5", None, "jug 1 holds 0 litres"),
+        ("0/3,0/5,7/8", None, "7 litres, which cannot be shared equally"),
+        ("0/3,0/5,8/8", "0,4", "goal '0,4' names 2 jugs; the board has 3"),
+        ("0/3,0/5,8/8", "0,q,4", "goal entry 2 is 'q'"),
+        ("0/3,0/5,8/8", "*,*,*", "asks for nothing"),
+        ("0/3,0/5,8/8", "9,*,*", "goal asks jug 1 for 9 litres; it holds 3"),
+        ("1/2,1/2,1/2,1/2,1/2,1/2,1/2", None, "board has 7 jugs"),
+    ],
+)
 def test_bad_boards_and_goals_name_the_problem(board, goal, message):
     with pytest.raises(BoardError) as info:
         Jugs(goal=goal).parse(board)
@@ -114,9 +118,10 @@ def test_move_text_is_one_based_and_details_zero_based():
 
 
 jug_sets = st.lists(st.integers(1, 9), min_size=2, max_size=4).flatmap(
-    lambda caps: st.tuples(st.just(tuple(caps)),
-                           st.tuples(*[st.integers(0, c) for c in caps]),
-                           st.integers(0, 10 ** 6)))
+    lambda caps: st.tuples(
+        st.just(tuple(caps)), st.tuples(*[st.integers(0, c) for c in caps]), st.integers(0, 10**6)
+    )
+)
 
 
 def random_goal(contents, capacities, seed):
@@ -133,7 +138,7 @@ def random_goal(contents, capacities, seed):
 def test_round_trip_and_lengths_agree_with_plain_bfs(params):
     capacities, contents, seed = params
     goal = random_goal(contents, capacities, seed)
-    board = ",".join(f"{h}/{c}" for h, c in zip(contents, capacities))
+    board = ",".join(f"{h}/{c}" for h, c in zip(contents, capacities, strict=True))
     goal_text = ",".join("*" if g is None else str(g) for g in goal)
     domain = Jugs(goal=goal_text)
     start = domain.parse(board)
@@ -142,7 +147,7 @@ def test_round_trip_and_lengths_agree_with_plain_bfs(params):
     expected = reference_pours(contents, capacities, goal)
     for search in (breadth_first, astar, ida_star):
         if search is ida_star and (expected is None or len(capacities) > 3):
-            continue    # IDA* proves "unsolvable" by walking every simple path: too slow here
+            continue  # IDA* proves "unsolvable" by walking every simple path: too slow here
         result = search(domain, start)
         if expected is None:
             assert result.status == UNSOLVABLE, search.__name__
@@ -179,8 +184,9 @@ def test_analysis_gives_distance_and_a_best_move_that_gets_closer():
 
 
 def run_cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", *args], capture_output=True, text=True, timeout=60
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 

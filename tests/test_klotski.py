@@ -4,21 +4,24 @@ Solutions are checked by an independent referee written here on plain strings
 (it shares no code with solver/), and optimal lengths are compared against an
 independent seed-style string BFS, the generic algorithms and the tables.
 """
+
 import collections
 import os
 import random
 from collections import deque
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.klotski import domain as klotski_domain, levels, tables as klotski_search
 from solver.core.errors import BoardError
-from solver.klotski import Klotski, KlotskiMove, warm_table
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from solver.core.search import astar, bidirectional, breadth_first
+from solver.klotski import Klotski, KlotskiMove, levels, warm_table
+from solver.klotski import domain as klotski_domain
+from solver.klotski import tables as klotski_search
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
@@ -28,6 +31,7 @@ DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
 # -- an independent referee and oracle on plain strings ----------------------------
+
 
 def grid(board):
     return [list(row) for row in board.split("/")]
@@ -57,16 +61,16 @@ def check_solution(board, report_moves, states, metric):
     """Replay every move with the referee; the last board must meet the goal."""
     assert states[0] == board
     current = board
-    for info, expected in zip(report_moves, states[1:]):
+    for info, expected in zip(report_moves, states[1:], strict=True):
         path = [info["from"]] + info["path"]
         assert info["to"] == path[-1]
         top = cells_of(grid(current), info["piece"])[0]
         assert list(top) == info["from"]
         if metric == "step":
             assert len(info["path"]) == 1
-        if metric == "straight":                     # every step the same direction
-            assert len({(r2 - r1, c2 - c1) for (r1, c1), (r2, c2) in zip(path, path[1:])}) == 1
-        for (r1, c1), (r2, c2) in zip(path, path[1:]):
+        if metric == "straight":  # every step the same direction
+            assert len({(r2 - r1, c2 - c1) for (r1, c1), (r2, c2) in pairwise(path)}) == 1
+        for (r1, c1), (r2, c2) in pairwise(path):
             current = referee_step(current, info["piece"], r2 - r1, c2 - c1)
             assert current is not None, f"illegal step in {info}"
         assert current == expected
@@ -111,8 +115,9 @@ def string_bfs(board, label, row, col, metric):
         cs = cells_of(g, lab)
         shape[lab] = (cs[-1][0] - cs[0][0], cs[-1][1] - cs[0][1])
     classes = {}
-    xlat = str.maketrans({lab: chr(65 + classes.setdefault(shape[lab], len(classes)))
-                          for lab in labels})
+    xlat = str.maketrans(
+        {lab: chr(65 + classes.setdefault(shape[lab], len(classes))) for lab in labels}
+    )
 
     def successors(pos):
         return plain_moves(pos, labels, metric)
@@ -146,14 +151,19 @@ def random_small_board(rnd, height=3, width=4):
     g = [["."] * width for _ in range(height)]
 
     def place(label, h, w):
-        spots = [(r, c) for r in range(height - h + 1) for c in range(width - w + 1)
-                 if all(g[r + i][c + j] == "." for i in range(h) for j in range(w))]
+        spots = [
+            (r, c)
+            for r in range(height - h + 1)
+            for c in range(width - w + 1)
+            if all(g[r + i][c + j] == "." for i in range(h) for j in range(w))
+        ]
         if not spots:
             return
         r, c = rnd.choice(spots)
         for i in range(h):
             for j in range(w):
                 g[r + i][c + j] = label
+
     place("A", 2, 2)
     for label in "BCDEFG":
         free = sum(row.count(".") for row in g)
@@ -172,10 +182,17 @@ def fresh_tables():
 
 # -- known figures -------------------------------------------------------------------
 
-@pytest.mark.parametrize("board,metric,length", [
-    (CLASSIC, "piece", 81), (CLASSIC, "straight", 90), (CLASSIC, "step", 116),
-    (STAGE_138, "piece", 138), (STAGE_138, "step", 179),
-])
+
+@pytest.mark.parametrize(
+    "board,metric,length",
+    [
+        (CLASSIC, "piece", 81),
+        (CLASSIC, "straight", 90),
+        (CLASSIC, "step", 116),
+        (STAGE_138, "piece", 138),
+        (STAGE_138, "step", 179),
+    ],
+)
 def test_known_optimal_lengths_replay_legally(board, metric, length):
     domain = Klotski(metric)
     state = domain.parse(board)
@@ -198,8 +215,12 @@ def test_every_classic_level_solves_optimally_and_legally():
         state = domain.parse(level["board"])
         result = domain.solve(state)
         assert result.status == SOLVED and result.optimal, level["name"]
-        check_solution(level["board"], [domain.move_info(m) for m in result.moves],
-                       [domain.format(s) for s in result.states], "piece")
+        check_solution(
+            level["board"],
+            [domain.move_info(m) for m in result.moves],
+            [domain.format(s) for s in result.states],
+            "piece",
+        )
 
 
 def seed_style_steps(pos, width):
@@ -235,8 +256,9 @@ def seed_style_step_bfs(board, label, row, col):
         cells = [i for i, x in enumerate(start) if x == ch]
         shapes[ch] = (cells[-1] // width - cells[0] // width, cells[-1] % width - cells[0] % width)
     classes = {}
-    xlat = str.maketrans({ch: chr(65 + classes.setdefault(shape, len(classes)))
-                          for ch, shape in shapes.items()})
+    xlat = str.maketrans(
+        {ch: chr(65 + classes.setdefault(shape, len(classes))) for ch, shape in shapes.items()}
+    )
     goal = [i for i, x in enumerate(start) if x == label]
     offset = row * width + col - goal[0]
     goal = [i + offset for i in goal]
@@ -279,8 +301,12 @@ def seed_style_reachable(board, goal_label, row, col):
         cells = [i for i, x in enumerate(start) if x == ch]
         shapes[ch] = (cells[-1] // width - cells[0] // width, cells[-1] % width - cells[0] % width)
     classes = {}
-    xlat = str.maketrans({ch: chr(65 + classes.setdefault(shape, len(classes)))
-                          for ch, shape in sorted(shapes.items())})
+    xlat = str.maketrans(
+        {
+            ch: chr(65 + classes.setdefault(shape, len(classes)))
+            for ch, shape in sorted(shapes.items())
+        }
+    )
     mates = [ch for ch in shapes if shapes[ch] == shapes[goal_label]]
 
     seen, queue = {start.translate(xlat): start}, deque([start])
@@ -302,13 +328,16 @@ def seed_style_reachable(board, goal_label, row, col):
     return {key: distance.get(key, -1) for key in seen}
 
 
-@pytest.mark.parametrize("board, goal, at", [
-    (CLASSIC, None, ("A", 3, 1)),
-    ("AABB/AABB/..../CD..", "A@2,2", ("A", 2, 2)),       # two 2x2 pieces: either may win
-    ("BBCC/DD../.EE./F..G", "B@3,2", ("B", 3, 2)),       # four 1x2 pieces
-    ("BCDE/F.GH/IJ.K", "B@2,3", ("B", 2, 3)),            # every piece 1x1
-    ("AA./AA./BBB", None, ("A", 1, 0)),                   # no goal reachable
-])
+@pytest.mark.parametrize(
+    "board, goal, at",
+    [
+        (CLASSIC, None, ("A", 3, 1)),
+        ("AABB/AABB/..../CD..", "A@2,2", ("A", 2, 2)),  # two 2x2 pieces: either may win
+        ("BBCC/DD../.EE./F..G", "B@3,2", ("B", 3, 2)),  # four 1x2 pieces
+        ("BCDE/F.GH/IJ.K", "B@2,3", ("B", 2, 3)),  # every piece 1x1
+        ("AA./AA./BBB", None, ("A", 1, 0)),  # no goal reachable
+    ],
+)
 def test_tables_hold_exactly_the_reachable_set_of_an_independent_search(board, goal, at):
     """Same reachable count (the classic level's 25,955 is the published figure), and
     in the step metric the same number of positions at every distance."""
@@ -326,27 +355,36 @@ def test_tables_hold_exactly_the_reachable_set_of_an_independent_search(board, g
 
 # -- notation ------------------------------------------------------------------------
 
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(level=st.sampled_from([CLASSIC, STAGE_138] + [lv["board"] for lv in LEVELS]),
-       steps=st.integers(0, 60), seed=st.integers(0, 10**6),
-       metric=st.sampled_from(["piece", "step"]))
+@given(
+    level=st.sampled_from([CLASSIC, STAGE_138] + [lv["board"] for lv in LEVELS]),
+    steps=st.integers(0, 60),
+    seed=st.integers(0, 10**6),
+    metric=st.sampled_from(["piece", "step"]),
+)
 def test_format_parse_round_trip_on_random_positions(level, steps, seed, metric):
     domain = Klotski(metric)
     state = random_walk(domain, level, steps, random.Random(seed))
     text = domain.format(state)
     assert domain.parse(text) == state
     assert domain.format(domain.parse(text)) == text
-    assert sorted(text) == sorted(level)          # same pieces, same blanks
+    assert sorted(text) == sorted(level)  # same pieces, same blanks
 
 
 def test_describe_and_move_info():
     domain = Klotski("piece", goal="A@2,0")
     state = domain.parse("A.../A.B./..../....")
     texts = {domain.describe(m): domain.move_info(m) for m, _ in domain.moves(state)}
-    assert texts["A down 2"] == {"piece": "A", "from": [0, 0], "to": [2, 0],
-                                 "path": [[1, 0], [2, 0]], "text": "A down 2"}
+    assert texts["A down 2"] == {
+        "piece": "A",
+        "from": [0, 0],
+        "to": [2, 0],
+        "path": [[1, 0], [2, 0]],
+        "text": "A down 2",
+    }
     assert "A down" in texts and "A right" in texts
-    corner = Klotski("piece").parse("AA../AA.J/CC.D")        # J cannot go down first: D is there
+    corner = Klotski("piece").parse("AA../AA.J/CC.D")  # J cannot go down first: D is there
     assert "J left, down" in {domain.describe(m) for m, _ in domain.moves(corner)}
     stepper = Klotski("step")
     step_texts = [stepper.describe(m) for m, _ in stepper.moves(corner)]
@@ -355,9 +393,13 @@ def test_describe_and_move_info():
 
 # -- optimal lengths agree across algorithms ------------------------------------------
 
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), metric=st.sampled_from(["piece", "straight", "step"]),
-       size=st.sampled_from([(3, 4), (4, 3), (3, 3)]))
+@given(
+    seed=st.integers(0, 10**9),
+    metric=st.sampled_from(["piece", "straight", "step"]),
+    size=st.sampled_from([(3, 4), (4, 3), (3, 3)]),
+)
 def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
     rnd = random.Random(seed)
     board = random_small_board(rnd, *size)
@@ -380,13 +422,21 @@ def test_bfs_bidirectional_table_and_oracle_agree(seed, metric, size):
     for result in (ours, generic, both_ways, guided):
         assert result.status == SOLVED and result.optimal
         assert result.length == expected
-        check_solution(board, [domain.move_info(m) for m in result.moves],
-                       [domain.format(s) for s in result.states], metric)
+        check_solution(
+            board,
+            [domain.move_info(m) for m in result.moves],
+            [domain.format(s) for s in result.states],
+            metric,
+        )
     assert analysis.solvable and analysis.distance == expected
-    via_table = domain.solve(state)           # now answered by walking the table
+    via_table = domain.solve(state)  # now answered by walking the table
     assert via_table.length == expected
-    check_solution(board, [domain.move_info(m) for m in via_table.moves],
-                   [domain.format(s) for s in via_table.states], metric)
+    check_solution(
+        board,
+        [domain.move_info(m) for m in via_table.moves],
+        [domain.format(s) for s in via_table.states],
+        metric,
+    )
 
 
 def test_goal_states_are_all_goals_and_distinct():
@@ -401,13 +451,14 @@ def test_goal_states_are_all_goals_and_distinct():
 
 # -- distance tables -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("metric", ["piece", "straight", "step"])
 def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
     domain = Klotski(metric)
     rnd = random.Random(7)
     start = domain.parse(CLASSIC)
     table = domain.warm(start, disk="off")
-    assert len(table) == 25955                 # the classic level's reachable positions
+    assert len(table) == 25955  # the classic level's reachable positions
     for _ in range(8):
         state = random_walk(domain, CLASSIC, rnd.randrange(5, 120), rnd)
         analysis = domain.analyse(state)
@@ -424,8 +475,7 @@ def test_table_lookup_matches_bfs_and_best_move_gets_closer(metric):
         assert after.distance == analysis.distance - 1
         board = domain.format(state)
         info = domain.move_info(analysis.best_move)
-        moved = check_solution(board, [info], [board, domain.format(analysis.next_state)],
-                               metric)
+        moved = check_solution(board, [info], [board, domain.format(analysis.next_state)], metric)
         assert moved == domain.format(analysis.next_state)
 
 
@@ -469,21 +519,27 @@ def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     path = klotski_search.STORE.path(klotski_search.table_name(signature, key, "piece"))
     assert path.parent == isolated_cache
     path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {key: 3})))
-    assert len(warm_table(CLASSIC)) == 1          # a file named by its group is read...
+    assert len(warm_table(CLASSIC)) == 1  # a file named by its group is read...
     klotski_search.forget_tables()
     path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {123: 3})))
-    assert len(warm_table(CLASSIC)) == 25955      # ...one whose name lies about it is not
+    assert len(warm_table(CLASSIC)) == 25955  # ...one whose name lies about it is not
 
 
 def plain_reachable(board):
     """Every board reachable from ``board`` by one-cell steps, shapes merged (plain BFS)."""
     g = grid(board)
     labels = sorted({ch for row in g for ch in row} - {"."})
-    shape = {lab: (cells_of(g, lab)[-1][0] - cells_of(g, lab)[0][0],
-                   cells_of(g, lab)[-1][1] - cells_of(g, lab)[0][1]) for lab in labels}
+    shape = {
+        lab: (
+            cells_of(g, lab)[-1][0] - cells_of(g, lab)[0][0],
+            cells_of(g, lab)[-1][1] - cells_of(g, lab)[0][1],
+        )
+        for lab in labels
+    }
     names = {}
-    xlat = str.maketrans({lab: chr(65 + names.setdefault(shape[lab], len(names)))
-                          for lab in labels})
+    xlat = str.maketrans(
+        {lab: chr(65 + names.setdefault(shape[lab], len(names))) for lab in labels}
+    )
     seen, todo = {board.translate(xlat)}, [board]
     while todo:
         pos = todo.pop()
@@ -505,8 +561,12 @@ def shuffled_placement(board, rnd):
         for lab in labels:
             cs = cells_of(g, lab)
             h, w = cs[-1][0] - cs[0][0] + 1, cs[-1][1] - cs[0][1] + 1
-            spots = [(r, c) for r in range(len(g) - h + 1) for c in range(len(g[0]) - w + 1)
-                     if all(out[r + i][c + j] == "." for i in range(h) for j in range(w))]
+            spots = [
+                (r, c)
+                for r in range(len(g) - h + 1)
+                for c in range(len(g[0]) - w + 1)
+                if all(out[r + i][c + j] == "." for i in range(h) for j in range(w))
+            ]
             if not spots:
                 break
             r, c = rnd.choice(spots)
@@ -526,8 +586,9 @@ def test_group_keys_agree_exactly_when_a_plain_search_connects_two_positions():
         other = shuffled_placement(board, rnd)
         domain = Klotski("step")
         a, b = domain.parse(board), domain.parse(other)
-        same = (klotski_search.reachable_group(a.layout, domain.key(a))
-                == klotski_search.reachable_group(b.layout, domain.key(b)))
+        same = klotski_search.reachable_group(
+            a.layout, domain.key(a)
+        ) == klotski_search.reachable_group(b.layout, domain.key(b))
         reach, xlat = plain_reachable(board)
         assert same == (other.translate(xlat) in reach), (board, other)
         outcomes.add(same)
@@ -548,14 +609,24 @@ def test_every_metric_and_position_of_a_group_names_the_same_table():
 
 
 def test_a_second_position_of_a_group_loads_the_table_another_process_saved(
-        isolated_cache, monkeypatch):
+    isolated_cache, monkeypatch
+):
     import subprocess
     import sys
 
-    made = subprocess.run([sys.executable, "-c", "from solver.klotski import warm_table; "
-                           f"print(len(warm_table({CLASSIC!r}, metric='straight')))"],
-                          capture_output=True, text=True, check=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from solver.klotski import warm_table; "
+            f"print(len(warm_table({CLASSIC!r}, metric='straight')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert made.stdout.strip() == "25955"
     domain = Klotski("straight")
     later = random_walk(domain, CLASSIC, 40, random.Random(8))
@@ -563,6 +634,7 @@ def test_a_second_position_of_a_group_loads_the_table_another_process_saved(
 
     def no_build(*_args):
         raise AssertionError("the saved table should have been found")
+
     monkeypatch.setattr(klotski_search, "build_table", no_build)
     table = domain.warm(later, disk="read")
     assert len(table) == 25955 and domain.key(later) in table.distance
@@ -596,7 +668,7 @@ def test_budget_and_cancel_stop_table_building_and_solving(isolated_cache):
 
 
 def test_a_cancelled_analysis_does_not_answer_from_a_saved_table(isolated_cache):
-    warm_table(STAGE_138)                       # saved on disk under its group
+    warm_table(STAGE_138)  # saved on disk under its group
     klotski_search.forget_tables()
     domain = Klotski("piece")
     analysis = domain.analyse(domain.parse(STAGE_138), cancel=lambda: True)
@@ -611,7 +683,7 @@ def test_too_big_level_falls_back_to_search(monkeypatch):
     with pytest.raises(klotski_search.TooBig):
         domain.warm(state, disk="off")
     monkeypatch.setattr(klotski_search, "build_table", lambda *args: pytest.fail("retried"))
-    with pytest.raises(klotski_search.TooBig):       # remembered: no second attempt
+    with pytest.raises(klotski_search.TooBig):  # remembered: no second attempt
         domain.warm(state, disk="off")
     analysis = domain.analyse(state)
     assert analysis.solvable and analysis.optimal and analysis.distance == 81
@@ -623,17 +695,21 @@ def test_analyse_gives_the_table_half_the_budget_then_searches(monkeypatch):
     20,000 positions (the level has far more), then breadth-first search (5,718) answers."""
     budgets = []
     real_build = klotski_search.build_table
-    monkeypatch.setattr(klotski_search, "build_table",
-                        lambda layout, key, metric, mon, *rest:
-                        budgets.append(mon.budget) or real_build(layout, key, metric, mon, *rest))
+    monkeypatch.setattr(
+        klotski_search,
+        "build_table",
+        lambda layout, key, metric, mon, *rest: (
+            budgets.append(mon.budget) or real_build(layout, key, metric, mon, *rest)
+        ),
+    )
     domain = Klotski("step")
-    board = "AA..../AA..../..B.../...C../....D./.....E"       # wide open: huge level
+    board = "AA..../AA..../..B.../...C../....D./.....E"  # wide open: huge level
     state = domain.parse(board)
     analysis = domain.analyse(state, budget=Budget(max_nodes=20_000))
     assert analysis.solvable and analysis.optimal and analysis.distance == 6
     assert analysis.best_move is not None
     assert domain.analyse(state, budget=Budget(max_nodes=20_000)).distance == 6
-    assert budgets == [Budget(max_nodes=10_000)]     # and not tried again on the fly
+    assert budgets == [Budget(max_nodes=10_000)]  # and not tried again on the fly
 
 
 def test_cancel_is_polled_at_every_position_on_wide_open_boards():
@@ -649,8 +725,9 @@ def test_cancel_is_polled_at_every_position_on_wide_open_boards():
 
 # -- unsolvable and goals ----------------------------------------------------------------
 
+
 def test_proven_unsolvable_layout():
-    board = "AA./AA./BBB"            # A can only shuffle right; the goal is A@1,0
+    board = "AA./AA./BBB"  # A can only shuffle right; the goal is A@1,0
     for metric in ("piece", "straight", "step"):
         domain = Klotski(metric)
         state = domain.parse(board)
@@ -659,13 +736,13 @@ def test_proven_unsolvable_layout():
         assert "2 reachable positions" in result.message
         analysis = domain.analyse(state)
         assert analysis.solvable is False and analysis.optimal
-        assert domain.solve(state).status == UNSOLVABLE         # via the table now
+        assert domain.solve(state).status == UNSOLVABLE  # via the table now
     assert string_bfs(board, "A", 1, 0, "piece") is None
 
 
 def test_goal_option_and_interchangeable_goal_shape():
     domain = Klotski("piece", goal="B@0,0")
-    state = domain.parse("..DD/C.EB/..EF")          # B itself is walled in
+    state = domain.parse("..DD/C.EB/..EF")  # B itself is walled in
     result = domain.solve(state)
     # B, C and F are all 1x1: C reaches (0,0) in one move, which meets the goal.
     assert result.length == 1 and result.moves[0].piece == "C"
@@ -696,32 +773,39 @@ def test_solved_position_has_distance_zero():
 
 # -- errors --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("board,options,message", [
-    ("BAAC/BAAC/DEEF/DGHFX/I..J", {}, "row 4 has 5 cells, expected 4"),
-    ("BAAC/BAAC/DE#F/DGHF/I..J", {}, "'#' is not a piece"),
-    ("BAAC/BAAC/DE F/DGHF/I..J", {}, "' ' is not a piece"),
-    ("BAAC/BAAC/DEEF/DGHF/I..B", {}, "piece B is not a rectangle"),
-    ("BAAC/BAAC/DEEF/DGHF/IE.J", {}, "piece E is not a rectangle"),
-    ("AAB/A.B", {"goal": "B@0,2"}, "piece A is not a rectangle"),
-    ("BCC./BDD./..EE", {}, "no 2x2 goal piece"),
-    ("AABB/AABB/....", {}, "more than one 2x2 piece"),
-    ("", {}, "board is empty"),
-    ("..../....", {}, "board has no pieces"),
-    ("BAAC//DEEF", {}, "row 2 is empty"),
-    ("/".join(["A" * 11] * 2), {}, "at most 10"),
-    ("/".join(["A...."] * 11), {}, "at most 10"),
-    ("/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd", "efghijklmn"]), {},
-     "at most 36 are allowed"),
-    (CLASSIC, {"goal": "Z@3,1"}, "goal piece Z is not on the board"),
-    (CLASSIC, {"goal": "A@9,1"}, "off the board"),
-    (CLASSIC, {"goal": "A@4,1"}, "does not fit"),
-    (CLASSIC, {"goal": "A@3,3"}, "does not fit"),
-    (CLASSIC, {"goal": "A3,1"}, "must look like A@3,0"),
-    (CLASSIC, {"goal": "A@-1,1"}, "must look like A@3,0"),
-    (CLASSIC, {"goal": 5}, "goal must be text"),
-    (CLASSIC, {"metric": "diagonal"}, "unknown metric 'diagonal'"),
-    (None, {}, "board must be text"),
-])
+
+@pytest.mark.parametrize(
+    "board,options,message",
+    [
+        ("BAAC/BAAC/DEEF/DGHFX/I..J", {}, "row 4 has 5 cells, expected 4"),
+        ("BAAC/BAAC/DE#F/DGHF/I..J", {}, "'#' is not a piece"),
+        ("BAAC/BAAC/DE F/DGHF/I..J", {}, "' ' is not a piece"),
+        ("BAAC/BAAC/DEEF/DGHF/I..B", {}, "piece B is not a rectangle"),
+        ("BAAC/BAAC/DEEF/DGHF/IE.J", {}, "piece E is not a rectangle"),
+        ("AAB/A.B", {"goal": "B@0,2"}, "piece A is not a rectangle"),
+        ("BCC./BDD./..EE", {}, "no 2x2 goal piece"),
+        ("AABB/AABB/....", {}, "more than one 2x2 piece"),
+        ("", {}, "board is empty"),
+        ("..../....", {}, "board has no pieces"),
+        ("BAAC//DEEF", {}, "row 2 is empty"),
+        ("/".join(["A" * 11] * 2), {}, "at most 10"),
+        ("/".join(["A...."] * 11), {}, "at most 10"),
+        (
+            "/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd", "efghijklmn"]),
+            {},
+            "at most 36 are allowed",
+        ),
+        (CLASSIC, {"goal": "Z@3,1"}, "goal piece Z is not on the board"),
+        (CLASSIC, {"goal": "A@9,1"}, "off the board"),
+        (CLASSIC, {"goal": "A@4,1"}, "does not fit"),
+        (CLASSIC, {"goal": "A@3,3"}, "does not fit"),
+        (CLASSIC, {"goal": "A3,1"}, "must look like A@3,0"),
+        (CLASSIC, {"goal": "A@-1,1"}, "must look like A@3,0"),
+        (CLASSIC, {"goal": 5}, "goal must be text"),
+        (CLASSIC, {"metric": "diagonal"}, "unknown metric 'diagonal'"),
+        (None, {}, "board must be text"),
+    ],
+)
 def test_bad_input_names_the_problem(board, options, message):
     with pytest.raises(BoardError) as error:
         Klotski(**options).parse(board)
@@ -731,6 +815,7 @@ def test_bad_input_names_the_problem(board, options, message):
 
 def test_engine_reports_moves_and_rejects_options():
     from solver.engine import analyse_board, solve_board
+
     report = solve_board("klotski", CLASSIC, metric="step")
     assert report["length"] == 116 and report["optimal"] and report["solvable"]
     assert report["moves"][0] == report["move_details"][0]["text"]

@@ -4,15 +4,16 @@ The oracle works on labelled board strings with a one-cell referee, deduplicates
 positions by their shape pattern (interchangeable pieces), and measures a whole
 group by breadth-first search from its solved positions: no solver code.
 """
+
 import json
 from collections import deque
 
 import pytest
+from test_klotski import CLASSIC, cells_of, grid, plain_moves
 
 from solver.cli import main
 from solver.klotski.baseline import StringKlotski
 from solver.klotski.hardest import hardest_report
-from test_klotski import CLASSIC, cells_of, grid, plain_moves
 
 METRICS = ("piece", "straight", "step")
 
@@ -25,8 +26,9 @@ def shapes_of(board):
         cs = cells_of(g, lab)
         shape[lab] = (cs[-1][0] - cs[0][0] + 1, cs[-1][1] - cs[0][1] + 1)
     names = {}
-    xlat = str.maketrans({lab: chr(65 + names.setdefault(shape[lab], len(names)))
-                          for lab in labels})
+    xlat = str.maketrans(
+        {lab: chr(65 + names.setdefault(shape[lab], len(names))) for lab in labels}
+    )
     return labels, shape, xlat
 
 
@@ -90,7 +92,7 @@ def plain_placements(board):
 
     def place(cells, i):
         if i == len(labels):
-            text = "/".join("".join(cells[r * w:(r + 1) * w]) for r in range(h))
+            text = "/".join("".join(cells[r * w : (r + 1) * w]) for r in range(h))
             out.setdefault(text.translate(xlat), text)
             return
         ph, pw = shape[labels[i]]
@@ -103,6 +105,7 @@ def plain_placements(board):
                     place(cells, i + 1)
                     for s in spots:
                         cells[s] = "."
+
     place(["."] * (h * w), 0)
     return out
 
@@ -119,7 +122,7 @@ def test_piece_set_hardest_start_matches_plain_enumeration(metric):
         groups += 1
         dist, _ = plain_group_distances(pos, metric)
         labels, _shape, xlat = shapes_of(pos)
-        members, todo = {key}, [pos]            # the group, solvable or not
+        members, todo = {key}, [pos]  # the group, solvable or not
         while todo:
             p = todo.pop()
             for q in plain_moves(p, labels, "step"):
@@ -132,8 +135,10 @@ def test_piece_set_hardest_start_matches_plain_enumeration(metric):
     assert found["placements"] == len(everything)
     assert found["groups"] == groups and found["solvable_groups"] == len(hardest)
     assert found["hardest"]["distance"] == max(hardest)
-    assert sorted((h["distance"] for h in found["top"]), reverse=True) == \
-        sorted(hardest, reverse=True)[:len(found["top"])]
+    assert (
+        sorted((h["distance"] for h in found["top"]), reverse=True)
+        == sorted(hardest, reverse=True)[: len(found["top"])]
+    )
     dist, xlat = plain_group_distances(found["hardest"]["board"], metric)
     assert dist[found["hardest"]["board"].translate(xlat)] == max(hardest)
 
@@ -154,11 +159,14 @@ def test_an_unsolvable_group_has_no_hardest_start(capsys):
     assert "unsolvable" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["hardest", "npuzzle", "1 2 3 4 5 6 7 0 8"], "no hardest-start search"),
-    (["hardest", "klotski", "AAB/AAC/DE./F.GG"], "row 4 has 4 cells"),
-    (["hardest", "klotski", CLASSIC, "--metric", "diagonal"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["hardest", "npuzzle", "1 2 3 4 5 6 7 0 8"], "no hardest-start search"),
+        (["hardest", "klotski", "AAB/AAC/DE./F.GG"], "row 4 has 4 cells"),
+        (["hardest", "klotski", CLASSIC, "--metric", "diagonal"], "invalid choice"),
+    ],
+)
 def test_cli_hardest_bad_input_exits_2_with_one_line(argv, fragment, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -1,14 +1,16 @@
 """The Klotski level packs: enough distinct layouts, and stored facts (lengths in every metric,
 groups, traps) that the solver and a plain referee agree with."""
-import pytest
 
-from solver.klotski import levels as solver_levels
-from solver.engine import parse_board, solve_board
-from solver.klotski.levels import PACKS as KLOTSKI_PACKS, klotski_levels
-from solver.core.search import replay_keys
-from solver.klotski import Klotski
+import pytest
 from test_klotski import plain_moves
 from test_klotski_hardest import shapes_of
+
+from solver.core.search import replay_keys
+from solver.engine import parse_board, solve_board
+from solver.klotski import Klotski
+from solver.klotski import levels as solver_levels
+from solver.klotski.levels import PACKS as KLOTSKI_PACKS
+from solver.klotski.levels import klotski_levels
 
 LEVELS = klotski_levels()
 
@@ -73,11 +75,14 @@ def test_stored_group_and_traps_agree_with_the_tables_and_a_plain_referee(level)
         traps = 0
         for board in solve_board("klotski", level["board"], metric=metric)["states"][:-1]:
             closer = table.distance[domain.key(domain.parse(board))] - 1
-            best = {q.translate(xlat) for q in plain_moves(board, labels, metric)
-                    if table.distance[domain.key(domain.parse(q))] == closer}
+            best = {
+                q.translate(xlat)
+                for q in plain_moves(board, labels, metric)
+                if table.distance[domain.key(domain.parse(q))] == closer
+            }
             traps += len(best) == 1
         assert traps == level["traps"][metric], (level["name"], metric)
-    if level["pack"] == "klotski-big":             # each is its group's hardest start
+    if level["pack"] == "klotski-big":  # each is its group's hardest start
         assert level["moves"]["piece"] == level["group"]["farthest"]["piece"]
 
 

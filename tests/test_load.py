@@ -5,12 +5,13 @@ must arrive, match its request (id, board, solution length = analysed distance)
 and no cancelled job may answer; analysis stays fast. The full figures (200
 players, soak) are in the README.
 """
+
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from test_webapp_live import LiveClient
+
 from webapp.loadtest import EIGHT_START, klotski_levels, run_load, start_server
 
 LEVELS = 3
@@ -18,8 +19,12 @@ LEVELS = 3
 
 @pytest.fixture(scope="module")
 def server():
-    env = {"ARCADE_PREBUILD_TABLES": "0", "ARCADE_ANALYSE_WORKERS": "1",
-           "ARCADE_SOLVE_WORKERS": "1", "ARCADE_SOLVE_SECONDS": "20"}
+    env = {
+        "ARCADE_PREBUILD_TABLES": "0",
+        "ARCADE_ANALYSE_WORKERS": "1",
+        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_SOLVE_SECONDS": "20",
+    }
     process, url = start_server(env, ready_timeout=60, wait_for_workers=False)
     # tables are built on first use here; warm the ones the players will look up
     client = LiveClient(url)
@@ -37,15 +42,25 @@ def test_twenty_players_get_every_answer_right_and_fast(server):
     url, pid = server
     # a thread of its own: Playwright's tests may leave an event loop on this one
     with ThreadPoolExecutor(1) as pool:
-        report = pool.submit(asyncio.run, run_load(
-            url, clients=20, duration=10, seed=5, timeout=20, server_pid=pid,
-            memory_every=2, levels=LEVELS)).result()
+        report = pool.submit(
+            asyncio.run,
+            run_load(
+                url,
+                clients=20,
+                duration=10,
+                seed=5,
+                timeout=20,
+                server_pid=pid,
+                memory_every=2,
+                levels=LEVELS,
+            ),
+        ).result()
     assert report["faults"] == []
     assert (report["lost"], report["mismatched"], report["stale"]) == (0, 0, 0)
     assert report["connect_failures"] == 0 and report["errors"] == {}
     analysis = report["latency"]["analysis"]
     assert analysis["count"] >= 100
-    assert analysis["p95_ms"] < 1000        # ~10 ms on a quiet machine; CI is noisy
+    assert analysis["p95_ms"] < 1000  # ~10 ms on a quiet machine; CI is noisy
     assert report["latency"]["solution"]["count"] >= 1
     assert report["cancels"] + report["walkaways"] >= 1
     assert report["server_after"]["busy_clients"] == 0

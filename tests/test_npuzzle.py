@@ -1,4 +1,5 @@
 """N-puzzle: notation, errors, parity, and the 8-puzzle distance table against generic search."""
+
 import collections
 import functools
 import random
@@ -7,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.npuzzle import table as npuzzle_table
-from solver.engine import analyse_board, solve_board
 from solver.core.errors import BoardError
-from solver.npuzzle import NPuzzle, Slide, goal_state, manhattan_conflicts, solvable
 from solver.core.results import SOLVED, UNSOLVABLE
 from solver.core.search import astar, bidirectional, breadth_first, ida_star
+from solver.engine import analyse_board, solve_board
+from solver.npuzzle import NPuzzle, Slide, goal_state, manhattan_conflicts, solvable
+from solver.npuzzle import table as npuzzle_table
 
 DOMAIN = NPuzzle()
 HARDEST = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
@@ -23,22 +24,54 @@ def assert_replays(start, result, domain=DOMAIN):
     assert result.status == SOLVED
     assert result.states[0] == tuple(start)
     assert len(result.states) == len(result.moves) + 1
-    for move, before, after in zip(result.moves, result.states, result.states[1:]):
+    for move, before, after in zip(
+        result.moves, result.states[:-1], result.states[1:], strict=True
+    ):
         assert (move, after) in list(domain.moves(before))
     assert domain.is_goal(result.states[-1])
 
 
 def permutation_boards(sides=(2, 3, 4, 5)):
     """Any arrangement of the tiles (solvable or not), as a tuple."""
-    return st.sampled_from(sides).flatmap(
-        lambda n: st.permutations(list(range(n * n))).map(tuple))
+    return st.sampled_from(sides).flatmap(lambda n: st.permutations(list(range(n * n))).map(tuple))
 
 
 #: 8-puzzle positions at each distance 0..31 from the goal, as published (OEIS A089473);
 #: the reference search below reproduces them
-PUBLISHED_8_PUZZLE_COUNTS = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893,
-                             2512, 4485, 5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047,
-                             15578, 14560, 6274, 3910, 760, 221, 2]
+PUBLISHED_8_PUZZLE_COUNTS = [
+    1,
+    2,
+    4,
+    8,
+    16,
+    20,
+    39,
+    62,
+    116,
+    152,
+    286,
+    396,
+    748,
+    1024,
+    1893,
+    2512,
+    4485,
+    5638,
+    9529,
+    10878,
+    16993,
+    17110,
+    23952,
+    20224,
+    24047,
+    15578,
+    14560,
+    6274,
+    3910,
+    760,
+    221,
+    2,
+]
 
 
 def slides(tiles, n=3):
@@ -52,7 +85,7 @@ def slides(tiles, n=3):
             yield tuple(board)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference_distances():
     """Every 8-puzzle position the goal reaches, with its distance: a plain breadth-first
     search on tuples written here (no solver code), about a second."""
@@ -82,6 +115,7 @@ def solvable_boards(n):
             i, j = [k for k, t in enumerate(tiles) if t][:2]
             tiles[i], tiles[j] = tiles[j], tiles[i]
         return tuple(tiles)
+
     return st.permutations(list(range(n * n))).map(fix)
 
 
@@ -96,6 +130,7 @@ def scramble(n, k, rng):
 
 # -- notation -------------------------------------------------------------------
 
+
 @given(permutation_boards())
 def test_format_parse_round_trip(board):
     text = DOMAIN.format(board)
@@ -105,26 +140,34 @@ def test_format_parse_round_trip(board):
 
 @given(permutation_boards(), st.data())
 def test_any_mix_of_separators_and_surrounding_space(board, data):
-    seps = [data.draw(st.sampled_from([" ", ",", "/", ", ", " / ", "\n", "\t", "  "]))
-            for _ in board[1:]]
-    text = str(board[0]) + "".join(sep + str(t) for sep, t in zip(seps, board[1:]))
+    seps = [
+        data.draw(st.sampled_from([" ", ",", "/", ", ", " / ", "\n", "\t", "  "]))
+        for _ in board[1:]
+    ]
+    text = str(board[0]) + "".join(sep + str(t) for sep, t in zip(seps, board[1:], strict=True))
     assert DOMAIN.parse("  \n" + text + " \t") == board
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "board is empty"),
-    ("  \n ", "board is empty"),
-    (",/ ,", "board is empty"),
-    ("1 2 x 0", "'x' is not a tile number"),
-    ("1 2 3 -1", "'-1' is not a tile number"),
-    ("1 2 3 4.5 0 6 7 8 9", "'4.5' is not a tile number"),
-    ("1 2 2 0", "tile 2 appears twice and tile 3 is missing"),
-    ("1 2 3 4 5 6 7 8 9", "tile 9 is out of range (a 3x3 board uses 0 to 8) and tile 0 is missing"),
-    ("1 2 3 4 5 6 7 0", "8 tiles do not make a square board"),
-    ("1 2 3", "3 tiles do not make a square board"),
-    ("0", "a 1x1 board is too small"),
-    (" ".join(map(str, range(121))), "a 11x11 board is too large: the largest is 10x10"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "board is empty"),
+        ("  \n ", "board is empty"),
+        (",/ ,", "board is empty"),
+        ("1 2 x 0", "'x' is not a tile number"),
+        ("1 2 3 -1", "'-1' is not a tile number"),
+        ("1 2 3 4.5 0 6 7 8 9", "'4.5' is not a tile number"),
+        ("1 2 2 0", "tile 2 appears twice and tile 3 is missing"),
+        (
+            "1 2 3 4 5 6 7 8 9",
+            "tile 9 is out of range (a 3x3 board uses 0 to 8) and tile 0 is missing",
+        ),
+        ("1 2 3 4 5 6 7 0", "8 tiles do not make a square board"),
+        ("1 2 3", "3 tiles do not make a square board"),
+        ("0", "a 1x1 board is too small"),
+        (" ".join(map(str, range(121))), "a 11x11 board is too large: the largest is 10x10"),
+    ],
+)
 def test_bad_boards_name_the_problem(text, message):
     with pytest.raises(BoardError) as err:
         DOMAIN.parse(text)
@@ -151,8 +194,10 @@ def test_move_names_the_tile_and_the_way_it_slides():
 
 # -- parity ---------------------------------------------------------------------
 
+
 def test_parity_is_exact_on_every_2x2_board():
     import itertools
+
     for tiles in itertools.permutations(range(4)):
         proven = breadth_first(DOMAIN, tiles).status == SOLVED
         assert solvable(tiles) == proven
@@ -174,8 +219,9 @@ def test_parity_follows_the_moves(n, k, rng):
     assert not solvable(board)
 
 
-@pytest.mark.parametrize("text", ["2 1 3 0", "2 1 3 4 5 6 7 8 0",
-                                  "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"])
+@pytest.mark.parametrize(
+    "text", ["2 1 3 0", "2 1 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]
+)
 def test_unsolvable_is_answered_without_search(text):
     board = DOMAIN.parse(text)
     result = DOMAIN.solve(board)
@@ -187,6 +233,7 @@ def test_unsolvable_is_answered_without_search(text):
 
 
 # -- the 8-puzzle table -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("text", HARDEST)
 def test_hardest_8_puzzles_take_31_moves(text):
@@ -209,8 +256,13 @@ def test_every_table_entry_is_one_more_than_its_closest_neighbour():
     neighbour one closer and none closer, and the counts per distance are the
     published ones. Together these pin every entry to its true distance."""
     table = npuzzle_table.distances()
-    unpack = lambda packed: tuple((packed >> (4 * cell)) & 15 for cell in range(9))
-    pack = lambda tiles: sum(t << (4 * cell) for cell, t in enumerate(tiles))
+
+    def unpack(packed):
+        return tuple((packed >> (4 * cell)) & 15 for cell in range(9))
+
+    def pack(tiles):
+        return sum(t << (4 * cell) for cell, t in enumerate(tiles))
+
     counts = collections.Counter()
     for packed, distance in table.items():
         board = unpack(packed)
@@ -276,7 +328,7 @@ def test_cold_build_then_reload_from_disk(tmp_path, monkeypatch):
     npuzzle_table.STORE.forget()
     monkeypatch.setattr(npuzzle_table, "build_distances", lambda: pytest.fail("rebuilt"))
     assert npuzzle_table.distances() == built
-    npuzzle_table.STORE.forget()          # the next test reads the shared folder again
+    npuzzle_table.STORE.forget()  # the next test reads the shared folder again
 
 
 def test_any_8_puzzle_is_solved_by_walking_the_table():
@@ -291,6 +343,7 @@ def test_any_8_puzzle_is_solved_by_walking_the_table():
 
 
 # -- engine entry points ----------------------------------------------------------
+
 
 def test_engine_solves_and_analyses_through_the_domain():
     report = solve_board("npuzzle", " 8,6,7 / 2,5,4 / 3,0,1 ")

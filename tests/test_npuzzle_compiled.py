@@ -1,4 +1,5 @@
 """The compiled N-puzzle search: tables outside the budget, a cold cache, lazy numba, bounds."""
+
 import json
 import os
 import random
@@ -7,14 +8,14 @@ import sys
 import time
 
 import pytest
+from test_npuzzle import DOMAIN, assert_replays, scramble
 
 from solver import catalogue
 from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
-from solver.npuzzle import domain as npuzzle, pdb as npuzzle_pdb
+from solver.npuzzle import domain as npuzzle
+from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.levels import load
-
-from test_npuzzle import DOMAIN, assert_replays, scramble
 
 INSTANCES = load("korf100")["instances"]
 #: the issue's example: 41 moves, answered 47 "not proven" when the build ate the budget
@@ -27,8 +28,9 @@ def tables():
 
 
 def _cli(*args, env=None):
-    proc = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
-                          text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", *args], capture_output=True, text=True, env=env
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -63,7 +65,7 @@ def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch, isolate
     monkeypatch.setattr(npuzzle_pdb, "STORE", type(npuzzle_pdb.STORE)("npuzzle-test-slow"))
     board = DOMAIN.parse(FORTY_ONE)
     result = DOMAIN.solve(board, budget=Budget(max_seconds=50))
-    assert shift[0] == 100.0                               # the "build" did run
+    assert shift[0] == 100.0  # the "build" did run
     assert result.status == SOLVED and result.optimal and result.length == 41
     assert result.seconds < 50
     assert_replays(board, result)
@@ -72,10 +74,11 @@ def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch, isolate
 def test_build_progress_is_reported_before_the_search(tables, monkeypatch, isolated_cache):
     seen = []
     monkeypatch.setattr(npuzzle_pdb, "STORE", type(npuzzle_pdb.STORE)("npuzzle-test-fresh"))
-    monkeypatch.setattr(npuzzle_pdb, "GROUPS", ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10),
-                                                (11, 12, 13, 14, 15)))
+    monkeypatch.setattr(
+        npuzzle_pdb, "GROUPS", ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10), (11, 12, 13, 14, 15))
+    )
     monkeypatch.setattr(npuzzle_pdb, "TABLE_NAME", "test-5-5-5")
-    board = DOMAIN.parse(INSTANCES[11]["board"])           # #12: 45 moves
+    board = DOMAIN.parse(INSTANCES[11]["board"])  # #12: 45 moves
     result = npuzzle_pdb.ida_star_fifteen(board, progress=seen.append)
     assert result.optimal and result.length == INSTANCES[11]["optimal"]
     stages = [p.stage for p in seen if p.stage]
@@ -86,13 +89,16 @@ def test_build_progress_is_reported_before_the_search(tables, monkeypatch, isola
 
 def test_small_games_never_import_numba():
     """The 3x3 and the other games answer without loading the compiler."""
-    boards = [(name, game.default_board) for name, game in catalogue.games().items()
-              if game.default_board]
-    script = ("import sys, contextlib, io\nfrom solver.cli import main\n"
-              f"for name, board in {boards!r}:\n"
-              "    with contextlib.redirect_stdout(io.StringIO()):\n"
-              "        assert main(['solve', name, board]) in (0, 1), name\n"
-              "print('numba' in sys.modules, 'llvmlite' in sys.modules)\n")
+    boards = [
+        (name, game.default_board) for name, game in catalogue.games().items() if game.default_board
+    ]
+    script = (
+        "import sys, contextlib, io\nfrom solver.cli import main\n"
+        f"for name, board in {boards!r}:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        assert main(['solve', name, board]) in (0, 1), name\n"
+        "print('numba' in sys.modules, 'llvmlite' in sys.modules)\n"
+    )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["False", "False"]

@@ -1,19 +1,20 @@
 """15-puzzle: pattern-database IDA* against exact search, Korf's instances, budgets."""
+
 import random
 import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_npuzzle import DOMAIN, assert_replays, scramble
 
-from solver.npuzzle import domain as npuzzle, pdb as npuzzle_pdb
-from solver.engine import analyse_board, analyse_stages, solve_board
-from solver.npuzzle.levels import load
-from solver.npuzzle import goal_state
 from solver.core.results import BUDGET, CANCELLED, SOLVED, Budget
 from solver.core.search import bidirectional
-
-from test_npuzzle import DOMAIN, assert_replays, scramble
+from solver.engine import analyse_board, analyse_stages, solve_board
+from solver.npuzzle import domain as npuzzle
+from solver.npuzzle import goal_state
+from solver.npuzzle import pdb as npuzzle_pdb
+from solver.npuzzle.levels import load
 
 INSTANCES = load("korf100")["instances"]
 # quick ones of Korf's 100 for the 6-6-3 databases, numbered 1-100 as published
@@ -58,8 +59,9 @@ def test_heuristic_is_zero_only_at_the_goal_and_never_below_manhattan(tables, k,
     board = scramble(4, k, rng)
     h = npuzzle_pdb.lower_bound(board)
     assert (h == 0) == DOMAIN.is_goal(board)
-    manhattan = sum(abs(c // 4 - (t - 1) // 4) + abs(c % 4 - (t - 1) % 4)
-                    for c, t in enumerate(board) if t)
+    manhattan = sum(
+        abs(c // 4 - (t - 1) // 4) + abs(c % 4 - (t - 1) % 4) for c, t in enumerate(board) if t
+    )
     assert h >= manhattan
 
 
@@ -74,7 +76,7 @@ def test_korf_instances_are_solved_optimally(tables, number):
 
 
 def test_budget_exhaustion_still_gives_a_valid_solution(tables):
-    board = DOMAIN.parse(INSTANCES[0]["board"])           # 57 moves, millions of positions
+    board = DOMAIN.parse(INSTANCES[0]["board"])  # 57 moves, millions of positions
     result = DOMAIN.solve(board, budget=Budget(max_nodes=3000))
     assert result.status == SOLVED and not result.optimal
     assert result.length >= INSTANCES[0]["optimal"]
@@ -165,10 +167,9 @@ def test_quick_analysis_is_final_near_the_goal(tables):
 
 
 def test_stages_send_an_interim_hint_then_the_proven_distance(tables, monkeypatch):
-    instance = INSTANCES[0]                                 # #1: 57 moves, 0.5M positions
+    instance = INSTANCES[0]  # #1: 57 moves, 0.5M positions
     monkeypatch.setattr(npuzzle, "QUICK_PROOF", Budget(max_nodes=20_000))
-    stages = list(analyse_stages("npuzzle", instance["board"],
-                                 budget=Budget(max_seconds=60)))
+    stages = list(analyse_stages("npuzzle", instance["board"], budget=Budget(max_seconds=60)))
     assert [(s["final"], s["optimal"]) for s in stages] == [(False, False), (True, True)]
     assert stages[0]["distance"] >= stages[1]["distance"] == instance["optimal"]
 

@@ -1,15 +1,15 @@
 """5x5 and larger: the row/column reduction always reaches the goal; the searches replay."""
+
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_npuzzle import DOMAIN, assert_replays, scramble, solvable_boards
 
 from solver.core.results import Budget
 from solver.engine import solve_board
 from solver.npuzzle import replay_cells
 from solver.npuzzle.reduce import _cancel_undos, reduction_cells
-
-from test_npuzzle import DOMAIN, assert_replays, scramble, solvable_boards
 
 
 @settings(max_examples=40, deadline=None)

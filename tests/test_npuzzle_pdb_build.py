@@ -1,16 +1,17 @@
 """Pattern databases: the compiled builder against plain searches, and the built tables' bounds."""
+
 import random
 
 import pytest
+from test_npuzzle import DOMAIN, scramble
 
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.pdb_build import UNSEEN, build_pattern, build_plain, home_index
 
-from test_npuzzle import DOMAIN, scramble
 
-
-@pytest.mark.parametrize("group", [(1, 2, 3), (13, 14, 15), (10, 14, 15), (4, 8, 12),
-                                   (1, 6, 11, 15)])
+@pytest.mark.parametrize(
+    "group", [(1, 2, 3), (13, 14, 15), (10, 14, 15), (4, 8, 12), (1, 6, 11, 15)]
+)
 def test_compiled_builder_agrees_with_a_plain_search(group):
     fast, plain = build_pattern(group), bytes(build_plain(group))
     assert fast == plain
@@ -21,10 +22,18 @@ def test_compiled_builder_agrees_with_a_plain_search(group):
     assert fast[home_index(group)] == 0
 
 
-@pytest.mark.parametrize("n, group, tracked", [(3, (1, 2, 3), True), (3, (4, 7, 8), False),
-                                               (5, (1, 2, 3), False), (5, (13, 19, 24), False),
-                                               (4, (2, 5, 11), False), (5, (1, 7), True),
-                                               (5, (12, 18, 24), True)])
+@pytest.mark.parametrize(
+    "n, group, tracked",
+    [
+        (3, (1, 2, 3), True),
+        (3, (4, 7, 8), False),
+        (5, (1, 2, 3), False),
+        (5, (13, 19, 24), False),
+        (4, (2, 5, 11), False),
+        (5, (1, 7), True),
+        (5, (12, 18, 24), True),
+    ],
+)
 def test_other_sizes_and_the_untracked_kind_agree_with_a_plain_search(n, group, tracked):
     fast = build_pattern(group, n, tracked=tracked)
     assert fast == bytes(build_plain(group, n, tracked=tracked))
@@ -39,7 +48,7 @@ def test_tracking_the_blank_never_lowers_an_entry():
     """Tracked entries count every move the untracked ones count, and sometimes more."""
     group = (1, 2, 5, 6)
     tracked, free = build_pattern(group, tracked=True), build_pattern(group, tracked=False)
-    pairs = [(a, b) for a, b in zip(tracked, free) if a != UNSEEN]
+    pairs = [(a, b) for a, b in zip(tracked, free, strict=True) if a != UNSEEN]
     assert all(a >= b for a, b in pairs) and any(a > b for a, b in pairs)
 
 
@@ -50,6 +59,7 @@ def _exact_group_distance(group, cells):
     state is the group's cells plus the blank; moves of other tiles are free.
     """
     from collections import deque
+
     homes = tuple(t - 1 for t in group)
     best = {}
     queue = deque()
@@ -64,8 +74,9 @@ def _exact_group_distance(group, cells):
         if placed == homes and blank == 15:
             return d
         r, c = divmod(blank, 4)
-        for q in [blank + dq for dq, ok in ((-4, r > 0), (4, r < 3), (-1, c > 0), (1, c < 3))
-                  if ok]:
+        for q in [
+            blank + dq for dq, ok in ((-4, r > 0), (4, r < 3), (-1, c > 0), (1, c < 3)) if ok
+        ]:
             if q in placed:
                 nxt, cost = (tuple(blank if p == q else p for p in placed), q), 1
             else:
@@ -95,23 +106,25 @@ def tables():
 def test_the_6_6_3_tables_cover_every_placement(tables):
     assert [len(g) for g in npuzzle_pdb.GROUPS] == [6, 6, 3]
     assert sorted(t for g in npuzzle_pdb.GROUPS for t in g) == list(range(1, 16))
-    for group, table in zip(npuzzle_pdb.GROUPS, tables):
+    for group, table in zip(npuzzle_pdb.GROUPS, tables, strict=True):
         placements = 1
         for i in range(len(group)):
             placements *= 16 - i
         assert len(table) - table.count(UNSEEN) == placements
         assert table[home_index(group)] == 0
-    seconds = npuzzle_pdb.build_seconds()       # how long each group took, when it was built
+    seconds = npuzzle_pdb.build_seconds()  # how long each group took, when it was built
     assert len(seconds) == len(npuzzle_pdb.GROUPS) and all(s > 0 for s in seconds)
 
 
 def _manhattan(board):
-    return sum(abs(c // 4 - (t - 1) // 4) + abs(c % 4 - (t - 1) % 4)
-               for c, t in enumerate(board) if t)
+    return sum(
+        abs(c // 4 - (t - 1) // 4) + abs(c % 4 - (t - 1) % 4) for c, t in enumerate(board) if t
+    )
 
 
 def test_bound_lies_between_manhattan_and_the_true_distance(tables):
     from solver.core.search import bidirectional
+
     rng = random.Random(11)
     for _ in range(20):
         board = scramble(4, rng.randint(6, 22), rng)

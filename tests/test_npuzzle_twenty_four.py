@@ -1,18 +1,18 @@
 """5x5 and larger: the anytime search's answers replay, its lower bounds hold, it streams."""
+
 import json
 import random
 import subprocess
 import sys
 
 import pytest
+from test_npuzzle import DOMAIN, assert_replays, scramble
 
 from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
 from solver.npuzzle import anytime
 from solver.npuzzle.levels import load
 from solver.npuzzle.reduce import reduction_cells
-
-from test_npuzzle import DOMAIN, assert_replays, scramble
 
 KORF50 = load("korf50")["instances"]
 
@@ -23,8 +23,9 @@ def tables():
 
 
 def _manhattan(board, n):
-    return sum(abs(c // n - (t - 1) // n) + abs(c % n - (t - 1) % n)
-               for c, t in enumerate(board) if t)
+    return sum(
+        abs(c // n - (t - 1) // n) + abs(c % n - (t - 1) % n) for c, t in enumerate(board) if t
+    )
 
 
 def test_the_published_instances_are_boards_of_ours():
@@ -60,8 +61,7 @@ def test_near_the_goal_the_answer_is_proven_optimal(tables):
 def test_answers_stream_shorter_with_a_rising_bound(tables):
     seen = []
     board = DOMAIN.parse(KORF50[24]["board"])
-    result = anytime.anytime_search(board, budget=Budget(max_nodes=2_000_000),
-                                    progress=seen.append)
+    result = anytime.anytime_search(board, budget=Budget(max_nodes=2_000_000), progress=seen.append)
     bests = [p.best for p in seen]
     bounds = [p.lower_bound for p in seen]
     assert bests == sorted(bests, reverse=True) and len(set(bests)) >= 2
@@ -71,8 +71,11 @@ def test_answers_stream_shorter_with_a_rising_bound(tables):
 
 def test_the_cli_json_carries_the_lower_bound(tables):
     board = KORF50[24]["board"]
-    proc = subprocess.run([sys.executable, "-m", "solver", "solve", "npuzzle", board, "--json",
-                           "--nodes", "500000"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "solve", "npuzzle", board, "--json", "--nodes", "500000"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["optimal"] is False
@@ -93,8 +96,9 @@ def test_larger_boards_are_shorter_than_rows_and_columns_alone(tables, n, seed):
 
 def test_the_socket_streams_shorter_answers_and_sends_the_lower_bound(tables):
     """``progress`` carries the best length so far and the bound; ``solution`` the bound."""
+    from helpers.sockets import Inbox, replay_solution
+
     from webapp import create_app
-    from test_webapp_socket import Inbox, replay_solution
 
     app = create_app(testing=True, SOLVE_SECONDS=3, RATE_LIMIT=0)
     client = app.extensions["socketio"].test_client(app)

@@ -1,5 +1,7 @@
 """The seed's Puzzle API and its two examples."""
+
 import runpy
+from itertools import pairwise
 
 from solver import Budget, Puzzle
 from solver.examples.jugs import JugFill
@@ -8,8 +10,7 @@ from solver.examples.quzzle import PaPuzzle
 
 def legal_path(path):
     """Each position follows from the previous one by the puzzle's own __iter__."""
-    return all(any(nxt.canonical() == m.canonical() for m in prev)
-               for prev, nxt in zip(path, path[1:]))
+    return all(any(nxt.canonical() == m.canonical() for m in prev) for prev, nxt in pairwise(path))
 
 
 def test_jugs_take_seven_pours():
@@ -75,6 +76,7 @@ def test_budget_passes_through():
 
 def test_examples_run_as_scripts(capsys):
     import solver.examples.jugs as jugs
+
     runpy.run_path(jugs.__file__, run_name="__main__")
     out = capsys.readouterr().out
     assert "(0, 4, 4)" in out and "(0, 0, 8)" in out

@@ -1,8 +1,11 @@
 """The generic algorithms, on small domains defined here so any bug is theirs."""
+
 import threading
+from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver import Budget, Domain, astar, bidirectional, breadth_first, depth_first, ida_star
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor
@@ -95,7 +98,7 @@ class FakeClock:
 def replays(domain, start, result):
     """Every move of ``result`` is legal, in order, and ends on a goal."""
     state = start
-    for move, nxt in zip(result.moves, result.states[1:]):
+    for move, nxt in zip(result.moves, result.states[1:], strict=True):
         assert (move, nxt) in list(domain.moves(state))
         state = nxt
     assert result.states[0] == start
@@ -103,7 +106,9 @@ def replays(domain, start, result):
 
 
 def random_maze(draw_bits, h, w):
-    rows = ["".join("#" if bit else "." for bit in draw_bits[r * w:(r + 1) * w]) for r in range(h)]
+    rows = [
+        "".join("#" if bit else "." for bit in draw_bits[r * w : (r + 1) * w]) for r in range(h)
+    ]
     rows[0] = "." + rows[0][1:]
     rows[-1] = rows[-1][:-1] + "."
     return rows
@@ -156,8 +161,9 @@ def test_time_budget_stops_the_search(algorithm, monkeypatch):
     fourth check is one second in, so the search stops there, after 4 x CHECK_EVERY
     positions. The node budget is only a backstop for a search that ignores the clock."""
     monkeypatch.setattr(Monitor, "clock", staticmethod(FakeClock(0.25)))
-    result = algorithm(Endless(), 0, budget=Budget(max_nodes=100 * Monitor.CHECK_EVERY,
-                                                   max_seconds=1.0))
+    result = algorithm(
+        Endless(), 0, budget=Budget(max_nodes=100 * Monitor.CHECK_EVERY, max_seconds=1.0)
+    )
     assert result.status == BUDGET and not result.optimal
     assert result.message == f"gave up after {result.nodes} positions (1 s budget)"
     assert 4 * Monitor.CHECK_EVERY <= result.nodes < 5 * Monitor.CHECK_EVERY
@@ -182,8 +188,9 @@ def test_an_event_set_while_searching_cancels(algorithm, monkeypatch):
     monkeypatch.setattr(Monitor, "clock", staticmethod(FakeClock(Monitor.PROGRESS_EVERY)))
     cancel = threading.Event()
     reports = []
-    result = algorithm(Endless(), 0, cancel=cancel,
-                       progress=lambda report: reports.append(report) or cancel.set())
+    result = algorithm(
+        Endless(), 0, cancel=cancel, progress=lambda report: reports.append(report) or cancel.set()
+    )
     assert result.status == CANCELLED
     assert 0 < result.nodes - reports[0].nodes <= Monitor.CHECK_EVERY
 
@@ -200,7 +207,7 @@ def test_progress_reports_nodes_depth_frontier_and_time(monkeypatch):
     result = breadth_first(Endless(), 0, budget=Budget(max_seconds=2.0), progress=seen.append)
     assert result.status == BUDGET
     assert len(seen) >= 2
-    assert all(b.nodes > a.nodes and b.elapsed > a.elapsed for a, b in zip(seen, seen[1:]))
+    assert all(b.nodes > a.nodes and b.elapsed > a.elapsed for a, b in pairwise(seen))
     assert seen[-1].depth >= 1 and seen[-1].frontier > 0
     assert set(seen[0].as_dict()) == {"nodes", "depth", "frontier", "elapsed"}
 
@@ -219,7 +226,7 @@ def test_an_inadmissible_heuristic_is_never_called_optimal(algorithm):
     result = algorithm(Detour(), "S")
     assert result.solved and replays(Detour(), "S", result)
     assert result.states == ["S", "B", "C", "G"] and not result.optimal
-    lucky = algorithm(Detour(), "A")            # shortest by luck, but nothing proves it
+    lucky = algorithm(Detour(), "A")  # shortest by luck, but nothing proves it
     assert lucky.states == ["A", "G"] and not lucky.optimal
 
 

@@ -1,4 +1,5 @@
 """Water sort: notation, rules, the lower bound's soundness and proven-shortest solving."""
+
 import itertools
 import random
 import threading
@@ -7,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.engine import solve_board
 from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor
 from solver.core.search import astar, breadth_first
+from solver.engine import solve_board
 from solver.watersort import Pour, WaterSort, lower_bound, random_deal
 from solver.watersort.deals import bench
 from solver.watersort.search import expand, solve_fewest_pours
@@ -22,9 +23,12 @@ def reference_pour(state, src, dst, capacity):
     """The rules written the seed's way: move one unit at a time while it is legal."""
     tubes = [list(t) for t in state]
     moved = 0
-    while (tubes[src] and len(tubes[dst]) < capacity
-           and (not tubes[dst] or tubes[dst][-1] == tubes[src][-1])
-           and (moved == 0 or tubes[src][-1] == tubes[dst][-1])):
+    while (
+        tubes[src]
+        and len(tubes[dst]) < capacity
+        and (not tubes[dst] or tubes[dst][-1] == tubes[src][-1])
+        and (moved == 0 or tubes[src][-1] == tubes[dst][-1])
+    ):
         tubes[dst].append(tubes[src].pop())
         moved += 1
     return moved, tuple("".join(t) for t in tubes)
@@ -35,7 +39,10 @@ def fewest_pours_by_bfs(board, capacity):
     when no pour sequence sorts the deal. Shares nothing with the solver but the board
     text; tube order is ignored (tubes sorted), which cannot change a distance."""
     start = tuple(sorted(board.split(",")))
-    done = lambda tubes: all(len(set(t)) <= 1 and len(t) in (0, capacity) for t in tubes)
+
+    def done(tubes):
+        return all(len(set(t)) <= 1 and len(t) in (0, capacity) for t in tubes)
+
     seen, layer, depth = {start}, [start], 0
     while layer:
         if any(done(tubes) for tubes in layer):
@@ -46,7 +53,7 @@ def fewest_pours_by_bfs(board, capacity):
             for src, dst in itertools.permutations(range(len(tubes)), 2):
                 top, under = tubes[src][-1:], tubes[dst][-1:]
                 if not top or len(tubes[dst]) == capacity or under not in ("", top):
-                    continue                        # nothing moves: skip the slow rules
+                    continue  # nothing moves: skip the slow rules
                 moved, after = reference_pour(tubes, src, dst, capacity)
                 after = tuple(sorted(after))
                 if after not in seen:
@@ -84,14 +91,22 @@ def random_position(domain, board, steps, rng):
     return state
 
 
-deals = st.builds(lambda colours, capacity, empty, seed: (capacity, random_deal(colours, capacity,
-                                                                                empty, seed)),
-                  st.integers(1, 8), st.integers(1, 6), st.integers(0, 3), st.integers(0, 10**6))
+deals = st.builds(
+    lambda colours, capacity, empty, seed: (capacity, random_deal(colours, capacity, empty, seed)),
+    st.integers(1, 8),
+    st.integers(1, 6),
+    st.integers(0, 3),
+    st.integers(0, 10**6),
+)
 
-small_deals = st.builds(lambda colours, capacity, empty, seed, steps: (capacity, colours, empty,
-                                                                       seed, steps),
-                        st.integers(2, 4), st.integers(2, 4), st.integers(1, 2),
-                        st.integers(0, 10**6), st.integers(0, 5))
+small_deals = st.builds(
+    lambda colours, capacity, empty, seed, steps: (capacity, colours, empty, seed, steps),
+    st.integers(2, 4),
+    st.integers(2, 4),
+    st.integers(1, 2),
+    st.integers(0, 10**6),
+    st.integers(0, 5),
+)
 
 # -- notation ---------------------------------------------------------------
 
@@ -115,19 +130,22 @@ def test_example_board_parses_to_player_order():
     assert domain.key(state) == domain.key(("", "BABA", "", "ABAB"))
 
 
-@pytest.mark.parametrize("board, capacity, message", [
-    ("", 4, "empty board"),
-    ("   ", 4, "empty board"),
-    (",,", 4, "no colour"),
-    ("RRRRR,,", 4, "tube 1 holds 5 units, capacity is 4"),
-    ("AAAA,RRRRR", 4, "tube 2 holds 5 units, capacity is 4"),
-    ("RRRR,R", 4, "colour R has 5 units, tubes hold 4"),
-    ("AB?B,BABA", 4, "tube 1 has '?' at position 3"),
-    ("AA-A,,", 4, "'-'"),
-    ("ABAB,BA BA", 4, "' '"),
-    ("ÄÄÄÄ", 4, "letters or digits"),
-    (",".join(["AAAA"] * 41), 4, "41 tubes; the limit is 40"),
-])
+@pytest.mark.parametrize(
+    "board, capacity, message",
+    [
+        ("", 4, "empty board"),
+        ("   ", 4, "empty board"),
+        (",,", 4, "no colour"),
+        ("RRRRR,,", 4, "tube 1 holds 5 units, capacity is 4"),
+        ("AAAA,RRRRR", 4, "tube 2 holds 5 units, capacity is 4"),
+        ("RRRR,R", 4, "colour R has 5 units, tubes hold 4"),
+        ("AB?B,BABA", 4, "tube 1 has '?' at position 3"),
+        ("AA-A,,", 4, "'-'"),
+        ("ABAB,BA BA", 4, "' '"),
+        ("ÄÄÄÄ", 4, "letters or digits"),
+        (",".join(["AAAA"] * 41), 4, "41 tubes; the limit is 40"),
+    ],
+)
 def test_bad_boards_name_the_problem(board, capacity, message):
     with pytest.raises(BoardError) as info:
         WaterSort(capacity).parse(board)
@@ -135,10 +153,18 @@ def test_bad_boards_name_the_problem(board, capacity, message):
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("capacity, message", [
-    (0, "out of range"), (13, "use 1 to 12"), (-4, "out of range"), ("x", "not a whole number"),
-    (2.5, "not a whole number"), (True, "whole number"), (None, "not a whole number"),
-])
+@pytest.mark.parametrize(
+    "capacity, message",
+    [
+        (0, "out of range"),
+        (13, "use 1 to 12"),
+        (-4, "out of range"),
+        ("x", "not a whole number"),
+        (2.5, "not a whole number"),
+        (True, "whole number"),
+        (None, "not a whole number"),
+    ],
+)
 def test_bad_capacity_is_a_board_error(capacity, message):
     with pytest.raises(BoardError, match=message):
         WaterSort(capacity)
@@ -171,12 +197,15 @@ def test_whole_run_moves_when_it_fits():
     assert nxt == ("A", "AABB", "A", "BB")
 
 
-@pytest.mark.parametrize("board, capacity, src, dst, message", [
-    ("ABA,BAB,AB,", 4, 0, 1, "tube 2 has B on top, tube 1 pours A"),
-    ("AB,BA,", 2, 2, 0, "tube 3 is empty"),
-    ("AABB,AABB,", 4, 0, 0, "different tube"),
-    ("AABB,AABB,", 4, 0, 7, "no tube 7"),
-])
+@pytest.mark.parametrize(
+    "board, capacity, src, dst, message",
+    [
+        ("ABA,BAB,AB,", 4, 0, 1, "tube 2 has B on top, tube 1 pours A"),
+        ("AB,BA,", 2, 2, 0, "tube 3 is empty"),
+        ("AABB,AABB,", 4, 0, 0, "different tube"),
+        ("AABB,AABB,", 4, 0, 7, "no tube 7"),
+    ],
+)
 def test_illegal_pours_are_refused_with_a_reason(board, capacity, src, dst, message):
     domain = WaterSort(capacity)
     with pytest.raises(BoardError, match=message):
@@ -209,7 +238,7 @@ def test_legal_pours_match_the_unit_by_unit_rules(deal, seed, steps):
         assert got[(move.src, move.dst)] == (move.amount, child)
         assert move.colour == state[move.src][-1]
     skipped = set(got) - {(m.src, m.dst) for m, _ in domain.moves(state)}
-    for src, dst in skipped:            # only relabellings are left out of the search
+    for src, dst in skipped:  # only relabellings are left out of the search
         assert state[dst] == "" and state[src].count(state[src][0]) == len(state[src])
 
 
@@ -224,8 +253,13 @@ def test_describe_is_one_based_and_move_info_zero_based():
     domain = WaterSort()
     move, _ = domain.pour(domain.parse("ABAB,BABA,,"), 0, 2)
     assert domain.describe(move) == "tube 1 -> 3"
-    assert domain.move_info(move) == {"from": 0, "to": 2, "amount": 1, "colour": "B",
-                                      "text": "tube 1 -> 3"}
+    assert domain.move_info(move) == {
+        "from": 0,
+        "to": 2,
+        "amount": 1,
+        "colour": "B",
+        "text": "tube 1 -> 3",
+    }
 
 
 # -- the lower bound --------------------------------------------------------------
@@ -236,15 +270,16 @@ def test_describe_is_one_based_and_move_info_zero_based():
 def test_lower_bound_never_exceeds_true_distance(params):
     capacity, colours, empty, seed, steps = params
     domain = WaterSort(capacity)
-    state = random_position(domain, random_deal(colours, capacity, empty, seed), steps,
-                            random.Random(seed))
+    state = random_position(
+        domain, random_deal(colours, capacity, empty, seed), steps, random.Random(seed)
+    )
     exact = breadth_first(domain, state)
     if exact.status == SOLVED:
         # every position on a shortest path is exactly len - i from solved
         for i, on_path in enumerate(exact.states):
             assert lower_bound(on_path, capacity) <= exact.length - i
     assert (lower_bound(state, capacity) == 0) == domain.is_goal(state)
-    for _move, child in domain.moves(state):       # consistent: drops at most 1 per pour
+    for _move, child in domain.moves(state):  # consistent: drops at most 1 per pour
         assert domain.heuristic(state) - domain.heuristic(child) <= 1
 
 
@@ -260,9 +295,10 @@ def test_fast_expansion_agrees_with_the_rules_and_the_bound(deal, seed, steps):
     fast = expand(key.split(","), capacity, full)
     keys = [child for child, _ in fast]
     assert set(keys) == {domain.key(child) for _m, child in domain.moves(state)}
-    for child, delta in fast:                            # the incremental bound is exact
-        assert lower_bound(key.split(","), capacity) + delta == lower_bound(child.split(","),
-                                                                            capacity)
+    for child, delta in fast:  # the incremental bound is exact
+        assert lower_bound(key.split(","), capacity) + delta == lower_bound(
+            child.split(","), capacity
+        )
 
 
 def test_lower_bound_counts_raised_and_surplus_bottom_blocks():
@@ -287,8 +323,9 @@ def test_example_solves_in_seven_pours():
 def test_astar_length_equals_breadth_first(params):
     capacity, colours, empty, seed, steps = params
     domain = WaterSort(capacity)
-    start = random_position(domain, random_deal(colours, capacity, empty, seed), steps,
-                            random.Random(seed + 1))
+    start = random_position(
+        domain, random_deal(colours, capacity, empty, seed), steps, random.Random(seed + 1)
+    )
     exact = breadth_first(domain, start)
     fast = domain.solve(start)
     generic = astar(domain, start)
@@ -302,9 +339,12 @@ def test_astar_length_equals_breadth_first(params):
 #: seeded deals of 5-8 colours (capacity 4, two empty tubes: the game's own deal) and a
 #: few other shapes; each has at most ~15,000 positions, so breadth-first search settles
 #: every one in well under a second (the whole table takes a few seconds)
-REFERENCE_DEALS = ([(colours, 4, 2, seed) for colours in (5, 6, 7, 8) for seed in range(12)]
-                   + [(colours, 4, 1, seed) for colours in (5, 6, 7) for seed in range(4, 8)]
-                   + [(8, 3, 2, seed) for seed in range(4)] + [(6, 5, 2, seed) for seed in range(4)])
+REFERENCE_DEALS = (
+    [(colours, 4, 2, seed) for colours in (5, 6, 7, 8) for seed in range(12)]
+    + [(colours, 4, 1, seed) for colours in (5, 6, 7) for seed in range(4, 8)]
+    + [(8, 3, 2, seed) for seed in range(4)]
+    + [(6, 5, 2, seed) for seed in range(4)]
+)
 
 
 @pytest.mark.parametrize("colours, capacity, empty, seed", REFERENCE_DEALS)
@@ -369,7 +409,7 @@ def test_budget_without_any_solution_gives_up_clearly():
 def test_budget_returns_best_found_flagged_not_optimal():
     domain = WaterSort()
     board = random_deal(12, seed=37)
-    fewest = fewest_pours_by_bfs(board, 4)                # 37; a few seconds of search
+    fewest = fewest_pours_by_bfs(board, 4)  # 37; a few seconds of search
     start = domain.parse(board)
     assert domain.solve(start).length == fewest
     result = domain.solve(start, budget=Budget(max_nodes=1024))
@@ -404,7 +444,7 @@ def test_cancel_mid_search_and_progress_reports(monkeypatch):
         return len(checks) > 3
 
     domain = WaterSort()
-    start = domain.parse(random_deal(14, seed=996))     # needs tens of thousands of positions
+    start = domain.parse(random_deal(14, seed=996))  # needs tens of thousands of positions
     result = domain.solve(start, cancel=cancel, progress=reports.append)
     assert result.status == CANCELLED
     assert 3 * Monitor.CHECK_EVERY <= result.nodes <= 5 * Monitor.CHECK_EVERY
@@ -434,8 +474,9 @@ def test_random_deal_is_repeatable_and_well_formed():
     assert set(random_deal(30, seed=1).replace(",", "")) >= set("0123")
 
 
-@pytest.mark.parametrize("args, message", [((0,), "colours"), ((5, 13), "capacity"),
-                                           ((39, 4, 2), "too many")])
+@pytest.mark.parametrize(
+    "args, message", [((0,), "colours"), ((5, 13), "capacity"), ((39, 4, 2), "too many")]
+)
 def test_random_deal_rejects_absurd_sizes(args, message):
     with pytest.raises(BoardError, match=message):
         random_deal(*args)

@@ -4,12 +4,12 @@ Every listed distance is checked against a plain breadth-first search written
 here, with each game's rules written out again from the notation (never the
 solver's own move generator), on boards small enough to search whole.
 """
+
 from collections import deque
 
 import pytest
 
 from solver.npuzzle import pdb as npuzzle_pdb
-from test_webapp_socket import inbox  # noqa: F401  (the fixture, over this module's app)
 from webapp import create_app
 
 VERDICTS = {"best", "equal", "worse", "dead"}
@@ -22,8 +22,9 @@ def app():
 
 def analysis(inbox, game, board, **options):
     inbox.client.emit("analyse", {"game": game, "board": board, "id": board, **options})
-    _, reply = inbox.wait("analysis", timeout=30,
-                          where=lambda p: p.get("id") == board and p.get("final") is not False)
+    _, reply = inbox.wait(
+        "analysis", timeout=30, where=lambda p: p.get("id") == board and p.get("final") is not False
+    )
     return reply
 
 
@@ -55,13 +56,15 @@ def check_options(reply, neighbours, is_goal, to_state):
         assert option["distance"] == truth, option
         assert option["optimal"] is True and option["solvable"] is (truth is not None)
         assert option["move"]["text"]
-        want = ("dead" if truth is None else "best" if truth < d else
-                "equal" if truth == d else "worse")
+        want = (
+            "dead" if truth is None else "best" if truth < d else "equal" if truth == d else "worse"
+        )
         assert option["verdict"] == want, option
     return reply["options"]
 
 
 # -- the 8-puzzle -------------------------------------------------------------------
+
 
 def slides(tiles):
     z = tiles.index(0)
@@ -83,11 +86,12 @@ def test_eight_puzzle_options_match_a_plain_bfs(inbox, board):
     reply = analysis(inbox, "npuzzle", board)
     goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
     options = check_options(reply, slides, goal.__eq__, tiles_of)
-    assert {o["verdict"] for o in options} <= {"best", "worse"}   # tiles never stay level
+    assert {o["verdict"] for o in options} <= {"best", "worse"}  # tiles never stay level
     assert options[0]["verdict"] == "best"
 
 
 # -- water sort ----------------------------------------------------------------------
+
 
 def pours(capacity):
     def neighbours(tubes):
@@ -100,6 +104,7 @@ def pours(capacity):
                 after = list(tubes)
                 after[i], after[j] = src[:-amount], dst + src[-1] * amount
                 yield tuple(after)
+
     return neighbours
 
 
@@ -125,10 +130,11 @@ def test_a_careless_pour_is_dead(inbox):
     dead = [o for o in options if o["verdict"] == "dead"]
     assert dead and all(o["distance"] is None and o["solvable"] is False for o in dead)
     assert any(o["verdict"] == "best" for o in options)
-    assert options[-1]["verdict"] == "dead"                      # dead moves are listed last
+    assert options[-1]["verdict"] == "dead"  # dead moves are listed last
 
 
 # -- Klotski (piece metric: one piece moved any distance is one move) -------------------
+
 
 def klotski_rules(board):
     rows = board.split("/")
@@ -147,9 +153,14 @@ def klotski_rules(board):
             start = (min(r for r, _ in spots), min(c for _, c in spots))
             shape = [(r - start[0], c - start[1]) for r, c in spots]
 
-            def fits(top):
-                return all(0 <= top[0] + dr < height and 0 <= top[1] + dc < width and
-                           empty[(top[0] + dr) * width + top[1] + dc] == "." for dr, dc in shape)
+            def fits(top, empty=empty, shape=shape):
+                return all(
+                    0 <= top[0] + dr < height
+                    and 0 <= top[1] + dc < width
+                    and empty[(top[0] + dr) * width + top[1] + dc] == "."
+                    for dr, dc in shape
+                )
+
             seen, queue = {start}, [start]
             while queue:
                 r, c = queue.pop()
@@ -183,6 +194,7 @@ def test_klotski_options_match_a_plain_bfs(inbox, board):
 
 # -- water jugs ----------------------------------------------------------------------
 
+
 def jug_pours(capacities):
     def neighbours(contents):
         for i in range(len(contents)):
@@ -193,21 +205,27 @@ def jug_pours(capacities):
                     after[i] -= amount
                     after[j] += amount
                     yield tuple(after)
+
     return neighbours
 
 
-@pytest.mark.parametrize("board,goal", [("0/3,0/5,8/8", "0,4,4"), ("0/3,5/5,3/8", "0,4,4"),
-                                        ("2/3,0/5,6/8", "*,4,*")])
+@pytest.mark.parametrize(
+    "board,goal", [("0/3,0/5,8/8", "0,4,4"), ("0/3,5/5,3/8", "0,4,4"), ("2/3,0/5,6/8", "*,4,*")]
+)
 def test_jugs_options_match_a_plain_bfs(inbox, board, goal):
     capacities = tuple(int(j.split("/")[1]) for j in board.split(","))
     want = [None if g == "*" else int(g) for g in goal.split(",")]
     reply = analysis(inbox, "jugs", board, goal=goal)
-    check_options(reply, jug_pours(capacities),
-                  lambda c: all(w is None or w == h for w, h in zip(want, c)),
-                  lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")))
+    check_options(
+        reply,
+        jug_pours(capacities),
+        lambda c: all(w is None or w == h for w, h in zip(want, c, strict=True)),
+        lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")),
+    )
 
 
 # -- the payload itself ----------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def fifteen_tables():
@@ -249,16 +267,28 @@ def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_po
     from webapp import worker
     from webapp.validation import JobRequest
 
-    payload = {"board": "b", "solved": False, "solvable": True, "distance": 5, "optimal": True,
-               "best_move": None, "next_board": None, "message": "", "final": True,
-               "options": [], "options_complete": False}
+    payload = {
+        "board": "b",
+        "solved": False,
+        "solvable": True,
+        "distance": 5,
+        "optimal": True,
+        "best_move": None,
+        "next_board": None,
+        "message": "",
+        "final": True,
+        "options": [],
+        "options_complete": False,
+    }
     monkeypatch.setattr(worker, "analyse_stages", lambda *args, **kwargs: iter([dict(payload)]))
     request = JobRequest(game="npuzzle", board="b")
-    fast = list(worker.analysis_events(request, lambda: False,
-                                       worker.Limits(seconds=5, escalate_after=0.5)))
+    fast = list(
+        worker.analysis_events(request, lambda: False, worker.Limits(seconds=5, escalate_after=0.5))
+    )
     assert [name for name, _ in fast] == ["analysis", "escalate"]
     assert fast[0][1]["final"] is False and fast[0][1]["distance"] == 5
     assert fast[1][1] == {"interim_sent": True}
-    slow = list(worker.analysis_events(request, lambda: False,
-                                       worker.Limits(seconds=5, skip_interim=True)))
+    slow = list(
+        worker.analysis_events(request, lambda: False, worker.Limits(seconds=5, skip_interim=True))
+    )
     assert [(name, p["final"]) for name, p in slow] == [("analysis", True)]

@@ -7,30 +7,35 @@ or a well-formed reply (a solution is replayed with the rules); ``cancel`` and
 unknown events answer nothing or ``error``. After every example a known
 position must still be analysed and ``/healthz`` must still answer.
 """
+
 import itertools
 import json
 import threading
 import urllib.request
 
 import pytest
+from helpers.sockets import ANSWERS, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from test_webapp_live import LiveClient
-from test_webapp_socket import ANSWERS, ONE_MOVE_8, replay_solution
+from test_webapp_socket import ONE_MOVE_8
+
 from solver.engine import make_domain
 from webapp import create_app
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=4),
-    max_leaves=12)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 BOARD_TEXT = st.text(alphabet="0123456789 ABCDab.,/", max_size=40)
 GAME = st.sampled_from(["npuzzle", "klotski", "watersort", "chess", ""])
 REQUEST = st.fixed_dictionaries(
     {"game": GAME, "board": BOARD_TEXT | JSON},
-    optional={"id": JSON, "capacity": st.integers(-2, 14) | JSON, "metric": JSON, "goal": JSON})
+    optional={"id": JSON, "capacity": st.integers(-2, 14) | JSON, "metric": JSON, "goal": JSON},
+)
 PAYLOAD = REQUEST | JSON
 EVENT = st.sampled_from(["analyse", "solve", "cancel"]) | st.text(min_size=1, max_size=10)
 ARGS = st.lists(PAYLOAD, min_size=0, max_size=3)
@@ -41,6 +46,7 @@ _ids = itertools.count()
 def fuzz_server():
     """A server of its own: short budgets, no rate limit (the fuzzer is fast on purpose)."""
     from werkzeug.serving import make_server
+
     app = create_app(testing=True, ANALYSE_SECONDS=2, SOLVE_SECONDS=2, RATE_LIMIT=0)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -88,15 +94,17 @@ def check_analysis(game, reply, options):
         assert any(domain.key(nxt) == domain.key(after) for _, nxt in domain.moves(state))
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(event=EVENT, args=ARGS)
 def test_random_json_at_every_event_gets_an_answer_and_the_server_stays_up(
-        fuzz_server, fuzz_client, event, args):
-    json.dumps(args)                                   # it is JSON, as a browser sends
+    fuzz_server, fuzz_client, event, args
+):
+    json.dumps(args)  # it is JSON, as a browser sends
     fuzz_client.drain(0)
     if args:
-        fuzz_client.sio.emit(event, tuple(args))       # a tuple sends several arguments
+        fuzz_client.sio.emit(event, tuple(args))  # a tuple sends several arguments
     else:
         fuzz_client.sio.emit(event)
     if event in ("analyse", "solve"):

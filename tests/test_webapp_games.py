@@ -4,12 +4,13 @@ Only the load test (a client that plays chosen positions, like these tests) may
 name games; every other module of ``webapp/`` must work for any declared game.
 ``files_naming`` (and its own tests) live in ``test_game_boundaries``.
 """
+
 from pathlib import Path
 
 import pytest
+from test_game_boundaries import files_naming
 
 from solver import catalogue
-from test_game_boundaries import files_naming
 
 #: the load generator plays chosen cheap positions and a slow solve to cancel, and its
 #: floods ask for hard solves and generated levels

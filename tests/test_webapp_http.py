@@ -1,4 +1,5 @@
 """HTTP side of the web app: lobby, play pages and their config, errors, health, startup."""
+
 import inspect
 import json
 import os
@@ -13,14 +14,14 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from test_klotski import string_bfs
+from test_npuzzle import reference_distances
+from test_watersort import fewest_pours_by_bfs
 
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
-from test_klotski import string_bfs
-from test_npuzzle import reference_distances
-from test_watersort import fewest_pours_by_bfs
 from webapp import create_app
 from webapp.config import normalise
 from webapp.games import default_options, lobby_packs
@@ -63,7 +64,9 @@ def test_lobby_links_every_game_and_level(client):
     html = client.get("/").get_data(as_text=True)
     for game in catalogue.games():
         assert f'href="/play/{game}"' in html
-    level_links = [unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?board=[^"]+)"', html)]
+    level_links = [
+        unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?board=[^"]+)"', html)
+    ]
     opened = {page_config(client.get(link))["board"] for link in level_links}
     assert len(klotski_levels()) >= 10
     assert opened == {level["board"] for level in all_levels()}
@@ -81,10 +84,13 @@ def test_the_levels_file_is_the_shared_classic_list():
 def test_every_level_link_opens_its_board_named_and_graded(client, level):
     config = page_config(client.get(level["url"]))
     assert config["error"] is None and config["board"] == level["board"]
-    assert config["level"] == {"name": level["name"], "pack": level["pack"],
-                               "moves": level["moves"]}
+    assert config["level"] == {
+        "name": level["name"],
+        "pack": level["pack"],
+        "moves": level["moves"],
+    }
     assert config["min"] == {"moves": level["min"], "optimal": True}
-    for variant in level["variants"]:          # the same level under the other metrics
+    for variant in level["variants"]:  # the same level under the other metrics
         config = page_config(client.get(variant["url"]))
         assert config["board"] == level["board"] and config["level"]["name"] == level["name"]
         assert config["min"] == {"moves": variant["min"], "optimal": True}
@@ -111,21 +117,30 @@ def test_play_page_canonicalises_the_board_and_reads_options(client):
     config = page_config(client.get("/play/watersort?board=AAB,BBA,,&capacity=3"))
     assert config["error"] is None and config["options"] == {"capacity": 3}
     assert config["board"] == "AAB,BBA,,"
-    config = page_config(client.get(
-        "/play/klotski?" + "board=" + quote("BAAC/BAAC/DEEF/DGHF/I..J") + "&metric=step&goal=A@3,1"))
+    config = page_config(
+        client.get(
+            "/play/klotski?"
+            + "board="
+            + quote("BAAC/BAAC/DEEF/DGHF/I..J")
+            + "&metric=step&goal=A@3,1"
+        )
+    )
     assert config["error"] is None
     assert config["options"] == {"metric": "step", "goal": "A@3,1"}
 
 
-@pytest.mark.parametrize("url, words", [
-    ("/play/npuzzle?board=1 2 3", None),
-    ("/play/npuzzle?board=1 2 3 4 5 6 7 8 8", None),
-    ("/play/klotski?board=BAAC/BAA/DEEF", None),
-    ("/play/klotski?metric=diagonal", "metric"),
-    ("/play/watersort?capacity=lots", "capacity"),
-    ("/play/watersort?board=ABC,,&capacity=4", None),
-    ("/play/npuzzle?board=" + "1" * 3000, "limit"),
-])
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("/play/npuzzle?board=1 2 3", None),
+        ("/play/npuzzle?board=1 2 3 4 5 6 7 8 8", None),
+        ("/play/klotski?board=BAAC/BAA/DEEF", None),
+        ("/play/klotski?metric=diagonal", "metric"),
+        ("/play/watersort?capacity=lots", "capacity"),
+        ("/play/watersort?board=ABC,,&capacity=4", None),
+        ("/play/npuzzle?board=" + "1" * 3000, "limit"),
+    ],
+)
 def test_bad_board_in_the_url_shows_the_error_and_the_default(client, url, words):
     game = url.split("/")[2].split("?")[0]
     config = page_config(client.get(url))
@@ -172,9 +187,14 @@ def free_port() -> int:
 def test_python_m_webapp_serves_without_a_terminal(tmp_path):
     port = free_port()
     env = {**os.environ, "PORT": str(port)}
-    server = subprocess.Popen([sys.executable, "-m", "webapp"], cwd=tmp_path, env=env,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webapp"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 15
         while True:
@@ -192,6 +212,7 @@ def test_python_m_webapp_serves_without_a_terminal(tmp_path):
 
 
 # -- issue 4: seeded levels, graded packs, the editor's JSON API ----------------------
+
 
 def test_seeded_npuzzle_link_gives_the_same_exact_distance_puzzle(client):
     link = "/play/npuzzle?size=3&distance=20&seed=123"
@@ -220,8 +241,11 @@ def test_daily_puzzles_open_and_bad_generator_values_fall_back(client):
     bad = page_config(client.get("/play/npuzzle?seed=1&distance=99"))
     assert "distance must be a whole number from 1 to 31" in bad["error"]
     assert bad["board"] == catalogue.get("npuzzle").default_board
-    for seed in ("x", "-1", "²", str(2 ** 31)):
-        assert "seed must be a whole number" in page_config(client.get(f"/play/npuzzle?seed={seed}"))["error"]
+    for seed in ("x", "-1", "²", str(2**31)):
+        assert (
+            "seed must be a whole number"
+            in page_config(client.get(f"/play/npuzzle?seed={seed}"))["error"]
+        )
 
 
 def test_lobby_shows_every_graded_level_with_its_minimum(client):
@@ -238,15 +262,20 @@ def test_lobby_shows_every_graded_level_with_its_minimum(client):
     assert other_goal["error"] is None and other_goal["level"] is None and other_goal["min"] is None
 
 
-@pytest.mark.parametrize("game,board,options,message", [
-    ("klotski", "AAB/AAC/BBD/E.D", {}, "piece B is not a rectangle"),
-    ("watersort", "RRRR,RB,BBB,", {"capacity": 4}, "colour R has 5 units, tubes hold 4"),
-    ("npuzzle", "1 2 3 4 5 6 7 8 8", {}, "tile 8 appears twice"),
-])
+@pytest.mark.parametrize(
+    "game,board,options,message",
+    [
+        ("klotski", "AAB/AAC/BBD/E.D", {}, "piece B is not a rectangle"),
+        ("watersort", "RRRR,RB,BBB,", {"capacity": 4}, "colour R has 5 units, tubes hold 4"),
+        ("npuzzle", "1 2 3 4 5 6 7 8 8", {}, "tile 8 appears twice"),
+    ],
+)
 def test_validate_api_uses_the_cli_messages(client, game, board, options, message):
-    reply = client.post("/api/validate", json={"game": game, "board": board, "options": options}).get_json()
+    reply = client.post(
+        "/api/validate", json={"game": game, "board": board, "options": options}
+    ).get_json()
     assert reply["ok"] is False and reply["error"].startswith(message)
-    with pytest.raises(BoardError) as err:             # the CLI's own message, word for word
+    with pytest.raises(BoardError) as err:  # the CLI's own message, word for word
         parse_board(game, board, **options)
     assert str(err.value) == reply["error"]
 
@@ -257,13 +286,18 @@ def test_validate_and_check_a_good_board(client):
     assert reply["ok"] and reply["canonical"] == board
     assert reply["link"].startswith("/play/klotski?board=")
     checked = client.post("/api/check", json={"game": "klotski", "board": board}).get_json()
-    expected = string_bfs(board, "A", 2, 0, "piece")       # the default goal: bottom centre
+    expected = string_bfs(board, "A", 2, 0, "piece")  # the default goal: bottom centre
     assert checked["solvable"] is True and checked["distance"] == expected
-    unsolvable = client.post("/api/check", json={"game": "npuzzle", "board": "2 1 3 4 5 6 7 8 0"}).get_json()
+    unsolvable = client.post(
+        "/api/check", json={"game": "npuzzle", "board": "2 1 3 4 5 6 7 8 0"}
+    ).get_json()
     assert unsolvable["ok"] and unsolvable["solvable"] is False
 
 
-@pytest.mark.parametrize("body", [None, [], {"game": "chess", "board": "x"}, {"game": "klotski", "board": "A", "options": 3}])
+@pytest.mark.parametrize(
+    "body",
+    [None, [], {"game": "chess", "board": "x"}, {"game": "klotski", "board": "A", "options": 3}],
+)
 def test_api_rejects_bad_requests_with_one_line(client, body):
     response = client.post("/api/validate", json=body)
     assert response.status_code == 400
@@ -273,7 +307,9 @@ def test_api_rejects_bad_requests_with_one_line(client, body):
 def test_editor_pages_open_for_every_game(client):
     for game in catalogue.games():
         response = client.get(f"/editor/{game}")
-        assert response.status_code == 200 and 'data-testid="editor-board"' in response.get_data(as_text=True)
+        assert response.status_code == 200 and 'data-testid="editor-board"' in response.get_data(
+            as_text=True
+        )
     assert client.get("/editor/chess").status_code == 404
 
 
@@ -298,6 +334,7 @@ def test_a_request_id_that_is_not_plain_text_is_replaced(client, given):
 
 # -- issue 9: settings from ARCADE_* through Flask's from_prefixed_env ----------------
 
+
 def test_arcade_environment_variables_configure_the_app(monkeypatch):
     monkeypatch.setenv("ARCADE_PREBUILD_TABLES", "0")
     monkeypatch.setenv("ARCADE_ALLOWED_ORIGINS", "https://a.example, https://b.example")
@@ -309,15 +346,25 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
     assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
     assert config["SOLVE_SECONDS"] == 20.0 and isinstance(config["SOLVE_SECONDS"], float)
     assert config["RATE_BURST"] == 7 and config["MESSAGE_QUEUE"] is None
-    assert create_app(testing=True, RATE_BURST=9).config["RATE_BURST"] == 9   # arguments win
+    assert create_app(testing=True, RATE_BURST=9).config["RATE_BURST"] == 9  # arguments win
 
 
-@pytest.mark.parametrize("text, expected", [("0", False), ("false", False), ("no", False),
-                                            ("off", False), ("1", True), ("true", True),
-                                            ("yes", True), ("on", True)])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("0", False),
+        ("false", False),
+        ("no", False),
+        ("off", False),
+        ("1", True),
+        ("true", True),
+        ("yes", True),
+        ("on", True),
+    ],
+)
 def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
     monkeypatch.setenv("ARCADE_PREBUILD_TABLES", text)
-    app = create_app(testing=True)                 # testing turns prebuilding off
+    app = create_app(testing=True)  # testing turns prebuilding off
     app.config.from_prefixed_env("ARCADE")
     normalise(app.config)
     assert app.config["PREBUILD_TABLES"] is expected
@@ -337,13 +384,16 @@ def test_a_generated_level_or_check_the_page_pool_cannot_take_is_a_503_saying_so
     assert page.headers["Retry-After"]
     check = client.post("/api/check", json={"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8"})
     assert check.status_code == 503 and "busy" in check.get_json()["error"]
-    assert client.get("/play/npuzzle").status_code == 200      # no search needed: served
+    assert client.get("/play/npuzzle").status_code == 200  # no search needed: served
     assert app.extensions["job_runner"].pools["page"].stats()["workers"] == 0
 
 
 def test_both_job_runners_follow_the_runner_protocol():
-    methods = [name for name, _ in inspect.getmembers(Runner, inspect.isfunction)
-               if not name.startswith("_")]
+    methods = [
+        name
+        for name, _ in inspect.getmembers(Runner, inspect.isfunction)
+        if not name.startswith("_")
+    ]
     assert set(methods) == {"submit", "run_task", "cancel", "drop", "start", "shutdown", "health"}
     for runner in (JobRunner, ClusterRunner):
         for name in methods:

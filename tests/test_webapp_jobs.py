@@ -11,6 +11,7 @@ Two layers keep that promise and each is tested alone, so removing either is cau
   its worker processes are replaced by pipes the test writes into, so an answer can be
   put in the pipe, unread, before the cancel, and read after it.
 """
+
 import multiprocessing
 import os
 import threading
@@ -94,13 +95,13 @@ def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
     runner.submit("q", SOLVE, request("other"))
     old, other = runner.pools[SOLVE].jobs[:2]
     old.on_event("progress", {"id": "old", "nodes": 10})
-    assert runner.emitted.sent == [("p", "progress", "old")]       # still the newest: sent
+    assert runner.emitted.sent == [("p", "progress", "old")]  # still the newest: sent
     move_on(runner)
     assert old.cancelled
-    old.on_event("progress", {"id": "old", "nodes": 20})            # already read off the pipe
+    old.on_event("progress", {"id": "old", "nodes": 20})  # already read off the pipe
     old.on_event("solution", answer("old"))
     old.on_done()
-    other.on_event("solution", answer("other"))                     # other players unaffected
+    other.on_event("solution", answer("other"))  # other players unaffected
     assert runner.emitted.sent == [("p", "progress", "old"), ("q", "solution", "other")]
 
 
@@ -109,7 +110,7 @@ def test_only_the_newest_of_several_requests_answers(runner):
         runner.submit("p", ANALYSE, request(job_id))
     first, second, third = runner.pools[ANALYSE].jobs
     assert [first.cancelled, second.cancelled, third.cancelled] == [True, True, False]
-    for job in (third, first, second):                  # answers in any order
+    for job in (third, first, second):  # answers in any order
         job.on_event("analysis", answer(job.request.id))
     assert runner.emitted.sent == [("p", "analysis", "third")]
 
@@ -146,10 +147,11 @@ def test_cancel_names_the_job_it_stops(runner):
     assert not runner.cancel("p", "someone else's") and not job.cancelled
     assert not runner.cancel("nobody")
     assert runner.cancel("p", "mine") and job.cancelled
-    assert not runner.cancel("p", "mine")               # nothing left to cancel
+    assert not runner.cancel("p", "mine")  # nothing left to cancel
 
 
 # -- the pool's own filter, with the test playing the worker processes ---------------------
+
 
 class PlayedWorker(pool_module._Worker):
     """A worker without a process: the test reads its jobs from ``child`` and writes its
@@ -161,10 +163,15 @@ class PlayedWorker(pool_module._Worker):
         self.index = index
         self.cancel_flag = SimpleNamespace(value=0)
         self.conn, self.child = multiprocessing.Pipe()
-        quiet, self._never = os.pipe()             # a sentinel that never fires
-        self.process = SimpleNamespace(sentinel=quiet, is_alive=lambda: True, pid=0,
-                                       exitcode=None, join=lambda timeout=None: None,
-                                       kill=lambda: None)
+        quiet, self._never = os.pipe()  # a sentinel that never fires
+        self.process = SimpleNamespace(
+            sentinel=quiet,
+            is_alive=lambda: True,
+            pid=0,
+            exitcode=None,
+            join=lambda timeout=None: None,
+            kill=lambda: None,
+        )
         self.ready = False
         self.job = None
         self.deadline = 0.0
@@ -210,8 +217,9 @@ def hold_the_dispatcher(pool, start_job):
     first, second = PlayedWorker.made
     seq, *_ = first.take()
     blocker = Blocker()
-    pool.submit(PoolJob(SOLVE, request("blocker"), LIMITS[SOLVE], owner="b",
-                        on_event=blocker.on_event))
+    pool.submit(
+        PoolJob(SOLVE, request("blocker"), LIMITS[SOLVE], owner="b", on_event=blocker.on_event)
+    )
     blocking_seq, *_ = second.take()
     second.child.send(("event", blocking_seq, "progress", {"id": "blocker"}))
     assert blocker.inside.wait(10)
@@ -220,14 +228,20 @@ def hold_the_dispatcher(pool, start_job):
 
 def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
     heard, done = [], threading.Event()
-    job = PoolJob(SOLVE, request("old"), LIMITS[SOLVE], owner="p",
-                  on_event=lambda event, payload: heard.append(event), on_done=done.set)
+    job = PoolJob(
+        SOLVE,
+        request("old"),
+        LIMITS[SOLVE],
+        owner="p",
+        on_event=lambda event, payload: heard.append(event),
+        on_done=done.set,
+    )
     blocker, worker, seq = hold_the_dispatcher(played_pool, lambda: played_pool.submit(job))
     worker.child.send(("event", seq, "solution", answer("old")))
     worker.child.send(("done", seq))
     played_pool.cancel(job)
     blocker.release.set()
-    assert done.wait(10)                   # the pipe was read to the end
+    assert done.wait(10)  # the pipe was read to the end
     assert heard == []
 
 
@@ -237,8 +251,9 @@ def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_po
     emitted = Emitted()
     runner = JobRunner(emitted, {ANALYSE: played_pool, SOLVE: played_pool}, LIMITS)
     blocker, worker, seq = hold_the_dispatcher(
-        played_pool, lambda: runner.submit("p", SOLVE, request("old")))
-    runner.submit("q", SOLVE, request("queued"))          # waits for a free worker
+        played_pool, lambda: runner.submit("p", SOLVE, request("old"))
+    )
+    runner.submit("q", SOLVE, request("queued"))  # waits for a free worker
     worker.child.send(("event", seq, "solution", answer("old")))
     worker.child.send(("done", seq))
     move_on(runner)

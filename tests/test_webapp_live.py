@@ -1,4 +1,5 @@
 """The Socket.IO protocol over a real websocket against the live server (conftest)."""
+
 import os
 import queue
 import signal
@@ -10,8 +11,9 @@ import urllib.request
 
 import pytest
 import socketio
+from helpers.sockets import ANSWERS, replay_solution
+from test_webapp_socket import GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8
 
-from test_webapp_socket import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, replay_solution
 from solver import catalogue
 from webapp.games import default_options
 from webapp.loadtest import free_port
@@ -65,6 +67,7 @@ def live(live_server):
         client = LiveClient(live_server)
         clients.append(client)
         return client
+
     yield connect
     for client in clients:
         client.close()
@@ -94,8 +97,13 @@ def test_unsolvable_and_errors_over_websocket(live):
     client = live()
     client.emit("solve", {"game": "npuzzle", "board": ODD_PARITY_8, "id": 1})
     assert client.wait(ANSWERS)[0] == "unsolvable"
-    for bad in ("nonsense", [1, 2], {"game": "npuzzle"}, {"game": "go", "board": "x"},
-                {"game": "npuzzle", "board": "9 9 9"}):
+    for bad in (
+        "nonsense",
+        [1, 2],
+        {"game": "npuzzle"},
+        {"game": "go", "board": "x"},
+        {"game": "npuzzle", "board": "9 9 9"},
+    ):
         client.emit("analyse", bad)
         name, reply = client.wait(ANSWERS)
         assert name == "error" and reply["event"] == "analyse" and reply["message"]
@@ -126,7 +134,7 @@ def test_one_clients_long_solve_does_not_block_another(live):
     for _ in range(3):
         other.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8})
         other.wait("analysis", timeout=15)
-    assert [n for n, _ in busy.drain(0) if n in ANSWERS] == []     # answered mid-solve
+    assert [n for n, _ in busy.drain(0) if n in ANSWERS] == []  # answered mid-solve
     busy.emit("cancel")
     assert [n for n, _ in busy.drain(0.5) if n in ANSWERS] == []
 
@@ -148,9 +156,13 @@ def test_oversize_messages_are_refused_by_the_transport(live_server, live):
 def test_only_the_same_origin_may_connect_by_default(live_server):
     stranger = socketio.Client(reconnection=False)
     with pytest.raises(socketio.exceptions.ConnectionError):
-        stranger.connect(live_server, headers={"Origin": "http://evil.example"},
-                         transports=["websocket"], wait_timeout=5)
-    friend = socketio.Client(reconnection=False)      # it sends its own, same origin
+        stranger.connect(
+            live_server,
+            headers={"Origin": "http://evil.example"},
+            transports=["websocket"],
+            wait_timeout=5,
+        )
+    friend = socketio.Client(reconnection=False)  # it sends its own, same origin
     friend.connect(live_server, transports=["websocket"], wait_timeout=5)
     assert friend.connected
     threading.Thread(target=friend.disconnect, daemon=True).start()
@@ -164,7 +176,8 @@ def _descendants(pid):
             try:
                 with open(f"/proc/{entry}/stat") as f:
                     children.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(
-                        int(entry))
+                        int(entry)
+                    )
             except (OSError, ValueError):
                 pass
     found, todo = [], [pid]
@@ -189,11 +202,21 @@ def _alive(pids):
 
 def test_sigterm_cancels_running_jobs_with_an_error_and_stops_the_workers(tmp_path):
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "ARCADE_PREBUILD_TABLES": "0",
-           "ARCADE_LOG_LEVEL": "WARNING"}
-    log = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([sys.executable, "-m", "webapp"], cwd=tmp_path, env=env,
-                              stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "ARCADE_PREBUILD_TABLES": "0",
+        "ARCADE_LOG_LEVEL": "WARNING",
+    }
+    log = open(tmp_path / "server.log", "w")  # noqa: SIM115 - the server writes it until it stops
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webapp"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
@@ -208,18 +231,18 @@ def test_sigterm_cancels_running_jobs_with_an_error_and_stops_the_workers(tmp_pa
         client.emit("solve", {**LONG, "id": "running"})
         client.wait("progress", timeout=20)
         workers = _descendants(server.pid)
-        assert len(workers) >= 2                # gunicorn's worker and the solver's
+        assert len(workers) >= 2  # gunicorn's worker and the solver's
         stopped = time.monotonic()
         server.send_signal(signal.SIGTERM)
         try:
             _, error = client.wait("error", timeout=10)
         except AssertionError:
-            raise AssertionError((tmp_path / "server.log").read_text()[-3000:])
+            raise AssertionError((tmp_path / "server.log").read_text()[-3000:]) from None
         assert error["id"] == "running" and "shutting down" in error["message"]
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            raise AssertionError((tmp_path / "server.log").read_text()[-3000:])
+            raise AssertionError((tmp_path / "server.log").read_text()[-3000:]) from None
         assert server.returncode == 0 and time.monotonic() - stopped < 15
         # workers end with the server; multiprocessing's resource tracker a moment later
         deadline = time.monotonic() + 3

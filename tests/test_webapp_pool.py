@@ -3,17 +3,20 @@
 Jobs here run in real worker processes (spawned), so each test proves the web
 process hands work off, and gets every answer back, across a process boundary.
 """
+
 import os
 import re
 import signal
 import time
 
 import pytest
+from helpers.sockets import Inbox
+from test_npuzzle import DOMAIN
+from test_webapp_socket import LONG, ONE_MOVE_8
 
 from solver.npuzzle.levels import load
-from test_npuzzle import DOMAIN
-from test_webapp_socket import LONG, ONE_MOVE_8, Inbox
-from webapp import app as app_module, create_app
+from webapp import app as app_module
+from webapp import create_app
 from webapp.jobs import BUSY_MESSAGE
 from webapp.pool import PoolBusy, PoolJob, WorkerPool
 from webapp.ratelimit import RateLimiter
@@ -30,13 +33,19 @@ class Recorder:
         self.events = []
         self.done_at = None
 
-    def job(self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t", group="",
-            priority=0):
-        return PoolJob(kind, request, Limits(seconds, max_nodes, 0.1), owner=owner,
-                       on_event=lambda event, payload: self.events.append(
-                           (time.monotonic(), event, payload)),
-                       on_done=lambda: setattr(self, "done_at", time.monotonic()),
-                       group=group, priority=priority)
+    def job(
+        self, request, kind="solve", seconds=20.0, max_nodes=None, owner="t", group="", priority=0
+    ):
+        return PoolJob(
+            kind,
+            request,
+            Limits(seconds, max_nodes, 0.1),
+            owner=owner,
+            on_event=lambda event, payload: self.events.append((time.monotonic(), event, payload)),
+            on_done=lambda: setattr(self, "done_at", time.monotonic()),
+            group=group,
+            priority=priority,
+        )
 
     def wait(self, test, timeout=15.0):
         deadline = time.monotonic() + timeout
@@ -53,9 +62,18 @@ def pool():
     made = []
 
     def make(size=1, max_queue=4, max_per_group=None, reserved=0, **settings):
-        made.append(WorkerPool("test", size, max_queue, WorkerSettings(**settings),
-                               max_per_group=max_per_group, reserved=reserved))
+        made.append(
+            WorkerPool(
+                "test",
+                size,
+                max_queue,
+                WorkerSettings(**settings),
+                max_per_group=max_per_group,
+                reserved=reserved,
+            )
+        )
         return made[-1]
+
     yield make
     for each in made:
         each.shutdown(1.0)
@@ -75,7 +93,7 @@ def test_a_cancelled_search_stops_and_says_nothing_more(pool):
     recorder.wait(lambda: recorder.done_at is not None, timeout=15)
     assert [n for t, n, _ in recorder.events if t > cancelled_at] == []
     assert solve.owners() == set()
-    after = Recorder()                                  # the worker is free again
+    after = Recorder()  # the worker is free again
     solve.submit(after.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="after")))
     after.wait(lambda: after.done_at is not None)
     assert after.names() == ["solution"]
@@ -94,8 +112,10 @@ def test_node_budget_from_configuration_ends_the_search_with_an_error(pool):
 def test_full_queue_raises_busy_and_the_queue_drains(pool):
     solve = pool(size=1, max_queue=1)
     first, second = Recorder(), Recorder()
-    running, queued = first.job(LONG_REQUEST), second.job(
-        JobRequest(game="npuzzle", board=ONE_MOVE_8, id="q"))
+    running, queued = (
+        first.job(LONG_REQUEST),
+        second.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="q")),
+    )
     solve.submit(running)
     first.wait(lambda: "progress" in first.names())
     solve.submit(queued)
@@ -130,8 +150,9 @@ def test_over_the_memory_cap_is_an_error_not_a_dead_server(pool):
     solve.submit(recorder.job(LONG_REQUEST, seconds=30))
     recorder.wait(lambda: recorder.done_at is not None, timeout=30)
     _, name, payload = recorder.events[-1]
-    assert name == "error" and ("memory" in payload["message"] or
-                                "worker stopped" in payload["message"])
+    assert name == "error" and (
+        "memory" in payload["message"] or "worker stopped" in payload["message"]
+    )
     after = Recorder()
     solve.submit(after.job(JobRequest(game="npuzzle", board=ONE_MOVE_8)))
     after.wait(lambda: after.done_at is not None)
@@ -146,9 +167,10 @@ def test_analysis_streams_an_interim_hint_before_the_proven_answer(pool):
     lookup.wait(lambda: lookup.done_at is not None)
     assert [(n, p["final"], p["distance"]) for _, n, p in lookup.events] == [("analysis", True, 1)]
     fifteen = Recorder()
-    korf_60 = load("korf100")["instances"][59]        # 66 moves, millions of positions
-    job = fifteen.job(JobRequest(game="npuzzle", board=korf_60["board"]), kind="analyse",
-                      seconds=60)
+    korf_60 = load("korf100")["instances"][59]  # 66 moves, millions of positions
+    job = fifteen.job(
+        JobRequest(game="npuzzle", board=korf_60["board"]), kind="analyse", seconds=60
+    )
     analyse.submit(job)
     fifteen.wait(lambda: fifteen.events, timeout=30)
     _, name, interim = fifteen.events[0]
@@ -184,9 +206,9 @@ def test_a_reserved_worker_is_kept_for_first_priority_jobs(pool):
     quick_lane.submit(first.job(LONG_REQUEST, seconds=60, priority=1))
     quick_lane.submit(second.job(LONG_REQUEST, seconds=60, priority=1))
     first.wait(lambda: quick_lane.stats()["busy"] == 1, timeout=30)
-    assert quick_lane.stats()["queued"] == 1           # the second try waits ...
+    assert quick_lane.stats()["queued"] == 1  # the second try waits ...
     quick_lane.submit(hint.job(JobRequest(game="npuzzle", board=ONE_MOVE_8), kind="analyse"))
-    hint.wait(lambda: hint.done_at is not None, timeout=30)    # ... the hint does not
+    hint.wait(lambda: hint.done_at is not None, timeout=30)  # ... the hint does not
     assert hint.names()[-1] == "analysis" and quick_lane.stats()["queued"] == 1
 
 
@@ -198,7 +220,7 @@ def test_a_group_may_queue_only_its_share(pool):
     solve.submit(queued.job(LONG_REQUEST, group="A"))
     with pytest.raises(PoolBusy):
         solve.submit(Recorder().job(LONG_REQUEST, group="A"))
-    solve.submit(Recorder().job(LONG_REQUEST, group="B"))       # another client's share
+    solve.submit(Recorder().job(LONG_REQUEST, group="B"))  # another client's share
     assert solve.stats()["queued"] == 2 and solve.stats()["rejected"] == 1
 
 
@@ -226,8 +248,11 @@ def test_rate_limit_answers_error_then_recovers(monkeypatch):
     """On a clock the test moves: 12 requests at once are the burst of 5 and 7 errors;
     one second later exactly one more request is allowed."""
     now = [0.0]
-    monkeypatch.setattr(app_module, "RateLimiter",
-                        lambda rate, burst: RateLimiter(rate, burst, clock=lambda: now[0]))
+    monkeypatch.setattr(
+        app_module,
+        "RateLimiter",
+        lambda rate, burst: RateLimiter(rate, burst, clock=lambda: now[0]),
+    )
     app = create_app(testing=True, RATE_LIMIT=1, RATE_BURST=5)
     inbox = Inbox(app.extensions["socketio"].test_client(app))
     try:
@@ -254,20 +279,28 @@ def test_rate_limiter_refills_at_its_rate():
     now = [0.0]
     limiter = RateLimiter(rate=2, burst=3, clock=lambda: now[0])
     assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
-    assert limiter.allow("b")                        # clients are limited separately
+    assert limiter.allow("b")  # clients are limited separately
     now[0] = 0.5
     assert limiter.allow("a") and not limiter.allow("a")
     limiter.forget("a")
     assert len(limiter) == 1
 
 
-@pytest.mark.parametrize("payload, words", [
-    ({"game": "npuzzle", "board": " ".join(["1"] * 101)}, "largest puzzle is 10x10"),
-    ({"game": "watersort", "board": "," * 45}, "46 tubes; the limit is 40"),
-    ({"game": "klotski", "board": "/".join(["A"] * 11)}, "larger than 10x10"),
-    ({"game": "klotski", "board": "/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd",
-                                            "efghijklmn"])}, "40 pieces"),
-])
+@pytest.mark.parametrize(
+    "payload, words",
+    [
+        ({"game": "npuzzle", "board": " ".join(["1"] * 101)}, "largest puzzle is 10x10"),
+        ({"game": "watersort", "board": "," * 45}, "46 tubes; the limit is 40"),
+        ({"game": "klotski", "board": "/".join(["A"] * 11)}, "larger than 10x10"),
+        (
+            {
+                "game": "klotski",
+                "board": "/".join(["ABCDEFGHIJ", "KLMNOPQRST", "UVWXYZabcd", "efghijklmn"]),
+            },
+            "40 pieces",
+        ),
+    ],
+)
 def test_oversized_boards_are_refused_before_any_work(payload, words):
     with pytest.raises(PayloadError, match=words):
         parse_job_request(payload)
@@ -283,8 +316,9 @@ def test_oversized_boards_are_refused_before_any_work(payload, words):
 def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
     """Lookups never queue behind a search: after ANALYSE_FAST_SECONDS the search
     continues in the solve pool with the full analysis budget."""
-    app = create_app(testing=True, ANALYSE_WORKERS=1, ANALYSE_FAST_SECONDS=0.3,
-                     ANALYSE_SECONDS=6, RATE_LIMIT=0)
+    app = create_app(
+        testing=True, ANALYSE_WORKERS=1, ANALYSE_FAST_SECONDS=0.3, ANALYSE_SECONDS=6, RATE_LIMIT=0
+    )
     sio, runner = app.extensions["socketio"], app.extensions["job_runner"]
     searching, looking = Inbox(sio.test_client(app)), Inbox(sio.test_client(app))
     try:
@@ -295,12 +329,12 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
             time.sleep(0.02)
         looking.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})
         assert looking.wait("analysis", timeout=10)[1]["distance"] == 1
-        searching._pull()                   # not behind the search: that one is still running
+        searching._pull()  # not behind the search: that one is still running
         assert [n for n, _ in searching.events if n != "progress"] == []
         _, error = searching.wait(("analysis", "error"), timeout=20)
         assert error["id"] == "deep" and error["message"].startswith("gave up after ")
         budget = float(re.search(r"\(([\d.]+) s budget\)", error["message"]).group(1))
-        assert budget > 1.0                 # (part of) the full 6 s budget, not the fast 0.3 s
+        assert budget > 1.0  # (part of) the full 6 s budget, not the fast 0.3 s
     finally:
         for inbox in (searching, looking):
             inbox.client.disconnect()
@@ -310,7 +344,7 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
 def test_workers_that_cannot_start_are_not_restarted_in_a_tight_loop(pool):
     """A worker dying before it is ready (here: an impossible niceness) is restarted
     after a growing pause, and queued jobs are answered instead of waiting forever."""
-    broken = pool(nice=10 ** 12)
+    broken = pool(nice=10**12)
     recorder = Recorder()
     broken.submit(recorder.job(JobRequest(game="npuzzle", board=ONE_MOVE_8, id="stuck")))
     recorder.wait(lambda: recorder.done_at is not None, timeout=20)
@@ -318,4 +352,4 @@ def test_workers_that_cannot_start_are_not_restarted_in_a_tight_loop(pool):
     assert name == "error" and payload["id"] == "stuck" and "cannot start" in payload["message"]
     restarts = broken.stats()["restarts"]
     time.sleep(1.0)
-    assert broken.stats()["restarts"] - restarts <= 1       # backing off, not spinning
+    assert broken.stats()["restarts"] - restarts <= 1  # backing off, not spinning

@@ -5,17 +5,19 @@ until the awaited event shows up (or a timeout fails the test). Solutions are
 replayed with the solver domain's own rules, and their lengths checked against
 an independent breadth-first search.
 """
+
 import json
 import time
+from itertools import pairwise
 
 import pytest
+from helpers.sockets import ANSWERS, Inbox, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.engine import make_domain
+from solver import catalogue
 from solver.core.search import breadth_first
 from webapp import create_app
-from solver import catalogue
 from webapp.games import default_options
 
 #: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
@@ -24,68 +26,12 @@ LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
 ONE_MOVE_8 = "1 2 3 4 5 6 7 0 8"
 GOAL_8 = "1 2 3 4 5 6 7 8 0"
 ODD_PARITY_8 = "1 2 3 4 5 6 8 7 0"
-ANSWERS = ("analysis", "solution", "unsolvable", "error")
-
-
-class Inbox:
-    """Collects a test client's events; ``wait`` pops the first one that matches."""
-
-    def __init__(self, client):
-        self.client = client
-        self.events = []
-
-    def _pull(self):
-        for packet in self.client.get_received():
-            self.events.append((packet["name"], packet["args"][0] if packet["args"] else None))
-
-    def wait(self, names, timeout=10.0, where=lambda payload: True):
-        names = (names,) if isinstance(names, str) else tuple(names)
-        deadline = time.monotonic() + timeout
-        while True:
-            self._pull()
-            for i, (name, payload) in enumerate(self.events):
-                if name in names and where(payload):
-                    del self.events[i]
-                    return name, payload
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {names} within {timeout} s; got {self.events}")
-            time.sleep(0.01)
-
-    def quiet_for(self, seconds, names=ANSWERS):
-        """The events among ``names`` that arrive within ``seconds`` (should be none)."""
-        time.sleep(seconds)
-        self._pull()
-        return [(n, p) for n, p in self.events if n in names]
-
-
-def replay_solution(game, board, solution, options=None):
-    """Check a ``solution`` payload with the domain's rules; return the domain and start."""
-    domain = make_domain(game, **(options or {}))
-    state = domain.parse(board)
-    assert solution["states"][0] == domain.format(state)
-    assert solution["length"] == len(solution["moves"]) == len(solution["states"]) - 1
-    for move_dict, after in zip(solution["moves"], solution["states"][1:]):
-        assert move_dict["text"]
-        matches = [nxt for move, nxt in domain.moves(state)
-                   if domain.format(nxt) == after and domain.move_info(move) == move_dict]
-        assert matches, f"{move_dict} from {domain.format(state)} is not a legal move to {after}"
-        state = matches[0]
-    assert domain.is_goal(state)
-    return domain, domain.parse(board)
 
 
 @pytest.fixture(scope="module")
 def app():
     # no rate limit here: these tests fire events as fast as they can on purpose
     return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
-
-
-@pytest.fixture
-def inbox(app):
-    client = app.extensions["socketio"].test_client(app)
-    yield Inbox(client)
-    if client.is_connected():
-        client.disconnect()
 
 
 def test_analyse_gives_distance_and_best_move(inbox):
@@ -156,7 +102,7 @@ def test_progress_is_throttled(inbox):
     inbox.client.emit("solve", {**LONG, "id": "throttled"})
     stamps = [inbox.wait("progress", timeout=10)[1]["elapsed"] for _ in range(4)]
     inbox.client.emit("cancel")
-    assert all(b - a >= 0.2 for a, b in zip(stamps, stamps[1:])), stamps
+    assert all(b - a >= 0.2 for a, b in pairwise(stamps)), stamps
 
 
 def test_cancel_with_another_id_leaves_the_job_alone(inbox):
@@ -207,7 +153,7 @@ def test_a_long_solve_does_not_block_another_client(app, inbox):
     _, reply = other.wait("analysis", timeout=15)
     assert reply["id"] == "quick"
     inbox._pull()
-    assert [n for n, _ in inbox.events if n != "progress"] == []   # answered mid-solve
+    assert [n for n, _ in inbox.events if n != "progress"] == []  # answered mid-solve
     inbox.client.emit("cancel")
     other.client.disconnect()
 
@@ -217,14 +163,21 @@ def test_over_budget_is_an_error_naming_the_effort():
     inbox = Inbox(budget_app.extensions["socketio"].test_client(budget_app))
     for event in ("solve", "analyse"):
         inbox.client.emit(event, {**LONG, "id": event})
-        _, error = inbox.wait("error", timeout=30)   # a fresh app: workers start first
+        _, error = inbox.wait("error", timeout=30)  # a fresh app: workers start first
         assert error["event"] == event and error["id"] == event
         assert error["message"].startswith("gave up after ")
     inbox.client.disconnect()
 
 
 BAD_PAYLOADS = [
-    None, "npuzzle", 42, 3.5, True, [], ["npuzzle", ONE_MOVE_8], {},
+    None,
+    "npuzzle",
+    42,
+    3.5,
+    True,
+    [],
+    ["npuzzle", ONE_MOVE_8],
+    {},
     {"game": "npuzzle"},
     {"board": ONE_MOVE_8},
     {"game": 5, "board": ONE_MOVE_8},
@@ -267,11 +220,13 @@ def test_bad_payloads_get_one_error_each_and_the_server_carries_on(inbox, event)
 
 
 def test_error_messages_name_the_problem(inbox):
-    cases = [({"game": "chess", "board": "x"}, "unknown game"),
-             ({"game": "npuzzle"}, "missing board"),
-             ({"board": "x"}, "missing game"),
-             ({"game": "npuzzle", "board": "1 " * 1001}, "limit is 2000"),
-             ({"game": "npuzzle", "board": ONE_MOVE_8, "id": 7, "capacity": "x"}, "capacity")]
+    cases = [
+        ({"game": "chess", "board": "x"}, "unknown game"),
+        ({"game": "npuzzle"}, "missing board"),
+        ({"board": "x"}, "missing game"),
+        ({"game": "npuzzle", "board": "1 " * 1001}, "limit is 2000"),
+        ({"game": "npuzzle", "board": ONE_MOVE_8, "id": 7, "capacity": "x"}, "capacity"),
+    ]
     for payload, words in cases:
         inbox.client.emit("analyse", payload)
         _, reply = inbox.wait("error")
@@ -296,18 +251,22 @@ def test_two_arguments_are_an_error_not_a_crash(inbox):
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 FIELD = st.sampled_from(["game", "board", "id", "metric", "goal", "capacity", "extra"])
 GAME_VALUE = st.sampled_from(["npuzzle", "klotski", "watersort", "chess", ""]) | JSON
 PAYLOADS = JSON | st.dictionaries(FIELD, GAME_VALUE, max_size=6)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(payload=PAYLOADS, event=st.sampled_from(["analyse", "solve"]))
 def test_fuzzed_payloads_always_get_one_answer(inbox, payload, event):
-    json.dumps(payload)                      # it is JSON, as a browser would send
+    json.dumps(payload)  # it is JSON, as a browser would send
     inbox.client.emit(event, payload)
     name, reply = inbox.wait(ANSWERS, timeout=10)
     if name == "error":

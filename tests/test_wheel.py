@@ -6,6 +6,7 @@ The wheel is built from a copy of the checkout (``pip wheel --no-deps
 into a fresh venv that sees this environment's packages (Flask and the rest)
 through a ``.pth`` line; ``python -m webapp`` then runs from an empty directory.
 """
+
 import os
 import re
 import shutil
@@ -30,8 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "solver", "webapp", "templates", "static"]
 PAGES = ["/"] + [f"/{page}/{name}" for name in catalogue.games() for page in ("play", "editor")]
 #: ``import ... from "x"``, ``import "x"``, ``export ... from "x"``
-JS_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?(?:\bfrom\s*)?["']([^"']+)["']""",
-                       re.MULTILINE)
+JS_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^'"]*?(?:\bfrom\s*)?["']([^"']+)["']""", re.MULTILINE
+)
 
 
 def _run(argv, **kwargs):
@@ -47,13 +49,27 @@ def wheel(tmp_path_factory):
     source = work / "source"
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
         else:
             source.mkdir(exist_ok=True)
             shutil.copy(ROOT / name, source / name)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-          "--no-cache-dir", "-q", "-w", str(work / "dist"), str(source)])
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-cache-dir",
+            "-q",
+            "-w",
+            str(work / "dist"),
+            str(source),
+        ]
+    )
     (built,) = (work / "dist").glob("*.whl")
     return built
 
@@ -68,8 +84,20 @@ def installed(wheel, tmp_path_factory):
     # this environment's packages, after the venv's own (a plain path line: its
     # .pth files, such as an editable install of this project, are not run)
     Path(purelib.strip(), "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
-          "--no-index", "-q", str(wheel)])
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            str(wheel),
+        ]
+    )
     return python
 
 
@@ -85,8 +113,11 @@ def test_the_wheel_holds_every_module_and_asset(wheel):
         expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py")}
     expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "solver").rglob("*.json")}
     for folder in ("templates", "static"):
-        expected |= {"webapp/" + p.relative_to(ROOT).as_posix()
-                     for p in (ROOT / folder).rglob("*") if p.is_file()}
+        expected |= {
+            "webapp/" + p.relative_to(ROOT).as_posix()
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file()
+        }
     assert expected - names == set()
 
 
@@ -111,17 +142,23 @@ def _get(url):
 
 
 def test_the_installed_server_serves_every_page_and_asset(installed, tmp_path):
-    where = _run([str(installed), "-c", "import webapp, flask; print(webapp.__file__)"],
-                 cwd=tmp_path, env=_clean_env())
-    assert Path(where.strip()).is_relative_to(installed.parent.parent)   # not the checkout
+    where = _run(
+        [str(installed), "-c", "import webapp, flask; print(webapp.__file__)"],
+        cwd=tmp_path,
+        env=_clean_env(),
+    )
+    assert Path(where.strip()).is_relative_to(installed.parent.parent)  # not the checkout
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    log = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([str(installed), "-m", "webapp", "--port", str(port)],
-                              cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=log,
-                              stderr=subprocess.STDOUT,
-                              env=_clean_env(ARCADE_PREBUILD_TABLES="0",
-                                             ARCADE_LOG_LEVEL="WARNING"))
+    log = open(tmp_path / "server.log", "w")  # noqa: SIM115 - the server writes it until it stops
+    server = subprocess.Popen(
+        [str(installed), "-m", "webapp", "--port", str(port)],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=_clean_env(ARCADE_PREBUILD_TABLES="0", ARCADE_LOG_LEVEL="WARNING"),
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -129,8 +166,9 @@ def test_the_installed_server_serves_every_page_and_asset(installed, tmp_path):
                 _get(f"{base}/healthz")
                 break
             except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, \
-                    (tmp_path / "server.log").read_text()[-3000:]
+                assert server.poll() is None and time.monotonic() < deadline, (
+                    tmp_path / "server.log"
+                ).read_text()[-3000:]
                 time.sleep(0.2)
         seen, todo = set(), []
         for page in PAGES:
@@ -145,14 +183,17 @@ def test_the_installed_server_serves_every_page_and_asset(installed, tmp_path):
         while todo:
             url = todo.pop()
             if url in seen or urlsplit(url).scheme not in ("http", "https"):
-                continue                        # data: icons are inline
+                continue  # data: icons are inline
             seen.add(url)
             status, body = _get(url)
             assert status == 200 and body, url
             if url.endswith(".js"):
-                todo += [urljoin(url, name) for name in JS_IMPORT.findall(body)
-                         if name.startswith((".", "/"))]
-        assert any(url.endswith("/js/board.js") for url in seen)     # reached through imports
+                todo += [
+                    urljoin(url, name)
+                    for name in JS_IMPORT.findall(body)
+                    if name.startswith((".", "/"))
+                ]
+        assert any(url.endswith("/js/board.js") for url in seen)  # reached through imports
     finally:
         server.send_signal(signal.SIGTERM)
         try:

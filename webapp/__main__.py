@@ -8,6 +8,7 @@ SIGTERM or Ctrl-C shut down gracefully: new jobs are refused, clients with a job
 queued or running are told ``error`` ("server is shutting down"), the solver
 workers stop, then the process exits.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,7 @@ def serve_dev(host: str, port: int) -> None:
     """The Werkzeug development server, restarting when a source file changes."""
     from werkzeug.serving import is_running_from_reloader, run_simple
 
-    if not is_running_from_reloader():          # the watcher: it restarts, never serves
+    if not is_running_from_reloader():  # the watcher: it restarts, never serves
         run_simple(host, port, _never_served, use_reloader=True)
         return
     from . import create_app
@@ -35,8 +36,15 @@ def serve_dev(host: str, port: int) -> None:
     app = create_app()
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        app.extensions["socketio"].run(app, host=host, port=port, debug=False, use_reloader=True,
-                                       allow_unsafe_werkzeug=True, log_output=True)
+        app.extensions["socketio"].run(
+            app,
+            host=host,
+            port=port,
+            debug=False,
+            use_reloader=True,
+            allow_unsafe_werkzeug=True,
+            log_output=True,
+        )
     except KeyboardInterrupt:
         pass
     finally:
@@ -44,35 +52,45 @@ def serve_dev(host: str, port: int) -> None:
         shutdown(app)
 
 
-def _never_served(environ, start_response):      # pragma: no cover - the watcher's placeholder
+def _never_served(environ, start_response):  # pragma: no cover - the watcher's placeholder
     raise RuntimeError("the reloader's watcher does not serve")
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)),
-                        help="port (default $PORT or 5000)")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("ARCADE_THREADS", 1000)),
-                        help="threads, so at most this many clients at once "
-                             "(default $ARCADE_THREADS or 1000)")
-    parser.add_argument("--dev", action="store_true",
-                        help="the reloading development server instead of gunicorn")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("PORT", 5000)),
+        help="port (default $PORT or 5000)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=int(os.environ.get("ARCADE_THREADS", 1000)),
+        help="threads, so at most this many clients at once (default $ARCADE_THREADS or 1000)",
+    )
+    parser.add_argument(
+        "--dev", action="store_true", help="the reloading development server instead of gunicorn"
+    )
     args = parser.parse_args(argv)
     level = os.environ.get("ARCADE_LOG_LEVEL", "INFO").upper()
     logging.basicConfig(level=level, format="%(asctime)s %(process)d %(name)s %(message)s")
-    logging.getLogger("werkzeug").setLevel(level)   # request lines only at INFO
+    logging.getLogger("werkzeug").setLevel(level)  # request lines only at INFO
     print(f"Puzzle arcade on http://{args.host}:{args.port}/", flush=True)
     if args.dev:
         serve_dev(args.host, args.port)
         return
     from .server import ArcadeServer
+
     try:
         request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))
     except ValueError:
         parser.error("ARCADE_REQUEST_SECONDS must be a number of seconds")
-    ArcadeServer(args.host, args.port, threads=args.threads, log_level=level,
-                 request_seconds=request_seconds).run()
+    ArcadeServer(
+        args.host, args.port, threads=args.threads, log_level=level, request_seconds=request_seconds
+    ).run()
 
 
 if __name__ == "__main__":

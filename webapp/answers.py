@@ -4,9 +4,10 @@ Each function returns ``(event, payload)`` ready to emit, or ``None`` when the
 search was cancelled (a cancelled job never answers). They know nothing about
 sockets or threads, so they are easy to test and to reuse.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Optional, Tuple
+from collections.abc import Callable
 
 from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
@@ -14,7 +15,7 @@ from solver.engine import solve_board
 
 from .validation import JobRequest
 
-Reply = Optional[Tuple[str, dict]]
+Reply = tuple[str, dict] | None
 
 
 def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
@@ -27,9 +28,14 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
     return payload
 
 
-def solve_reply(request: JobRequest, cancel, seconds: float,
-                progress: Optional[Callable[[Progress], None]] = None,
-                max_nodes: Optional[int] = None, escalate: bool = False) -> Reply:
+def solve_reply(
+    request: JobRequest,
+    cancel,
+    seconds: float,
+    progress: Callable[[Progress], None] | None = None,
+    max_nodes: int | None = None,
+    escalate: bool = False,
+) -> Reply:
     """``solution``, ``unsolvable``, or ``error`` (bad board, over budget).
 
     With ``escalate`` (a quick try) running out of budget is ``escalate``, and so
@@ -38,8 +44,14 @@ def solve_reply(request: JobRequest, cancel, seconds: float,
     """
     budget = Budget(max_nodes=max_nodes, max_seconds=seconds)
     try:
-        report = solve_board(request.game, request.board, budget=budget,
-                             cancel=cancel, progress=progress, **request.options)
+        report = solve_board(
+            request.game,
+            request.board,
+            budget=budget,
+            cancel=cancel,
+            progress=progress,
+            **request.options,
+        )
     except BoardError as err:
         return "error", error_payload(str(err), "solve", request.id, request.game)
     status = report["status"]
@@ -49,15 +61,26 @@ def solve_reply(request: JobRequest, cancel, seconds: float,
         return "escalate", {}
     if status == SOLVED:
         moves = []
-        for detail, text in zip(report["move_details"], report["moves"]):
+        for detail, text in zip(report["move_details"], report["moves"], strict=True):
             moves.append({**detail, "text": detail.get("text") or text})
-        return "solution", {"id": request.id, "game": request.game, "board": report["board"],
-                            "moves": moves, "states": report["states"],
-                            "length": report["length"], "optimal": report["optimal"],
-                            "lower_bound": report["lower_bound"],
-                            "stats": report["stats"], "message": report["message"]}
+        return "solution", {
+            "id": request.id,
+            "game": request.game,
+            "board": report["board"],
+            "moves": moves,
+            "states": report["states"],
+            "length": report["length"],
+            "optimal": report["optimal"],
+            "lower_bound": report["lower_bound"],
+            "stats": report["stats"],
+            "message": report["message"],
+        }
     if status == UNSOLVABLE:
-        return "unsolvable", {"id": request.id, "game": request.game, "board": report["board"],
-                              "message": report["message"] or "no solution exists"}
+        return "unsolvable", {
+            "id": request.id,
+            "game": request.game,
+            "board": report["board"],
+            "message": report["message"] or "no solution exists",
+        }
     message = report["message"] if status == BUDGET else f"search stopped: {status}"
     return "error", error_payload(message, "solve", request.id, request.game)

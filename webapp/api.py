@@ -7,6 +7,7 @@ hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
 a short, budgeted analysis in a worker process (503 when they are all busy).
 Bad requests get 400 with {ok: false, error}.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,7 +45,7 @@ def _json_body():
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             raise BodyTooLarge(f"the request body is over the {limit}-byte limit") from None
         raise BoardError("could not read the request body") from None
-    except Exception:                       # noqa: BLE001 - a garbled (chunked) body
+    except Exception:  # noqa: BLE001 - a garbled (chunked) body
         raise BoardError("could not read the request body") from None
     try:
         return json.loads(data)
@@ -78,9 +79,18 @@ def _validated():
     except BoardError as err:
         return {"ok": False, "error": str(err), "canonical": None}, game, board, options
     canonical = domain.format(state)
-    return ({"ok": True, "error": None, "canonical": canonical,
-             "solved": domain.is_goal(state), "link": play_url(game, canonical, **options)},
-            game, canonical, options)
+    return (
+        {
+            "ok": True,
+            "error": None,
+            "canonical": canonical,
+            "solved": domain.is_goal(state),
+            "link": play_url(game, canonical, **options),
+        },
+        game,
+        canonical,
+        options,
+    )
 
 
 def _refused(err: BoardError):

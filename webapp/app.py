@@ -13,6 +13,7 @@ need (generated levels, the editor's check). With
 processes share clients through Flask-SocketIO's message queue and jobs go to
 RQ workers on the same Redis (:mod:`webapp.rq_runner`).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,11 +21,11 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
-from .guard import install as install_guard
 from .answers import error_payload
 from .api import api
 from .config import DEFAULTS, normalise
 from .events import register_events
+from .guard import install as install_guard
 from .health import health
 from .hosts import HostGuard
 from .jobs import JobRunner
@@ -49,27 +50,43 @@ def asset_folder(name: str) -> Path:
 def _limits(config) -> dict:
     interval = float(config["PROGRESS_INTERVAL"])
     fast = float(config["ANALYSE_FAST_SECONDS"]) or None
-    return {ANALYSE: Limits(float(config["ANALYSE_SECONDS"]), config["ANALYSE_MAX_NODES"], interval,
-                            escalate_after=fast),
-            SOLVE: Limits(float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval,
-                          escalate_after=fast)}
+    return {
+        ANALYSE: Limits(
+            float(config["ANALYSE_SECONDS"]),
+            config["ANALYSE_MAX_NODES"],
+            interval,
+            escalate_after=fast,
+        ),
+        SOLVE: Limits(
+            float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval, escalate_after=fast
+        ),
+    }
 
 
 def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
     """The cluster's runner with ``MESSAGE_QUEUE`` set, else one over this process's pools."""
     config = app.config
     if config["MESSAGE_QUEUE"]:
-        return ClusterRunner(socketio.emit, config["MESSAGE_QUEUE"], _limits(config),
-                             max_queue=config["MAX_QUEUE"])
+        return ClusterRunner(
+            socketio.emit, config["MESSAGE_QUEUE"], _limits(config), max_queue=config["MAX_QUEUE"]
+        )
+
     def settings(nice: int, warm: bool = config["PREBUILD_TABLES"]) -> WorkerSettings:
         return WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, nice=nice)
+
     pools = {
         # the quick lane: solves' short tries never take its last worker from the lookups
-        ANALYSE: WorkerPool(ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0),
-                            reserved=1),
+        ANALYSE: WorkerPool(
+            ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0), reserved=1
+        ),
         # the long lane: fair between clients' addresses, capped per address
-        SOLVE: WorkerPool(SOLVE, config["SOLVE_WORKERS"], config["LONG_QUEUE"], settings(5),
-                          max_per_group=config["LONG_QUEUE_PER_CLIENT"]),
+        SOLVE: WorkerPool(
+            SOLVE,
+            config["SOLVE_WORKERS"],
+            config["LONG_QUEUE"],
+            settings(5),
+            max_per_group=config["LONG_QUEUE_PER_CLIENT"],
+        ),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
     }
     return JobRunner(socketio.emit, pools, _limits(config))
@@ -82,8 +99,12 @@ def create_app(testing: bool = False, **config) -> Flask:
     The app's own :class:`SocketIO` is ``app.extensions["socketio"]``; its job
     runner (a :class:`~webapp.runner.Runner`) is ``app.extensions["job_runner"]``.
     """
-    app = Flask(__name__, static_folder=str(asset_folder("static")), static_url_path="/static",
-                template_folder=str(asset_folder("templates")))
+    app = Flask(
+        __name__,
+        static_folder=str(asset_folder("static")),
+        static_url_path="/static",
+        template_folder=str(asset_folder("templates")),
+    )
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env("ARCADE")
     app.config["TESTING"] = testing
@@ -91,14 +112,18 @@ def create_app(testing: bool = False, **config) -> Flask:
         app.config["PREBUILD_TABLES"] = False
     app.config.update(config)
     normalise(app.config)
-    app.debug = False                           # never debug mode, whatever the environment
+    app.debug = False  # never debug mode, whatever the environment
 
     # async_handlers=False: one client's events are handled in the order sent, so
     # "the newest request wins" means the newest the player sent
-    socketio = SocketIO(app, async_mode="threading", async_handlers=False,
-                        cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
-                        max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
-                        message_queue=app.config["MESSAGE_QUEUE"])
+    socketio = SocketIO(
+        app,
+        async_mode="threading",
+        async_handlers=False,
+        cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
+        max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
+        message_queue=app.config["MESSAGE_QUEUE"],
+    )
     runner = _make_runner(app, socketio)
     app.extensions["job_runner"] = runner
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
@@ -109,8 +134,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(health)
     register_events(socketio, runner, limiter)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
-    app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"],
-                             app.config["SERVED_HOST"])
+    app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
         start_prebuild(then=runner.start)
     return app

@@ -5,6 +5,7 @@ first passes the client's rate limit, then :mod:`webapp.validation`; anything
 bad is answered with ``error`` {message, event, id?} and nothing else. Each
 event gets a request id (``<sid prefix>/<n>``) that the log lines carry.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -32,8 +33,7 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
     """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
 
     def reply_error(message: str, event: str, payload=None) -> None:
-        socketio.emit("error", error_payload(message, event, request_id(payload)),
-                      to=request.sid)
+        socketio.emit("error", error_payload(message, event, request_id(payload)), to=request.sid)
 
     def admitted(event: str, payload) -> bool:
         if limiter.allow(request.sid):
@@ -94,5 +94,9 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
     def on_unexpected(err):
         """A handler bug answers with ``error`` instead of silently dropping the request."""
         log.exception("Socket.IO handler failed")
-        event = request.event.get("message", "unknown") if getattr(request, "event", None) else "unknown"
+        event = (
+            request.event.get("message", "unknown")
+            if getattr(request, "event", None)
+            else "unknown"
+        )
         socketio.emit("error", error_payload("internal error", str(event)), to=request.sid)

@@ -20,16 +20,18 @@ the others do. The scenarios replay an attack run's findings:
 The web process's memory (gunicorn's arbiter and worker, not the solver
 workers) is sampled through each scenario when its pid is known.
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
 
 import aiohttp
 import socketio
@@ -39,11 +41,13 @@ import solver.npuzzle
 EIGHT_HINT = "1 2 3 4 5 6 7 0 8"
 EIGHT_QUICK_SOLVE = "8 6 7 2 5 4 3 0 1"
 LONG_KLOTSKI = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"
-GENERATED = ["/play/watersort?colours=14&capacity=6&empty=1&seed={seed}",
-             "/play/npuzzle?size=4&distance=80&seed={seed}"]
+GENERATED = [
+    "/play/watersort?colours=14&capacity=6&empty=1&seed={seed}",
+    "/play/npuzzle?size=4&distance=80&seed={seed}",
+]
 
 
-def korf_boards(count: int = 20) -> List[str]:
+def korf_boards(count: int = 20) -> list[str]:
     """The first ``count`` of Korf's 100 random 15-puzzles (hard to solve optimally)."""
     path = Path(solver.npuzzle.__file__).with_name("korf100.json")
     return [item["board"] for item in json.loads(path.read_text())["instances"][:count]]
@@ -57,11 +61,10 @@ class Asker:
         self.url = url
         session = None
         if source:
-            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(
-                local_addr=(source, 0)))
+            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
         self.session = session
         self.sio = socketio.AsyncClient(reconnection=False, http_session=session)
-        self.waiting: Dict[str, asyncio.Future] = {}
+        self.waiting: dict[str, asyncio.Future] = {}
         self.count = 0
         self.sio.on("*", self._on_event)
 
@@ -95,10 +98,8 @@ class Asker:
         return event, data, time.perf_counter() - started
 
     async def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already gone
             await self.sio.disconnect()
-        except Exception:                               # noqa: BLE001 - already gone
-            pass
         if self.session is not None:
             await self.session.close()
 
@@ -122,11 +123,21 @@ async def canary(url: str, stop: asyncio.Event, figures: dict) -> None:
         turn = 0
         while not stop.is_set():
             turn += 1
-            _record(figures, "hint", await player.ask(
-                "analyse", {"game": "npuzzle", "board": EIGHT_HINT}, stop), "analysis")
+            _record(
+                figures,
+                "hint",
+                await player.ask("analyse", {"game": "npuzzle", "board": EIGHT_HINT}, stop),
+                "analysis",
+            )
             if turn % 10 == 0 and not stop.is_set():
-                _record(figures, "quick_solve", await player.ask(
-                    "solve", {"game": "npuzzle", "board": EIGHT_QUICK_SOLVE}, stop), "solution")
+                _record(
+                    figures,
+                    "quick_solve",
+                    await player.ask(
+                        "solve", {"game": "npuzzle", "board": EIGHT_QUICK_SOLVE}, stop
+                    ),
+                    "solution",
+                )
             await asyncio.sleep(0.1)
     finally:
         await player.close()
@@ -145,12 +156,14 @@ def hard_solves(url: str) -> Callable:
         await client.connect()
         try:
             while not stop.is_set():
-                event, _, _ = await client.ask("solve", {"game": "npuzzle",
-                                                         "board": boards[index]}, stop)
-                if event == "error":                    # busy: ask again in a moment
+                event, _, _ = await client.ask(
+                    "solve", {"game": "npuzzle", "board": boards[index]}, stop
+                )
+                if event == "error":  # busy: ask again in a moment
                     await asyncio.sleep(0.5)
         finally:
             await client.close()
+
     return lambda stop: _each(len(boards), stop, one)
 
 
@@ -162,13 +175,15 @@ def cancel_storm(url: str) -> Callable:
             turn = 0
             while not stop.is_set():
                 turn += 1
-                await client.sio.emit("solve", {"game": "klotski", "board": LONG_KLOTSKI,
-                                                "id": f"s{turn}"})
+                await client.sio.emit(
+                    "solve", {"game": "klotski", "board": LONG_KLOTSKI, "id": f"s{turn}"}
+                )
                 await asyncio.sleep(0.02)
                 await client.sio.emit("cancel", {"id": f"s{turn}"})
                 await asyncio.sleep(0.02)
         finally:
             await client.close()
+
     return lambda stop: _each(20, stop, one)
 
 
@@ -183,13 +198,14 @@ def _fetch(url: str) -> int:
         return 0
 
 
-def generators(url: str, statuses: Dict[int, int]) -> Callable:
+def generators(url: str, statuses: dict[int, int]) -> Callable:
     async def one(index: int, stop: asyncio.Event) -> None:
         rng = random.Random(index)
         while not stop.is_set():
-            path = GENERATED[index % 2].format(seed=rng.randrange(10 ** 6))
+            path = GENERATED[index % 2].format(seed=rng.randrange(10**6))
             status = await asyncio.to_thread(_fetch, url + path)
             statuses[status] = statuses.get(status, 0) + 1
+
     return lambda stop: _each(16, stop, one)
 
 
@@ -203,11 +219,13 @@ def rate_flood(url: str) -> Callable:
                 turn += 1
                 if turn % 40 == 0:
                     await client.sio.emit("disconnect", "x")
-                await client.sio.emit("analyse", {"game": "npuzzle", "board": EIGHT_HINT,
-                                                  "id": turn})
+                await client.sio.emit(
+                    "analyse", {"game": "npuzzle", "board": EIGHT_HINT, "id": turn}
+                )
                 await asyncio.sleep(0.001)
         finally:
             await client.close()
+
     return lambda stop: _each(5, stop, one)
 
 
@@ -216,16 +234,17 @@ async def _raw_session(session: aiohttp.ClientSession, url: str):
     address = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
     try:
         ws = await session.ws_connect(address, timeout=10)
-        await asyncio.wait_for(ws.receive(), 10)        # Engine.IO open
+        await asyncio.wait_for(ws.receive(), 10)  # Engine.IO open
         await ws.send_str("40")
-        await asyncio.wait_for(ws.receive(), 10)        # Socket.IO connect
+        await asyncio.wait_for(ws.receive(), 10)  # Socket.IO connect
         return ws
-    except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
+    except (TimeoutError, aiohttp.ClientError, OSError):
         return None
 
 
-def raw_clients(url: str, count: int, send: Callable, closed: List[int]) -> Callable:
+def raw_clients(url: str, count: int, send: Callable, closed: list[int]) -> Callable:
     """``count`` raw websockets running ``send(ws, stop)``; reconnecting when closed."""
+
     async def one(index: int, stop: asyncio.Event) -> None:
         async with aiohttp.ClientSession() as session:
             while not stop.is_set():
@@ -241,12 +260,18 @@ def raw_clients(url: str, count: int, send: Callable, closed: List[int]) -> Call
                     if ws.closed or not stop.is_set():
                         closed[0] += 1
                     await ws.close()
+
     return lambda stop: _each(count, stop, one)
 
 
 async def _malformed(ws, stop: asyncio.Event) -> None:
-    frames = ['42["analyse",', '42["analyse",{"game":"npuzzle","board":"1 2 3"},1,2]',
-              '42[1]', "xyz", ""]
+    frames = [
+        '42["analyse",',
+        '42["analyse",{"game":"npuzzle","board":"1 2 3"},1,2]',
+        "42[1]",
+        "xyz",
+        "",
+    ]
     turn = 0
     while not stop.is_set() and not ws.closed:
         turn += 1
@@ -264,26 +289,31 @@ async def _attachments(ws, stop: asyncio.Event) -> None:
         await asyncio.sleep(0)
 
 
-def _quantile(values: List[float], q: float) -> Optional[float]:
+def _quantile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
     return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
 
-def _row(values: List[float]) -> dict:
-    return {"count": len(values), "p50_ms": _quantile(values, 0.5),
-            "p95_ms": _quantile(values, 0.95), "max_ms": _quantile(values, 1.0)}
+def _row(values: list[float]) -> dict:
+    return {
+        "count": len(values),
+        "p50_ms": _quantile(values, 0.5),
+        "p95_ms": _quantile(values, 0.95),
+        "max_ms": _quantile(values, 1.0),
+    }
 
 
-async def run_floods(url: str, seconds: float = 10.0, memory: Optional[Callable] = None,
-                     only: Optional[List[str]] = None) -> dict:
+async def run_floods(
+    url: str, seconds: float = 10.0, memory: Callable | None = None, only: list[str] | None = None
+) -> dict:
     """Every scenario for ``seconds`` with the canary playing; returns figures by name.
 
     ``memory()`` (optional) gives the web process's resident MB, sampled every
     half second through each scenario.
     """
-    statuses: Dict[int, int] = {}
+    statuses: dict[int, int] = {}
     closed = [0]
     scenarios = {
         "quiet": lambda stop: stop.wait(),
@@ -300,33 +330,36 @@ async def run_floods(url: str, seconds: float = 10.0, memory: Optional[Callable]
             continue
         statuses.clear()
         closed[0] = 0
-        figures: Dict[str, list] = {"hint": [], "quick_solve": [], "failed": []}
-        samples: List[float] = []
+        figures: dict[str, list] = {"hint": [], "quick_solve": [], "failed": []}
+        samples: list[float] = []
         stop = asyncio.Event()
 
-        async def sample() -> None:
+        async def sample(stop: asyncio.Event = stop, samples: list[float] = samples) -> None:
             while memory is not None and not stop.is_set():
                 samples.append(memory())
                 await asyncio.sleep(0.5)
+
         tasks = [asyncio.ensure_future(flood(stop)), asyncio.ensure_future(sample())]
-        await asyncio.sleep(1.0)                        # the flood is under way
+        await asyncio.sleep(1.0)  # the flood is under way
         canary_task = asyncio.ensure_future(canary(url, stop, figures))
         await asyncio.sleep(seconds)
         stop.set()
-        try:
-            await asyncio.wait_for(asyncio.gather(canary_task, *tasks, return_exceptions=True),
-                                   90)
-        except asyncio.TimeoutError:                    # a flood still waiting on the server
-            pass
-        report[name] = {"hint": _row(figures["hint"]), "quick_solve": _row(figures["quick_solve"]),
-                        "failed": len(figures["failed"]), "failures": figures["failed"][:5],
-                        "web_mb": {"first": samples[0], "max": max(samples),
-                                   "last": samples[-1]} if samples else None}
+        with contextlib.suppress(TimeoutError):  # a flood still waiting on the server
+            await asyncio.wait_for(asyncio.gather(canary_task, *tasks, return_exceptions=True), 90)
+        report[name] = {
+            "hint": _row(figures["hint"]),
+            "quick_solve": _row(figures["quick_solve"]),
+            "failed": len(figures["failed"]),
+            "failures": figures["failed"][:5],
+            "web_mb": {"first": samples[0], "max": max(samples), "last": samples[-1]}
+            if samples
+            else None,
+        }
         if name == "generators":
             report[name]["http_statuses"] = dict(statuses)
         if name in ("malformed", "attachments"):
             report[name]["connections_closed"] = closed[0]
-        await asyncio.sleep(1.0)                        # let cancelled work wind down
+        await asyncio.sleep(1.0)  # let cancelled work wind down
     return report
 
 
@@ -336,9 +369,11 @@ def print_floods(report: dict) -> None:
         hint, quick = row["hint"], row["quick_solve"]
         memory = row["web_mb"]
         extra = {k: v for k, v in row.items() if k in ("http_statuses", "connections_closed")}
-        print(f"  {name:12s} hint n={hint['count']:4d} p50 {hint['p50_ms']} ms "
-              f"p95 {hint['p95_ms']} ms max {hint['max_ms']} ms | quick solve "
-              f"n={quick['count']} p95 {quick['p95_ms']} ms max {quick['max_ms']} ms | "
-              f"failed {row['failed']} {row['failures'] or ''}"
-              + (f" | web {memory['first']:.0f} -> max {memory['max']:.0f} MB" if memory else "")
-              + (f" | {extra}" if extra else ""))
+        print(
+            f"  {name:12s} hint n={hint['count']:4d} p50 {hint['p50_ms']} ms "
+            f"p95 {hint['p95_ms']} ms max {hint['max_ms']} ms | quick solve "
+            f"n={quick['count']} p95 {quick['p95_ms']} ms max {quick['max_ms']} ms | "
+            f"failed {row['failed']} {row['failures'] or ''}"
+            + (f" | web {memory['first']:.0f} -> max {memory['max']:.0f} MB" if memory else "")
+            + (f" | {extra}" if extra else "")
+        )

@@ -7,9 +7,11 @@ options, the playback speed, the game's declaration (``game_info``) and, when
 the URL's board is bad, the solver's one-line error (the page then falls back
 to the default board). Every game comes from :mod:`solver.catalogue`.
 """
+
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Type
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 from solver import catalogue
@@ -23,48 +25,55 @@ DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
 
 
-def play_url(game: str, board: Optional[str] = None, **options: Any) -> str:
+def play_url(game: str, board: str | None = None, **options: Any) -> str:
     """The shareable link for ``board`` (``None`` options are left out)."""
     query = {"board": board, **options}
     query = {k: v for k, v in query.items() if v is not None}
     return f"/play/{game}" + (f"?{urlencode(query)}" if query else "")
 
 
-def default_options(game: Type[Game]) -> dict:
+def default_options(game: type[Game]) -> dict:
     """Every option of ``game`` at its default: the page's options when the URL gives none."""
     return {option.name: option.default for option in game.options}
 
 
-def lobby_games() -> List[dict]:
+def lobby_games() -> list[dict]:
     """One card per game for the lobby: its declaration plus the link to play it."""
-    return [{**game.describe(), "url": play_url(name)}
-            for name, game in catalogue.games().items()]
+    return [{**game.describe(), "url": play_url(name)} for name, game in catalogue.games().items()]
 
 
-def lobby_packs() -> Dict[str, List[dict]]:
+def lobby_packs() -> dict[str, list[dict]]:
     """Every game's graded levels by pack, each with its ``game``, play ``url``, ``min``
     and ``variants``: the same level under the progress option's other values."""
-    packs: Dict[str, List[dict]] = {}
+    packs: dict[str, list[dict]] = {}
     for name, game in catalogue.games().items():
         for level in game.levels():
             options = level.get("options", {})
             packs.setdefault(level["pack"], []).append(
-                {**level, "game": name, "url": play_url(name, level["board"], **options),
-                 "min": level_min(game, level), "variants": level_variants(game, level),
-                 **level_hardness(game, level)})
+                {
+                    **level,
+                    "game": name,
+                    "url": play_url(name, level["board"], **options),
+                    "min": level_min(game, level),
+                    "variants": level_variants(game, level),
+                    **level_hardness(game, level),
+                }
+            )
     return packs
 
 
-def level_hardness(game: Type[Game], level: dict) -> dict:
+def level_hardness(game: type[Game], level: dict) -> dict:
     """What a pack knows beyond the length, under the level's own options: ``traps``
     (positions on the shortest solution with a single best move) and ``farthest``
     (its group's hardest start; equal to ``min`` when the level is that start)."""
     value = game.progress_value(level.get("options", {}))
-    return {"traps": level.get("traps", {}).get(value),
-            "farthest": level.get("group", {}).get("farthest", {}).get(value)}
+    return {
+        "traps": level.get("traps", {}).get(value),
+        "farthest": level.get("group", {}).get("farthest", {}).get(value),
+    }
 
 
-def level_variants(game: Type[Game], level: dict) -> List[dict]:
+def level_variants(game: type[Game], level: dict) -> list[dict]:
     """The level under each other value of a choice-type progress option (Klotski's
     metrics) whose fewest moves the pack knows: {value, label, min, url} each."""
     option = game.option(game.progress_option) if game.progress_option else None
@@ -72,9 +81,16 @@ def level_variants(game: Type[Game], level: dict) -> List[dict]:
         return []
     options = level.get("options", {})
     own = game.progress_value(options)
-    return [{"value": value, "label": option.label or option.name, "min": level["moves"][value],
-             "url": play_url(game.name, level["board"], **{**options, option.name: value})}
-            for value in option.choices if value != own and value in level["moves"]]
+    return [
+        {
+            "value": value,
+            "label": option.label or option.name,
+            "min": level["moves"][value],
+            "url": play_url(game.name, level["board"], **{**options, option.name: value}),
+        }
+        for value in option.choices
+        if value != own and value in level["moves"]
+    ]
 
 
 def _speed_from_query(query: Mapping[str, str]) -> int:
@@ -86,8 +102,9 @@ def _speed_from_query(query: Mapping[str, str]) -> int:
     return max(MIN_SPEED_MS, min(MAX_SPEED_MS, speed))
 
 
-def play_config(game: Type[Game], query: Mapping[str, str],
-                generate: Optional[Generate] = None) -> dict:
+def play_config(
+    game: type[Game], query: Mapping[str, str], generate: Generate | None = None
+) -> dict:
     """The play (and editor) page's config for ``game`` opened with URL ``query``.
 
     ``?seed=`` or ``?daily=1`` (with the generator's own parameters) opens a
@@ -99,14 +116,24 @@ def play_config(game: Type[Game], query: Mapping[str, str],
     makes a seeded level (see :func:`~webapp.levels.generated_level`).
     """
     defaults = default_options(game)
-    config = {"game": game.name, "board": game.default_board, "options": dict(defaults),
-              "speed": _speed_from_query(query), "error": None, "min": None,
-              "level": None, "generated": None, "choices": game.choices(),
-              "game_info": game.describe()}
+    config = {
+        "game": game.name,
+        "board": game.default_board,
+        "options": dict(defaults),
+        "speed": _speed_from_query(query),
+        "error": None,
+        "min": None,
+        "level": None,
+        "generated": None,
+        "choices": game.choices(),
+        "game_info": game.describe(),
+    }
     try:
         generated = generated_level(game, query, generate)
-        options = {**defaults,
-                   **game.check_options({o.name: query.get(o.name) for o in game.options})}
+        options = {
+            **defaults,
+            **game.check_options({o.name: query.get(o.name) for o in game.options}),
+        }
         board = query.get("board")
         if generated is not None:
             board = generated["board"]

@@ -18,12 +18,13 @@ This module sits in front of them, without patching the libraries:
 * :class:`BadFrameLog` writes one short line per kind of bad frame every few
   seconds, with a count of those it left out, never a traceback.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
-from typing import Callable, Dict, Optional
+from collections.abc import Callable
 
 import simple_websocket
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
@@ -44,8 +45,8 @@ class BadFrameLog:
     def __init__(self, every: float = 10.0, clock: Callable[[], float] = time.monotonic):
         self.every = every
         self._clock = clock
-        self._last: Dict[str, float] = {}
-        self._skipped: Dict[str, int] = {}
+        self._last: dict[str, float] = {}
+        self._skipped: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def report(self, kind: str, who: str, sample) -> bool:
@@ -73,8 +74,9 @@ def websocket_class(max_message: int, max_buffered: int):
         """One websocket; ``wait`` returns None (a clean close) instead of a bad frame."""
 
         def __call__(self, environ, start_response):
-            self.ws = simple_websocket.Server(environ, max_message_size=max_message,
-                                              **self.server_args)
+            self.ws = simple_websocket.Server(
+                environ, max_message_size=max_message, **self.server_args
+            )
             self.peer = environ.get("REMOTE_ADDR", "?")
             ret = self.app(self)
             if self.ws.mode == "gunicorn":
@@ -100,7 +102,7 @@ def websocket_class(max_message: int, max_buffered: int):
     return GuardedWebSocket
 
 
-def _frame_problem(data) -> Optional[str]:
+def _frame_problem(data) -> str | None:
     """Why ``data`` is not an Engine.IO text frame this server accepts, or None."""
     if not isinstance(data, str):
         return "binary frame (this protocol sends none)"
@@ -109,13 +111,13 @@ def _frame_problem(data) -> Optional[str]:
     return None
 
 
-def _packet_problem(server, data) -> Optional[tuple]:
+def _packet_problem(server, data) -> tuple | None:
     """(problem, close?) for a Socket.IO message this server refuses, or None."""
     if not isinstance(data, str):
         return "binary data (this protocol sends none)", True
     try:
         pkt = server.packet_class(encoded_packet=data)
-    except Exception:                       # noqa: BLE001 - any decode failure is the client's
+    except Exception:  # noqa: BLE001 - any decode failure is the client's
         return "malformed packet", False
     if pkt.packet_type in BINARY_TYPES:
         return "binary attachments (this protocol sends none)", True
@@ -127,8 +129,9 @@ def _packet_problem(server, data) -> Optional[tuple]:
     return None
 
 
-def install(socketio, spend: Callable[[str], bool], error_payload: Callable[..., dict],
-            max_waiting: int) -> None:
+def install(
+    socketio, spend: Callable[[str], bool], error_payload: Callable[..., dict], max_waiting: int
+) -> None:
     """Put the checks in front of ``socketio``'s (Flask-SocketIO) message dispatcher.
 
     ``spend(sid)`` takes one of the client's rate-limit tokens (False when it has
@@ -137,8 +140,7 @@ def install(socketio, spend: Callable[[str], bool], error_payload: Callable[...,
     """
     server = socketio.server
     eio = server.eio
-    eio._async = {**eio._async,
-                  "websocket": websocket_class(eio.max_http_buffer_size, max_waiting)}
+    eio._async = {**eio._async, "websocket": websocket_class(eio.max_http_buffer_size, max_waiting)}
     dispatch = server._handle_eio_message
 
     def guarded(eio_sid, data):
@@ -146,7 +148,7 @@ def install(socketio, spend: Callable[[str], bool], error_payload: Callable[...,
         if found is None:
             try:
                 dispatch(eio_sid, data)
-            except Exception as err:        # noqa: BLE001 - a library refusal, logged short
+            except Exception as err:  # noqa: BLE001 - a library refusal, logged short
                 found = (f"refused by Socket.IO: {str(err)[:60]}", False)
         if found is None:
             return

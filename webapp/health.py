@@ -6,6 +6,7 @@ response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -46,5 +47,7 @@ def healthz():
 def readyz():
     runner = current_app.extensions["job_runner"]
     ready = not runner.closing
-    return (jsonify(status="ok" if ready else "shutting down", **runner.health()),
-            200 if ready else 503)
+    return (
+        jsonify(status="ok" if ready else "shutting down", **runner.health()),
+        200 if ready else 503,
+    )

@@ -7,10 +7,11 @@ check. Only names the operator serves are accepted; IP addresses cannot be
 rebound, so a literal address in ``Host`` is always fine. The check wraps the
 whole WSGI app, so the Socket.IO endpoint is covered too.
 """
+
 from __future__ import annotations
 
 import ipaddress
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 DEFAULT_HOSTS = ("localhost",)
 
@@ -34,7 +35,7 @@ def _is_address(name: str) -> bool:
 class HostGuard:
     """WSGI middleware answering 400 to a request whose ``Host`` names another site."""
 
-    def __init__(self, app, allowed: Optional[Iterable[str]] = None, served: Optional[str] = None):
+    def __init__(self, app, allowed: Iterable[str] | None = None, served: str | None = None):
         self.app = app
         names = set(DEFAULT_HOSTS) | {host_name(h) for h in allowed or ()}
         if served:
@@ -49,6 +50,8 @@ class HostGuard:
         if self.accepts(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")):
             return self.app(environ, start_response)
         body = b"unknown host: this server answers only for the names it serves\n"
-        start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
-                                           ("Content-Length", str(len(body)))])
+        start_response(
+            "400 Bad Request",
+            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+        )
         return [body]

@@ -20,13 +20,15 @@ request, so a superseded job never speaks, not even a progress line.
 A pool whose queue is full raises :class:`~webapp.pool.PoolBusy`; the client is
 answered ``error`` "server busy, try again" at once.
 """
+
 from __future__ import annotations
 
 import collections
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Optional
+from typing import Any
 
 from .answers import error_payload
 from .pool import PoolBusy, PoolJob, WorkerPool
@@ -49,9 +51,9 @@ class Slot:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     generation: int = 0
-    job: Optional[PoolJob] = None
-    pool: Optional[WorkerPool] = None
-    group: str = ""                     # the client's address: its share of the long lane
+    job: PoolJob | None = None
+    pool: WorkerPool | None = None
+    group: str = ""  # the client's address: its share of the long lane
 
 
 class JobRunner:
@@ -65,19 +67,21 @@ class JobRunner:
     quick lane's budget for solves too).
     """
 
-    def __init__(self, emit: Callable[..., Any], pools: Dict[str, WorkerPool],
-                 limits: Dict[str, Limits]):
+    def __init__(
+        self, emit: Callable[..., Any], pools: dict[str, WorkerPool], limits: dict[str, Limits]
+    ):
         self._emit = emit
         self.pools = pools
         self.limits = limits
-        self._slots: Dict[str, Slot] = {}
+        self._slots: dict[str, Slot] = {}
         self._lock = threading.Lock()
-        self._known_long: "collections.OrderedDict[tuple, None]" = collections.OrderedDict()
+        self._known_long: collections.OrderedDict[tuple, None] = collections.OrderedDict()
         self.closing = False
 
     # -- called from event handlers ------------------------------------------
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
-               group: Optional[str] = None) -> None:
+    def submit(
+        self, sid: str, kind: str, request: JobRequest, log_id: str = "", group: str | None = None
+    ) -> None:
         """Queue ``request`` for ``sid``, cancelling whatever the client had before.
 
         ``group`` (the client's address; default ``sid``) is whose share of the
@@ -90,8 +94,9 @@ class JobRunner:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
-                self._emit("error", error_payload(CLOSING_MESSAGE, kind, request.id, request.game),
-                           to=sid)
+                self._emit(
+                    "error", error_payload(CLOSING_MESSAGE, kind, request.id, request.game), to=sid
+                )
                 return
             self._submit_locked(sid, slot, kind, request, pool, limits, log_id)
 
@@ -104,11 +109,19 @@ class JobRunner:
         if limits.escalate_after is None or self._is_known_long(request):
             return self.pools[SOLVE], replace(limits, escalate_after=None)
         if limits.escalate_after < limits.seconds:
-            self.pools[SOLVE].start()           # ready by the time a try escalates
+            self.pools[SOLVE].start()  # ready by the time a try escalates
         return self.pools[ANALYSE], limits
 
-    def _submit_locked(self, sid: str, slot: Slot, kind: str, request: JobRequest,
-                       pool: WorkerPool, limits: Limits, log_id: str = "") -> None:
+    def _submit_locked(
+        self,
+        sid: str,
+        slot: Slot,
+        kind: str,
+        request: JobRequest,
+        pool: WorkerPool,
+        limits: Limits,
+        log_id: str = "",
+    ) -> None:
         generation = slot.generation
 
         def on_event(event: str, payload: dict) -> None:
@@ -116,26 +129,45 @@ class JobRunner:
                 self._escalate(sid, slot, generation, kind, request, payload, log_id)
             else:
                 self._deliver(sid, slot, generation, event, payload)
+
         # a solve's quick try may use the whole quick budget: hints (lookups) go first
         try_first = kind == SOLVE and limits.escalate_after is not None
-        job = PoolJob(kind, request, limits, owner=sid, on_event=on_event,
-                      on_done=lambda: self._finished(slot, generation, job), log_id=log_id,
-                      group=slot.group, priority=1 if try_first else 0)
+        job = PoolJob(
+            kind,
+            request,
+            limits,
+            owner=sid,
+            on_event=on_event,
+            on_done=lambda: self._finished(slot, generation, job),
+            log_id=log_id,
+            group=slot.group,
+            priority=1 if try_first else 0,
+        )
         try:
             pool.submit(job)
         except PoolBusy:
             log.warning("%s %s rejected: %s queue full", log_id, kind, pool.name)
-            self._emit("error", error_payload(BUSY_MESSAGE, kind, request.id, request.game),
-                       to=sid)
+            self._emit("error", error_payload(BUSY_MESSAGE, kind, request.id, request.game), to=sid)
             return
         slot.job, slot.pool = job, pool
 
-    def _escalate(self, sid: str, slot: Slot, generation: int, kind: str, request: JobRequest,
-                  payload: dict, log_id: str) -> None:
+    def _escalate(
+        self,
+        sid: str,
+        slot: Slot,
+        generation: int,
+        kind: str,
+        request: JobRequest,
+        payload: dict,
+        log_id: str,
+    ) -> None:
         """A job that needs a real search moves to the long lane, full budget."""
         if kind == ANALYSE:
-            limits = replace(self.limits[ANALYSE], escalate_after=None,
-                             skip_interim=bool(payload.get("interim_sent")))
+            limits = replace(
+                self.limits[ANALYSE],
+                escalate_after=None,
+                skip_interim=bool(payload.get("interim_sent")),
+            )
         else:
             limits = replace(self.limits[SOLVE], escalate_after=None)
             self._remember_long(request)
@@ -170,9 +202,15 @@ class JobRunner:
         pool = self.pools[PAGE]
         finished = threading.Event()
         answers = []
-        job = PoolJob(kind, request, Limits(seconds), owner="", group=kind,
-                      on_event=lambda event, payload: answers.append((event, payload)),
-                      on_done=finished.set)
+        job = PoolJob(
+            kind,
+            request,
+            Limits(seconds),
+            owner="",
+            group=kind,
+            on_event=lambda event, payload: answers.append((event, payload)),
+            on_done=finished.set,
+        )
         try:
             if self.closing:
                 raise PoolBusy(pool.name)
@@ -219,8 +257,11 @@ class JobRunner:
 
     def health(self) -> dict:
         """Pool figures for ``/readyz``."""
-        return {"clients": self.clients(), "busy_clients": self.busy_clients(),
-                "pools": {kind: pool.stats() for kind, pool in self.pools.items()}}
+        return {
+            "clients": self.clients(),
+            "busy_clients": self.busy_clients(),
+            "pools": {kind: pool.stats() for kind, pool in self.pools.items()},
+        }
 
     def start(self) -> None:
         """Start every pool's workers now (the server does; tests start them lazily)."""
@@ -232,10 +273,13 @@ class JobRunner:
         self.closing = True
         dropped = [job for pool in self.pools.values() for job in pool.close()]
         for job in dropped:
-            if not job.owner:                   # a page's task: its view answers 503
+            if not job.owner:  # a page's task: its view answers 503
                 continue
-            self._emit("error", error_payload(CLOSING_MESSAGE, job.kind, job.request.id,
-                                              job.request.game), to=job.owner)
+            self._emit(
+                "error",
+                error_payload(CLOSING_MESSAGE, job.kind, job.request.id, job.request.game),
+                to=job.owner,
+            )
         for pool in self.pools.values():
             pool.shutdown(timeout)
         return len(dropped)

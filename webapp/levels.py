@@ -6,10 +6,11 @@ opens the same puzzle for everyone. The game does the generating
 (:meth:`~solver.core.game.Game.generate`); this module only reads the query and
 says what the page should show (``min`` moves, level name).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable, Dict, List, Mapping, Optional, Type
+from collections.abc import Callable, Mapping
+from functools import cache
 
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
@@ -17,7 +18,7 @@ from solver.core.seeds import MAX_SEED, daily_seed
 SEED = Option("seed", int, None, "the generator's seed", low=0, high=MAX_SEED)
 
 
-def _seed(query: Mapping[str, str], game: Type[Game]) -> Optional[int]:
+def _seed(query: Mapping[str, str], game: type[Game]) -> int | None:
     """The query's seed: explicit ``seed``, else today's when ``daily`` is set, else None."""
     seed = SEED.coerce(query.get("seed"))
     if seed is not None:
@@ -27,11 +28,12 @@ def _seed(query: Mapping[str, str], game: Type[Game]) -> Optional[int]:
     return None
 
 
-Generate = Callable[[Dict, int, bool], dict]
+Generate = Callable[[dict, int, bool], dict]
 
 
-def generated_level(game: Type[Game], query: Mapping[str, str],
-                    generate: Optional[Generate] = None) -> Optional[dict]:
+def generated_level(
+    game: type[Game], query: Mapping[str, str], generate: Generate | None = None
+) -> dict | None:
     """The level a seeded query asks for, or None; raises BoardError on bad parameters.
 
     Returns {board, seed, daily, params, options, min_moves, optimal, name?}.
@@ -48,16 +50,16 @@ def generated_level(game: Type[Game], query: Mapping[str, str],
     return {**made, "seed": seed, "daily": daily}
 
 
-@lru_cache(maxsize=None)
-def _levels_by_board(game: Type[Game]) -> Dict[str, List[dict]]:
+@cache
+def _levels_by_board(game: type[Game]) -> dict[str, list[dict]]:
     """The game's graded levels by start board (several when only options differ)."""
-    found: Dict[str, List[dict]] = {}
+    found: dict[str, list[dict]] = {}
     for level in game.levels():
         found.setdefault(level["board"], []).append(level)
     return found
 
 
-def _same_puzzle(game: Type[Game], level: dict, options: Mapping) -> bool:
+def _same_puzzle(game: type[Game], level: dict, options: Mapping) -> bool:
     """True when ``options`` pose the level's puzzle: every option but the progress
     option as the level has it (a Klotski level with another goal is another puzzle),
     and a move count known for the progress option's value."""
@@ -66,25 +68,31 @@ def _same_puzzle(game: Type[Game], level: dict, options: Mapping) -> bool:
             continue
         given = options.get(option.name)
         wanted = level.get("options", {}).get(option.name)
-        if (option.default if given is None else given) != \
-                (option.default if wanted is None else wanted):
+        if (option.default if given is None else given) != (
+            option.default if wanted is None else wanted
+        ):
             return False
     return game.progress_value(options) in level["moves"]
 
 
-def find_level(game: Type[Game], board: str, options: Mapping) -> Optional[dict]:
+def find_level(game: type[Game], board: str, options: Mapping) -> dict | None:
     """The game's graded level that starts at ``board`` (canonical) under ``options``."""
-    return next((level for level in _levels_by_board(game).get(board, ())
-                 if _same_puzzle(game, level, options)), None)
+    return next(
+        (
+            level
+            for level in _levels_by_board(game).get(board, ())
+            if _same_puzzle(game, level, options)
+        ),
+        None,
+    )
 
 
-def level_min(game: Type[Game], level: dict) -> Optional[int]:
+def level_min(game: type[Game], level: dict) -> int | None:
     """The level's fewest moves under its own options (the lobby's "min N moves")."""
     return level["moves"].get(game.progress_value(level.get("options", {})))
 
 
-def level_facts(game: Type[Game], board: str, options: Mapping,
-                generated: Optional[dict]) -> dict:
+def level_facts(game: type[Game], board: str, options: Mapping, generated: dict | None) -> dict:
     """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack, moves: the fewest
     under each value of the progress option}) for a start board."""
     facts = {"min": None, "level": None}
@@ -93,6 +101,9 @@ def level_facts(game: Type[Game], board: str, options: Mapping,
     level = find_level(game, board, options)
     if level is not None:
         facts["min"] = {"moves": level["moves"][game.progress_value(options)], "optimal": True}
-        facts["level"] = {"name": level["name"], "pack": level["pack"],
-                          "moves": dict(level["moves"])}
+        facts["level"] = {
+            "name": level["name"],
+            "pack": level["pack"],
+            "moves": dict(level["moves"]),
+        }
     return facts

@@ -23,10 +23,12 @@ Then, with ``--flood-seconds`` (``make load`` gives 10), the flood scenarios of
 :mod:`webapp.floods` run one after another while a canary player measures how
 fast hints and quick solves still come (``--floods-only`` skips the players).
 """
+
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -37,12 +39,11 @@ import time
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
 
 import socketio
 
-from solver.klotski import levels as solver_levels
 from solver.engine import make_domain
+from solver.klotski import levels as solver_levels
 
 from .floods import print_floods, run_floods
 
@@ -56,14 +57,15 @@ EIGHT_START = "1 2 3 4 5 6 7 8 0"
 class Tally:
     """Everything the players measured and every fault they found."""
 
-    latency: Dict[str, List[float]] = field(default_factory=lambda: {"analysis": [],
-                                                                     "solution": []})
+    latency: dict[str, list[float]] = field(
+        default_factory=lambda: {"analysis": [], "solution": []}
+    )
     answers: int = 0
     lost: int = 0
     mismatched: int = 0
     stale: int = 0
     errors: Counter = field(default_factory=Counter)
-    faults: List[str] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
     sessions: int = 0
     cancels: int = 0
     walkaways: int = 0
@@ -75,7 +77,7 @@ class Tally:
             self.faults.append(f"{kind}: {text}")
 
 
-def percentile(values: List[float], q: float) -> Optional[float]:
+def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
@@ -89,7 +91,7 @@ class Player:
     def __init__(self, url: str, tally: Tally, rng: random.Random, timeout: float):
         self.url, self.tally, self.rng, self.timeout = url, tally, rng, timeout
         self.sio = socketio.AsyncClient(reconnection=False)
-        self.waiting: Dict[object, asyncio.Future] = {}
+        self.waiting: dict[object, asyncio.Future] = {}
         self.cancelled: set = set()
         self.counter = 0
         self.sio.on("*", self._on_event)
@@ -98,16 +100,14 @@ class Player:
         try:
             await self.sio.connect(self.url, transports=["websocket"], wait_timeout=10)
             return True
-        except Exception as err:                # noqa: BLE001 - reported, not raised
+        except Exception as err:  # noqa: BLE001 - reported, not raised
             self.tally.connect_failures += 1
             self.tally.faults.append(f"connect: {err}") if len(self.tally.faults) < 20 else None
             return False
 
     async def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already gone
             await self.sio.disconnect()
-        except Exception:                       # noqa: BLE001
-            pass
 
     async def _on_event(self, event, data=None):
         if event == "progress" or not isinstance(data, dict):
@@ -120,7 +120,7 @@ class Player:
             self.tally.fault("stale", f"{event} for cancelled job {job_id}")
             return
         if event == "analysis" and not data.get("final", True):
-            return                              # an interim hint; the final one follows
+            return  # an interim hint; the final one follows
         future = self.waiting.pop(job_id, None)
         if future is None:
             self.tally.fault("mismatched", f"{event} for {job_id!r}, which nobody awaits")
@@ -140,7 +140,7 @@ class Player:
         await self.sio.emit(kind, {**payload, "id": job_id})
         try:
             event, data = await asyncio.wait_for(future, self.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.waiting.pop(job_id, None)
             self.tally.fault("lost", f"{kind} {payload.get('board')} got no answer")
             return None
@@ -151,8 +151,9 @@ class Player:
         name = "analysis" if kind == "analyse" else "solution"
         self.tally.latency[name].append(time.perf_counter() - started)
         if data.get("board") != payload["board"]:
-            self.tally.fault("mismatched", f"{kind} of {payload['board']} answered for "
-                                           f"{data.get('board')}")
+            self.tally.fault(
+                "mismatched", f"{kind} of {payload['board']} answered for {data.get('board')}"
+            )
         return event, data
 
     async def abandon_long_solve(self, walk_away: bool) -> bool:
@@ -170,14 +171,15 @@ class Player:
         return True
 
 
-def klotski_levels(count: Optional[int] = None) -> List[str]:
+def klotski_levels(count: int | None = None) -> list[str]:
     """The classic levels' boards (the first ``count`` of them)."""
     boards = [level["board"] for level in solver_levels.load("klotski-classic")["levels"]]
     return boards[:count] if count else boards
 
 
-async def play_session(player: Player, rng: random.Random, deadline: float,
-                       think: tuple, levels: List[str]) -> bool:
+async def play_session(
+    player: Player, rng: random.Random, deadline: float, think: tuple, levels: list[str]
+) -> bool:
     """One short game; returns False when the player walked away (disconnected)."""
     tally = player.tally
     tally.sessions += 1
@@ -197,21 +199,35 @@ async def play_session(player: Player, rng: random.Random, deadline: float,
         roll = rng.random()
         if roll < 0.06 and distance is not None:
             solved = await player.ask("solve", {"game": game, "board": board})
-            if solved and solved[0] == "solution" and (
-                    solved[1]["length"] != distance or solved[1]["states"][0] != board):
-                tally.fault("mismatched", f"solution of {board} has {solved[1]['length']} "
-                                          f"moves, analysis said {distance}")
-        elif roll < 0.08:
-            if not await player.abandon_long_solve(walk_away=rng.random() < 0.4):
-                return False
+            if (
+                solved
+                and solved[0] == "solution"
+                and (solved[1]["length"] != distance or solved[1]["states"][0] != board)
+            ):
+                tally.fault(
+                    "mismatched",
+                    f"solution of {board} has {solved[1]['length']} "
+                    f"moves, analysis said {distance}",
+                )
+        elif roll < 0.08 and not await player.abandon_long_solve(walk_away=rng.random() < 0.4):
+            return False
         await asyncio.sleep(rng.uniform(*think))
     return True
 
 
-async def run_player(number: int, url: str, tally: Tally, deadline: float, seed: int,
-                     timeout: float, think: tuple, ramp: float, levels: List[str]) -> None:
+async def run_player(
+    number: int,
+    url: str,
+    tally: Tally,
+    deadline: float,
+    seed: int,
+    timeout: float,
+    think: tuple,
+    ramp: float,
+    levels: list[str],
+) -> None:
     rng = random.Random(seed * 100_003 + number)
-    await asyncio.sleep(rng.uniform(0, ramp))           # no thundering herd at start
+    await asyncio.sleep(rng.uniform(0, ramp))  # no thundering herd at start
     while time.monotonic() < deadline:
         player = Player(url, tally, rng, timeout)
         if not await player.connect():
@@ -227,7 +243,7 @@ async def run_player(number: int, url: str, tally: Tally, deadline: float, seed:
 def _rss_mb(pid: int, descendants: bool = True) -> float:
     """Resident memory of ``pid`` and (``descendants``) all its children's, in MB."""
     total, todo = 0, [pid]
-    children: Dict[int, List[int]] = {}
+    children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -250,7 +266,7 @@ def _rss_mb(pid: int, descendants: bool = True) -> float:
     return total / 1024
 
 
-def _children(pid: int) -> List[int]:
+def _children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -263,13 +279,14 @@ def _children(pid: int) -> List[int]:
     return found
 
 
-def web_rss_mb(pids: List[int]) -> float:
+def web_rss_mb(pids: list[int]) -> float:
     """Resident MB of the web server alone: each pid and its direct children."""
-    return round(sum(_rss_mb(p, descendants=False) for pid in pids
-                     for p in [pid] + _children(pid)), 1)
+    return round(
+        sum(_rss_mb(p, descendants=False) for pid in pids for p in [pid] + _children(pid)), 1
+    )
 
 
-async def sample_memory(pids: List[int], samples: list, every: float, deadline: float) -> None:
+async def sample_memory(pids: list[int], samples: list, every: float, deadline: float) -> None:
     """(seconds, MB of every process below ``pids``, MB of the web server alone: each
     pid and its direct children, i.e. gunicorn's arbiter and its worker, not the
     solver workers the app started)."""
@@ -285,9 +302,17 @@ def _ready(url: str) -> dict:
         return json.load(response)
 
 
-async def run_load(url, clients: int = 200, duration: float = 60.0, seed: int = 1,
-                   timeout: float = 30.0, think: tuple = (0.3, 1.0), server_pid=0,
-                   memory_every: float = 5.0, levels: Optional[int] = None) -> dict:
+async def run_load(
+    url,
+    clients: int = 200,
+    duration: float = 60.0,
+    seed: int = 1,
+    timeout: float = 30.0,
+    think: tuple = (0.3, 1.0),
+    server_pid=0,
+    memory_every: float = 5.0,
+    levels: int | None = None,
+) -> dict:
     """Run the players against ``url`` (or a list of URLs: player i plays on
     ``url[i % len]``) and return the report (see :func:`summary`); memory is sampled
     below ``server_pid`` (a pid or a list)."""
@@ -299,14 +324,25 @@ async def run_load(url, clients: int = 200, duration: float = 60.0, seed: int = 
     deadline = started + duration
     memory: list = []
     boards = klotski_levels(levels)
-    tasks = [run_player(i, urls[i % len(urls)], tally, deadline, seed, timeout, think,
-                        ramp=min(5.0, duration / 4), levels=boards)
-             for i in range(clients)]
+    tasks = [
+        run_player(
+            i,
+            urls[i % len(urls)],
+            tally,
+            deadline,
+            seed,
+            timeout,
+            think,
+            ramp=min(5.0, duration / 4),
+            levels=boards,
+        )
+        for i in range(clients)
+    ]
     if pids:
         tasks.append(sample_memory(pids, memory, memory_every, deadline))
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
-    await asyncio.sleep(1.0)                   # let cancelled and abandoned jobs wind down
+    await asyncio.sleep(1.0)  # let cancelled and abandoned jobs wind down
     report = summary(tally, elapsed, clients)
     report["memory_mb"] = memory
     after = {}
@@ -323,15 +359,34 @@ def summary(tally: Tally, elapsed: float, clients: int) -> dict:
     def ms(values, q):
         value = percentile(values, q)
         return None if value is None else round(value * 1000, 1)
-    latency = {name: {"count": len(values), "p50_ms": ms(values, 50), "p95_ms": ms(values, 95),
-                      "p99_ms": ms(values, 99), "max_ms": ms(values, 100)}
-               for name, values in tally.latency.items()}
-    return {"clients": clients, "seconds": round(elapsed, 1), "latency": latency,
-            "answers": tally.answers, "throughput_per_s": round(tally.answers / elapsed, 1),
-            "lost": tally.lost, "mismatched": tally.mismatched, "stale": tally.stale,
-            "errors": dict(tally.errors), "error_count": sum(tally.errors.values()),
-            "sessions": tally.sessions, "cancels": tally.cancels, "walkaways": tally.walkaways,
-            "connect_failures": tally.connect_failures, "faults": tally.faults}
+
+    latency = {
+        name: {
+            "count": len(values),
+            "p50_ms": ms(values, 50),
+            "p95_ms": ms(values, 95),
+            "p99_ms": ms(values, 99),
+            "max_ms": ms(values, 100),
+        }
+        for name, values in tally.latency.items()
+    }
+    return {
+        "clients": clients,
+        "seconds": round(elapsed, 1),
+        "latency": latency,
+        "answers": tally.answers,
+        "throughput_per_s": round(tally.answers / elapsed, 1),
+        "lost": tally.lost,
+        "mismatched": tally.mismatched,
+        "stale": tally.stale,
+        "errors": dict(tally.errors),
+        "error_count": sum(tally.errors.values()),
+        "sessions": tally.sessions,
+        "cancels": tally.cancels,
+        "walkaways": tally.walkaways,
+        "connect_failures": tally.connect_failures,
+        "faults": tally.faults,
+    }
 
 
 def free_port() -> int:
@@ -340,15 +395,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0,
-                 wait_for_workers: bool = True):
+def start_server(
+    env: dict | None = None, ready_timeout: float = 180.0, wait_for_workers: bool = True
+):
     """``python -m webapp`` on a free loopback port; returns (process, url) once it
     answers and (``wait_for_workers``) every worker has warmed its tables."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port)],
-                               env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
-                               stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webapp", "--port", str(port)],
+        env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + ready_timeout
     while True:
         try:
@@ -364,49 +422,79 @@ def start_server(env: Optional[dict] = None, ready_timeout: float = 180.0,
 
 
 def print_report(report: dict) -> None:
-    print(f"{report['clients']} clients for {report['seconds']} s: {report['answers']} answers, "
-          f"{report['throughput_per_s']}/s")
+    print(
+        f"{report['clients']} clients for {report['seconds']} s: {report['answers']} answers, "
+        f"{report['throughput_per_s']}/s"
+    )
     for name, row in report["latency"].items():
-        print(f"  {name:9s} n={row['count']:6d}  p50 {row['p50_ms']} ms  p95 {row['p95_ms']} ms  "
-              f"p99 {row['p99_ms']} ms  max {row['max_ms']} ms")
-    print(f"  lost {report['lost']}  mismatched {report['mismatched']}  stale {report['stale']}  "
-          f"errors {report['error_count']} {report['errors'] or ''}")
-    print(f"  sessions {report['sessions']}  cancels {report['cancels']}  "
-          f"walk-aways {report['walkaways']}  connect failures {report['connect_failures']}")
+        print(
+            f"  {name:9s} n={row['count']:6d}  p50 {row['p50_ms']} ms  p95 {row['p95_ms']} ms  "
+            f"p99 {row['p99_ms']} ms  max {row['max_ms']} ms"
+        )
+    print(
+        f"  lost {report['lost']}  mismatched {report['mismatched']}  stale {report['stale']}  "
+        f"errors {report['error_count']} {report['errors'] or ''}"
+    )
+    print(
+        f"  sessions {report['sessions']}  cancels {report['cancels']}  "
+        f"walk-aways {report['walkaways']}  connect failures {report['connect_failures']}"
+    )
     if report["memory_mb"]:
         values = [sample[1] for sample in report["memory_mb"]]
         web = [sample[2] for sample in report["memory_mb"]]
-        print(f"  server memory (web + workers): first {values[0]} MB, last {values[-1]} MB, "
-              f"max {max(values)} MB over {len(values)} samples; web server alone "
-              f"(gunicorn's arbiter + worker) first {web[0]} MB, last {web[-1]} MB")
-        print("  at " + ", ".join(f"{t:.0f} s: {total} MB (web {w} MB)" for t, total, w in
-                                  [s for s in report["memory_mb"] if int(s[0]) % 50 < 5]))
+        print(
+            f"  server memory (web + workers): first {values[0]} MB, last {values[-1]} MB, "
+            f"max {max(values)} MB over {len(values)} samples; web server alone "
+            f"(gunicorn's arbiter + worker) first {web[0]} MB, last {web[-1]} MB"
+        )
+        print(
+            "  at "
+            + ", ".join(
+                f"{t:.0f} s: {total} MB (web {w} MB)"
+                for t, total, w in [s for s in report["memory_mb"] if int(s[0]) % 50 < 5]
+            )
+        )
     print(f"  server after: {report['server_after']}")
     for fault in report["faults"]:
         print(f"  fault: {fault}")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m webapp.loadtest",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m webapp.loadtest", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
-    parser.add_argument("--url", action="append",
-                        help="an already running server (else one is started); repeat it "
-                             "to spread the players over several")
-    parser.add_argument("--pid", type=int, action="append", default=[],
-                        help="with --url: sample the memory of this process and all below it")
+    parser.add_argument(
+        "--url",
+        action="append",
+        help="an already running server (else one is started); repeat it "
+        "to spread the players over several",
+    )
+    parser.add_argument(
+        "--pid",
+        type=int,
+        action="append",
+        default=[],
+        help="with --url: sample the memory of this process and all below it",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=30.0,
-                        help="seconds before an answer counts as lost")
+    parser.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds before an answer counts as lost"
+    )
     parser.add_argument("--json", help="also write the report to this file")
-    parser.add_argument("--flood-seconds", type=float, default=0.0,
-                        help="then run each flood scenario this long, timing a canary "
-                             "player (0: no floods)")
-    parser.add_argument("--floods-only", action="store_true",
-                        help="only the flood scenarios, no simulated players")
-    parser.add_argument("--flood", action="append",
-                        help="run only this flood scenario (repeat for several)")
+    parser.add_argument(
+        "--flood-seconds",
+        type=float,
+        default=0.0,
+        help="then run each flood scenario this long, timing a canary player (0: no floods)",
+    )
+    parser.add_argument(
+        "--floods-only", action="store_true", help="only the flood scenarios, no simulated players"
+    )
+    parser.add_argument(
+        "--flood", action="append", help="run only this flood scenario (repeat for several)"
+    )
     args = parser.parse_args(argv)
     process = None
     url, pid = args.url, args.pid
@@ -417,14 +505,20 @@ def main(argv=None) -> int:
     report: dict = {}
     try:
         if not args.floods_only:
-            report = asyncio.run(run_load(url, args.clients, args.duration, args.seed,
-                                          args.timeout, server_pid=pid))
+            report = asyncio.run(
+                run_load(url, args.clients, args.duration, args.seed, args.timeout, server_pid=pid)
+            )
             print_report(report)
         if args.flood_seconds > 0 or args.floods_only:
             pids = [pid] if isinstance(pid, int) else list(pid)
-            report["floods"] = asyncio.run(run_floods(
-                url if isinstance(url, str) else url[0], args.flood_seconds or 10.0,
-                memory=(lambda: web_rss_mb(pids)) if pids else None, only=args.flood))
+            report["floods"] = asyncio.run(
+                run_floods(
+                    url if isinstance(url, str) else url[0],
+                    args.flood_seconds or 10.0,
+                    memory=(lambda: web_rss_mb(pids)) if pids else None,
+                    only=args.flood,
+                )
+            )
             print_floods(report["floods"])
     finally:
         if process is not None:

@@ -19,18 +19,20 @@ Cancelling writes the job's number into the worker's shared cancel flag; the
 search polls it every few hundred positions. Workers start on first use, so an
 app that never searches never spawns a process.
 """
+
 from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import itertools
 import logging
 import multiprocessing
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Callable, Deque, Dict, List, Optional
 
 from .answers import error_payload
 from .validation import JobRequest
@@ -38,7 +40,7 @@ from .worker import Limits, WorkerSettings, worker_main
 
 log = logging.getLogger(__name__)
 
-_SPAWN = multiprocessing.get_context("spawn")   # safe with the server's threads
+_SPAWN = multiprocessing.get_context("spawn")  # safe with the server's threads
 _seq = itertools.count(1)
 
 #: a job may overrun its time budget by this factor plus GRACE_SECONDS before its
@@ -68,9 +70,9 @@ class PoolJob:
     seq: int = field(default_factory=lambda: next(_seq))
     cancelled: bool = False
     queued_at: float = field(default_factory=time.monotonic)
-    log_id: str = ""                       # the request id the log lines carry
-    group: str = ""                        # whose share it uses (a client's address)
-    priority: int = 0                      # within a group's turn, lower goes first
+    log_id: str = ""  # the request id the log lines carry
+    group: str = ""  # whose share it uses (a client's address)
+    priority: int = 0  # within a group's turn, lower goes first
 
 
 class _Worker:
@@ -80,14 +82,18 @@ class _Worker:
         self.index = index
         self.cancel_flag = _SPAWN.RawValue("q", 0)
         self.conn, child_end = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=worker_main, name=f"{name}-worker-{index}",
-                                      args=(child_end, self.cancel_flag, settings), daemon=True)
+        self.process = _SPAWN.Process(
+            target=worker_main,
+            name=f"{name}-worker-{index}",
+            args=(child_end, self.cancel_flag, settings),
+            daemon=True,
+        )
         self.process.start()
         child_end.close()
         self.ready = False
-        self.job: Optional[PoolJob] = None
+        self.job: PoolJob | None = None
         self.deadline = 0.0
-        self.restart_at: Optional[float] = None      # set while dead, waiting to restart
+        self.restart_at: float | None = None  # set while dead, waiting to restart
         self.send_lock = threading.Lock()
 
     def send(self, message) -> None:
@@ -95,10 +101,8 @@ class _Worker:
             self.conn.send(message)
 
     def ask_to_stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.send(None)
-        except OSError:
-            pass
 
     def stop(self, deadline: float) -> None:
         """Wait until ``deadline`` (monotonic) for the process to end, then kill it."""
@@ -112,8 +116,15 @@ class _Worker:
 class WorkerPool:
     """``size`` worker processes behind a queue of at most ``max_queue`` jobs."""
 
-    def __init__(self, name: str, size: int, max_queue: int, settings: WorkerSettings,
-                 max_per_group: Optional[int] = None, reserved: int = 0):
+    def __init__(
+        self,
+        name: str,
+        size: int,
+        max_queue: int,
+        settings: WorkerSettings,
+        max_per_group: int | None = None,
+        reserved: int = 0,
+    ):
         self.name = name
         self.size = max(1, int(size))
         self.max_queue = max(0, int(max_queue))
@@ -122,15 +133,15 @@ class WorkerPool:
         self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
         self._lock = threading.RLock()
-        self._queue: Deque[PoolJob] = collections.deque()
-        self._workers: List[_Worker] = []
-        self._dispatcher: Optional[threading.Thread] = None
+        self._queue: collections.deque[PoolJob] = collections.deque()
+        self._workers: list[_Worker] = []
+        self._dispatcher: threading.Thread | None = None
         self._closing = False
         self.completed = 0
         self.restarts = 0
         self.rejected = 0
-        self._start_failures = 0       # workers in a row that died before getting ready
-        self._served: Dict[str, int] = {}      # group -> when it last got a worker
+        self._start_failures = 0  # workers in a row that died before getting ready
+        self._served: dict[str, int] = {}  # group -> when it last got a worker
         self._turns = itertools.count()
 
     # -- used by the job runner ------------------------------------------------
@@ -148,10 +159,8 @@ class WorkerPool:
         """Stop ``job``: drop it from the queue, or flag its worker to stop searching."""
         with self._lock:
             job.cancelled = True
-            try:
+            with contextlib.suppress(ValueError):
                 self._queue.remove(job)
-            except ValueError:
-                pass
             for worker in self._workers:
                 if worker.job is job:
                     worker.cancel_flag.value = job.seq
@@ -164,20 +173,25 @@ class WorkerPool:
 
     def stats(self) -> dict:
         with self._lock:
-            return {"workers": len(self._workers), "size": self.size,
-                    "alive": sum(w.process.is_alive() for w in self._workers),
-                    "ready": sum(w.ready for w in self._workers),
-                    "busy": sum(w.job is not None for w in self._workers),
-                    "queued": len(self._queue), "max_queue": self.max_queue,
-                    "completed": self.completed, "restarts": self.restarts,
-                    "rejected": self.rejected}
+            return {
+                "workers": len(self._workers),
+                "size": self.size,
+                "alive": sum(w.process.is_alive() for w in self._workers),
+                "ready": sum(w.ready for w in self._workers),
+                "busy": sum(w.job is not None for w in self._workers),
+                "queued": len(self._queue),
+                "max_queue": self.max_queue,
+                "completed": self.completed,
+                "restarts": self.restarts,
+                "rejected": self.rejected,
+            }
 
     def start(self) -> None:
         """Start the workers now (otherwise they start with the first job)."""
         with self._lock:
             self._start_locked()
 
-    def close(self) -> List[PoolJob]:
+    def close(self) -> list[PoolJob]:
         """Stop taking jobs and cancel the queued and running ones; returns them, so the
         caller can tell their owners before the workers are stopped."""
         with self._lock:
@@ -195,7 +209,7 @@ class WorkerPool:
                 job.cancelled = True
             return dropped
 
-    def shutdown(self, timeout: float = 5.0) -> List[PoolJob]:
+    def shutdown(self, timeout: float = 5.0) -> list[PoolJob]:
         """:meth:`close`, then stop the workers (killing any still busy at ``timeout``)."""
         dropped = self.close()
         with self._lock:
@@ -217,8 +231,9 @@ class WorkerPool:
         # the dispatcher never mistakes interpreter exit for lost workers
         atexit.register(self.shutdown, 1.0)
         self._workers = [_Worker(i, self.settings, self.name) for i in range(self.size)]
-        self._dispatcher = threading.Thread(target=self._dispatch, name=f"{self.name}-dispatch",
-                                            daemon=True)
+        self._dispatcher = threading.Thread(
+            target=self._dispatch, name=f"{self.name}-dispatch", daemon=True
+        )
         self._dispatcher.start()
 
     def _group_full(self, job: PoolJob) -> bool:
@@ -226,7 +241,7 @@ class WorkerPool:
             return False
         return sum(queued.group == job.group for queued in self._queue) >= self.max_per_group
 
-    def _next_locked(self) -> Optional[PoolJob]:
+    def _next_locked(self) -> PoolJob | None:
         """The oldest queued job of the group with the fewest jobs running, then of lower
         priority, then of the group served least recently (never served first); None
         when only lower-priority jobs wait and the free workers are reserved."""
@@ -237,11 +252,17 @@ class WorkerPool:
             candidates = [queued for queued in self._queue if queued.priority == 0]
             if not candidates:
                 return None
-        job = min(candidates, key=lambda queued: (running[queued.group], queued.priority,
-                                                  self._served.get(queued.group, -1)))
+        job = min(
+            candidates,
+            key=lambda queued: (
+                running[queued.group],
+                queued.priority,
+                self._served.get(queued.group, -1),
+            ),
+        )
         self._queue.remove(job)
         self._served[job.group] = next(self._turns)
-        if len(self._served) > 4 * (self.max_queue + self.size):    # forget long-gone groups
+        if len(self._served) > 4 * (self.max_queue + self.size):  # forget long-gone groups
             waiting = {queued.group for queued in self._queue} | set(running)
             self._served = {g: t for g, t in self._served.items() if g in waiting}
         return job
@@ -255,12 +276,11 @@ class WorkerPool:
                 if job is None:
                     return
                 worker.job = job
-                worker.deadline = (time.monotonic() + job.limits.seconds * OVERRUN_FACTOR
-                                   + GRACE_SECONDS)
-                try:
+                worker.deadline = (
+                    time.monotonic() + job.limits.seconds * OVERRUN_FACTOR + GRACE_SECONDS
+                )
+                with contextlib.suppress(OSError):  # died just now: the sentinel reports it
                     worker.send((job.seq, job.kind, job.request, job.limits))
-                except OSError:                 # died just now: the sentinel reports it
-                    pass
 
     def _dispatch(self) -> None:
         while True:
@@ -314,15 +334,19 @@ class WorkerPool:
                 self._assign_locked()
             job.on_done()
 
-    def _check_deadlines(self, workers: List[_Worker]) -> None:
+    def _check_deadlines(self, workers: list[_Worker]) -> None:
         now = time.monotonic()
         for worker in workers:
             if worker.restart_at is not None and now >= worker.restart_at:
                 self._restart(worker)
             job = worker.job
             if job is not None and now > worker.deadline:
-                log.warning("%s %s worker %d overran its budget; restarting it",
-                            job.log_id, self.name, worker.index)
+                log.warning(
+                    "%s %s worker %d overran its budget; restarting it",
+                    job.log_id,
+                    self.name,
+                    worker.index,
+                )
                 worker.process.kill()
                 self._lost(worker, f"gave up after {job.limits.seconds:g} s (search stopped)")
 
@@ -338,16 +362,22 @@ class WorkerPool:
             worker.conn.close()
             self._start_failures = 0 if worker.ready else self._start_failures + 1
             stranded = []
-            if self._start_failures >= STRANDED_AFTER:      # workers cannot even start
+            if self._start_failures >= STRANDED_AFTER:  # workers cannot even start
                 stranded, self._queue = list(self._queue), collections.deque()
             # a worker that dies before getting ready is restarted after a growing pause,
             # never in a tight loop
-            delay = (min(MAX_BACKOFF, 0.25 * 2 ** self._start_failures)
-                     if self._start_failures else 0.0)
+            delay = (
+                min(MAX_BACKOFF, 0.25 * 2**self._start_failures) if self._start_failures else 0.0
+            )
             worker.restart_at = time.monotonic() + delay
-        log.warning("%s %s worker %d lost (exit %s); restarting it in %.2g s",
-                    job.log_id if job else "-", self.name, worker.index,
-                    worker.process.exitcode, delay)
+        log.warning(
+            "%s %s worker %d lost (exit %s); restarting it in %.2g s",
+            job.log_id if job else "-",
+            self.name,
+            worker.index,
+            worker.process.exitcode,
+            delay,
+        )
         if delay == 0:
             self._restart(worker)
         if job is not None:
@@ -359,13 +389,15 @@ class WorkerPool:
         with self._lock:
             if self._closing or worker not in self._workers:
                 return
-            self._workers[self._workers.index(worker)] = _Worker(worker.index, self.settings,
-                                                                 self.name)
+            self._workers[self._workers.index(worker)] = _Worker(
+                worker.index, self.settings, self.name
+            )
             self.restarts += 1
 
     @staticmethod
     def _fail(job: PoolJob, message: str) -> None:
         if not job.cancelled:
-            job.on_event("error", error_payload(message, job.kind, job.request.id,
-                                                job.request.game))
+            job.on_event(
+                "error", error_payload(message, job.kind, job.request.id, job.request.game)
+            )
         job.on_done()

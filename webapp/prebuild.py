@@ -6,13 +6,14 @@ the N-puzzle's pattern databases); each game says which through
 means players rarely wait, and startup itself never does. Failures are logged
 and forgotten: tables are only a speed-up, the solver builds them on demand.
 """
+
 from __future__ import annotations
 
 import logging
 import multiprocessing
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from solver import catalogue
 
@@ -25,7 +26,7 @@ def warm_tables() -> int:
     for game in catalogue.games().values():
         try:
             done += game.warm()
-        except Exception:                         # one bad table must not stop the rest
+        except Exception:  # one bad table must not stop the rest
             log.exception("could not prebuild the tables of %s", game.name)
     return done
 
@@ -36,7 +37,7 @@ def _warm_and_report() -> None:
     log.info("prebuilt %d tables in %.1f s", count, time.monotonic() - started)
 
 
-def start_prebuild(then: Optional[Callable[[], None]] = None) -> threading.Thread:
+def start_prebuild(then: Callable[[], None] | None = None) -> threading.Thread:
     """Build the tables into the disk cache in a child process, then call ``then``.
 
     A child process, so the web process never holds the tables itself (the
@@ -44,16 +45,19 @@ def start_prebuild(then: Optional[Callable[[], None]] = None) -> threading.Threa
     Workers started afterwards (``then``) load every table from disk in a
     fraction of a second instead of each building them again.
     """
+
     def run():
         process = multiprocessing.get_context("spawn").Process(
-            target=_warm_and_report, name="prebuild-tables", daemon=True)
+            target=_warm_and_report, name="prebuild-tables", daemon=True
+        )
         try:
             process.start()
             process.join()
-        except Exception:                         # tables are only a speed-up
+        except Exception:  # tables are only a speed-up
             log.exception("prebuild process failed")
         if then is not None:
             then()
+
     thread = threading.Thread(target=run, name="prebuild-tables", daemon=True)
     thread.start()
     return thread

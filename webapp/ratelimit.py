@@ -5,11 +5,12 @@ flooding the server is answered ``error`` for every event over the limit, and
 its events never reach the job pools. The buckets live in the web process (each
 web process limits the clients connected to it).
 """
+
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Dict
+from collections.abc import Callable
 
 
 class RateLimiter:
@@ -20,11 +21,11 @@ class RateLimiter:
         self.rate = float(rate)
         self.burst = max(1.0, float(burst))
         self._clock = clock
-        self._buckets: Dict[str, list] = {}
+        self._buckets: dict[str, list] = {}
         self._lock = threading.Lock()
 
     def allow(self, client: str) -> bool:
-        if self.rate <= 0:                       # 0 switches limits off
+        if self.rate <= 0:  # 0 switches limits off
             return True
         now = self._clock()
         with self._lock:

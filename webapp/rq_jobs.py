@@ -16,12 +16,12 @@ Shared keys (all expire on their own):
 * ``arcade:beat:<job id>``: refreshed every half second while the job runs, so
   a web process can tell a running job from one whose worker died.
 """
+
 from __future__ import annotations
 
 import os
 import threading
 import time
-from typing import Optional
 
 from flask_socketio import SocketIO
 
@@ -46,16 +46,17 @@ def redis_url() -> str:
     return os.environ["ARCADE_MESSAGE_QUEUE"]
 
 
-def redis_client(url: Optional[str] = None):
+def redis_client(url: str | None = None):
     """One Redis connection per URL and process."""
     import redis
+
     url = url or redis_url()
     if url not in _clients:
         _clients[url] = redis.Redis.from_url(url)
     return _clients[url]
 
 
-def emitter(url: Optional[str] = None):
+def emitter(url: str | None = None):
     """A write-only Socket.IO server that reaches clients through the message queue."""
     url = url or redis_url()
     key = ("emitter", url)
@@ -84,8 +85,9 @@ class RedisCancel:
 
     def current(self) -> bool:
         """Still the client's newest request, and not cancelled."""
-        newest, cancelled = self._redis.mget(GEN_KEY.format(sid=self._sid),
-                                             CANCEL_KEY.format(job=self._job))
+        newest, cancelled = self._redis.mget(
+            GEN_KEY.format(sid=self._sid), CANCEL_KEY.format(job=self._job)
+        )
         return newest is not None and int(newest) == self._generation and cancelled is None
 
 
@@ -113,11 +115,19 @@ def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -
     def send(event: str, payload: dict) -> None:
         if cancel.current():
             sio.emit(event, payload, to=sid)
+
     try:
         run_search(kind, JobRequest(**request), Limits(**limits), cancel, send)
     except MemoryError:
-        send("error", error_payload("this position needs more memory than the server allows "
-                                    "per search", kind, request.get("id"), request.get("game")))
+        send(
+            "error",
+            error_payload(
+                "this position needs more memory than the server allows per search",
+                kind,
+                request.get("id"),
+                request.get("game"),
+            ),
+        )
     finally:
         stop.set()
         beat.join(2)

@@ -11,19 +11,27 @@ more, and answered with ``error`` if that fails too; a job RQ marks failed
 ``rq`` is imported where it is used: it is an optional dependency (the
 ``cluster`` extra), needed only when the app runs as part of a cluster.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Callable, Dict, Optional
+from typing import Any
 
 from .answers import error_payload
 from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
 from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
-from .tasks import (TASK_BUSY_MESSAGE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest, run_task,
-                    task_result)
+from .tasks import (
+    TASK_BUSY_MESSAGE,
+    TASK_SLOW_MESSAGE,
+    TaskRefused,
+    TaskRequest,
+    run_task,
+    task_result,
+)
 from .validation import JobRequest
 from .worker import Limits
 
@@ -31,7 +39,7 @@ log = logging.getLogger(__name__)
 
 LOST_MESSAGE = "the solver worker stopped; try again"
 WATCH_EVERY = 0.5
-TASK_POLL = 0.05                # how often a page waiting for its task asks Redis
+TASK_POLL = 0.05  # how often a page waiting for its task asks Redis
 MAX_ATTEMPTS = 2
 
 
@@ -51,17 +59,19 @@ class Tracked:
 class ClusterRunner:
     """The job runner of a web process in a cluster (a :class:`~webapp.runner.Runner`)."""
 
-    def __init__(self, emit: Callable[..., Any], url: str, limits: Dict[str, Limits],
-                 max_queue: int = 256):
+    def __init__(
+        self, emit: Callable[..., Any], url: str, limits: dict[str, Limits], max_queue: int = 256
+    ):
         from rq import Queue
+
         self._emit = emit
         # one queue here: no fast analysis pool to escalate from
         self.limits = {kind: replace(value, escalate_after=None) for kind, value in limits.items()}
         self.max_queue = max_queue
         self.redis = redis_client(url)
         self.queue = Queue(QUEUE, connection=self.redis)
-        self._jobs: Dict[str, Tracked] = {}
-        self._current: Dict[str, str] = {}         # sid -> its newest job id
+        self._jobs: dict[str, Tracked] = {}
+        self._current: dict[str, str] = {}  # sid -> its newest job id
         self._lock = threading.Lock()
         self.closing = False
         self.retried = 0
@@ -70,8 +80,9 @@ class ClusterRunner:
         self._watcher.start()
 
     # -- the runner interface ------------------------------------------------------
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
-               group: Optional[str] = None) -> None:
+    def submit(
+        self, sid: str, kind: str, request: JobRequest, log_id: str = "", group: str | None = None
+    ) -> None:
         generation = self._supersede(sid)
         if self.closing:
             self._error(sid, kind, request, CLOSING_MESSAGE)
@@ -87,9 +98,13 @@ class ClusterRunner:
         """A page's search on an RQ worker; the page waits (polling Redis) within budget."""
         if self.closing or self.queue.count >= self.max_queue:
             raise TaskRefused(TASK_BUSY_MESSAGE)
-        job = self.queue.enqueue_call(run_task, args=(kind, request, seconds),
-                                      timeout=int(seconds * 1.5 + 10), result_ttl=60,
-                                      failure_ttl=60)
+        job = self.queue.enqueue_call(
+            run_task,
+            args=(kind, request, seconds),
+            timeout=int(seconds * 1.5 + 10),
+            result_ttl=60,
+            failure_ttl=60,
+        )
         deadline = time.monotonic() + seconds + 2
         while time.monotonic() < deadline:
             status = job.get_status(refresh=True)
@@ -120,9 +135,14 @@ class ClusterRunner:
 
     def health(self) -> dict:
         from rq import Worker
-        return {"busy_clients": self.busy_clients(), "queued": self.queue.count,
-                "workers": len(Worker.all(connection=self.redis)),
-                "retried": self.retried, "lost": self.lost}
+
+        return {
+            "busy_clients": self.busy_clients(),
+            "queued": self.queue.count,
+            "workers": len(Worker.all(connection=self.redis)),
+            "retried": self.retried,
+            "lost": self.lost,
+        }
 
     def start(self) -> None:
         """Workers are separate processes here; nothing to start."""
@@ -155,9 +175,18 @@ class ClusterRunner:
     def _enqueue(self, tracked: Tracked) -> None:
         limits = tracked.limits
         job = self.queue.enqueue_call(
-            run_job, args=(tracked.sid, tracked.generation, tracked.kind,
-                           asdict(tracked.request), asdict(limits)),
-            timeout=int(limits.seconds * 1.5 + 10), result_ttl=60, failure_ttl=600)
+            run_job,
+            args=(
+                tracked.sid,
+                tracked.generation,
+                tracked.kind,
+                asdict(tracked.request),
+                asdict(limits),
+            ),
+            timeout=int(limits.seconds * 1.5 + 10),
+            result_ttl=60,
+            failure_ttl=600,
+        )
         with self._lock:
             self._jobs[job.id] = tracked
             self._current[tracked.sid] = job.id
@@ -174,28 +203,33 @@ class ClusterRunner:
             time.sleep(WATCH_EVERY)
             try:
                 self._check_jobs()
-            except Exception:                    # Redis hiccup: try again next round
+            except Exception:  # Redis hiccup: try again next round
                 log.exception("cluster watcher failed")
 
     def _check_jobs(self) -> None:
         from rq.job import Job, JobStatus
+
         with self._lock:
             watched = list(self._jobs.items())
         for job_id, tracked in watched:
             try:
                 status = Job.fetch(job_id, connection=self.redis).get_status()
-            except Exception:                    # expired or deleted: nothing to watch
+            except Exception:  # expired or deleted: nothing to watch
                 status = None
             if status in (None, JobStatus.FINISHED, JobStatus.CANCELED, JobStatus.STOPPED):
                 self._forget(job_id)
             elif status == JobStatus.FAILED:
                 self._forget(job_id)
                 if self._is_current(tracked):
-                    self._error(tracked.sid, tracked.kind, tracked.request,
-                                "the search failed on the worker (over its time limit?)")
+                    self._error(
+                        tracked.sid,
+                        tracked.kind,
+                        tracked.request,
+                        "the search failed on the worker (over its time limit?)",
+                    )
             elif status == JobStatus.STARTED and not self.redis.exists(BEAT_KEY.format(job=job_id)):
                 tracked.missed_beats += 1
-                if tracked.missed_beats >= 2:      # a second after its last heartbeat
+                if tracked.missed_beats >= 2:  # a second after its last heartbeat
                     self._forget(job_id)
                     self._worker_lost(tracked)
 

@@ -7,6 +7,7 @@ every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
 Redis to answer: started together from the Procfile, Redis may come up a
 moment later. Only RQ workers import this module (it needs the cluster extra).
 """
+
 from __future__ import annotations
 
 import os

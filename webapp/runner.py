@@ -6,9 +6,10 @@ this process's worker pools, and :class:`~webapp.rq_runner.ClusterRunner` over
 RQ workers on Redis. Event handlers, health checks and shutdown depend on this
 protocol only, so they never need to know which one the app was given.
 """
+
 from __future__ import annotations
 
-from typing import Any, Optional, Protocol
+from typing import Any, Protocol
 
 from .tasks import TaskRequest
 from .validation import JobRequest
@@ -29,8 +30,9 @@ class Runner(Protocol):
     #: True once :meth:`shutdown` began: new jobs are refused, ``/readyz`` says 503
     closing: bool
 
-    def submit(self, sid: str, kind: str, request: JobRequest, log_id: str = "",
-               group: Optional[str] = None) -> None:
+    def submit(
+        self, sid: str, kind: str, request: JobRequest, log_id: str = "", group: str | None = None
+    ) -> None:
         """Queue ``request`` (``kind`` :data:`ANALYSE` or :data:`SOLVE`) for client ``sid``,
         cancelling whatever it had before; ``group`` (the client's address) is whose
         fair share of the long searches it uses."""

@@ -11,6 +11,7 @@ Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
 both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
 describes, while gunicorn waits for the connections to close, then both exit.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,7 +30,7 @@ def shutdown(app) -> int:
     remaining connections; returns how many clients were told."""
     socketio = app.extensions["socketio"]
     told = app.extensions["job_runner"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
-    socketio.sleep(0.3)                         # let the last error events go out
+    socketio.sleep(0.3)  # let the last error events go out
     # every client, so their websockets end; bounded, as Engine.IO waits for each
     # socket's queue to drain and a connection gunicorn already closed never drains
     closer = threading.Thread(target=socketio.server.eio.disconnect, daemon=True)
@@ -87,33 +88,40 @@ class ArcadeWorker(ThreadWorker):
         return super().handle(conn)
 
     def handle_request(self, req, conn):
-        upgrade = any(name == "UPGRADE" and value.lower() == "websocket"
-                      for name, value in req.headers)
+        upgrade = any(
+            name == "UPGRADE" and value.lower() == "websocket" for name, value in req.headers
+        )
         if upgrade:
-            socket.socket.setblocking(conn.sock, True)      # no timeout from now on
+            socket.socket.setblocking(conn.sock, True)  # no timeout from now on
         return super().handle_request(req, conn)
 
     def handle_exit(self, sig, frame):
         if self.alive:
-            self.alive = False                  # the event loop stops accepting and drains
-            app = getattr(self, "wsgi", None)   # None: signalled while the app was loading
+            self.alive = False  # the event loop stops accepting and drains
+            app = getattr(self, "wsgi", None)  # None: signalled while the app was loading
             if app is not None:
                 # not in the signal handler: the shutdown waits for the solver workers
                 threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
 
-    handle_quit = handle_exit                   # Ctrl-C too: graceful, not gunicorn's quick exit
+    handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
 
 class ArcadeServer(BaseApplication):
     """``python -m webapp`` on gunicorn; the app is created in the worker process."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 5000, threads: int = 1000,
-                 log_level: str = "info", request_seconds: float = REQUEST_SECONDS):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 5000,
+        threads: int = 1000,
+        log_level: str = "info",
+        request_seconds: float = REQUEST_SECONDS,
+    ):
         global REQUEST_SECONDS
-        REQUEST_SECONDS = request_seconds           # the forked worker inherits it
+        REQUEST_SECONDS = request_seconds  # the forked worker inherits it
         self.options = {
             "bind": f"{host}:{port}",
-            "workers": 1,                       # Socket.IO sessions live in one process
+            "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": ArcadeWorker,
             "threads": threads,
             # every open websocket holds a thread; idle keep-alive HTTP connections
@@ -122,15 +130,16 @@ class ArcadeServer(BaseApplication):
             "graceful_timeout": 15,
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",
-            "control_socket_disable": True,     # gunicorn >= 25: no shared ~/.gunicorn socket
+            "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
         }
         super().__init__()
 
     def load_config(self):
         for key, value in self.options.items():
-            if key in self.cfg.settings:        # settings an older gunicorn lacks are skipped
+            if key in self.cfg.settings:  # settings an older gunicorn lacks are skipped
                 self.cfg.set(key, value)
 
     def load(self):
         from . import create_app
+
         return create_app(SERVED_HOST=self.options["bind"].rsplit(":", 1)[0])

@@ -6,10 +6,11 @@ every socket of the web process. Now a page asks its runner
 a worker process to answer: the pool's own small page pool, or an RQ worker in
 a cluster. :func:`run_task` is what that worker runs; it knows nothing of HTTP.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Tuple
+from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -35,10 +36,10 @@ class TaskRequest:
 
     game: str
     args: dict = field(default_factory=dict)
-    id: Optional[Any] = None                # pools echo a job's id in errors; tasks have none
+    id: Any | None = None  # pools echo a job's id in errors; tasks have none
 
 
-def task_result(answer: Optional[Tuple[str, dict]]) -> dict:
+def task_result(answer: tuple[str, dict] | None) -> dict:
     """The result of a task's answer; BoardError when the request was bad, TaskRefused
     when the worker failed or never answered."""
     if answer is None:
@@ -51,7 +52,7 @@ def task_result(answer: Optional[Tuple[str, dict]]) -> dict:
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)
 
 
-def run_task(kind: str, request: TaskRequest, seconds: float) -> Tuple[str, dict]:
+def run_task(kind: str, request: TaskRequest, seconds: float) -> tuple[str, dict]:
     """``("done", result)``, or ``("refused", {message})`` for a bad request."""
     game = catalogue.get(request.game)
     args = request.args
@@ -59,11 +60,16 @@ def run_task(kind: str, request: TaskRequest, seconds: float) -> Tuple[str, dict
         if kind == GENERATE:
             return "done", game.generate(args["params"], args["seed"], args["daily"])
         if kind == CHECK:
-            analysis = analyse_board(request.game, args["board"],
-                                     budget=Budget(CHECK_NODES, seconds), rate=False,
-                                     **args["options"])
-            return "done", {key: analysis[key]
-                            for key in ("solvable", "distance", "optimal", "message")}
+            analysis = analyse_board(
+                request.game,
+                args["board"],
+                budget=Budget(CHECK_NODES, seconds),
+                rate=False,
+                **args["options"],
+            )
+            return "done", {
+                key: analysis[key] for key in ("solvable", "distance", "optimal", "message")
+            }
     except BoardError as err:
         return "refused", {"message": str(err)}
     raise ValueError(f"unknown page task {kind!r}")

@@ -6,10 +6,11 @@ saying what is wrong; the event handler turns it into an ``error`` event and the
 server carries on. Deeper checks of the board itself are the solver's job
 (:class:`~solver.core.errors.BoardError`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -17,7 +18,7 @@ from solver.engine import MAX_BOARD_CHARS
 
 MAX_ID_CHARS = 100
 
-RequestId = Union[str, int, None]
+RequestId = str | int | None
 
 
 class PayloadError(ValueError):
@@ -42,8 +43,9 @@ def request_id(payload: Any) -> RequestId:
     """The payload's ``id`` when it is a usable one, else None (for echoing in errors)."""
     if isinstance(payload, dict):
         value = payload.get("id")
-        if (isinstance(value, str) and len(value) <= MAX_ID_CHARS) or \
-                (_is_int(value) and abs(value) < 2 ** 53):
+        if (isinstance(value, str) and len(value) <= MAX_ID_CHARS) or (
+            _is_int(value) and abs(value) < 2**53
+        ):
             return value
     return None
 
@@ -112,7 +114,7 @@ def parse_job_request(payload: Any) -> JobRequest:
     return JobRequest(game=game, board=board, id=job_id, options=options)
 
 
-def parse_cancel(payload: Any) -> Optional[RequestId]:
+def parse_cancel(payload: Any) -> RequestId | None:
     """Check a ``cancel`` payload (nothing, ``{}`` or ``{id}``); return the id or None."""
     if payload is None:
         return None

@@ -15,14 +15,15 @@ players. A worker:
 
 Nothing here knows about sockets: answers are shaped by :mod:`webapp.answers`.
 """
+
 from __future__ import annotations
 
 import logging
 import os
 import resource
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional, Tuple
 
 from solver.core.errors import BoardError
 from solver.core.results import Budget
@@ -36,7 +37,7 @@ from .validation import JobRequest
 
 log = logging.getLogger(__name__)
 
-Event = Tuple[str, dict]
+Event = tuple[str, dict]
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,11 @@ class Limits:
     """One job's budgets, from the app's configuration."""
 
     seconds: float
-    max_nodes: Optional[int] = None
+    max_nodes: int | None = None
     progress_interval: float = 0.25
     #: give up after this many seconds and ask to be moved to the solve pool (an
     #: ``escalate`` event) instead of answering ``error``: the quick lane's budget
-    escalate_after: Optional[float] = None
+    escalate_after: float | None = None
     #: analysis only: the interim hint was sent already (by the escalated try)
     skip_interim: bool = False
 
@@ -57,13 +58,14 @@ class Limits:
 class WorkerSettings:
     """How a worker process sets itself up (picklable: it crosses into the process)."""
 
-    memory_mb: Optional[int] = None
+    memory_mb: int | None = None
     warm_tables: bool = False
     nice: int = 0
 
 
-def analysis_events(request: JobRequest, cancel: Callable[[], bool],
-                    limits: Limits) -> Iterator[Event]:
+def analysis_events(
+    request: JobRequest, cancel: Callable[[], bool], limits: Limits
+) -> Iterator[Event]:
     """Every ``analysis`` payload of :func:`solver.engine.analyse_stages`, or one ``error``.
 
     A quick interim hint (``final`` False) may come first, then the proven one.
@@ -78,8 +80,9 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
     budget = Budget(max_nodes=limits.max_nodes, max_seconds=seconds)
     interim_sent = False
     try:
-        for payload in analyse_stages(request.game, request.board, budget=budget,
-                                      cancel=cancel, **request.options):
+        for payload in analyse_stages(
+            request.game, request.board, budget=budget, cancel=cancel, **request.options
+        ):
             if cancel():
                 return
             if payload["final"] and fast and interim_sent and not payload["optimal"]:
@@ -98,8 +101,10 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool],
                 # the distance is proven but rating every move needs more time: send
                 # what is known as an interim answer, and finish in the solve pool
                 if not limits.skip_interim:
-                    yield "analysis", {"id": request.id, "game": request.game,
-                                       **payload, "final": False}
+                    yield (
+                        "analysis",
+                        {"id": request.id, "game": request.game, **payload, "final": False},
+                    )
                 yield "escalate", {"interim_sent": True}
                 return
             if not payload["final"]:
@@ -124,8 +129,9 @@ class _Flag:
     __call__ = is_set
 
 
-def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
-            send: Callable[[str, dict], None]) -> None:
+def run_job(
+    kind: str, request: JobRequest, limits: Limits, cancel, send: Callable[[str, dict], None]
+) -> None:
     """Run one job, calling ``send(event, payload)`` for each answer or progress line.
 
     A solve with ``limits.escalate_after`` is a quick-lane try: over that budget it
@@ -144,9 +150,14 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
         now = time.monotonic()
         if now - last[0] >= limits.progress_interval:
             last[0] = now
-            payload = {"id": request.id, "game": request.game, "nodes": report.nodes,
-                       "depth": report.depth, "elapsed": round(report.elapsed, 3)}
-            for name in ("stage", "best", "lower_bound"):      # a table build, an anytime search
+            payload = {
+                "id": request.id,
+                "game": request.game,
+                "nodes": report.nodes,
+                "depth": report.depth,
+                "elapsed": round(report.elapsed, 3),
+            }
+            for name in ("stage", "best", "lower_bound"):  # a table build, an anytime search
                 value = getattr(report, name)
                 if value not in (None, ""):
                     payload[name] = value
@@ -155,21 +166,26 @@ def run_job(kind: str, request: JobRequest, limits: Limits, cancel,
     # a quick try reports no progress: it is over in a moment, and the long lane's
     # search, if it comes to that, reports its own from the start
     quick = limits.escalate_after is not None and limits.escalate_after < limits.seconds
-    reply = solve_reply(request, cancel, limits.escalate_after if quick else limits.seconds,
-                        progress=None if quick else progress, max_nodes=limits.max_nodes,
-                        escalate=quick)
+    reply = solve_reply(
+        request,
+        cancel,
+        limits.escalate_after if quick else limits.seconds,
+        progress=None if quick else progress,
+        max_nodes=limits.max_nodes,
+        escalate=quick,
+    )
     if reply is not None:
         send(*reply)
 
 
-def limit_memory(memory_mb: Optional[int]) -> None:
+def limit_memory(memory_mb: int | None) -> None:
     """Cap this process's address space, so a runaway search raises MemoryError."""
     if not memory_mb:
         return
     limit = int(memory_mb) * 1024 * 1024
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ValueError, OSError):                # a lower hard limit is already in force
+    except (ValueError, OSError):  # a lower hard limit is already in force
         log.warning("could not cap worker memory at %s MB", memory_mb)
 
 
@@ -177,13 +193,12 @@ def warm_worker() -> None:
     """Load (or build) every game's tables before the first job, and log how long it took."""
     started = time.monotonic()
     count = warm_tables()
-    log.info("worker %d warmed %d tables in %.2f s", os.getpid(), count,
-             time.monotonic() - started)
+    log.info("worker %d warmed %d tables in %.2f s", os.getpid(), count, time.monotonic() - started)
 
 
 def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
     """The worker process: set up, then answer jobs until the pipe closes or says stop."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):   # one core per worker
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one core per worker
         os.environ.setdefault(name, "1")
     if settings.nice:
         os.nice(settings.nice)
@@ -192,12 +207,12 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
         warm_worker()
     try:
         conn.send(("ready", 0))
-    except OSError:                                  # the pool shut down while we warmed up
+    except OSError:  # the pool shut down while we warmed up
         return
     while True:
         try:
             message = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):   # the web process went away
+        except (EOFError, OSError, KeyboardInterrupt):  # the web process went away
             return
         if message is None:
             return
@@ -206,13 +221,23 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
 
         def send(event: str, payload: dict, seq=seq) -> None:
             conn.send(("event", seq, event, payload))
+
         try:
             run_job(kind, request, limits, cancel, send)
         except MemoryError:
-            send("error", error_payload("this position needs more memory than the server "
-                                        "allows per search", kind, request.id, request.game))
-        except Exception:                               # a bug answers, the worker lives on
+            send(
+                "error",
+                error_payload(
+                    "this position needs more memory than the server allows per search",
+                    kind,
+                    request.id,
+                    request.game,
+                ),
+            )
+        except Exception:  # a bug answers, the worker lives on
             log.exception("job %s failed", kind)
-            send("error", error_payload("internal error while searching", kind,
-                                        request.id, request.game))
+            send(
+                "error",
+                error_payload("internal error while searching", kind, request.id, request.game),
+            )
         conn.send(("done", seq))

@@ -7,11 +7,12 @@ string manipulation. Nothing here is tuned; it is the yardstick, so keep it
 honest and simple. It shares no code with the real domains on purpose: a bug
 there must not hide here.
 """
+
 from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 
 class GaveUp(Exception):
@@ -22,9 +23,14 @@ class GaveUp(Exception):
         self.nodes = nodes
 
 
-def seed_bfs(start: str, successors: Callable[[str], Iterable[str]],
-             is_goal: Callable[[str], bool], canonical: Callable[[str], str] = lambda s: s,
-             max_nodes: Optional[int] = None, max_seconds: Optional[float] = None):
+def seed_bfs(
+    start: str,
+    successors: Callable[[str], Iterable[str]],
+    is_goal: Callable[[str], bool],
+    canonical: Callable[[str], str] = lambda s: s,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+):
     """Breadth-first search as in the seed; returns (path of states or None, nodes)."""
     queue = deque([start])
     trail = {canonical(start): None}
@@ -41,7 +47,11 @@ def seed_bfs(start: str, successors: Callable[[str], Iterable[str]],
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:
             raise GaveUp(f"gave up after {nodes} positions", nodes)
-        if max_seconds is not None and nodes % 1000 == 0 and time.monotonic() - started > max_seconds:
+        if (
+            max_seconds is not None
+            and nodes % 1000 == 0
+            and time.monotonic() - started > max_seconds
+        ):
             raise GaveUp(f"gave up after {nodes} positions ({max_seconds:g} s)", nodes)
         for nxt in successors(pos):
             c = canonical(nxt)

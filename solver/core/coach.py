@@ -19,11 +19,12 @@ decide which; a bipartite puzzle (sliding tiles) cannot stay at ``d``, so one
 bounded search settles it. Other puzzles (a pour cannot be undone) solve each
 child within what is left of the budget.
 """
+
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 from .results import SOLVED, UNSOLVABLE, Budget
 
@@ -42,8 +43,8 @@ class Rated:
 
     move: Any
     state: Any
-    distance: Optional[int] = None
-    solvable: Optional[bool] = None
+    distance: int | None = None
+    solvable: bool | None = None
     optimal: bool = False
     verdict: str = UNKNOWN
 
@@ -55,13 +56,13 @@ class Rated:
 class _Clock:
     """What is left of one budget shared by every child's search."""
 
-    def __init__(self, budget: Optional[Budget], cancel):
+    def __init__(self, budget: Budget | None, cancel):
         self.budget = budget or Budget()
         self.started = time.monotonic()
         self.cancel = cancel
         self.ran_out = False
 
-    def left(self) -> Optional[Budget]:
+    def left(self) -> Budget | None:
         """The budget for the next search, or None when nothing is left."""
         if _cancelled(self.cancel):
             self.ran_out = True
@@ -81,8 +82,9 @@ def _cancelled(cancel) -> bool:
     return bool(cancel.is_set() if hasattr(cancel, "is_set") else cancel())
 
 
-def rate_moves(domain, state, analysis, *, budget: Optional[Budget] = None, cancel=None,
-               search: bool = True) -> Tuple[List[Rated], bool]:
+def rate_moves(
+    domain, state, analysis, *, budget: Budget | None = None, cancel=None, search: bool = True
+) -> tuple[list[Rated], bool]:
     """Every legal move of ``state`` rated; ``analysis`` is the position's own analysis.
 
     Returns (rated moves, best first; complete). ``complete`` is False when the
@@ -91,18 +93,22 @@ def rate_moves(domain, state, analysis, *, budget: Optional[Budget] = None, canc
     """
     clock = _Clock(budget, cancel)
     parent = analysis.distance if analysis.optimal and analysis.solvable else None
-    best_key = (domain.key(analysis.next_state)
-                if analysis.next_state is not None and parent is not None else None)
+    best_key = (
+        domain.key(analysis.next_state)
+        if analysis.next_state is not None and parent is not None
+        else None
+    )
     here = domain.key(state)
     rated = [Rated(move, child) for move, child in domain.legal_moves(state)]
     # a search is worth it when the parent's own answer came within the budget
     # (a reversible child is as hard as its parent: without the parent's proof,
     # its bounds are all one can honestly give)
-    searchable = search and analysis.solvable is not None and \
-        (parent is not None or not domain.reversible)
+    searchable = (
+        search and analysis.solvable is not None and (parent is not None or not domain.reversible)
+    )
     for item in rated:
         if domain.key(item.state) == here and parent is not None:
-            _set(item, parent, True)            # a move that only relabels (tube order)
+            _set(item, parent, True)  # a move that only relabels (tube order)
         elif not _rate_without_search(domain, item, parent, best_key, analysis):
             if searchable:
                 _rate_by_search(domain, item, parent, clock)
@@ -110,8 +116,9 @@ def rate_moves(domain, state, analysis, *, budget: Optional[Budget] = None, canc
                 _bound_from_parent(domain, item, analysis)
     _judge(rated, parent)
     complete = search and not clock.ran_out
-    rated.sort(key=lambda r: (VERDICT_ORDER[r.verdict],
-                              r.distance if r.distance is not None else 1 << 30))
+    rated.sort(
+        key=lambda r: (VERDICT_ORDER[r.verdict], r.distance if r.distance is not None else 1 << 30)
+    )
     return rated, complete
 
 
@@ -119,7 +126,7 @@ def _rate_without_search(domain, item: Rated, parent, best_key, analysis) -> boo
     """Settle ``item`` by what costs nothing; True when it is settled."""
     child = item.state
     if analysis.solvable is False and analysis.optimal:
-        _set(item, None, False)                 # no move rescues an unsolvable position
+        _set(item, None, False)  # no move rescues an unsolvable position
         return True
     if domain.quick_solvable(child) is False:
         _set(item, None, False)
@@ -137,13 +144,13 @@ def _rate_without_search(domain, item: Rated, parent, best_key, analysis) -> boo
     return False
 
 
-def _rate_by_search(domain, item: Rated, parent: Optional[int], clock: _Clock) -> None:
+def _rate_by_search(domain, item: Rated, parent: int | None, clock: _Clock) -> None:
     """Bounded searches around the parent's distance, else a solve of the child."""
     child = item.state
     if domain.reversible and parent is not None:
         for bound in (parent - 1, parent):
             if bound == parent and domain.bipartite:
-                _set(item, parent + 1, True)    # neither d-1 nor d: the only one left
+                _set(item, parent + 1, True)  # neither d-1 nor d: the only one left
                 return
             left = clock.left()
             if left is None:
@@ -163,7 +170,7 @@ def _rate_by_search(domain, item: Rated, parent: Optional[int], clock: _Clock) -
     result = domain.solve(child, budget=left, cancel=clock.cancel)
     if result.status == SOLVED:
         item.distance, item.solvable, item.optimal = result.length, True, result.optimal
-        clock.ran_out = clock.ran_out or not result.optimal    # its proof ran out of time
+        clock.ran_out = clock.ran_out or not result.optimal  # its proof ran out of time
     elif result.status == UNSOLVABLE:
         _set(item, None, False)
     else:
@@ -175,8 +182,9 @@ def _bound_from_parent(domain, item: Rated, analysis) -> None:
     one move nearer, and (reversible puzzles) any child at most one move farther."""
     if analysis.distance is None or not analysis.solvable:
         return
-    if analysis.next_state is not None and \
-            domain.key(item.state) == domain.key(analysis.next_state):
+    if analysis.next_state is not None and domain.key(item.state) == domain.key(
+        analysis.next_state
+    ):
         ceiling = analysis.distance - 1
     elif domain.reversible:
         ceiling = analysis.distance + 1
@@ -187,13 +195,13 @@ def _bound_from_parent(domain, item: Rated, analysis) -> None:
         item.distance, item.optimal = ceiling, False
 
 
-def _set(item: Rated, distance: Optional[int], solvable: bool) -> None:
+def _set(item: Rated, distance: int | None, solvable: bool) -> None:
     item.distance = distance if solvable else None
     item.solvable = solvable
     item.optimal = True
 
 
-def _judge(rated: List[Rated], parent: Optional[int]) -> None:
+def _judge(rated: list[Rated], parent: int | None) -> None:
     """Verdicts from proven distances only; an unproven child stays ``unknown``.
 
     Without the parent's distance, it follows once every child is proven:

@@ -9,10 +9,12 @@ and then ``parse`` turns board text into a state. Parsing may fix per-board
 geometry on the domain (a Klotski board's size and goal), so use one domain
 object per board family.
 """
+
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Iterator, Optional, Tuple
+from typing import Any
 
 from .errors import BoardError
 from .results import SOLVED, UNSOLVABLE
@@ -30,8 +32,8 @@ class Analysis:
     proven shortest only when ``optimal`` is True.
     """
 
-    solvable: Optional[bool]
-    distance: Optional[int]
+    solvable: bool | None
+    distance: int | None
     optimal: bool
     best_move: Any = None
     next_state: Any = None
@@ -61,11 +63,11 @@ class Domain:
         raise NotImplementedError
 
     # -- rules ------------------------------------------------------------
-    def moves(self, state: State) -> Iterable[Tuple[Move, State]]:
+    def moves(self, state: State) -> Iterable[tuple[Move, State]]:
         """Every legal (move, next state) pair from ``state`` in the domain's metric."""
         raise NotImplementedError
 
-    def legal_moves(self, state: State) -> Iterable[Tuple[Move, State]]:
+    def legal_moves(self, state: State) -> Iterable[tuple[Move, State]]:
         """Every move a player may make. ``moves`` may leave out moves that cannot
         matter to a search (one that only relabels tubes); a player may still make them."""
         return self.moves(state)
@@ -85,16 +87,16 @@ class Domain:
     #: what :meth:`quick_solvable` checks, for the message when it says False
     quick_test: str = "a quick test"
 
-    def quick_solvable(self, state: State) -> Optional[bool]:
+    def quick_solvable(self, state: State) -> bool | None:
         """A cheap exact solvability test when the puzzle has one (parity), else None."""
         return None
 
-    def distance_by_table(self, state: State) -> Optional[int]:
+    def distance_by_table(self, state: State) -> int | None:
         """The proven distance when a table already built answers at once (-1: proven
         unsolvable), else None. Never builds a table nor searches."""
         return None
 
-    def within(self, state: State, bound: int, *, budget=None, cancel=None) -> Optional[bool]:
+    def within(self, state: State, bound: int, *, budget=None, cancel=None) -> bool | None:
         """Is ``state`` solvable in at most ``bound`` moves? None when the budget ran out.
 
         The default solves the position; a domain with a bounded search (IDA*
@@ -115,7 +117,7 @@ class Domain:
         """Every goal state reachable from ``start``'s family, for backward search."""
         raise NotImplementedError(f"{self.name} cannot enumerate its goal states")
 
-    def predecessors(self, state: State) -> Iterable[Tuple[Move, State]]:
+    def predecessors(self, state: State) -> Iterable[tuple[Move, State]]:
         """States one move before ``state``. Reversible puzzles reuse ``moves``."""
         if not self.reversible:
             raise NotImplementedError(f"{self.name} moves are not reversible")
@@ -130,16 +132,20 @@ class Domain:
         """
         return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
 
-    def analyse(self, state: State, *, budget=None, cancel=None, progress=None) -> "Analysis":
+    def analyse(self, state: State, *, budget=None, cancel=None, progress=None) -> Analysis:
         """Distance to solved and the best next move; tables answer by lookup."""
         quick = self.quick_solvable(state)
         if quick is False:
             return Analysis(solvable=False, distance=None, optimal=True)
         result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
         if result.status == SOLVED:
-            return Analysis(solvable=True, distance=result.length, optimal=result.optimal,
-                            best_move=result.moves[0] if result.moves else None,
-                            next_state=result.states[1] if result.moves else None)
+            return Analysis(
+                solvable=True,
+                distance=result.length,
+                optimal=result.optimal,
+                best_move=result.moves[0] if result.moves else None,
+                next_state=result.states[1] if result.moves else None,
+            )
         if result.status == UNSOLVABLE:
             return Analysis(solvable=False, distance=None, optimal=True)
         return Analysis(solvable=None, distance=None, optimal=False, message=result.message)

@@ -10,11 +10,12 @@ adding a game means adding its package and nothing else.
 Hooks are classmethods with safe defaults; a game overrides only what it has
 (levels, a generator, tables worth warming, bench rows).
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, ClassVar
 
 from .errors import BoardError
 from .seeds import check_seed
@@ -35,10 +36,10 @@ class Option:
     kind: type
     default: Any
     help: str
-    choices: Optional[Tuple[Any, ...]] = None
-    low: Optional[int] = None
-    high: Optional[int] = None
-    label: str = ""                  # a short label for forms ("Capacity")
+    choices: tuple[Any, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+    label: str = ""  # a short label for forms ("Capacity")
 
     def coerce(self, value: Any) -> Any:
         """The option's typed value; ``None`` and ``""`` mean "not given" (None)."""
@@ -46,23 +47,35 @@ class Option:
             return None
         if self.kind is int:
             value = _whole_number(self.name, value)
-            if (self.low is not None and value < self.low) or \
-                    (self.high is not None and value > self.high):
-                raise BoardError(f"{self.name} must be a whole number from {self.low} to "
-                                 f"{self.high}, not {value}")
+            if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high
+            ):
+                raise BoardError(
+                    f"{self.name} must be a whole number from {self.low} to "
+                    f"{self.high}, not {value}"
+                )
         else:
             if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
                 raise BoardError(f"{self.name} must be text up to {MAX_OPTION_CHARS} characters")
         if self.choices is not None and value not in self.choices:
-            raise BoardError(f"{self.name} must be one of {', '.join(map(str, self.choices))}, "
-                             f"not {str(value)[:20]!r}")
+            raise BoardError(
+                f"{self.name} must be one of {', '.join(map(str, self.choices))}, "
+                f"not {str(value)[:20]!r}"
+            )
         return value
 
     def describe(self) -> dict:
         """The option as JSON for the page (forms, pickers, help)."""
-        return {"name": self.name, "kind": self.kind.__name__, "default": self.default,
-                "help": self.help, "choices": list(self.choices) if self.choices else None,
-                "low": self.low, "high": self.high, "label": self.label or self.name}
+        return {
+            "name": self.name,
+            "kind": self.kind.__name__,
+            "default": self.default,
+            "help": self.help,
+            "choices": list(self.choices) if self.choices else None,
+            "low": self.low,
+            "high": self.high,
+            "label": self.label or self.name,
+        }
 
 
 def _whole_number(name: str, value: Any) -> int:
@@ -97,18 +110,18 @@ class Game:
     #: the game's Domain class
     domain: ClassVar[type] = type(None)
     #: the options the game understands (CLI flags, query parameters, payload keys)
-    options: ClassVar[Tuple[Option, ...]] = ()
+    options: ClassVar[tuple[Option, ...]] = ()
     #: the parameters of the seeded "New game" generator (empty: no generator form)
-    generator: ClassVar[Tuple[Option, ...]] = ()
+    generator: ClassVar[tuple[Option, ...]] = ()
     #: the option whose value splits stored progress ("metric", "capacity"), or None
-    progress_option: ClassVar[Optional[str]] = None
+    progress_option: ClassVar[str | None] = None
     #: what the page offers beyond the common controls, e.g. {"extra-tube"}
     features: ClassVar[frozenset] = frozenset()
     #: the languages of level names when not English ({"pack name": "zh"})
-    level_languages: ClassVar[Dict[str, str]] = {}
+    level_languages: ClassVar[dict[str, str]] = {}
     #: boards written as comma-separated parts (tubes, jugs): the most a board may have,
     #: and what a part is called in the error
-    max_parts: ClassVar[Optional[int]] = None
+    max_parts: ClassVar[int | None] = None
     part_name: ClassVar[str] = "parts"
 
     # -- the solver -------------------------------------------------------------
@@ -118,11 +131,11 @@ class Game:
         return cls.domain(**options)
 
     @classmethod
-    def option(cls, name: str) -> Optional[Option]:
+    def option(cls, name: str) -> Option | None:
         return next((o for o in cls.options if o.name == name), None)
 
     @classmethod
-    def check_options(cls, given: Dict[str, Any]) -> Dict[str, Any]:
+    def check_options(cls, given: dict[str, Any]) -> dict[str, Any]:
         """Typed options from ``given``; unknown names and bad values raise BoardError.
 
         ``None`` and empty values are dropped (the domain's default applies).
@@ -151,13 +164,13 @@ class Game:
 
     # -- levels and generators ----------------------------------------------------
     @classmethod
-    def levels(cls) -> List[dict]:
+    def levels(cls) -> list[dict]:
         """Graded levels: dicts with name, board, pack, options and moves, the fewest
         moves keyed by the :attr:`progress_option`'s value ({"piece": 81, "step": 116})."""
         return []
 
     @classmethod
-    def distinct_levels(cls) -> List[dict]:
+    def distinct_levels(cls) -> list[dict]:
         """The levels with one entry per puzzle (a layout in two packs counts once)."""
         found = {}
         for level in cls.levels():
@@ -165,7 +178,7 @@ class Game:
         return list(found.values())
 
     @classmethod
-    def progress_value(cls, options: Dict[str, Any]) -> Any:
+    def progress_value(cls, options: dict[str, Any]) -> Any:
         """The value that splits move counts and stored progress ("piece", a goal), or None."""
         if cls.progress_option is None:
             return None
@@ -173,7 +186,7 @@ class Game:
         return cls.option(cls.progress_option).default if value is None else value
 
     @classmethod
-    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
         """A seeded level: {board, options, min_moves, optimal, name?, params}.
 
         ``params`` are the :attr:`generator` values already checked (missing
@@ -188,8 +201,14 @@ class Game:
         value = cls.progress_value(options)
         if value is not None:
             options[cls.progress_option] = value
-        return {"board": level["board"], "options": options, "min_moves": level["moves"][value],
-                "optimal": True, "name": level["name"], "params": {}}
+        return {
+            "board": level["board"],
+            "options": options,
+            "min_moves": level["moves"][value],
+            "optimal": True,
+            "name": level["name"],
+            "params": {},
+        }
 
     @classmethod
     def choices(cls) -> dict:
@@ -199,8 +218,7 @@ class Game:
         return {"levels": count} if count else {}
 
     @classmethod
-    def hardest(cls, board: str, options: Dict[str, Any], placements: bool,
-                report=None) -> dict:
+    def hardest(cls, board: str, options: dict[str, Any], placements: bool, report=None) -> dict:
         """The hardest start of ``board``'s group (with ``placements``, over every
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
@@ -221,7 +239,7 @@ class Game:
         """Add this game's own flags to the ``bench`` command's argparse ``parser``."""
 
     @classmethod
-    def bench_alone(cls, args) -> Optional[int]:
+    def bench_alone(cls, args) -> int | None:
         """The exit code of a run of its own that this game's flags asked for, else None.
 
         ``bench --fifteen`` is such a run: it replaces the usual rows.
@@ -232,10 +250,16 @@ class Game:
     @classmethod
     def describe(cls) -> dict:
         """The declaration as JSON: the page templates and scripts read this."""
-        return {"name": cls.name, "title": cls.title, "summary": cls.summary,
-                "how_to_play": cls.how_to_play, "default_board": cls.default_board,
-                "options": [o.describe() for o in cls.options],
-                "generator": [o.describe() for o in cls.generator],
-                "progress_option": cls.progress_option,
-                "features": sorted(cls.features), "choices": cls.choices(),
-                "level_languages": dict(cls.level_languages)}
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "summary": cls.summary,
+            "how_to_play": cls.how_to_play,
+            "default_board": cls.default_board,
+            "options": [o.describe() for o in cls.options],
+            "generator": [o.describe() for o in cls.generator],
+            "progress_option": cls.progress_option,
+            "features": sorted(cls.features),
+            "choices": cls.choices(),
+            "level_languages": dict(cls.level_languages),
+        }

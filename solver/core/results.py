@@ -3,11 +3,13 @@
 Kept apart from the algorithms so domains, tables and front ends can name a
 status or a budget without importing the searches themselves.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -19,8 +21,8 @@ CANCELLED = "cancelled"
 class Budget:
     """Limits for one search. ``None`` means no limit."""
 
-    max_nodes: Optional[int] = None
-    max_seconds: Optional[float] = None
+    max_nodes: int | None = None
+    max_seconds: float | None = None
 
 
 @dataclass
@@ -37,12 +39,16 @@ class Progress:
     frontier: int
     elapsed: float
     stage: str = ""
-    best: Optional[int] = None
-    lower_bound: Optional[int] = None
+    best: int | None = None
+    lower_bound: int | None = None
 
     def as_dict(self) -> dict:
-        found = {"nodes": self.nodes, "depth": self.depth,
-                 "frontier": self.frontier, "elapsed": round(self.elapsed, 3)}
+        found = {
+            "nodes": self.nodes,
+            "depth": self.depth,
+            "frontier": self.frontier,
+            "elapsed": round(self.elapsed, 3),
+        }
         for name in ("stage", "best", "lower_bound"):
             value = getattr(self, name)
             if value not in (None, ""):
@@ -55,14 +61,14 @@ class SearchResult:
     """The outcome of a search: moves and states from start to goal when solved."""
 
     status: str
-    moves: List[Any] = field(default_factory=list)
-    states: List[Any] = field(default_factory=list)
+    moves: list[Any] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)
     optimal: bool = False
     nodes: int = 0
     seconds: float = 0.0
     message: str = ""
     #: proven: no solution is shorter (the length itself when optimal; None when unknown)
-    lower_bound: Optional[int] = None
+    lower_bound: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -95,8 +101,12 @@ class Monitor:
     #: where time comes from (tests give a fake clock, so budgets are checked without waiting)
     clock = staticmethod(lambda: time.monotonic())
 
-    def __init__(self, budget: Optional[Budget] = None, cancel: Any = None,
-                 progress: Optional[Callable[[Progress], None]] = None):
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        cancel: Any = None,
+        progress: Callable[[Progress], None] | None = None,
+    ):
         self.budget = budget or Budget()
         self._cancelled = _cancel_test(cancel)
         self.progress = progress
@@ -120,8 +130,7 @@ class Monitor:
             raise StopSearch(BUDGET, f"gave up after {self.count} positions")
         limit = self.budget.max_seconds
         if limit is not None and now - self.started >= limit:
-            raise StopSearch(BUDGET, f"gave up after {self.count} positions "
-                                     f"({limit:g} s budget)")
+            raise StopSearch(BUDGET, f"gave up after {self.count} positions ({limit:g} s budget)")
         if self.progress is not None and now >= self._next_report:
             self._next_report = now + self.PROGRESS_EVERY
             self.report(depth, frontier)
@@ -131,8 +140,9 @@ class Monitor:
             self.progress(Progress(self.count, depth, frontier, self.elapsed))
 
     def result(self, status: str, moves=(), states=(), optimal=False, message="") -> SearchResult:
-        return SearchResult(status, list(moves), list(states), optimal,
-                            self.count, self.elapsed, message)
+        return SearchResult(
+            status, list(moves), list(states), optimal, self.count, self.elapsed, message
+        )
 
     def stopped(self, stop: StopSearch) -> SearchResult:
         return self.result(stop.status, message=stop.message)

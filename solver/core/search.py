@@ -12,11 +12,13 @@ has proven the answer shortest (breadth-first, bidirectional, and A*/IDA* with a
 admissible heuristic); ``status`` says whether the search solved, proved the
 position unsolvable (reachable set exhausted), ran out of budget or was cancelled.
 """
+
 from __future__ import annotations
 
 import heapq
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .results import BUDGET, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-def walk_back(key: Any, parent_of: Callable[[Any], Any]) -> List[Any]:
+def walk_back(key: Any, parent_of: Callable[[Any], Any]) -> list[Any]:
     """``[root, ..., key]``: follow ``parent_of`` back from ``key`` until it gives None.
 
     The one way a solution path is rebuilt from parent links, by every search
@@ -44,7 +46,7 @@ def _path(parents: dict, key: Any):
     return [parents[k][1] for k in keys[1:]], [parents[k][2] for k in keys]
 
 
-def replay_keys(domain: Domain, start: Any, keys: List[Any]):
+def replay_keys(domain: Domain, start: Any, keys: list[Any]):
     """Turn a chain of canonical keys into concrete moves from ``start``.
 
     Backward searches and distance tables store canonical keys; with
@@ -53,11 +55,10 @@ def replay_keys(domain: Domain, start: Any, keys: List[Any]):
     """
     moves, states, state = [], [start], start
     for target in keys:
-        for move, nxt in domain.moves(state):
-            if domain.key(nxt) == target:
-                break
-        else:
+        step = next(((m, n) for m, n in domain.moves(state) if domain.key(n) == target), None)
+        if step is None:
             raise RuntimeError("key chain does not follow the rules")
+        move, nxt = step
         moves.append(move)
         states.append(nxt)
         state = nxt
@@ -66,8 +67,10 @@ def replay_keys(domain: Domain, start: Any, keys: List[Any]):
 
 # -- breadth-first ---------------------------------------------------------
 
-def breadth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
-                  progress=None) -> SearchResult:
+
+def breadth_first(
+    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
+) -> SearchResult:
     """Layer-by-layer breadth-first search: shortest in move count, proven."""
     mon = Monitor(budget, cancel, progress)
     key, moves, is_goal = domain.key, domain.moves, domain.is_goal
@@ -97,14 +100,25 @@ def breadth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
             layer = nxt_layer
     except StopSearch as stop:
         return mon.stopped(stop)
-    return mon.result(UNSOLVABLE, optimal=True,
-                      message=f"no solution: all {len(parents)} reachable positions searched")
+    return mon.result(
+        UNSOLVABLE,
+        optimal=True,
+        message=f"no solution: all {len(parents)} reachable positions searched",
+    )
 
 
 # -- depth-first -----------------------------------------------------------
 
-def depth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
-                progress=None, max_depth: Optional[int] = None) -> SearchResult:
+
+def depth_first(
+    domain: Domain,
+    start: Any,
+    *,
+    budget=None,
+    cancel=None,
+    progress=None,
+    max_depth: int | None = None,
+) -> SearchResult:
     """Depth-first search with a visited set (the seed's ``depthFirst=True``).
 
     Finds *a* solution, usually long; never claims optimality.
@@ -135,14 +149,19 @@ def depth_first(domain: Domain, start: Any, *, budget=None, cancel=None,
         return mon.stopped(stop)
     if max_depth is not None:
         return mon.result(BUDGET, message=f"no solution within {max_depth} moves")
-    return mon.result(UNSOLVABLE, optimal=True,
-                      message=f"no solution: all {len(parents)} reachable positions searched")
+    return mon.result(
+        UNSOLVABLE,
+        optimal=True,
+        message=f"no solution: all {len(parents)} reachable positions searched",
+    )
 
 
 # -- bidirectional breadth-first -----------------------------------------------
 
-def bidirectional(domain: Domain, start: Any, *, budget=None, cancel=None,
-                  progress=None) -> SearchResult:
+
+def bidirectional(
+    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
+) -> SearchResult:
     """Breadth-first from the start and backward from every goal state at once.
 
     Each round expands one whole layer of the smaller side; the first layer that
@@ -154,8 +173,8 @@ def bidirectional(domain: Domain, start: Any, *, budget=None, cancel=None,
     start_key = key(start)
     if domain.is_goal(start):
         return mon.result(SOLVED, states=[start], optimal=True)
-    fwd = {start_key: (None, None, start)}          # key -> (parent key, move, state)
-    bwd = {}                                         # key -> (next key toward goal, None, state)
+    fwd = {start_key: (None, None, start)}  # key -> (parent key, move, state)
+    bwd = {}  # key -> (next key toward goal, None, state)
     for goal in domain.goal_states(start):
         bwd.setdefault(key(goal), (None, None, goal))
     if not bwd:
@@ -195,8 +214,11 @@ def bidirectional(domain: Domain, start: Any, *, budget=None, cancel=None,
                 bwd_layer = nxt_layer
     except StopSearch as stop:
         return mon.stopped(stop)
-    return mon.result(UNSOLVABLE, optimal=True,
-                      message=f"no solution: all {len(fwd)} reachable positions searched")
+    return mon.result(
+        UNSOLVABLE,
+        optimal=True,
+        message=f"no solution: all {len(fwd)} reachable positions searched",
+    )
 
 
 def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
@@ -214,8 +236,10 @@ def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
 
 # -- A* ----------------------------------------------------------------------
 
-def astar(domain: Domain, start: Any, *, budget=None, cancel=None,
-          progress=None, weight: float = 1.0) -> SearchResult:
+
+def astar(
+    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None, weight: float = 1.0
+) -> SearchResult:
     """A* on f = g + weight * h; optimal when h is admissible and weight is 1.
 
     Ties prefer the deeper node, which reaches goals sooner on puzzles with many
@@ -235,7 +259,7 @@ def astar(domain: Domain, start: Any, *, budget=None, cancel=None,
             _f, neg_g, _t, skey, state = heapq.heappop(open_heap)
             g = -neg_g
             if g > best_g[skey]:
-                continue                     # a stale entry: reached more cheaply since
+                continue  # a stale entry: reached more cheaply since
             if is_goal(state):
                 mv, st = _path(parents, skey)
                 return mon.result(SOLVED, mv, st, optimal=proven)
@@ -253,14 +277,19 @@ def astar(domain: Domain, start: Any, *, budget=None, cancel=None,
                 heapq.heappush(open_heap, (g1 + weight * h(child), -g1, next(tie), ckey, child))
     except StopSearch as stop:
         return mon.stopped(stop)
-    return mon.result(UNSOLVABLE, optimal=True,
-                      message=f"no solution: all {len(best_g)} reachable positions searched")
+    return mon.result(
+        UNSOLVABLE,
+        optimal=True,
+        message=f"no solution: all {len(best_g)} reachable positions searched",
+    )
 
 
 # -- IDA* --------------------------------------------------------------------
 
-def ida_star(domain: Domain, start: Any, *, budget=None, cancel=None,
-             progress=None) -> SearchResult:
+
+def ida_star(
+    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
+) -> SearchResult:
     """Iterative-deepening A*: depth-first within a growing f bound, tiny memory.
 
     Positions already on the current path are skipped, so every iteration is
@@ -277,8 +306,9 @@ def ida_star(domain: Domain, start: Any, *, budget=None, cancel=None,
                 mv, st = found
                 return mon.result(SOLVED, mv, st, optimal=domain.heuristic_admissible)
             if next_bound is None:
-                return mon.result(UNSOLVABLE, optimal=True,
-                                  message="no solution: every path searched")
+                return mon.result(
+                    UNSOLVABLE, optimal=True, message="no solution: every path searched"
+                )
             bound = next_bound
             mon.report(bound, 0)
     except StopSearch as stop:

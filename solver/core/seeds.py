@@ -3,20 +3,20 @@
 The same seed always gives the same puzzle, on every machine and every run, so
 a daily puzzle is the same for everyone and a shared seed replays a deal.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-from typing import Optional
 
 from .errors import BoardError
 
-MAX_SEED = 2 ** 31 - 1
+MAX_SEED = 2**31 - 1
 
 
-def daily_seed(game: str, day: Optional[_dt.date] = None) -> int:
+def daily_seed(game: str, day: _dt.date | None = None) -> int:
     """The seed of ``game``'s daily puzzle on ``day`` (default: today, UTC)."""
-    day = day or _dt.datetime.now(_dt.timezone.utc).date()
+    day = day or _dt.datetime.now(_dt.UTC).date()
     digest = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & MAX_SEED
 

@@ -11,6 +11,7 @@ checkout) is never trusted: it simply has another name. A file that cannot be
 read is rebuilt, never trusted; each file is written to a temporary name and
 renamed, so a crash mid-write leaves no half file behind.
 """
+
 from __future__ import annotations
 
 import glob
@@ -19,8 +20,9 @@ import os
 import pickle
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional
+from typing import Any
 
 from platformdirs import user_cache_dir
 
@@ -29,7 +31,7 @@ FORMAT_VERSION = 1
 #: what a store does with the disk: load or build and save, load only, or ignore it
 DISK_MODES = ("save", "read", "off")
 
-_locks: Dict[str, threading.Lock] = {}
+_locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
 
@@ -41,10 +43,7 @@ def _lock_for(name: str) -> threading.Lock:
 def cache_dir() -> Path:
     """The folder of the table files: ``$PUZZLE_ARCADE_CACHE``, else the user's cache folder."""
     override = os.environ.get("PUZZLE_ARCADE_CACHE")
-    if override:
-        path = Path(override)
-    else:
-        path = Path(user_cache_dir("puzzle-arcade"))
+    path = Path(override) if override else Path(user_cache_dir("puzzle-arcade"))
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -71,7 +70,7 @@ class TableStore:
         self.family = family
         self.code = fingerprint(*sources)
         self.keep = keep
-        self._memory: Dict[str, Any] = {}
+        self._memory: dict[str, Any] = {}
 
     def file_name(self, name: str) -> str:
         """The file stem of table ``name``: family, name, then the code's fingerprint."""
@@ -84,8 +83,14 @@ class TableStore:
         """True when :meth:`get` would answer at once: in memory, or saved on disk."""
         return name in self._memory or self.path(name).exists()
 
-    def get(self, name: str, build: Callable[[], Any], *, disk: str = "save",
-            valid: Callable[[Any], bool] = lambda value: True) -> Any:
+    def get(
+        self,
+        name: str,
+        build: Callable[[], Any],
+        *,
+        disk: str = "save",
+        valid: Callable[[Any], bool] = lambda value: True,
+    ) -> Any:
         """Table ``name``: from memory, else from disk, else ``build()``.
 
         ``disk`` is ``"save"`` (load, or build and save), ``"read"`` (load if
@@ -124,10 +129,10 @@ class TableStore:
         head, tail = f"{self.family}-{prefix}", f"-{self.code}.v{FORMAT_VERSION}.pickle"
         names = []
         for path in cache_dir().glob(f"{glob.escape(head)}*{tail}"):
-            names.append(path.name[len(self.family) + 1:-len(tail)])
+            names.append(path.name[len(self.family) + 1 : -len(tail)])
         return sorted(names)
 
-    def load(self, name: str) -> Optional[Any]:
+    def load(self, name: str) -> Any | None:
         """Table ``name`` from memory or disk, or None; never builds."""
         value = self._memory.get(name)
         return value if value is not None else _read(self.path(name))
@@ -143,12 +148,19 @@ class TableStore:
         self._memory.clear()
 
 
-def _read(path: Path) -> Optional[Any]:
+def _read(path: Path) -> Any | None:
     try:
         with open(path, "rb") as f:
             return pickle.load(f)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError,
-            ImportError, IndexError):
+    except (
+        OSError,
+        pickle.UnpicklingError,
+        EOFError,
+        AttributeError,
+        ValueError,
+        ImportError,
+        IndexError,
+    ):
         return None
 
 
@@ -159,4 +171,4 @@ def _write(path: Path, value: Any) -> None:
             pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError:
-        pass            # a read-only cache only costs a rebuild next time
+        pass  # a read-only cache only costs a rebuild next time

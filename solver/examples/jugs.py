@@ -2,6 +2,7 @@
 
 Run ``python -m solver.examples.jugs``.
 """
+
 from solver import Puzzle
 
 

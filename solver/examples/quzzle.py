@@ -3,6 +3,7 @@ lower left. Blocks of the same shape are interchangeable (``canonical``).
 
 Run ``python -m solver.examples.quzzle``.
 """
+
 import re
 
 from solver import Puzzle
@@ -11,11 +12,11 @@ from solver import Puzzle
 class PaPuzzle(Puzzle):
     """Nine blocks on a 5x4 grid with two empty cells (0)::
 
-        1122
-        1133
-        4500
-        6788
-        6799
+    1122
+    1133
+    4500
+    6788
+    6799
     """
 
     pos = "11221133450067886799"
@@ -26,7 +27,7 @@ class PaPuzzle(Puzzle):
 
     def __repr__(self):
         pos = self.pos.replace("0", ".")
-        return "\n" + "".join(pos[i:i + 4] + "\n" for i in range(0, 20, 4))
+        return "\n" + "".join(pos[i : i + 4] + "\n" for i in range(0, 20, 4))
 
     xlat = str.maketrans("38975", "22264")
 
@@ -34,10 +35,26 @@ class PaPuzzle(Puzzle):
         return self.pos.translate(self.xlat)
 
     # (empty cell, direction) pairs that would leave the board
-    block = {(0, -4), (1, -4), (2, -4), (3, -4),
-             (16, 4), (17, 4), (18, 4), (19, 4),
-             (0, -1), (4, -1), (8, -1), (12, -1), (16, -1),
-             (3, 1), (7, 1), (11, 1), (15, 1), (19, 1)}
+    block = {
+        (0, -4),
+        (1, -4),
+        (2, -4),
+        (3, -4),
+        (16, 4),
+        (17, 4),
+        (18, 4),
+        (19, 4),
+        (0, -1),
+        (4, -1),
+        (8, -1),
+        (12, -1),
+        (16, -1),
+        (3, 1),
+        (7, 1),
+        (11, 1),
+        (15, 1),
+        (19, 1),
+    }
 
     def __iter__(self):
         dsone = self.pos.find("0")
@@ -52,7 +69,7 @@ class PaPuzzle(Puzzle):
                 newmove = self.pos.replace(piece, "0")
                 for i in range(20):
                     if 0 <= i + adj < 20 and self.pos[i + adj] == piece:
-                        newmove = newmove[:i] + piece + newmove[i + 1:]
+                        newmove = newmove[:i] + piece + newmove[i + 1 :]
                 if newmove.count("0") != 2:
                     continue
                 yield PaPuzzle(newmove)

@@ -1,9 +1,9 @@
 """The declaration of water jugs: title, options, levels and the daily pick."""
+
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import List
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
@@ -13,7 +13,7 @@ PACK = "jugs-classic"
 LEVELS_FILE = Path(__file__).resolve().parent / "levels.json"
 
 
-def _pack() -> List[dict]:
+def _pack() -> list[dict]:
     return load_pack(LEVELS_FILE)["levels"]
 
 
@@ -22,14 +22,22 @@ class JugsGame(Game):
     title = "Water jugs"
     order = 4
     summary = "Measure exact litres with unmarked jugs, pouring until one is empty or full."
-    how_to_play = ("Click a jug, then the jug to pour into (or press their numbers). "
-                   "A pour stops when the first jug is empty or the second is full. "
-                   "Reach the litres marked under each jug.")
+    how_to_play = (
+        "Click a jug, then the jug to pour into (or press their numbers). "
+        "A pour stops when the first jug is empty or the second is full. "
+        "Reach the litres marked under each jug."
+    )
     default_board = "0/3,0/5,8/8"
     domain = Jugs
     options = (
-        Option("goal", str, None, "jugs: target litres per jug, * for any, e.g. *,4,* "
-               "(default: the water shared equally by the two largest jugs)", label="Goal"),
+        Option(
+            "goal",
+            str,
+            None,
+            "jugs: target litres per jug, * for any, e.g. *,4,* "
+            "(default: the water shared equally by the two largest jugs)",
+            label="Goal",
+        ),
     )
     progress_option = "goal"
     max_parts = MAX_JUGS
@@ -37,17 +45,25 @@ class JugsGame(Game):
     features = frozenset()
 
     @classmethod
-    def levels(cls) -> List[dict]:
-        return [{"name": level["name"], "board": level["board"], "pack": PACK,
-                 "size": f"{level['board'].count(',') + 1} jugs",
-                 "options": {"goal": level["goal"]}, "moves": {level["goal"]: level["pours"]}}
-                for level in _pack()]
+    def levels(cls) -> list[dict]:
+        return [
+            {
+                "name": level["name"],
+                "board": level["board"],
+                "pack": PACK,
+                "size": f"{level['board'].count(',') + 1} jugs",
+                "options": {"goal": level["goal"]},
+                "moves": {level["goal"]: level["pours"]},
+            }
+            for level in _pack()
+        ]
 
     @classmethod
     def bench(cls, args) -> None:
         """Every level solved with the game's own search, pours checked against the pack;
         then each level's moves rated by the coach."""
-        from ..bench import coach_row, isolated, print_coach   # the runner imports the games
+        from ..bench import coach_row, isolated, print_coach  # the runner imports the games
+
         started = time.perf_counter()
         nodes = wrong = 0
         for level in cls.levels():
@@ -56,8 +72,10 @@ class JugsGame(Game):
             result = domain.solve(domain.parse(level["board"]))
             nodes += result.nodes
             wrong += result.length != level["moves"][goal]
-        print(f"jugs: {len(cls.levels())} levels solved in "
-              f"{time.perf_counter() - started:.3f} s, {nodes:,} positions, "
-              f"{wrong} not at the pack's pour count")
+        print(
+            f"jugs: {len(cls.levels())} levels solved in "
+            f"{time.perf_counter() - started:.3f} s, {nodes:,} positions, "
+            f"{wrong} not at the pack's pour count"
+        )
         boards = [(level["board"], level["options"]) for level in cls.levels()]
         print_coach("jugs (every level's start)", isolated(coach_row, "jugs", boards, {}))

@@ -10,23 +10,25 @@ two largest jugs, the rest empty (``0,4,4`` for the jugs above).
 A pour empties the source or fills the target, whichever comes first; water
 is never added or thrown away, so pours cannot always be undone.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple, Optional, Tuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from ..core.domain import Domain, require
 from ..core.errors import BoardError
 
 MAX_JUGS = 6
 MAX_CAPACITY = 99
-ANY = None                     # a goal entry that accepts any contents
+ANY = None  # a goal entry that accepts any contents
 
 _JUG = re.compile(r"(\d{1,3})/(\d{1,3})")
 _GOAL_ENTRY = re.compile(r"\*|\d{1,3}")
 
-State = Tuple[int, ...]
-Goal = Tuple[Optional[int], ...]
+State = tuple[int, ...]
+Goal = tuple[int | None, ...]
 
 
 class Pour(NamedTuple):
@@ -37,40 +39,47 @@ class Pour(NamedTuple):
     amount: int
 
 
-def parse_jugs(text) -> Tuple[State, Tuple[int, ...]]:
+def parse_jugs(text) -> tuple[State, tuple[int, ...]]:
     """(contents, capacities) from board text; errors name the jug (1-based)."""
     require(isinstance(text, str), "board must be text")
     text = text.strip()
     require(bool(text), "empty board: write jugs as contents/capacity joined by ','")
     parts = text.split(",")
-    require(2 <= len(parts) <= MAX_JUGS,
-            f"board has {len(parts)} jug{'s' if len(parts) != 1 else ''}; use 2 to {MAX_JUGS}")
+    require(
+        2 <= len(parts) <= MAX_JUGS,
+        f"board has {len(parts)} jug{'s' if len(parts) != 1 else ''}; use 2 to {MAX_JUGS}",
+    )
     contents, capacities = [], []
     for number, part in enumerate(parts, 1):
         match = _JUG.fullmatch(part.strip())
         if match is None:
             raise BoardError(f"jug {number} is {part!r}; write it as contents/capacity, e.g. 0/5")
         held, capacity = int(match.group(1)), int(match.group(2))
-        require(1 <= capacity <= MAX_CAPACITY,
-                f"jug {number} holds {capacity} litres; capacities run from 1 to {MAX_CAPACITY}")
-        require(held <= capacity,
-                f"jug {number} has {held} litres in a {capacity}-litre jug")
+        require(
+            1 <= capacity <= MAX_CAPACITY,
+            f"jug {number} holds {capacity} litres; capacities run from 1 to {MAX_CAPACITY}",
+        )
+        require(held <= capacity, f"jug {number} has {held} litres in a {capacity}-litre jug")
         contents.append(held)
         capacities.append(capacity)
     return tuple(contents), tuple(capacities)
 
 
-def format_jugs(contents: State, capacities: Tuple[int, ...]) -> str:
-    return ",".join(f"{held}/{capacity}" for held, capacity in zip(contents, capacities))
+def format_jugs(contents: State, capacities: tuple[int, ...]) -> str:
+    return ",".join(
+        f"{held}/{capacity}" for held, capacity in zip(contents, capacities, strict=True)
+    )
 
 
 def parse_goal(text, jugs: int) -> Goal:
     """Target contents per jug (``None`` for ``*``) from ``0,4,4`` or ``*,4,*``."""
     require(isinstance(text, str), "goal must be text like 0,4,4 or *,4,*")
     parts = [p.strip() for p in text.split(",")]
-    require(len(parts) == jugs,
-            f"goal {text!r} names {len(parts)} jug{'s' if len(parts) != 1 else ''}; "
-            f"the board has {jugs}")
+    require(
+        len(parts) == jugs,
+        f"goal {text!r} names {len(parts)} jug{'s' if len(parts) != 1 else ''}; "
+        f"the board has {jugs}",
+    )
     goal = []
     for number, part in enumerate(parts, 1):
         if _GOAL_ENTRY.fullmatch(part) is None:
@@ -84,16 +93,18 @@ def format_goal(goal: Goal) -> str:
     return ",".join("*" if g is ANY else str(g) for g in goal)
 
 
-def shared_goal(contents: State, capacities: Tuple[int, ...]) -> Goal:
+def shared_goal(contents: State, capacities: tuple[int, ...]) -> Goal:
     """The classic goal: the water split equally between the two largest jugs."""
     total = sum(contents)
-    require(total % 2 == 0, f"the jugs hold {total} litres, which cannot be shared equally; "
-                            "give a goal, e.g. *,4,*")
+    require(
+        total % 2 == 0,
+        f"the jugs hold {total} litres, which cannot be shared equally; give a goal, e.g. *,4,*",
+    )
     largest = sorted(range(len(capacities)), key=lambda i: (-capacities[i], -i))[:2]
     return tuple(total // 2 if i in largest else 0 for i in range(len(capacities)))
 
 
-def pour(contents: State, capacities: Tuple[int, ...], src: int, dst: int) -> Optional[State]:
+def pour(contents: State, capacities: tuple[int, ...], src: int, dst: int) -> State | None:
     """The contents after pouring ``src`` into ``dst``, or None when nothing would flow."""
     if src == dst:
         return None
@@ -113,30 +124,36 @@ class Jugs(Domain):
     reversible = False
     quick_test = "the water there is"
 
-    def __init__(self, goal: Optional[str] = None):
+    def __init__(self, goal: str | None = None):
         self.goal_text = goal
-        self.capacities: Tuple[int, ...] = ()
+        self.capacities: tuple[int, ...] = ()
         self.goal: Goal = ()
 
     # -- notation ---------------------------------------------------------
     def parse(self, text) -> State:
         contents, capacities = parse_jugs(text)
         if self.capacities and capacities != self.capacities:
-            raise BoardError("this board's jugs differ from the first board's; "
-                             "use one domain per set of jugs")
+            raise BoardError(
+                "this board's jugs differ from the first board's; use one domain per set of jugs"
+            )
         self.capacities = capacities
-        self.goal = (parse_goal(self.goal_text, len(capacities)) if self.goal_text
-                     else shared_goal(contents, capacities))
-        for number, (want, capacity) in enumerate(zip(self.goal, capacities), 1):
-            require(want is ANY or want <= capacity,
-                    f"goal asks jug {number} for {want} litres; it holds {capacity}")
+        self.goal = (
+            parse_goal(self.goal_text, len(capacities))
+            if self.goal_text
+            else shared_goal(contents, capacities)
+        )
+        for number, (want, capacity) in enumerate(zip(self.goal, capacities, strict=True), 1):
+            require(
+                want is ANY or want <= capacity,
+                f"goal asks jug {number} for {want} litres; it holds {capacity}",
+            )
         return contents
 
     def format(self, state: State) -> str:
         return format_jugs(state, self.capacities)
 
     # -- rules ------------------------------------------------------------
-    def moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+    def moves(self, state: State) -> Iterator[tuple[Pour, State]]:
         for src in range(len(state)):
             for dst in range(len(state)):
                 after = pour(state, self.capacities, src, dst)
@@ -144,14 +161,18 @@ class Jugs(Domain):
                     yield Pour(src, dst, state[src] - after[src]), after
 
     def is_goal(self, state: State) -> bool:
-        return all(want is ANY or want == held for want, held in zip(self.goal, state))
+        return all(want is ANY or want == held for want, held in zip(self.goal, state, strict=True))
 
     def heuristic(self, state: State) -> int:
         """Jugs off target, halved and rounded up: one pour changes at most two jugs."""
-        wrong = sum(1 for want, held in zip(self.goal, state) if want is not ANY and want != held)
+        wrong = sum(
+            1
+            for want, held in zip(self.goal, state, strict=True)
+            if want is not ANY and want != held
+        )
         return (wrong + 1) // 2
 
-    def quick_solvable(self, state: State) -> Optional[bool]:
+    def quick_solvable(self, state: State) -> bool | None:
         """Water is kept: a goal that needs more than there is can never be met."""
         fixed = sum(want for want in self.goal if want is not ANY)
         if fixed > sum(state) or (ANY not in self.goal and fixed != sum(state)):
@@ -163,5 +184,9 @@ class Jugs(Domain):
         return f"jug {move.src + 1} -> {move.dst + 1}"
 
     def move_info(self, move: Pour) -> dict:
-        return {"from": move.src, "to": move.dst, "amount": move.amount,
-                "text": self.describe(move)}
+        return {
+            "from": move.src,
+            "to": move.dst,
+            "amount": move.amount,
+            "text": self.describe(move),
+        }

@@ -1,4 +1,5 @@
 """Klotski over plain strings for the bench's baseline: no code shared with the real rules."""
+
 from __future__ import annotations
 
 from ..core.baseline import seed_bfs
@@ -7,8 +8,9 @@ from ..core.baseline import seed_bfs
 class StringKlotski:
     """Klotski with the board as one string of W*H characters ('.' empty)."""
 
-    def __init__(self, board: str, goal_piece: str, goal_row: int, goal_col: int,
-                 metric: str = "piece"):
+    def __init__(
+        self, board: str, goal_piece: str, goal_row: int, goal_col: int, metric: str = "piece"
+    ):
         rows = board.split("/")
         self.h, self.w = len(rows), len(rows[0])
         self.start = "".join(rows)
@@ -24,11 +26,16 @@ class StringKlotski:
             shapes[label] = (max(rs) - min(rs) + 1, max(cs) - min(cs) + 1)
         # interchangeable pieces share one character in the canonical form
         classes = {}
-        self.xlat = str.maketrans({lab: classes.setdefault(shape, chr(ord("a") + len(classes)))
-                                   for lab, shape in shapes.items()})
+        self.xlat = str.maketrans(
+            {
+                lab: classes.setdefault(shape, chr(ord("a") + len(classes)))
+                for lab, shape in shapes.items()
+            }
+        )
         gh, gw = shapes[goal_piece]
-        self.goal_cells = [(goal_row + r) * self.w + goal_col + c
-                           for r in range(gh) for c in range(gw)]
+        self.goal_cells = [
+            (goal_row + r) * self.w + goal_col + c for r in range(gh) for c in range(gw)
+        ]
         self.goal_piece = goal_piece
 
     def canonical(self, pos: str) -> str:

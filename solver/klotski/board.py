@@ -7,20 +7,21 @@ the pieces' top-left cells; everything the search needs is derived from those.
 
 Cells are numbered row-major, ``r * width + c``.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import NamedTuple
 
 from ..core.errors import BoardError
 
-MAX_SIDE = 10          # rows and columns
+MAX_SIDE = 10  # rows and columns
 MAX_PIECES = 36
 LABEL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 GOAL_PATTERN = re.compile(r"([A-Za-z0-9])@(\d{1,3}),(\d{1,3})")
 
-Shape = Tuple[int, int]          # (height, width)
+Shape = tuple[int, int]  # (height, width)
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class GoalSpec:
     col: int
 
     @staticmethod
-    def parse(text) -> "GoalSpec":
+    def parse(text) -> GoalSpec:
         if not isinstance(text, str):
             raise BoardError("goal must be text like A@3,0 (piece@row,column)")
         match = GOAL_PATTERN.fullmatch(text.strip())
@@ -55,12 +56,12 @@ class Layout:
 
     height: int
     width: int
-    labels: Tuple[str, ...]
-    shapes: Tuple[Shape, ...]
+    labels: tuple[str, ...]
+    shapes: tuple[Shape, ...]
     goal_label: str
     goal_top: int
-    classes: Tuple[Shape, ...] = field(init=False, compare=False)
-    piece_class: Tuple[int, ...] = field(init=False, compare=False)
+    classes: tuple[Shape, ...] = field(init=False, compare=False)
+    piece_class: tuple[int, ...] = field(init=False, compare=False)
     goal_class: int = field(init=False, compare=False)
 
     def __post_init__(self):
@@ -84,14 +85,14 @@ class KlotskiState(NamedTuple):
     """A labelled position: ``tops[i]`` is the top-left cell of piece ``layout.labels[i]``."""
 
     layout: Layout
-    tops: Tuple[int, ...]
+    tops: tuple[int, ...]
 
 
-def parse_board(text, goal: Optional[GoalSpec] = None) -> KlotskiState:
+def parse_board(text, goal: GoalSpec | None = None) -> KlotskiState:
     """Parse board text; raise :class:`BoardError` with one line naming the problem."""
     grid = _rows(text)
     height, width = len(grid), len(grid[0])
-    cells: Dict[str, List[Tuple[int, int]]] = {}
+    cells: dict[str, list[tuple[int, int]]] = {}
     for r, row in enumerate(grid):
         for c, ch in enumerate(row):
             if ch != ".":
@@ -117,35 +118,40 @@ def parse_board(text, goal: Optional[GoalSpec] = None) -> KlotskiState:
     return KlotskiState(layout, tuple(tops))
 
 
-def _rows(text) -> List[str]:
+def _rows(text) -> list[str]:
     if not isinstance(text, str):
         raise BoardError("board must be text")
     if text == "":
         raise BoardError("board is empty")
     rows = text.split("/")
     if len(rows) > MAX_SIDE:
-        raise BoardError(f"board has {len(rows)} rows; at most {MAX_SIDE} rows of "
-                         f"{MAX_SIDE} cells are allowed")
+        raise BoardError(
+            f"board has {len(rows)} rows; at most {MAX_SIDE} rows of {MAX_SIDE} cells are allowed"
+        )
     width = len(rows[0])
     for number, row in enumerate(rows, start=1):
         if row == "":
             raise BoardError(f"row {number} is empty")
         if len(row) > MAX_SIDE:
-            raise BoardError(f"row {number} has {len(row)} cells; at most {MAX_SIDE} rows of "
-                             f"{MAX_SIDE} cells are allowed")
+            raise BoardError(
+                f"row {number} has {len(row)} cells; at most {MAX_SIDE} rows of "
+                f"{MAX_SIDE} cells are allowed"
+            )
         for col, ch in enumerate(row, start=1):
             if ch != "." and ch not in LABEL_CHARS:
-                raise BoardError(f"row {number}, column {col}: {ch!r} is not a piece "
-                                 f"(use letters or digits, '.' for empty)")
+                raise BoardError(
+                    f"row {number}, column {col}: {ch!r} is not a piece "
+                    f"(use letters or digits, '.' for empty)"
+                )
         if len(row) != width:
             raise BoardError(f"row {number} has {len(row)} cells, expected {width}")
     return rows
 
 
-def _goal(goal: Optional[GoalSpec], labels, shapes, height: int, width: int):
+def _goal(goal: GoalSpec | None, labels, shapes, height: int, width: int):
     """Resolve the goal to (label, top-left cell); defaults to the one 2x2 piece."""
     if goal is None:
-        big = [label for label, shape in zip(labels, shapes) if shape == (2, 2)]
+        big = [label for label, shape in zip(labels, shapes, strict=True) if shape == (2, 2)]
         if not big:
             raise BoardError("no 2x2 goal piece; give --goal, e.g. A@3,1")
         if len(big) > 1:
@@ -154,13 +160,17 @@ def _goal(goal: Optional[GoalSpec], labels, shapes, height: int, width: int):
     if goal.label not in labels:
         raise BoardError(f"goal piece {goal.label} is not on the board")
     if not (0 <= goal.row < height and 0 <= goal.col < width):
-        raise BoardError(f"goal {goal.label}@{goal.row},{goal.col} is off the "
-                         f"board (rows 0-{height - 1}, columns 0-{width - 1})")
+        raise BoardError(
+            f"goal {goal.label}@{goal.row},{goal.col} is off the "
+            f"board (rows 0-{height - 1}, columns 0-{width - 1})"
+        )
     h, w = shapes[labels.index(goal.label)]
     if goal.row + h > height or goal.col + w > width:
-        raise BoardError(f"goal {goal.label}@{goal.row},{goal.col} does not fit: piece "
-                         f"{goal.label} is {h} high and {w} wide; the board has {height} rows "
-                         f"and {width} columns")
+        raise BoardError(
+            f"goal {goal.label}@{goal.row},{goal.col} does not fit: piece "
+            f"{goal.label} is {h} high and {w} wide; the board has {height} rows "
+            f"and {width} columns"
+        )
     return goal.label, goal.row * width + goal.col
 
 
@@ -169,8 +179,8 @@ def format_board(state: KlotskiState) -> str:
     layout = state.layout
     width = layout.width
     grid = ["."] * layout.cells
-    for label, (h, w), top in zip(layout.labels, layout.shapes, state.tops):
+    for label, (h, w), top in zip(layout.labels, layout.shapes, state.tops, strict=True):
         for dr in range(h):
             start = top + dr * width
-            grid[start:start + w] = label * w
-    return "/".join("".join(grid[r * width:(r + 1) * width]) for r in range(layout.height))
+            grid[start : start + w] = label * w
+    return "/".join("".join(grid[r * width : (r + 1) * width]) for r in range(layout.height))

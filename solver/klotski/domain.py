@@ -17,17 +17,17 @@ How it is fast (pure Python): positions are searched as canonical integer keys
 (:mod:`solver.klotski.moves`); each level's full distance table is built once
 and then answers ``analyse`` by lookup (:mod:`solver.klotski.tables`).
 """
+
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from ..core.domain import Analysis, Domain
 from ..core.errors import BoardError
 from ..core.results import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from ..core.search import replay_keys
 from .board import GoalSpec, KlotskiState, format_board, parse_board
-from .moves import (METRICS, KlotskiMove, describe, labelled_moves, layout_geometry,
-                    state_key)
+from .moves import METRICS, KlotskiMove, describe, labelled_moves, layout_geometry, state_key
 from .placements import fill_keys, label_key
 from .tables import DistanceTable, bfs_key_path, find_table, table_for
 
@@ -41,7 +41,7 @@ class Klotski(Domain):
     heuristic_admissible = True
     reversible = True
 
-    def __init__(self, metric: str = "piece", goal: Optional[str] = None):
+    def __init__(self, metric: str = "piece", goal: str | None = None):
         if metric not in METRICS:
             raise BoardError(f"unknown metric {metric!r}; choose {', '.join(METRICS)}")
         self.metric = metric
@@ -60,8 +60,10 @@ class Klotski(Domain):
 
     def is_goal(self, state: KlotskiState) -> bool:
         layout = state.layout
-        return any(k == layout.goal_class and top == layout.goal_top
-                   for k, top in zip(layout.piece_class, state.tops))
+        return any(
+            k == layout.goal_class and top == layout.goal_top
+            for k, top in zip(layout.piece_class, state.tops, strict=True)
+        )
 
     def key(self, state: KlotskiState) -> int:
         return state_key(state)
@@ -74,9 +76,12 @@ class Klotski(Domain):
             return 1
         layout = state.layout
         gr, gc = divmod(layout.goal_top, layout.width)
-        return min(abs(r - gr) + abs(c - gc)
-                   for k, top in zip(layout.piece_class, state.tops) if k == layout.goal_class
-                   for r, c in [divmod(top, layout.width)])
+        return min(
+            abs(r - gr) + abs(c - gc)
+            for k, top in zip(layout.piece_class, state.tops, strict=True)
+            if k == layout.goal_class
+            for r, c in [divmod(top, layout.width)]
+        )
 
     def goal_states(self, start: KlotskiState) -> Iterator[KlotskiState]:
         """Every arrangement of ``start``'s pieces with the goal met (one per canonical key)."""
@@ -90,7 +95,7 @@ class Klotski(Domain):
         for key in fill_keys(geo, 0, geo.cover[goal_g], counts, blanks, 1 << goal_g):
             yield label_key(layout, key)
 
-    def distance_by_table(self, state: KlotskiState) -> Optional[int]:
+    def distance_by_table(self, state: KlotskiState) -> int | None:
         """The level's distance table, when one holding this position is built."""
         key = self.key(state)
         table = find_table(state.layout, key, self.metric)
@@ -104,9 +109,11 @@ class Klotski(Domain):
         table = find_table(layout, key, self.metric)
         if table is not None:
             if table.distance[key] < 0:
-                return mon.result(UNSOLVABLE, optimal=True,
-                                  message=f"no solution: all {len(table)} reachable "
-                                          "positions searched")
+                return mon.result(
+                    UNSOLVABLE,
+                    optimal=True,
+                    message=f"no solution: all {len(table)} reachable positions searched",
+                )
             moves, states = self._descend(state, table)
             return mon.result(SOLVED, moves, states, optimal=True)
         try:
@@ -114,8 +121,11 @@ class Klotski(Domain):
         except StopSearch as stop:
             return mon.stopped(stop)
         if chain is None:
-            return mon.result(UNSOLVABLE, optimal=True,
-                              message=f"no solution: all {reached} reachable positions searched")
+            return mon.result(
+                UNSOLVABLE,
+                optimal=True,
+                message=f"no solution: all {reached} reachable positions searched",
+            )
         moves, states = replay_keys(self, state, chain[1:])
         return mon.result(SOLVED, moves, states, optimal=True)
 
@@ -127,19 +137,23 @@ class Klotski(Domain):
         """
         budget = budget or Budget()
         mon = Monitor(budget, cancel, progress)
-        share = Budget(None if budget.max_nodes is None else budget.max_nodes // 2,
-                       None if budget.max_seconds is None else budget.max_seconds / 2)
+        share = Budget(
+            None if budget.max_nodes is None else budget.max_nodes // 2,
+            None if budget.max_seconds is None else budget.max_seconds / 2,
+        )
         try:
-            table = self.warm(state, budget=share, cancel=cancel, progress=progress,
-                              disk="read", pin=False)
+            table = self.warm(
+                state, budget=share, cancel=cancel, progress=progress, disk="read", pin=False
+            )
         except StopSearch as stop:
             if stop.status == CANCELLED:
                 return Analysis(solvable=None, distance=None, optimal=False, message=stop.message)
             left = None
             if budget.max_seconds is not None:
                 left = max(budget.max_seconds - mon.elapsed, 0.001)
-            return super().analyse(state, budget=Budget(budget.max_nodes, left),
-                                   cancel=cancel, progress=progress)
+            return super().analyse(
+                state, budget=Budget(budget.max_nodes, left), cancel=cancel, progress=progress
+            )
         return self.lookup(state, table)
 
     def lookup(self, state: KlotskiState, table: DistanceTable) -> Analysis:
@@ -148,17 +162,29 @@ class Klotski(Domain):
         if distance is None:
             raise ValueError("position is not in this table")
         if distance < 0:
-            return Analysis(solvable=False, distance=None, optimal=True,
-                            message=f"unsolvable: none of the {len(table)} reachable "
-                                    "positions is solved")
+            return Analysis(
+                solvable=False,
+                distance=None,
+                optimal=True,
+                message=f"unsolvable: none of the {len(table)} reachable positions is solved",
+            )
         if distance == 0:
             return Analysis(solvable=True, distance=0, optimal=True)
         move, nxt = self._best(state, table, distance)
-        return Analysis(solvable=True, distance=distance, optimal=True,
-                        best_move=move, next_state=nxt)
+        return Analysis(
+            solvable=True, distance=distance, optimal=True, best_move=move, next_state=nxt
+        )
 
-    def warm(self, state: KlotskiState, *, budget=None, cancel=None, progress=None,
-             disk: str = "save", pin: bool = True) -> DistanceTable:
+    def warm(
+        self,
+        state: KlotskiState,
+        *,
+        budget=None,
+        cancel=None,
+        progress=None,
+        disk: str = "save",
+        pin: bool = True,
+    ) -> DistanceTable:
         """Build (or load) the distance table of ``state``'s level; raises StopSearch.
 
         Respects ``budget`` and ``cancel``; levels over TABLE_MAX_STATES positions
@@ -174,8 +200,13 @@ class Klotski(Domain):
 
     def move_info(self, move: KlotskiMove) -> dict:
         """``path`` is the piece's top-left after each one-cell step, for animation."""
-        return {"piece": move.piece, "from": list(move.path[0]), "to": list(move.path[-1]),
-                "path": [list(cell) for cell in move.path[1:]], "text": describe(move)}
+        return {
+            "piece": move.piece,
+            "from": list(move.path[0]),
+            "to": list(move.path[-1]),
+            "path": [list(cell) for cell in move.path[1:]],
+            "text": describe(move),
+        }
 
     # -- helpers ----------------------------------------------------------
     def _best(self, state, table: DistanceTable, distance: int):
@@ -196,8 +227,15 @@ class Klotski(Domain):
         return moves, states
 
 
-def warm_table(board: str, metric: str = "piece", goal: Optional[str] = None, *,
-               budget=None, cancel=None, progress=None) -> DistanceTable:
+def warm_table(
+    board: str,
+    metric: str = "piece",
+    goal: str | None = None,
+    *,
+    budget=None,
+    cancel=None,
+    progress=None,
+) -> DistanceTable:
     """Build or load the distance table for ``board``'s level (the web app pre-builds levels).
 
     Raises BoardError for a bad board and StopSearch on budget or cancel.

@@ -1,8 +1,8 @@
 """The declaration of Klotski: title, options, level packs, the daily pick and warm tables."""
+
 from __future__ import annotations
 
 import logging
-from typing import List
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -11,8 +11,8 @@ from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .hardest import hardest_report
-from .moves import METRICS
 from .levels import klotski_levels
+from .moves import METRICS
 
 log = logging.getLogger(__name__)
 
@@ -22,15 +22,21 @@ class KlotskiGame(Game):
     title = "Klotski"
     order = 1
     summary = "Slide the blocks to get the big red one out through the exit at the bottom."
-    how_to_play = ("Click a block (or press its letter, or Tab) and use the arrow keys, "
-                   "or drag it. Bring the big red block to the exit.")
+    how_to_play = (
+        "Click a block (or press its letter, or Tab) and use the arrow keys, "
+        "or drag it. Bring the big red block to the exit."
+    )
     default_board = "BAAC/BAAC/DEEF/DGHF/I..J"
     domain = Klotski
     options = (
-        Option("metric", str, "piece", "klotski move metric", choices=METRICS,
-               label="Metric"),
-        Option("goal", str, None,
-               "klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)", label="Goal"),
+        Option("metric", str, "piece", "klotski move metric", choices=METRICS, label="Metric"),
+        Option(
+            "goal",
+            str,
+            None,
+            "klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)",
+            label="Goal",
+        ),
     )
     progress_option = "metric"
     level_languages = {"klotski-classic": "zh"}
@@ -45,7 +51,7 @@ class KlotskiGame(Game):
             raise BoardError(f"board has {pieces} pieces; at most {MAX_PIECES} are allowed")
 
     @classmethod
-    def levels(cls) -> List[dict]:
+    def levels(cls) -> list[dict]:
         return [dict(level, options={}) for level in klotski_levels()]
 
     @classmethod
@@ -60,14 +66,15 @@ class KlotskiGame(Game):
                 done += 1
             except StopSearch:
                 break
-            except Exception:                     # one bad table must not stop the rest
+            except Exception:  # one bad table must not stop the rest
                 log.exception("could not prebuild the table of %s", level["board"])
         return done
 
     @classmethod
     def hardest(cls, board, options, placements, report=None) -> dict:
-        return hardest_report(board, options.get("metric", "piece"), options.get("goal"),
-                              placements, report)
+        return hardest_report(
+            board, options.get("metric", "piece"), options.get("goal"), placements, report
+        )
 
     @classmethod
     def bench(cls, args) -> None:

@@ -7,9 +7,8 @@ solver plays, how many positions have a single best move (one next position
 one move closer); a long solution with many forced moves is harder than its
 length alone says.
 """
-from __future__ import annotations
 
-from typing import Dict, Optional
+from __future__ import annotations
 
 from ..core.results import Monitor
 from .domain import Klotski
@@ -27,13 +26,16 @@ def trap_count(domain: Klotski, state, table: DistanceTable) -> int:
     traps = 0
     for here in domain.solve(state).states[:-1]:
         closer = dist[domain.key(here)] - 1
-        best = {domain.key(nxt) for _move, nxt in domain.moves(here)
-                if dist.get(domain.key(nxt)) == closer}
+        best = {
+            domain.key(nxt)
+            for _move, nxt in domain.moves(here)
+            if dist.get(domain.key(nxt)) == closer
+        }
         traps += len(best) == 1
     return traps
 
 
-def grade(board: str, goal: Optional[str] = None) -> Dict[str, dict]:
+def grade(board: str, goal: str | None = None) -> dict[str, dict]:
     """{"moves", "traps", "group": {"positions", "farthest"}}, each metric keyed by name.
 
     Raises ValueError for a level with no solution (a pack level must have one).
@@ -43,7 +45,7 @@ def grade(board: str, goal: Optional[str] = None) -> Dict[str, dict]:
         domain = Klotski(metric, goal)
         state = domain.parse(board)
         table = build_table(state.layout, domain.key(state), metric, Monitor(), limit=None)
-        remember(table, pin=False)           # the solve below walks this table
+        remember(table, pin=False)  # the solve below walks this table
         distance = table.distance[domain.key(state)]
         if distance < 0:
             raise ValueError(f"{board}: no solution; a pack level must have one")
@@ -51,5 +53,4 @@ def grade(board: str, goal: Optional[str] = None) -> Dict[str, dict]:
         traps[metric] = trap_count(domain, state, table)
         farthest[metric] = max(table.distance.values())
         positions = len(table)
-    return {"moves": moves, "traps": traps,
-            "group": {"positions": positions, "farthest": farthest}}
+    return {"moves": moves, "traps": traps, "group": {"positions": positions, "farthest": farthest}}

@@ -8,10 +8,11 @@ how the best sliding puzzles are found (fogleman's "unsolve" for Rush Hour);
 over a piece set, every placement of the pieces is grouped and each solvable
 group is measured once.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, List, Optional
 
 from ..core.errors import BoardError
 from ..core.results import Monitor
@@ -30,10 +31,10 @@ class Hardest:
     """A group's hardest start: ``board`` needs ``distance`` moves, the most in its group."""
 
     board: str
-    distance: Optional[int]       # None: the group has no solved position
-    positions: int                # the group's size
-    ties: int                     # how many positions of the group are that far
-    group: int                    # the group key (its smallest member)
+    distance: int | None  # None: the group has no solved position
+    positions: int  # the group's size
+    ties: int  # how many positions of the group are that far
+    group: int  # the group key (its smallest member)
 
     def as_dict(self) -> dict:
         return dict(self.__dict__, group=str(self.group))
@@ -47,8 +48,7 @@ def hardest_of_table(layout: Layout, table: DistanceTable) -> Hardest:
     return Hardest(board, far if far >= 0 else None, len(table), len(keys), min(table.distance))
 
 
-def hardest_in_group(layout: Layout, key: int, metric: str,
-                     mon: Optional[Monitor] = None) -> Hardest:
+def hardest_in_group(layout: Layout, key: int, metric: str, mon: Monitor | None = None) -> Hardest:
     """The hardest start of ``key``'s group in ``metric`` (no size limit: offline work)."""
     table = build_table(layout, key, metric, mon or Monitor(), limit=None)
     return hardest_of_table(layout, table)
@@ -61,11 +61,15 @@ class PieceSetReport:
     placements: int
     groups: int
     solvable_groups: int
-    hardest: List[Hardest]        # one per solvable group, hardest first
+    hardest: list[Hardest]  # one per solvable group, hardest first
 
 
-def hardest_placements(layout: Layout, metric: str, report: Optional[Callable[[str], None]] = None,
-                       mon: Optional[Monitor] = None) -> PieceSetReport:
+def hardest_placements(
+    layout: Layout,
+    metric: str,
+    report: Callable[[str], None] | None = None,
+    mon: Monitor | None = None,
+) -> PieceSetReport:
     """Group every placement of ``layout``'s pieces by reachable set and measure each
     solvable group once; ``report`` receives progress lines.
 
@@ -77,11 +81,13 @@ def hardest_placements(layout: Layout, metric: str, report: Optional[Callable[[s
     for key in all_placements(geo, layout):
         keys.append(key)
         if len(keys) > MAX_PLACEMENTS:
-            raise BoardError(f"this piece set has over {MAX_PLACEMENTS:,} placements; too many "
-                             "to search them all (ask for the hardest start of one layout)")
+            raise BoardError(
+                f"this piece set has over {MAX_PLACEMENTS:,} placements; too many "
+                "to search them all (ask for the hardest start of one layout)"
+            )
     goal = goal_bit(layout)
     seen: set = set()
-    found: List[Hardest] = []
+    found: list[Hardest] = []
     groups = 0
     for start in keys:
         if start in seen:
@@ -92,17 +98,23 @@ def hardest_placements(layout: Layout, metric: str, report: Optional[Callable[[s
             found.append(hardest_in_group(layout, start, metric, mon))
         if report and groups % 200 == 0:
             best = max((h.distance for h in found), default=None)
-            report(f"{len(seen):,} of {len(keys):,} placements, {groups:,} groups, "
-                   f"{len(found):,} solvable, hardest so far {best}")
+            report(
+                f"{len(seen):,} of {len(keys):,} placements, {groups:,} groups, "
+                f"{len(found):,} solvable, hardest so far {best}"
+            )
     found.sort(key=lambda h: (-h.distance, h.group))
     if report:
-        report(f"all {len(keys):,} placements searched: {groups:,} groups, "
-               f"{len(found):,} solvable")
+        report(f"all {len(keys):,} placements searched: {groups:,} groups, {len(found):,} solvable")
     return PieceSetReport(len(keys), groups, len(found), found)
 
 
-def hardest_report(board: str, metric: str = "piece", goal: Optional[str] = None,
-                   placements: bool = False, report: Optional[Callable[[str], None]] = None) -> dict:
+def hardest_report(
+    board: str,
+    metric: str = "piece",
+    goal: str | None = None,
+    placements: bool = False,
+    report: Callable[[str], None] | None = None,
+) -> dict:
     """What ``python -m solver hardest klotski`` prints, as JSON-ready data.
 
     The layout's own distance, its group's hardest start, and with
@@ -115,21 +127,30 @@ def hardest_report(board: str, metric: str = "piece", goal: Optional[str] = None
     table = build_table(layout, key, metric, mon, limit=None)
     own = table.distance[key]
     group = hardest_of_table(layout, table)
-    out = {"puzzle": "klotski", "board": domain.format(state), "metric": metric,
-           "distance": own if own >= 0 else None, "positions": len(table),
-           "group_hardest": group.as_dict()}
+    out = {
+        "puzzle": "klotski",
+        "board": domain.format(state),
+        "metric": metric,
+        "distance": own if own >= 0 else None,
+        "positions": len(table),
+        "group_hardest": group.as_dict(),
+    }
     if placements:
         found = hardest_placements(layout, metric, report)
         best = found.hardest[0] if found.hardest else None
-        out.update(placements=found.placements, groups=found.groups,
-                   solvable_groups=found.solvable_groups,
-                   hardest=best.as_dict() if best else None,
-                   top=[h.as_dict() for h in found.hardest[:10]])
+        out.update(
+            placements=found.placements,
+            groups=found.groups,
+            solvable_groups=found.solvable_groups,
+            hardest=best.as_dict() if best else None,
+            top=[h.as_dict() for h in found.hardest[:10]],
+        )
     else:
         out["hardest"] = group.as_dict()
     best = out["hardest"]
-    out["beats_by"] = (None if best is None or best["distance"] is None or own < 0
-                       else best["distance"] - own)
+    out["beats_by"] = (
+        None if best is None or best["distance"] is None or own < 0 else best["distance"] - own
+    )
     out["seconds"] = round(mon.elapsed, 3)
     return out
 

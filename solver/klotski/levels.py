@@ -1,8 +1,8 @@
 """The graded Klotski level packs shipped with the game."""
+
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 from ..core.packs import load_pack
 
@@ -15,7 +15,7 @@ def load(name: str) -> dict:
     return load_pack(LEVELS_DIR / f"{name}.json")
 
 
-def klotski_levels() -> List[dict]:
+def klotski_levels() -> list[dict]:
     """Every graded Klotski level (classic first), each tagged with its ``pack``.
 
     Keys: name, board, size ("WxH"), moves {"piece", "straight", "step"}, pack, and the
@@ -24,7 +24,8 @@ def klotski_levels() -> List[dict]:
     levels = []
     for name in PACKS:
         pack = load(name)
-        levels += [dict(level, pack=name, pack_title=pack["title"], pack_summary=pack["summary"])
-                   for level in pack["levels"]]
+        levels += [
+            dict(level, pack=name, pack_title=pack["title"], pack_summary=pack["summary"])
+            for level in pack["levels"]
+        ]
     return levels
-

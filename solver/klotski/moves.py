@@ -14,10 +14,12 @@ produces successors in three metrics: ``step`` (one piece, one cell),
 every metric is a chain of one-cell steps, so the three share reachable sets
 and differ only in what counts as one move.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Tuple
+from itertools import pairwise
+from typing import NamedTuple
 
 from ..core.search import walk_back
 from .board import KlotskiState, Layout
@@ -30,7 +32,7 @@ class KlotskiMove(NamedTuple):
     """One move: ``piece`` travels along ``path`` (top-left (row, col) cells, start first)."""
 
     piece: str
-    path: Tuple[Tuple[int, int], ...]
+    path: tuple[tuple[int, int], ...]
 
 
 class Geometry:
@@ -45,19 +47,19 @@ class Geometry:
     along that line, which the straight metric slides through.
     """
 
-    def __init__(self, height: int, width: int, classes: Tuple[Tuple[int, int], ...]):
+    def __init__(self, height: int, width: int, classes: tuple[tuple[int, int], ...]):
         self.height, self.width, self.classes = height, width, classes
         n = self.cells = height * width
         self.full = (1 << n) - 1
         size = n * len(classes)
         self.cover = [0] * size
-        self.steps: List[list] = [[] for _ in range(size)]
-        self.around: List[list] = [[] for _ in range(size)]
-        self.rays: List[list] = [[] for _ in range(size)]
+        self.steps: list[list] = [[] for _ in range(size)]
+        self.around: list[list] = [[] for _ in range(size)]
+        self.rays: list[list] = [[] for _ in range(size)]
         self.feeds = [0] * n
-        self._memos: Dict[str, Dict[int, tuple]] = {}
+        self._memos: dict[str, dict[int, tuple]] = {}
         self._memo_moves = 0
-        self._moves: Dict[Tuple[int, int], tuple] = {}
+        self._moves: dict[tuple[int, int], tuple] = {}
         for k, (h, w) in enumerate(classes):
             for r in range(height - h + 1):
                 for c in range(width - w + 1):
@@ -104,17 +106,21 @@ class Geometry:
         see a few hundred distinct empty sets, so nearly every call is a lookup.
         """
         memo = self._memos.setdefault(metric, {})
-        build = {"piece": self._piece_moves, "straight": self._straight_moves,
-                 "step": self._step_moves}[metric]
+        build = {
+            "piece": self._piece_moves,
+            "straight": self._straight_moves,
+            "step": self._step_moves,
+        }[metric]
 
         def moves_for(empty: int) -> tuple:
             found = memo.get(empty)
             if found is None:
                 found = build(empty)
-                if self._memo_moves < self.MEMO_MAX_MOVES:      # bounded memory
+                if self._memo_moves < self.MEMO_MAX_MOVES:  # bounded memory
                     memo[empty] = found
                     self._memo_moves += len(found) + 1
             return found
+
         return moves_for
 
     #: remembered move references per geometry (about 8 bytes each; moves are shared)
@@ -124,8 +130,11 @@ class Geometry:
         """The shared (key bit, key xor, empty xor) of moving a piece from spot g to g2."""
         found = self._moves.get((g, g2))
         if found is None:
-            found = self._moves[(g, g2)] = (1 << g, (1 << g) | (1 << g2),
-                                            self.cover[g] ^ self.cover[g2])
+            found = self._moves[(g, g2)] = (
+                1 << g,
+                (1 << g) | (1 << g2),
+                self.cover[g] ^ self.cover[g2],
+            )
         return found
 
     def _candidates(self, empty: int):
@@ -146,7 +155,7 @@ class Geometry:
     def _straight_moves(self, empty: int) -> tuple:
         out = []
         for g in self._candidates(empty):
-            free = empty | self.cover[g]                  # cells this piece may use
+            free = empty | self.cover[g]  # cells this piece may use
             for ray in self.rays[g]:
                 for g2, cells2 in ray:
                     if cells2 & free != cells2:
@@ -158,7 +167,7 @@ class Geometry:
         out = []
         around, cover = self.around, self.cover
         for g in self._candidates(empty):
-            blocked = self.full ^ (empty | cover[g])      # cells this piece may not use
+            blocked = self.full ^ (empty | cover[g])  # cells this piece may not use
             reached = [g]
             for x in reached:
                 for g2, cells2 in around[x]:
@@ -168,14 +177,15 @@ class Geometry:
                 out.append(self._move(g, g2))
         return tuple(out)
 
-    def successors(self, key: int, empty: int, metric: str) -> List[Tuple[int, int]]:
+    def successors(self, key: int, empty: int, metric: str) -> list[tuple[int, int]]:
         """(key, empty cells) after every move in ``metric`` (convenience; searches inline this)."""
-        return [(key ^ kf, empty ^ ef)
-                for bit, kf, ef in self.expansions(metric)(empty) if key & bit]
+        return [
+            (key ^ kf, empty ^ ef) for bit, kf, ef in self.expansions(metric)(empty) if key & bit
+        ]
 
 
 @lru_cache(maxsize=64)
-def geometry(height: int, width: int, classes: Tuple[Tuple[int, int], ...]) -> Geometry:
+def geometry(height: int, width: int, classes: tuple[tuple[int, int], ...]) -> Geometry:
     """The shared (cached) :class:`Geometry` for a board size and shape set."""
     return Geometry(height, width, classes)
 
@@ -189,7 +199,7 @@ def state_key(state: KlotskiState) -> int:
     layout = state.layout
     n = layout.cells
     key = 0
-    for k, top in zip(layout.piece_class, state.tops):
+    for k, top in zip(layout.piece_class, state.tops, strict=True):
         key |= 1 << (k * n + top)
     return key
 
@@ -201,7 +211,8 @@ def goal_bit(layout: Layout) -> int:
 
 # -- labelled moves (what the player sees) --------------------------------------
 
-def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, KlotskiState]]:
+
+def labelled_moves(state: KlotskiState, metric: str) -> list[tuple[KlotskiMove, KlotskiState]]:
     """Every legal (move, next state) of a labelled position, in ``metric``.
 
     A piece move's path is a shortest route of one-cell steps to its new spot;
@@ -211,7 +222,7 @@ def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, 
     geo = layout_geometry(layout)
     n, width, cover = layout.cells, layout.width, geo.cover
     tops = state.tops
-    gs = [k * n + top for k, top in zip(layout.piece_class, tops)]
+    gs = [k * n + top for k, top in zip(layout.piece_class, tops, strict=True)]
     occ = 0
     for g in gs:
         occ |= cover[g]
@@ -246,16 +257,16 @@ def labelled_moves(state: KlotskiState, metric: str) -> List[Tuple[KlotskiMove, 
     return out
 
 
-def _move(state: KlotskiState, i: int, label: str, route: List[int], n: int, width: int):
+def _move(state: KlotskiState, i: int, label: str, route: list[int], n: int, width: int):
     path = tuple(divmod(g % n, width) for g in route)
-    tops = state.tops[:i] + (route[-1] % n,) + state.tops[i + 1:]
+    tops = state.tops[:i] + (route[-1] % n,) + state.tops[i + 1 :]
     return KlotskiMove(label, path), KlotskiState(state.layout, tops)
 
 
 def describe(move: KlotskiMove) -> str:
     """``B down``, ``A down 2``, ``J left, down``: runs of one direction are merged."""
-    runs: List[list] = []
-    for (r1, c1), (r2, c2) in zip(move.path, move.path[1:]):
+    runs: list[list] = []
+    for (r1, c1), (r2, c2) in pairwise(move.path):
         name = next(d for d, dr, dc in DIRECTIONS if (dr, dc) == (r2 - r1, c2 - c1))
         if runs and runs[-1][0] == name:
             runs[-1][1] += 1

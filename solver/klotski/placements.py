@@ -3,9 +3,8 @@
 Goal positions (every arrangement with the goal met) and the hardest-start
 search over a piece set (every arrangement at all) both enumerate placements.
 """
-from __future__ import annotations
 
-from typing import List
+from __future__ import annotations
 
 from .board import KlotskiState, Layout
 
@@ -17,7 +16,7 @@ def all_placements(geo, layout: Layout):
     return fill_keys(geo, 0, 0, counts, blanks, 0)
 
 
-def fill_keys(geo, cell: int, occ: int, counts: List[int], blanks: int, key: int):
+def fill_keys(geo, cell: int, occ: int, counts: list[int], blanks: int, key: int):
     """Keys of every way to fill the cells from ``cell`` on with the pieces in ``counts``.
 
     The first free cell is either left blank or is some piece's top-left, so
@@ -36,7 +35,9 @@ def fill_keys(geo, cell: int, occ: int, counts: List[int], blanks: int, key: int
         cells = geo.cover[k * n + cell]
         if left and cells and not cells & occ:
             counts[k] -= 1
-            yield from fill_keys(geo, cell + 1, occ | cells, counts, blanks, key | 1 << (k * n + cell))
+            yield from fill_keys(
+                geo, cell + 1, occ | cells, counts, blanks, key | 1 << (k * n + cell)
+            )
             counts[k] += 1
 
 
@@ -49,4 +50,3 @@ def label_key(layout: Layout, key: int) -> KlotskiState:
         spots[k] = [p for p in range(n) if mask >> p & 1]
     tops = [spots[k].pop(0) for k in layout.piece_class]
     return KlotskiState(layout, tuple(tops))
-

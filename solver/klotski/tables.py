@@ -14,13 +14,13 @@ position of a table's component finds it, and on disk in a
 rules, named by their *group key* (the reachable set's smallest key), so any
 position of a saved group finds it in any later process too.
 """
+
 from __future__ import annotations
 
 import hashlib
 import threading
 from array import array
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 from ..core.results import BUDGET, Monitor, StopSearch
 from ..core.search import walk_back
@@ -36,8 +36,9 @@ UNSOLVABLE_DISTANCE = -1
 BIG_BRANCHING = 64
 
 
-def bfs_key_path(layout: Layout, start: int, metric: str,
-                 mon: Monitor) -> Tuple[Optional[List[int]], int]:
+def bfs_key_path(
+    layout: Layout, start: int, metric: str, mon: Monitor
+) -> tuple[list[int] | None, int]:
     """(keys from ``start`` to the nearest goal, both included, or None; positions reached).
 
     Layer by layer, so the first goal seen is at the least depth: proven optimal.
@@ -46,7 +47,7 @@ def bfs_key_path(layout: Layout, start: int, metric: str,
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
-    parents: Dict[int, Optional[int]] = {start: None}
+    parents: dict[int, int | None] = {start: None}
     if start & goal:
         return [start], 1
     layer = [(start, geo.full ^ geo.occupancy(start))]
@@ -80,8 +81,9 @@ class DistanceTable:
     :data:`UNSOLVABLE_DISTANCE` for every key when the component holds no goal.
     """
 
-    def __init__(self, signature: tuple, metric: str, distance: Dict[int, int],
-                 seconds: float = 0.0):
+    def __init__(
+        self, signature: tuple, metric: str, distance: dict[int, int], seconds: float = 0.0
+    ):
         self.signature = signature
         self.metric = metric
         self.distance = distance
@@ -92,8 +94,9 @@ class DistanceTable:
         return len(self.distance)
 
 
-def build_table(layout: Layout, start: int, metric: str, mon: Monitor,
-                limit: Optional[int] = TABLE_MAX_STATES) -> DistanceTable:
+def build_table(
+    layout: Layout, start: int, metric: str, mon: Monitor, limit: int | None = TABLE_MAX_STATES
+) -> DistanceTable:
     """Enumerate ``start``'s reachable set, then measure every position's distance.
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
@@ -106,7 +109,7 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor,
     index = {start: 0}
     keys = [start]
     empties = [geo.full ^ geo.occupancy(start)]
-    links = array("i")           # neighbour indices of node i at links[starts[i]:starts[i+1]]
+    links = array("i")  # neighbour indices of node i at links[starts[i]:starts[i+1]]
     starts = array("i", [0])
     i = 0
     while i < len(keys):
@@ -139,12 +142,12 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor,
         depth += 1
         nxt = []
         for j in layer:
-            for t in links[starts[j]:starts[j + 1]]:
+            for t in links[starts[j] : starts[j + 1]]:
                 if dist[t] < 0:
                     dist[t] = depth
                     nxt.append(t)
         layer = nxt
-    distance = dict(zip(keys, dist))
+    distance = dict(zip(keys, dist, strict=True))
     return DistanceTable(layout.signature(), metric, distance, mon.elapsed)
 
 
@@ -153,10 +156,10 @@ def build_table(layout: Layout, start: int, metric: str, mon: Monitor,
 #: tables built on the fly (not pinned by :func:`table_for` ``pin=True``) kept in memory
 MAX_KEPT_TABLES = 32
 
-_registry: Dict[tuple, List[DistanceTable]] = {}
-_unpinned: List[DistanceTable] = []           # oldest first, evicted past MAX_KEPT_TABLES
-_too_big: set = set()                          # (signature, metric) of levels past the limit
-_gave_up: set = set()                          # ... and of on-the-fly builds out of budget
+_registry: dict[tuple, list[DistanceTable]] = {}
+_unpinned: list[DistanceTable] = []  # oldest first, evicted past MAX_KEPT_TABLES
+_too_big: set = set()  # (signature, metric) of levels past the limit
+_gave_up: set = set()  # ... and of on-the-fly builds out of budget
 _lock = threading.Lock()
 
 
@@ -167,7 +170,7 @@ class TooBig(StopSearch):
         super().__init__(BUDGET, message)
 
 
-def find_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]:
+def find_table(layout: Layout, key: int, metric: str) -> DistanceTable | None:
     """The in-memory table whose component holds ``key``, if one was built or loaded."""
     for table in _registry.get((layout.signature(), metric), ()):
         if key in table.distance:
@@ -181,7 +184,7 @@ def remember(table: DistanceTable, pin: bool = True) -> None:
         tables = _registry.setdefault((table.signature, table.metric), [])
         if any(t is table for t in tables):
             if pin and any(t is table for t in _unpinned):
-                _unpinned.remove(table)             # asked for on purpose now: keep it
+                _unpinned.remove(table)  # asked for on purpose now: keep it
             return
         tables.append(table)
         if not pin:
@@ -189,7 +192,7 @@ def remember(table: DistanceTable, pin: bool = True) -> None:
             while len(_unpinned) > MAX_KEPT_TABLES:
                 old = _unpinned.pop(0)
                 _registry[(old.signature, old.metric)].remove(old)
-                _looked_at.discard(saved_name(old))        # read it again if asked
+                _looked_at.discard(saved_name(old))  # read it again if asked
 
 
 def forget_tables() -> None:
@@ -206,8 +209,8 @@ def forget_tables() -> None:
 #: their group; the registry above is their memory (any position of a group finds it)
 STORE = TableStore("klotski", Path(__file__), Path(__file__).with_name("moves.py"), keep=False)
 
-_level_locks: Dict[tuple, threading.Lock] = {}
-_looked_at: set = set()            # table files this process already loaded (or found bad)
+_level_locks: dict[tuple, threading.Lock] = {}
+_looked_at: set = set()  # table files this process already loaded (or found bad)
 
 
 def group_key(table: DistanceTable) -> int:
@@ -219,12 +222,12 @@ def group_key(table: DistanceTable) -> int:
     return min(table.distance)
 
 
-def reachable_group(layout: Layout, key: int, mon: Optional[Monitor] = None) -> int:
+def reachable_group(layout: Layout, key: int, mon: Monitor | None = None) -> int:
     """The group key of ``key``'s reachable set (enumerated; the same in every metric)."""
     return min(component_keys(layout, key, mon or Monitor()))
 
 
-def component_keys(layout: Layout, start: int, mon: Monitor, seen: Optional[set] = None) -> list:
+def component_keys(layout: Layout, start: int, mon: Monitor, seen: set | None = None) -> list:
     """Every key reachable from ``start`` (each added to ``seen`` when given).
 
     One-cell steps suffice: every metric's moves are chains of them.
@@ -265,7 +268,7 @@ def saved_name(table: DistanceTable) -> str:
     return table_name(table.signature, group_key(table), table.metric)
 
 
-def saved_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable]:
+def saved_table(layout: Layout, key: int, metric: str) -> DistanceTable | None:
     """The table on disk whose group holds ``key``, if some process saved it.
 
     Looks through the level's saved groups (few for a level; each is read once
@@ -277,18 +280,23 @@ def saved_table(layout: Layout, key: int, metric: str) -> Optional[DistanceTable
             continue
         _looked_at.add(name)
         found = STORE.load(name)
-        if not (isinstance(found, DistanceTable) and found.signature == signature
-                and found.metric == metric and found.distance
-                and name == saved_name(found)):
-            continue                            # a foreign or damaged file: never trusted
+        if not (
+            isinstance(found, DistanceTable)
+            and found.signature == signature
+            and found.metric == metric
+            and found.distance
+            and name == saved_name(found)
+        ):
+            continue  # a foreign or damaged file: never trusted
         remember(found, pin=False)
         if key in found.distance:
             return found
     return None
 
 
-def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "save",
-              pin: bool = True) -> DistanceTable:
+def table_for(
+    layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "save", pin: bool = True
+) -> DistanceTable:
     """The table holding ``key``: from memory, else the disk cache, else built.
 
     ``disk`` is ``"save"`` (load or build and save: for levels warmed on purpose),
@@ -306,10 +314,10 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
     level = (layout.signature(), metric)
     with _lock:
         lock = _level_locks.setdefault(level, threading.Lock())
-    with lock:                      # threads asking for one level build it once
+    with lock:  # threads asking for one level build it once
         table = find_table(layout, key, metric)
         if table is None and disk != "off":
-            mon.check()              # a cancelled caller gets no answer, even a saved one
+            mon.check()  # a cancelled caller gets no answer, even a saved one
             table = saved_table(layout, key, metric)
         if table is not None:
             if pin:
@@ -324,7 +332,7 @@ def table_for(layout: Layout, key: int, metric: str, mon: Monitor, disk: str = "
             raise
         except StopSearch as stop:
             if stop.status == BUDGET and not pin:
-                _gave_up.add(level)       # on the fly: don't spend every budget on it
+                _gave_up.add(level)  # on the fly: don't spend every budget on it
             raise
         if disk == "save":
             name = saved_name(table)

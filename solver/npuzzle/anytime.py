@@ -20,24 +20,30 @@ for time and says how good each answer is: "N moves, at least L".
 Every improvement reaches the caller's ``progress`` as ``best`` and
 ``lower_bound``; the lower bound starts at the heuristic of the start.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
 from .pdb import build_groups, laid_out_search
 from .pdb_build import compiled
-from .reduce import _cancel_undos as cancel_undos, reduction_cells
+from .reduce import _cancel_undos as cancel_undos
+from .reduce import reduction_cells
 from .rules import goal_state, manhattan_conflicts, replay_cells
 
 N = 5
 #: the top-left and top-right blocks, the left column's block, the middle right block, the rest
-GROUPS: Tuple[Tuple[int, ...], ...] = ((1, 2, 3, 6, 7), (4, 5, 8, 9, 10),
-                                       (11, 12, 16, 17, 21), (13, 14, 15, 18, 19),
-                                       (20, 22, 23, 24))
+GROUPS: tuple[tuple[int, ...], ...] = (
+    (1, 2, 3, 6, 7),
+    (4, 5, 8, 9, 10),
+    (11, 12, 16, 17, 21),
+    (13, 14, 15, 18, 19),
+    (20, 22, 23, 24),
+)
 #: built with the blank's region tracked (flood fills: about a minute, once per machine);
 #: on Korf and Felner's 50 the mean bound is 80.0 against 77.5 untracked (optima: 100.8)
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
@@ -45,19 +51,33 @@ _HERE = Path(__file__).parent
 STORE = TableStore("npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
 
 #: the weights (p, q): w = p/q, tried in turn; the last one proves
-WEIGHTS: Tuple[Tuple[int, int], ...] = ((2, 1), (7, 4), (3, 2), (7, 5), (4, 3), (5, 4),
-                                        (6, 5), (8, 7), (11, 10), (21, 20), (1, 1))
+WEIGHTS: tuple[tuple[int, int], ...] = (
+    (2, 1),
+    (7, 4),
+    (3, 2),
+    (7, 5),
+    (4, 3),
+    (5, 4),
+    (6, 5),
+    (8, 7),
+    (11, 10),
+    (21, 20),
+    (1, 1),
+)
 #: with no budget given, a 5x5 search stops after this long (an optimum may take hours)
 DEFAULT_SECONDS = 10.0
 
-ProgressFn = Optional[Callable[[Progress], None]]
+ProgressFn = Callable[[Progress], None] | None
 
 
-def tables(progress: ProgressFn = None) -> List[bytes]:
+def tables(progress: ProgressFn = None) -> list[bytes]:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
-    return STORE.get(TABLE_NAME, lambda: build_groups(
-        N, GROUPS, "24-puzzle pattern databases, once per machine", progress,
-        tracked=True))["tables"]
+    return STORE.get(
+        TABLE_NAME,
+        lambda: build_groups(
+            N, GROUPS, "24-puzzle pattern databases, once per machine", progress, tracked=True
+        ),
+    )["tables"]
 
 
 def tables_ready() -> bool:
@@ -80,7 +100,7 @@ def lower_bound(board: Sequence[int]) -> int:
 class _Best:
     """The best solution so far and the proven lower bound, told to ``progress`` on change."""
 
-    def __init__(self, cells: List[int], bound: int, progress: ProgressFn, mon: Monitor):
+    def __init__(self, cells: list[int], bound: int, progress: ProgressFn, mon: Monitor):
         self.cells, self.bound = cells, bound
         self.progress, self.mon = progress, mon
 
@@ -94,23 +114,28 @@ class _Best:
         if self.progress is not None:
             self.tag(Progress(self.mon.count, depth, 0, self.mon.elapsed))
 
-    def offer(self, cells: List[int]) -> None:
+    def offer(self, cells: list[int]) -> None:
         if len(cells) < len(self.cells):
             self.cells = cells
             self.tell(len(cells))
 
 
-def anytime_search(state: Sequence[int], *, budget: Optional[Budget] = None, cancel=None,
-                   progress: ProgressFn = None,
-                   weights: Sequence[Tuple[int, int]] = WEIGHTS) -> SearchResult:
+def anytime_search(
+    state: Sequence[int],
+    *,
+    budget: Budget | None = None,
+    cancel=None,
+    progress: ProgressFn = None,
+    weights: Sequence[tuple[int, int]] = WEIGHTS,
+) -> SearchResult:
     """The shortest solution found within ``budget`` (default :data:`DEFAULT_SECONDS`),
     with its proven ``lower_bound``; ``optimal`` only when the two meet."""
     start = tuple(state)
-    search = searcher(progress)                     # before the clock: tables are not charged
+    search = searcher(progress)  # before the clock: tables are not charged
     if budget is None or (budget.max_seconds is None and budget.max_nodes is None):
         budget = Budget(max_seconds=DEFAULT_SECONDS)
     mon = Monitor(budget, cancel)
-    bound = max(search.lower_bound(start), manhattan_conflicts(start))   # both admissible
+    bound = max(search.lower_bound(start), manhattan_conflicts(start))  # both admissible
     best = _Best(reduction_cells(start), bound, progress, mon)
     mon.progress = best.tag if progress is not None else None
     best.tell()
@@ -121,15 +146,21 @@ def anytime_search(state: Sequence[int], *, budget: Optional[Budget] = None, can
             if best.bound >= len(best.cells):
                 break
             proving = weight[0] == weight[1]
-            cells = search.search(start, mon, weight, upper=len(best.cells), found=best.offer,
-                                  iteration_done=_Proof(best) if proving else None,
-                                  stop_at=None if proving else _share_of_what_is_left(mon),
-                                  one_iteration=not proving)
+            cells = search.search(
+                start,
+                mon,
+                weight,
+                upper=len(best.cells),
+                found=best.offer,
+                iteration_done=_Proof(best) if proving else None,
+                stop_at=None if proving else _share_of_what_is_left(mon),
+                one_iteration=not proving,
+            )
             if cells is not None:
                 best.offer(cells)
                 shorten(start, best, mon)
             elif proving:
-                best.bound = len(best.cells)    # nothing shorter was left below the upper cut
+                best.bound = len(best.cells)  # nothing shorter was left below the upper cut
     except StopSearch as stop:
         stopped = stop
     moves, states = replay_cells(start, best.cells)
@@ -138,8 +169,7 @@ def anytime_search(state: Sequence[int], *, budget: Optional[Budget] = None, can
     result.lower_bound = min(best.bound, len(best.cells))
     if not optimal:
         why = f" ({stopped.message})" if stopped is not None else ""
-        result.message = (f"{len(best.cells)} moves, at least {best.bound}: not proven "
-                          f"shortest{why}")
+        result.message = f"{len(best.cells)} moves, at least {best.bound}: not proven shortest{why}"
     return result
 
 
@@ -148,7 +178,7 @@ def anytime_search(state: Sequence[int], *, budget: Optional[Budget] = None, can
 PASS_SHARE = 0.5
 
 
-def _share_of_what_is_left(mon: Monitor) -> Optional[float]:
+def _share_of_what_is_left(mon: Monitor) -> float | None:
     if mon.budget.max_seconds is None:
         return None
     return time.monotonic() + (mon.budget.max_seconds - mon.elapsed) * PASS_SHARE
@@ -158,7 +188,7 @@ def _share_of_what_is_left(mon: Monitor) -> Optional[float]:
 WINDOWS = ((12, 3, 20_000), (18, 4, 100_000), (24, 6, 300_000))
 
 
-def shorten(start: Tuple[int, ...], best: _Best, mon: Monitor) -> None:
+def shorten(start: tuple[int, ...], best: _Best, mon: Monitor) -> None:
     """Replace stretches of the best solution by shorter ways between their two ends.
 
     For a window of w moves from position s_i to s_{i+w}, IDA* on the Manhattan
@@ -167,6 +197,7 @@ def shorten(start: Tuple[int, ...], best: _Best, mon: Monitor) -> None:
     detours; this finds many of them in milliseconds.
     """
     import numpy as np
+
     kernels = compiled()
 
     n = N
@@ -183,11 +214,13 @@ def shorten(start: Tuple[int, ...], best: _Best, mon: Monitor) -> None:
                 target = np.zeros(n * n, np.int64)
                 for c, t in enumerate(boards[i + window]):
                     target[t] = c
-                found = kernels.segment_search(np.array(boards[i], np.int64), target, n,
-                                               window - 2, limit, out)
+                found = kernels.segment_search(
+                    np.array(boards[i], np.int64), target, n, window - 2, limit, out
+                )
                 if found >= 0:
-                    cells = _cancel_undos(start, cells[:i] + [int(c) for c in out[:found]]
-                                          + cells[i + window:])
+                    cells = _cancel_undos(
+                        start, cells[:i] + [int(c) for c in out[:found]] + cells[i + window :]
+                    )
                     boards = _boards(start, cells)
                     best.offer(cells)
                     improved = True
@@ -195,7 +228,7 @@ def shorten(start: Tuple[int, ...], best: _Best, mon: Monitor) -> None:
                     i += step
 
 
-def _boards(start: Tuple[int, ...], cells: List[int]) -> List[List[int]]:
+def _boards(start: tuple[int, ...], cells: list[int]) -> list[list[int]]:
     board, blank = list(start), start.index(0)
     boards = [list(board)]
     for q in cells:
@@ -205,7 +238,7 @@ def _boards(start: Tuple[int, ...], cells: List[int]) -> List[List[int]]:
     return boards
 
 
-def without_undos(start: Sequence[int], cells: List[int]) -> List[int]:
+def without_undos(start: Sequence[int], cells: list[int]) -> list[int]:
     """``cells`` without the moves that the next move takes straight back."""
     return cancel_undos(list(start).index(0), cells)
 
@@ -213,7 +246,7 @@ def without_undos(start: Sequence[int], cells: List[int]) -> List[int]:
 _cancel_undos = without_undos
 
 
-def cells_of(start: Sequence[int], states: Sequence[Sequence[int]]) -> List[int]:
+def cells_of(start: Sequence[int], states: Sequence[Sequence[int]]) -> list[int]:
     """The cells slid along ``states`` (the blank's cell after each move)."""
     return [list(s).index(0) for s in states[1:]]
 
@@ -221,13 +254,13 @@ def cells_of(start: Sequence[int], states: Sequence[Sequence[int]]) -> List[int]
 def warm() -> None:
     """Load the tables and the compiled searches (a server does this before it is ready)."""
     import numpy as np
+
     tables()
     board = goal_state(N)[:-2] + (0, N * N - 1)
     anytime_search(board, budget=Budget(max_seconds=0.1))
     target = np.arange(-1, N * N - 1, dtype=np.int64)
     target[0] = N * N - 1
-    compiled().segment_search(np.array(board, np.int64), target, N, 2, 10,
-                              np.zeros(4, np.int64))
+    compiled().segment_search(np.array(board, np.int64), target, N, 2, 10, np.zeros(4, np.int64))
 
 
 class _Proof:

@@ -1,4 +1,5 @@
 """The N-puzzle over plain strings for the bench's baseline: no code shared with the real rules."""
+
 from __future__ import annotations
 
 from ..core.baseline import seed_bfs

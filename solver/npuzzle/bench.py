@@ -8,6 +8,7 @@ the published optimum, the proven lower bound).
 in plain C, building its own tables) when a C compiler is present, on the same
 instances in the same run, and prints the ratio of the two search times.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,17 +18,25 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional
 
-from ..bench import (baseline_row, coach_row, fmt, isolated, lookup_row, print_coach, print_pair,
-                     solver_row)
+from ..bench import (
+    baseline_row,
+    coach_row,
+    fmt,
+    isolated,
+    lookup_row,
+    print_coach,
+    print_pair,
+    solver_row,
+)
 from ..core.coach import rate_moves
 from ..core.errors import BoardError
 from ..core.results import SOLVED, Budget
 from ..core.tables import cache_dir
 from ..engine import solve_board
+from .anytime import anytime_search
+from .anytime import warm as warm_anytime
 from .baseline import StringNPuzzle
-from .anytime import anytime_search, warm as warm_anytime
 from .domain import WARM_BOARD, NPuzzle
 from .levels import load
 from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables, tables_ready
@@ -37,8 +46,12 @@ HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
 
 #: Felner, Korf and Hanan, "Additive pattern database heuristics", JAIR 22 (2004):
 #: mean nodes per instance over Korf's 100, static partitions, no mirror lookup, C
-PUBLISHED_MEAN_NODES = {"Manhattan": 401_189_630, "5-5-5": 3_090_405, "6-6-3": 617_555,
-                        "7-8": 36_710}
+PUBLISHED_MEAN_NODES = {
+    "Manhattan": 401_189_630,
+    "5-5-5": 3_090_405,
+    "6-6-3": 617_555,
+    "7-8": 36_710,
+}
 
 
 def string_baseline(board: str, options: dict) -> StringNPuzzle:
@@ -47,30 +60,38 @@ def string_baseline(board: str, options: dict) -> StringNPuzzle:
 
 def bench(args) -> None:
     row = isolated(lookup_row, "npuzzle", HARDEST_8, {})
-    print(f"8-puzzle table: built cold in {row['build_seconds']:.3f} s; then distance + best move "
-          f"in {row['lookup_ms']:.3f} ms, whole optimal solution in {row['solve_ms']:.3f} ms "
-          f"(distances {row['distances']})")
+    print(
+        f"8-puzzle table: built cold in {row['build_seconds']:.3f} s; then distance + best move "
+        f"in {row['lookup_ms']:.3f} ms, whole optimal solution in {row['solve_ms']:.3f} ms "
+        f"(distances {row['distances']})"
+    )
     for board in HARDEST_8:
         ours = isolated(solver_row, "npuzzle", board, {})
         base = isolated(baseline_row, string_baseline, board, {}, args.baseline_seconds)
         print_pair(f"8-puzzle {board} (cold table)", ours, base)
     print_coach("8-puzzle", isolated(coach_row, "npuzzle", eight_positions(), {}))
     if not tables_ready():
-        print("15-puzzle coach: skipped, the pattern databases are not built in this cache "
-              "(`python -m solver bench --fifteen 1` builds them)")
+        print(
+            "15-puzzle coach: skipped, the pattern databases are not built in this cache "
+            "(`python -m solver bench --fifteen 1` builds them)"
+        )
         return
     row = isolated(fifteen_coach_row, 6 if args.quick else 20)
-    print(f"15-puzzle coach ({row['positions']} random positions {row['shortest']}-"
-          f"{row['longest']} moves from solved, databases loaded): every legal move rated in "
-          f"median {row['median_s']:.3f} s, max {row['max_s']:.3f} s per position, "
-          f"{row['under_1s']} of {row['positions']} within 1 s, {row['unknown']} moves left unknown")
+    print(
+        f"15-puzzle coach ({row['positions']} random positions {row['shortest']}-"
+        f"{row['longest']} moves from solved, databases loaded): every legal move rated in "
+        f"median {row['median_s']:.3f} s, max {row['max_s']:.3f} s per position, "
+        f"{row['under_1s']} of {row['positions']} within 1 s, {row['unknown']} moves left unknown"
+    )
     row = isolated(quick_row)
-    print(f"15-puzzle hint for Korf's #60 (66 moves, minutes to prove): {row['hint_ms']:.0f} ms "
-          f"with the databases loaded (promise: within a second); first 5x5 hints of "
-          f"{row['boards']} scrambles: median {row['median_ms']:.0f} ms, max {row['max_ms']:.0f} ms")
+    print(
+        f"15-puzzle hint for Korf's #60 (66 moves, minutes to prove): {row['hint_ms']:.0f} ms "
+        f"with the databases loaded (promise: within a second); first 5x5 hints of "
+        f"{row['boards']} scrambles: median {row['median_ms']:.0f} ms, max {row['max_ms']:.0f} ms"
+    )
 
 
-def eight_positions(count: int = 100) -> List[str]:
+def eight_positions(count: int = 100) -> list[str]:
     """Every position along the two hardest solutions, and seeded random ones."""
     boards = []
     for board in HARDEST_8:
@@ -106,9 +127,15 @@ def fifteen_coach_row(count: int, max_distance: int = 50, seed: int = 15) -> dic
         times.append(time.perf_counter() - started)
         lengths.append(result.length)
         unknown += sum(1 for r in rated if r.verdict == "unknown")
-    return {"positions": count, "shortest": min(lengths), "longest": max(lengths),
-            "median_s": statistics.median(times), "max_s": max(times),
-            "under_1s": sum(t < 1.0 for t in times), "unknown": unknown}
+    return {
+        "positions": count,
+        "shortest": min(lengths),
+        "longest": max(lengths),
+        "median_s": statistics.median(times),
+        "max_s": max(times),
+        "under_1s": sum(t < 1.0 for t in times),
+        "unknown": unknown,
+    }
 
 
 def quick_row(boards: int = 10) -> dict:
@@ -129,8 +156,12 @@ def quick_row(boards: int = 10) -> dict:
         started = time.perf_counter()
         domain.quick_analyse(state)
         times.append(time.perf_counter() - started)
-    return {"hint_ms": hint * 1000, "boards": boards, "median_ms": statistics.median(times) * 1000,
-            "max_ms": max(times) * 1000}
+    return {
+        "hint_ms": hint * 1000,
+        "boards": boards,
+        "median_ms": statistics.median(times) * 1000,
+        "max_ms": max(times) * 1000,
+    }
 
 
 def fifteen_row(board: str) -> dict:
@@ -141,10 +172,17 @@ def fifteen_row(board: str) -> dict:
     result = ida_star_fifteen(state)
     seconds = time.perf_counter() - started
     # the states were replayed through the rules from the start, move by move
-    reaches_goal = bool(result.states) and result.states[0] == state and \
-        domain.is_goal(result.states[-1])
-    return {"moves": result.length, "optimal": result.optimal, "status": result.status,
-            "nodes": result.nodes, "seconds": seconds, "reaches_goal": reaches_goal}
+    reaches_goal = (
+        bool(result.states) and result.states[0] == state and domain.is_goal(result.states[-1])
+    )
+    return {
+        "moves": result.length,
+        "optimal": result.optimal,
+        "status": result.status,
+        "nodes": result.nodes,
+        "seconds": seconds,
+        "reaches_goal": reaches_goal,
+    }
 
 
 def _fifteen_tables() -> str:
@@ -153,13 +191,15 @@ def _fifteen_tables() -> str:
     tables()
     seconds = time.perf_counter() - started
     started = time.perf_counter()
-    ida_star_fifteen(WARM_BOARD)                # the compiled search's machine code, loaded
+    ida_star_fifteen(WARM_BOARD)  # the compiled search's machine code, loaded
     loaded = time.perf_counter() - started
     built = " + ".join(f"{s:.1f}" for s in build_seconds())
     groups = "-".join(str(len(g)) for g in GROUPS)
-    return (f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
-            f"{cache_dir()}; building them took {built} s; compiled search loaded in "
-            f"{loaded:.2f} s")
+    return (
+        f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
+        f"{cache_dir()}; building them took {built} s; compiled search loaded in "
+        f"{loaded:.2f} s"
+    )
 
 
 REFERENCE_SOURCE = Path(__file__).with_name("reference") / "ida15.c"
@@ -167,7 +207,7 @@ REFERENCE_SOURCE = Path(__file__).with_name("reference") / "ida15.c"
 COMPILERS = ("cc", "gcc", "clang")
 
 
-def c_reference(boards: List[str]) -> Optional[dict]:
+def c_reference(boards: list[str]) -> dict | None:
     """Compile and run the C reference on ``boards``; None when no compiler is present.
 
     Returns {tables: seconds, rows: [(moves, nodes, seconds)], compiler}.
@@ -177,13 +217,24 @@ def c_reference(boards: List[str]) -> Optional[dict]:
         return None
     with tempfile.TemporaryDirectory(prefix="ida15-") as folder:
         binary = Path(folder) / "ida15"
-        subprocess.run([compiler, "-O2", "-o", str(binary), str(REFERENCE_SOURCE)], check=True,
-                       capture_output=True)
-        done = subprocess.run([str(binary)], input="\n".join(boards) + "\n", text=True,
-                              capture_output=True, check=True)
+        subprocess.run(
+            [compiler, "-O2", "-o", str(binary), str(REFERENCE_SOURCE)],
+            check=True,
+            capture_output=True,
+        )
+        done = subprocess.run(
+            [str(binary)],
+            input="\n".join(boards) + "\n",
+            text=True,
+            capture_output=True,
+            check=True,
+        )
     lines = done.stdout.split("\n")
-    rows = [tuple(float(x) if "." in x else int(x) for x in line.split())
-            for line in lines[1:] if line.strip()]
+    rows = [
+        tuple(float(x) if "." in x else int(x) for x in line.split())
+        for line in lines[1:]
+        if line.strip()
+    ]
     return {"tables": float(lines[0].split()[1]), "rows": rows, "compiler": compiler}
 
 
@@ -193,7 +244,7 @@ def _range(text: str, count: int, flag: str):
         first, _, last = text.partition("-")
         lo, hi = int(first), int(last or first)
     except ValueError:
-        raise BoardError(f"{flag} wants a range like 1-10, not {text!r}")
+        raise BoardError(f"{flag} wants a range like 1-10, not {text!r}") from None
     if not 1 <= lo <= hi <= count:
         raise BoardError(f"{flag} range must lie within 1-{count}")
     return lo, hi
@@ -204,8 +255,10 @@ def bench_fifteen(args) -> int:
     data = load("korf100")["instances"]
     lo, hi = _range(args.fifteen, len(data), "--fifteen")
     print(_fifteen_tables(), flush=True)
-    print(f"{'#':>3} {'moves':>5} {'published':>9} {'optimal':>7} {'nodes':>13} "
-          f"{'seconds':>9} {'nodes/s':>9}")
+    print(
+        f"{'#':>3} {'moves':>5} {'published':>9} {'optimal':>7} {'nodes':>13} "
+        f"{'seconds':>9} {'nodes/s':>9}"
+    )
     total_nodes, times, mismatches = 0, [], 0
     for i in range(lo, hi + 1):
         inst = data[i - 1]
@@ -214,26 +267,32 @@ def bench_fifteen(args) -> int:
         times.append(row["seconds"])
         if row["moves"] != inst["optimal"] or not row["optimal"] or not row["reaches_goal"]:
             mismatches += 1
-        print(f"{i:>3} {fmt(row['moves']):>5} {inst['optimal']:>9} {fmt(row['optimal']):>7} "
-              f"{row['nodes']:>13,} {row['seconds']:>9.2f} "
-              f"{row['nodes'] / max(row['seconds'], 1e-9):>9,.0f}", flush=True)
+        print(
+            f"{i:>3} {fmt(row['moves']):>5} {inst['optimal']:>9} {fmt(row['optimal']):>7} "
+            f"{row['nodes']:>13,} {row['seconds']:>9.2f} "
+            f"{row['nodes'] / max(row['seconds'], 1e-9):>9,.0f}",
+            flush=True,
+        )
     count = hi - lo + 1
     total = sum(times)
-    print(f"total: {count} instances, {total_nodes:,} nodes ({total_nodes // count:,} per "
-          f"instance), {total:.2f} s, {total_nodes / max(total, 1e-9):,.0f} nodes/s, median "
-          f"{statistics.median(times):.3f} s, slowest {max(times):.2f} s, "
-          f"{sum(t <= 1.0 for t in times)} of {count} proven within 1 s; "
-          f"{mismatches} not proven at the published length")
-    mismatches += _compare_with_c([inst["board"] for inst in data[lo - 1:hi]], total,
-                                  total_nodes)
+    print(
+        f"total: {count} instances, {total_nodes:,} nodes ({total_nodes // count:,} per "
+        f"instance), {total:.2f} s, {total_nodes / max(total, 1e-9):,.0f} nodes/s, median "
+        f"{statistics.median(times):.3f} s, slowest {max(times):.2f} s, "
+        f"{sum(t <= 1.0 for t in times)} of {count} proven within 1 s; "
+        f"{mismatches} not proven at the published length"
+    )
+    mismatches += _compare_with_c([inst["board"] for inst in data[lo - 1 : hi]], total, total_nodes)
     published = ", ".join(f"{k} {v:,}" for k, v in PUBLISHED_MEAN_NODES.items())
     scope = "" if count == len(data) else " (those are means over all 100; this is a subset)"
-    print(f"published mean nodes per instance (Felner, Korf & Hanan 2004, no mirror): "
-          f"{published}{scope}")
+    print(
+        f"published mean nodes per instance (Felner, Korf & Hanan 2004, no mirror): "
+        f"{published}{scope}"
+    )
     return 1 if mismatches else 0
 
 
-def _compare_with_c(boards: List[str], ours_seconds: float, ours_nodes: int) -> int:
+def _compare_with_c(boards: list[str], ours_seconds: float, ours_nodes: int) -> int:
     """Run the C reference on the same boards and print the ratio; 1 if it disagrees."""
     try:
         ref = c_reference(boards)
@@ -245,13 +304,17 @@ def _compare_with_c(boards: List[str], ours_seconds: float, ours_nodes: int) -> 
         return 0
     seconds = sum(row[2] for row in ref["rows"])
     nodes = sum(row[1] for row in ref["rows"])
-    print(f"C reference ({ref['compiler']} -O2, {REFERENCE_SOURCE.name}): tables built in "
-          f"{ref['tables']:.1f} s; {len(ref['rows'])} instances, {nodes:,} nodes, "
-          f"{seconds:.2f} s, {nodes / max(seconds, 1e-9):,.0f} nodes/s, median "
-          f"{statistics.median(r[2] for r in ref['rows']):.3f} s, slowest "
-          f"{max(r[2] for r in ref['rows']):.2f} s")
-    print(f"ratio to the C reference: {ours_seconds / max(seconds, 1e-9):.2f}x its time "
-          f"(target at most 2x); same node counts: {'yes' if nodes == ours_nodes else 'no'}")
+    print(
+        f"C reference ({ref['compiler']} -O2, {REFERENCE_SOURCE.name}): tables built in "
+        f"{ref['tables']:.1f} s; {len(ref['rows'])} instances, {nodes:,} nodes, "
+        f"{seconds:.2f} s, {nodes / max(seconds, 1e-9):,.0f} nodes/s, median "
+        f"{statistics.median(r[2] for r in ref['rows']):.3f} s, slowest "
+        f"{max(r[2] for r in ref['rows']):.2f} s"
+    )
+    print(
+        f"ratio to the C reference: {ours_seconds / max(seconds, 1e-9):.2f}x its time "
+        f"(target at most 2x); same node counts: {'yes' if nodes == ours_nodes else 'no'}"
+    )
     return 0 if len(ref["rows"]) == len(boards) else 1
 
 
@@ -263,18 +326,22 @@ def bench_twenty_four(args) -> int:
     seconds = args.twenty_four_seconds
     started = time.perf_counter()
     warm_anytime()
-    print(f"24-puzzle, anytime search (5-5-5-5-4 pattern databases + mirror, weighted IDA* "
-          f"with a falling weight, window shortening), {seconds:g} s per instance; tables and "
-          f"compiled code ready in {time.perf_counter() - started:.1f} s", flush=True)
-    print(f"{'#':>3} {'optimum':>7} {'found':>5} {'ratio':>6} {'bound':>5} {'first':>5} "
-          f"{'nodes':>12} {'seconds':>7}")
+    print(
+        f"24-puzzle, anytime search (5-5-5-5-4 pattern databases + mirror, weighted IDA* "
+        f"with a falling weight, window shortening), {seconds:g} s per instance; tables and "
+        f"compiled code ready in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
+    print(
+        f"{'#':>3} {'optimum':>7} {'found':>5} {'ratio':>6} {'bound':>5} {'first':>5} "
+        f"{'nodes':>12} {'seconds':>7}"
+    )
     ratios, bounds, firsts = [], [], []
     for i in range(lo, hi + 1):
         inst = data[i - 1]
         board = tuple(int(t) for t in inst["board"].split())
         seen = []
-        result = anytime_search(board, budget=Budget(max_seconds=seconds),
-                                        progress=seen.append)
+        result = anytime_search(board, budget=Budget(max_seconds=seconds), progress=seen.append)
         if result.states[0] != board or result.states[-1] != goal_state(5):
             print(f"{i:>3} answer does not replay to the goal")
             return 1
@@ -282,14 +349,19 @@ def bench_twenty_four(args) -> int:
         ratios.append(ratio)
         bounds.append(result.lower_bound / inst["optimal"])
         firsts.append(seen[0].best if seen else result.length)
-        print(f"{i:>3} {inst['optimal']:>7} {result.length:>5} {ratio:>6.3f} "
-              f"{result.lower_bound:>5} {firsts[-1]:>5} {result.nodes:>12,} "
-              f"{result.seconds:>7.2f}", flush=True)
+        print(
+            f"{i:>3} {inst['optimal']:>7} {result.length:>5} {ratio:>6.3f} "
+            f"{result.lower_bound:>5} {firsts[-1]:>5} {result.nodes:>12,} "
+            f"{result.seconds:>7.2f}",
+            flush=True,
+        )
     count = len(ratios)
-    print(f"total: {count} instances at {seconds:g} s: mean length {statistics.mean(ratios):.3f}x "
-          f"the optimum (target at most 1.10x), worst {max(ratios):.3f}x, "
-          f"{sum(r <= 1.10 for r in ratios)} of {count} within 1.10x, "
-          f"{sum(r == 1.0 for r in ratios)} optimal; proven lower bound on average "
-          f"{statistics.mean(bounds):.3f}x the optimum; rows and columns alone "
-          f"{statistics.mean(f / d['optimal'] for f, d in zip(firsts, data[lo - 1:hi])):.2f}x")
+    print(
+        f"total: {count} instances at {seconds:g} s: mean length {statistics.mean(ratios):.3f}x "
+        f"the optimum (target at most 1.10x), worst {max(ratios):.3f}x, "
+        f"{sum(r <= 1.10 for r in ratios)} of {count} within 1.10x, "
+        f"{sum(r == 1.0 for r in ratios)} optimal; proven lower bound on average "
+        f"{statistics.mean(bounds):.3f}x the optimum; rows and columns alone "
+        f"{statistics.mean(f / d['optimal'] for f, d in zip(firsts, data[lo - 1 : hi], strict=True)):.2f}x"
+    )
     return 0

@@ -18,22 +18,32 @@ Strategy by size (see :meth:`NPuzzle.solve`):
   down to the bottom-right 5x5, which the anytime search finishes: never
   claimed optimal.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
 
 from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
 from ..core.search import breadth_first
-from .anytime import (DEFAULT_SECONDS, anytime_search, cells_of, warm as warm_anytime,
-                      without_undos)
+from .anytime import DEFAULT_SECONDS, anytime_search, cells_of, without_undos
 from .anytime import tables_ready as twenty_four_ready
+from .anytime import warm as warm_anytime
 from .pdb import ida_star_fifteen, tables, tables_ready
 from .reduce import reduce_to, reduction_cells
-from .rules import (MAX_SIDE, Slide, goal_state, manhattan_conflicts, neighbours, replay_cells,
-                    side, slide, solvable)
+from .rules import (
+    MAX_SIDE,
+    Slide,
+    goal_state,
+    manhattan_conflicts,
+    neighbours,
+    replay_cells,
+    side,
+    slide,
+    solvable,
+)
 from .table import best_cell, distance, distances, solve_by_table
 
 #: the proven 4x4 analysis of the rare very hard board: quick_analyse has answered already
@@ -54,8 +64,10 @@ ANALYSE_TWENTY_FOUR = Budget(max_seconds=1.0)
 CORNER = Budget(max_seconds=2.0)
 
 #: after an optimal search runs out: (weight p/q on h, allowance), best first
-FALLBACKS = [((3, 2), Budget(max_seconds=0.25, max_nodes=3_000_000)),
-             ((2, 1), Budget(max_seconds=0.2, max_nodes=2_000_000))]
+FALLBACKS = [
+    ((3, 2), Budget(max_seconds=0.25, max_nodes=3_000_000)),
+    ((2, 1), Budget(max_seconds=0.2, max_nodes=2_000_000)),
+]
 
 PARITY_MESSAGE = "unsolvable: the tile parity cannot reach the goal"
 
@@ -68,10 +80,10 @@ class NPuzzle(Domain):
 
     name = "npuzzle"
     quick_test = "parity"
-    bipartite = True          # a slide moves the blank one cell: distance parity flips
+    bipartite = True  # a slide moves the blank one cell: distance parity flips
 
     # -- notation -------------------------------------------------------
-    def parse(self, text: str) -> Tuple[int, ...]:
+    def parse(self, text: str) -> tuple[int, ...]:
         if not isinstance(text, str):
             raise BoardError("board must be text")
         words = [w for w in _SEPARATORS.split(text.strip()) if w]
@@ -79,19 +91,25 @@ class NPuzzle(Domain):
         for word in words:
             require(_NUMBER.fullmatch(word) is not None, f"{word[:20]!r} is not a tile number")
         count = len(words)
-        n = round(count ** 0.5)
-        require(n * n == count, f"{count} tiles do not make a square board "
-                                f"(an n x n board has n*n numbers, counting 0 for the blank)")
+        n = round(count**0.5)
+        require(
+            n * n == count,
+            f"{count} tiles do not make a square board "
+            f"(an n x n board has n*n numbers, counting 0 for the blank)",
+        )
         require(n >= 2, "a 1x1 board is too small: the smallest is 2x2 (1 2 3 0)")
-        require(n <= MAX_SIDE, f"a {n}x{n} board is too large: the largest is "
-                               f"{MAX_SIDE}x{MAX_SIDE}")
+        require(
+            n <= MAX_SIDE, f"a {n}x{n} board is too large: the largest is {MAX_SIDE}x{MAX_SIDE}"
+        )
         tiles = [int(w) for w in words]
         missing = sorted(set(range(count)) - set(tiles))
         lacking = f" and tile {missing[0]} is missing" if missing else ""
         seen = set()
         for t in tiles:
-            require(t < count, f"tile {t} is out of range (a {n}x{n} board uses 0 to "
-                               f"{count - 1}){lacking}")
+            require(
+                t < count,
+                f"tile {t} is out of range (a {n}x{n} board uses 0 to {count - 1}){lacking}",
+            )
             require(t not in seen, f"tile {t} appears twice{lacking}")
             seen.add(t)
         # n*n distinct numbers below n*n: every tile is present exactly once
@@ -101,7 +119,7 @@ class NPuzzle(Domain):
         return " ".join(str(t) for t in state)
 
     # -- rules ------------------------------------------------------------
-    def moves(self, state: Tuple[int, ...]) -> Iterator[Tuple[Slide, Tuple[int, ...]]]:
+    def moves(self, state: tuple[int, ...]) -> Iterator[tuple[Slide, tuple[int, ...]]]:
         z = state.index(0)
         for q, way in neighbours(side(state))[z]:
             board = list(state)
@@ -114,20 +132,20 @@ class NPuzzle(Domain):
     def heuristic(self, state: Sequence[int]) -> int:
         return manhattan_conflicts(state)
 
-    def quick_solvable(self, state: Sequence[int]) -> Optional[bool]:
+    def quick_solvable(self, state: Sequence[int]) -> bool | None:
         return solvable(state)
 
-    def goal_states(self, start: Sequence[int]) -> Iterator[Tuple[int, ...]]:
+    def goal_states(self, start: Sequence[int]) -> Iterator[tuple[int, ...]]:
         yield goal_state(side(start))
 
-    def distance_by_table(self, state: Sequence[int]) -> Optional[int]:
+    def distance_by_table(self, state: Sequence[int]) -> int | None:
         """3x3: the full distance table (-1 for the other parity half)."""
         state = tuple(state)
         if side(state) != 3:
             return None
         return distance(state) if solvable(state) else -1
 
-    def within(self, state, bound: int, *, budget=None, cancel=None) -> Optional[bool]:
+    def within(self, state, bound: int, *, budget=None, cancel=None) -> bool | None:
         """4x4: IDA* over the pattern databases that gives up past ``bound`` moves."""
         state = tuple(state)
         if side(state) != 4 or not solvable(state):
@@ -164,23 +182,30 @@ class NPuzzle(Domain):
         if n == 4:
             return self._solve_fifteen(state, budget, cancel, progress)
         if n == 5:
-            return anytime_search(state, budget=_tighter(budget, TWENTY_FOUR),
-                                          cancel=cancel, progress=progress)
+            return anytime_search(
+                state, budget=_tighter(budget, TWENTY_FOUR), cancel=cancel, progress=progress
+            )
         return self._solve_large(state, budget, cancel, progress)
 
     def _solve_large(self, state, budget, cancel, progress) -> SearchResult:
         """Rows and columns down to a 5x5 corner, then the anytime search on that corner."""
         cells, corner, to_big = reduce_to(state, 5)
-        found = anytime_search(corner, budget=_tighter(budget, CORNER), cancel=cancel,
-                                       progress=progress)
+        found = anytime_search(
+            corner, budget=_tighter(budget, CORNER), cancel=cancel, progress=progress
+        )
         if found.status != SOLVED:
             return found
         tail = [to_big[q] for q in cells_of(corner, found.states)]
         moves, states = replay_cells(state, without_undos(state, cells + tail))
-        result = SearchResult(SOLVED, moves, states, optimal=False, nodes=found.nodes,
-                              seconds=found.seconds,
-                              message="rows and columns, then a searched 5x5 corner: "
-                                      "not proven shortest")
+        result = SearchResult(
+            SOLVED,
+            moves,
+            states,
+            optimal=False,
+            nodes=found.nodes,
+            seconds=found.seconds,
+            message="rows and columns, then a searched 5x5 corner: not proven shortest",
+        )
         result.lower_bound = manhattan_conflicts(state)
         return result
 
@@ -207,16 +232,18 @@ class NPuzzle(Domain):
         quick.nodes, quick.seconds = spent_nodes, spent_seconds
         quick.lower_bound = result.lower_bound
         if quick.status == SOLVED:
-            quick.message = (f"{result.message}; this {quick.length}-move solution "
-                             f"is not proven shortest")
+            quick.message = (
+                f"{result.message}; this {quick.length}-move solution is not proven shortest"
+            )
         return quick
 
     def _solve_reduced(self, state, mon: Monitor) -> SearchResult:
         moves, states = replay_cells(state, reduction_cells(state))
-        return mon.result(SOLVED, moves, states, optimal=False,
-                          message="fast solution, not proven shortest")
+        return mon.result(
+            SOLVED, moves, states, optimal=False, message="fast solution, not proven shortest"
+        )
 
-    def quick_analyse(self, state, cancel=None) -> Optional[Analysis]:
+    def quick_analyse(self, state, cancel=None) -> Analysis | None:
         """A hint within a second for boards whose proof may take longer (4x4 and up).
 
         :func:`solver.engine.analyse_stages` sends this before :meth:`analyse`.
@@ -243,11 +270,11 @@ class NPuzzle(Domain):
                 result = ida_star_fifteen(state, budget=allowance, cancel=cancel, weight=weight)
         if result is None or result.status == BUDGET:
             result = self._solve_reduced(state, Monitor())
-        if result.status != SOLVED:                 # cancelled: the caller drops it anyway
+        if result.status != SOLVED:  # cancelled: the caller drops it anyway
             return None
         return _analysis_of(result, "" if result.optimal else "quick hint, not proven shortest")
 
-    def _known(self, state: Tuple[int, ...]) -> Optional[Analysis]:
+    def _known(self, state: tuple[int, ...]) -> Analysis | None:
         """The analysis known without searching: unsolvable by parity, or solved already."""
         if not solvable(state):
             return Analysis(solvable=False, distance=None, optimal=True, message=PARITY_MESSAGE)
@@ -264,17 +291,25 @@ class NPuzzle(Domain):
         n = side(state)
         if n == 3:
             move, nxt = slide(state, best_cell(state))
-            return Analysis(solvable=True, distance=distance(state), optimal=True,
-                            best_move=move, next_state=nxt)
+            return Analysis(
+                solvable=True,
+                distance=distance(state),
+                optimal=True,
+                best_move=move,
+                next_state=nxt,
+            )
         if n == 4:
-            result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel,
-                                         progress)
+            result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel, progress)
         elif not twenty_four_ready():
             # a hint must not wait a minute for the 5x5 databases: the reduction answers
             result = self._solve_reduced(state, Monitor())
         elif n == 5:
-            result = self.solve(state, budget=_tighter(budget, ANALYSE_TWENTY_FOUR),
-                                cancel=cancel, progress=progress)
+            result = self.solve(
+                state,
+                budget=_tighter(budget, ANALYSE_TWENTY_FOUR),
+                cancel=cancel,
+                progress=progress,
+            )
         else:
             result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != SOLVED:
@@ -284,9 +319,14 @@ class NPuzzle(Domain):
 
 def _analysis_of(result: SearchResult, message: str) -> Analysis:
     """Distance and first move of a solution (of a board that is not the goal)."""
-    return Analysis(solvable=True, distance=result.length, optimal=result.optimal,
-                    best_move=result.moves[0], next_state=result.states[1],
-                    message=message)
+    return Analysis(
+        solvable=True,
+        distance=result.length,
+        optimal=result.optimal,
+        best_move=result.moves[0],
+        next_state=result.states[1],
+        message=message,
+    )
 
 
 def warm_tables() -> None:
@@ -305,7 +345,7 @@ def warm_tables() -> None:
 WARM_BOARD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15)
 
 
-def _tighter(budget: Optional[Budget], cap: Budget) -> Budget:
+def _tighter(budget: Budget | None, cap: Budget) -> Budget:
     """Each limit is the smaller of the caller's and ``cap``'s."""
     if budget is None:
         return cap
@@ -313,5 +353,7 @@ def _tighter(budget: Optional[Budget], cap: Budget) -> Budget:
     def least(a, b):
         return b if a is None else a if b is None else min(a, b)
 
-    return Budget(max_nodes=least(budget.max_nodes, cap.max_nodes),
-                  max_seconds=least(budget.max_seconds, cap.max_seconds))
+    return Budget(
+        max_nodes=least(budget.max_nodes, cap.max_nodes),
+        max_seconds=least(budget.max_seconds, cap.max_seconds),
+    )

@@ -1,7 +1,8 @@
 """The declaration of the N-puzzle: title, the seeded generator and the tables worth warming."""
+
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -13,7 +14,7 @@ from .rules import MAX_SIDE
 DEFAULT_SIZE = 3
 DEFAULT_DISTANCE = 20
 DAILY_SIZE = 3
-EXACT_SIZES = (3,)            # sizes whose generated distance is always proven
+EXACT_SIZES = (3,)  # sizes whose generated distance is always proven
 
 
 class NPuzzleGame(Game):
@@ -21,41 +22,59 @@ class NPuzzleGame(Game):
     title = "N-puzzle"
     order = 3
     summary = "Slide the numbered tiles into order, one square at a time. Bigger grids work too."
-    how_to_play = ("Click a tile next to the gap to slide it, or use the arrow keys "
-                   "(the tile beside the gap moves in the arrow's direction).")
+    how_to_play = (
+        "Click a tile next to the gap to slide it, or use the arrow keys "
+        "(the tile beside the gap moves in the arrow's direction)."
+    )
     default_board = "4 1 2 0 8 7 6 3 5"
     domain = NPuzzle
     generator = (
-        Option("size", int, DEFAULT_SIZE, "tiles per side", low=SIZES[0], high=SIZES[-1],
-               label="Size"),
-        Option("distance", int, DEFAULT_DISTANCE, "moves from solved (at most the size's "
-               "largest offered distance)", low=1, high=max(MAX_WALK.values()),
-               label="Moves from solved"),
+        Option(
+            "size", int, DEFAULT_SIZE, "tiles per side", low=SIZES[0], high=SIZES[-1], label="Size"
+        ),
+        Option(
+            "distance",
+            int,
+            DEFAULT_DISTANCE,
+            "moves from solved (at most the size's largest offered distance)",
+            low=1,
+            high=max(MAX_WALK.values()),
+            label="Moves from solved",
+        ),
     )
     features = frozenset({"size-picker"})
 
     @classmethod
     def check_size(cls, board: str) -> None:
         tiles = len(board.replace(",", " ").replace("/", " ").split())
-        if tiles > MAX_SIDE ** 2:
-            raise BoardError(f"board has {tiles} tiles; the largest puzzle is "
-                             f"{MAX_SIDE}x{MAX_SIDE}")
+        if tiles > MAX_SIDE**2:
+            raise BoardError(
+                f"board has {tiles} tiles; the largest puzzle is {MAX_SIDE}x{MAX_SIDE}"
+            )
 
     @classmethod
-    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
         """A position ``distance`` moves from solved; the daily one varies its distance."""
         size = params.get("size", DAILY_SIZE if daily else DEFAULT_SIZE)
         default_distance = 20 + seed % 12 if daily else DEFAULT_DISTANCE
         distance = params.get("distance", min(default_distance, npuzzle_max_distance(size)))
         made = npuzzle_at_distance(size, distance, seed)
-        return {"board": made["board"], "options": {}, "min_moves": made["distance"],
-                "optimal": made["optimal"], "params": {"size": size, "distance": distance}}
+        return {
+            "board": made["board"],
+            "options": {},
+            "min_moves": made["distance"],
+            "optimal": made["optimal"],
+            "params": {"size": size, "distance": distance},
+        }
 
     @classmethod
     def choices(cls) -> dict:
-        return {"sizes": {str(n): npuzzle_max_distance(n) for n in SIZES},
-                "exact_sizes": list(EXACT_SIZES), "size": DEFAULT_SIZE,
-                "distance": DEFAULT_DISTANCE}
+        return {
+            "sizes": {str(n): npuzzle_max_distance(n) for n in SIZES},
+            "exact_sizes": list(EXACT_SIZES),
+            "size": DEFAULT_SIZE,
+            "distance": DEFAULT_DISTANCE,
+        }
 
     @classmethod
     def warm(cls, stop=None) -> int:
@@ -69,16 +88,31 @@ class NPuzzleGame(Game):
 
     @classmethod
     def bench_arguments(cls, parser) -> None:
-        parser.add_argument("--fifteen", nargs="?", const="1-100", metavar="RANGE",
-                            help="solve Korf's 15-puzzle instances (e.g. 1-10) instead")
-        parser.add_argument("--twenty-four", nargs="?", const="1-50", metavar="RANGE",
-                            help="search Korf and Felner's 24-puzzle instances (e.g. 1-10) "
-                                 "for a fixed time each instead: the quality table")
-        parser.add_argument("--twenty-four-seconds", type=float, default=10.0,
-                            metavar="SECONDS", help="time per 24-puzzle instance (default 10)")
+        parser.add_argument(
+            "--fifteen",
+            nargs="?",
+            const="1-100",
+            metavar="RANGE",
+            help="solve Korf's 15-puzzle instances (e.g. 1-10) instead",
+        )
+        parser.add_argument(
+            "--twenty-four",
+            nargs="?",
+            const="1-50",
+            metavar="RANGE",
+            help="search Korf and Felner's 24-puzzle instances (e.g. 1-10) "
+            "for a fixed time each instead: the quality table",
+        )
+        parser.add_argument(
+            "--twenty-four-seconds",
+            type=float,
+            default=10.0,
+            metavar="SECONDS",
+            help="time per 24-puzzle instance (default 10)",
+        )
 
     @classmethod
-    def bench_alone(cls, args) -> Optional[int]:
+    def bench_alone(cls, args) -> int | None:
         """``bench --fifteen`` (Korf's 100 15-puzzle instances) or ``--twenty-four``
         (the 24-puzzle quality table) instead of the usual rows."""
         if args.fifteen:

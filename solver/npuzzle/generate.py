@@ -6,10 +6,10 @@ walk undone); it is proven exact when the admissible lower bound equals it, or
 (4x4) when a short optimal search agrees. The same seed always gives the same
 puzzle.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Tuple
 
 from ..core.results import SOLVED, Budget
 from ..core.seeds import check_range, check_seed, sub_seed
@@ -19,18 +19,18 @@ from .rules import goal_state, manhattan_conflicts, neighbours
 from .table import distances
 
 SIZES = (3, 4, 5)
-MAX_WALK = {3: 31, 4: 80, 5: 120}          # 31 is the 8-puzzle's diameter
+MAX_WALK = {3: 31, 4: 80, 5: 120}  # 31 is the 8-puzzle's diameter
 WALK_TRIES = 40
 FIFTEEN_PROOF_NODES = 200_000
 
 
-_by_distance: Dict[int, List[int]] = {}
+_by_distance: dict[int, list[int]] = {}
 
 
-def _eight_puzzle_layers() -> Dict[int, List[int]]:
+def _eight_puzzle_layers() -> dict[int, list[int]]:
     """Packed 3x3 positions grouped by distance, each group sorted so choices are stable."""
     if not _by_distance:
-        layers: Dict[int, List[int]] = {}
+        layers: dict[int, list[int]] = {}
         for packed, d in distances().items():
             layers.setdefault(d, []).append(packed)
         for group in layers.values():
@@ -39,7 +39,7 @@ def _eight_puzzle_layers() -> Dict[int, List[int]]:
     return _by_distance
 
 
-def _unpack(packed: int, cells: int) -> Tuple[int, ...]:
+def _unpack(packed: int, cells: int) -> tuple[int, ...]:
     return tuple((packed >> (4 * i)) & 15 for i in range(cells))
 
 
@@ -64,8 +64,14 @@ def npuzzle_at_distance(size: int, distance: int, seed: int) -> dict:
     else:
         found = _walked_position(size, distance, seed)
     state, length, optimal = found
-    return {"game": "npuzzle", "board": " ".join(map(str, state)), "size": size,
-            "distance": length, "optimal": optimal, "seed": seed}
+    return {
+        "game": "npuzzle",
+        "board": " ".join(map(str, state)),
+        "size": size,
+        "distance": length,
+        "optimal": optimal,
+        "seed": seed,
+    }
 
 
 def _walked_position(size: int, distance: int, seed: int):
@@ -75,14 +81,14 @@ def _walked_position(size: int, distance: int, seed: int):
         rng = random.Random(sub_seed("npuzzle", size, distance, seed, attempt))
         state = _walk(size, distance, rng)
         if manhattan_conflicts(state) >= distance:
-            return state, distance, True      # lower bound meets the walk: exact
+            return state, distance, True  # lower bound meets the walk: exact
         if fallback is None:
             fallback = state
     bound, proven = _bound(fallback, distance)
     return fallback, bound, proven
 
 
-def _walk(size: int, length: int, rng: random.Random) -> Tuple[int, ...]:
+def _walk(size: int, length: int, rng: random.Random) -> tuple[int, ...]:
     """``length`` slides from the goal, preferring slides that raise the lower bound."""
     around = neighbours(size)
     board = list(goal_state(size))
@@ -102,7 +108,7 @@ def _walk(size: int, length: int, rng: random.Random) -> Tuple[int, ...]:
     return tuple(board)
 
 
-def _bound(state: Tuple[int, ...], walked: int) -> Tuple[int, bool]:
+def _bound(state: tuple[int, ...], walked: int) -> tuple[int, bool]:
     """The best proven or upper-bound distance of ``state`` within a small node budget."""
     if len(state) == 16:
         result = ida_star_fifteen(state, budget=Budget(max_nodes=FIFTEEN_PROOF_NODES))

@@ -12,10 +12,11 @@ bring them home, so the entries add up to an admissible bound. The same
 databases are read a second time on the board mirrored in its main diagonal
 (which maps the goal to itself), and the larger sum is used.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class PatternSearch:
     """The databases of one board size, laid out for the compiled search."""
 
     def __init__(self, n: int, groups: Sequence[Sequence[int]], tables: Sequence[bytes]):
-        kernels = compiled()                      # numba: only boards of 4x4 and up get here
+        kernels = compiled()  # numba: only boards of 4x4 and up get here
         self.k = kernels
         self.n = n
         cells = n * n
@@ -45,7 +46,7 @@ class PatternSearch:
         mul = np.zeros(cells, np.int64)
         for g, tiles in enumerate(self.groups):
             for i, t in enumerate(tiles):
-                grp[t], mul[t] = g, cells ** i
+                grp[t], mul[t] = g, cells**i
         mtile = mirror_tiles(n)
         self.grp, self.mul = grp, mul
         self.mgrp = np.array([grp[mtile[t]] for t in range(cells)], np.int64)
@@ -64,7 +65,7 @@ class PatternSearch:
                 idx[groups + self.mgrp[t]] += self.mcell[cell] * self.mmul[t]
         return idx
 
-    def sums(self, idx: np.ndarray) -> Tuple[int, int]:
+    def sums(self, idx: np.ndarray) -> tuple[int, int]:
         """The direct and the mirrored additive sums."""
         groups = len(self.groups)
         direct = sum(int(self.tabs[self.offs[g] + idx[g]]) for g in range(groups))
@@ -75,12 +76,17 @@ class PatternSearch:
         return max(self.sums(self.indices(board)))
 
     # -- the search ----------------------------------------------------------------
-    def search(self, start: Sequence[int], mon: Monitor, weight: Tuple[int, int] = (1, 1),
-               upper: Optional[int] = None,
-               found: Optional[Callable[[List[int]], None]] = None,
-               iteration_done: Optional[Callable[[int], None]] = None,
-               stop_at: Optional[float] = None,
-               one_iteration: bool = False) -> Optional[List[int]]:
+    def search(
+        self,
+        start: Sequence[int],
+        mon: Monitor,
+        weight: tuple[int, int] = (1, 1),
+        upper: int | None = None,
+        found: Callable[[list[int]], None] | None = None,
+        iteration_done: Callable[[int], None] | None = None,
+        stop_at: float | None = None,
+        one_iteration: bool = False,
+    ) -> list[int] | None:
         """IDA* on f = q*g + p*h (``weight`` = (p, q)), pruning every path that cannot
         end below ``upper`` moves.
 
@@ -118,8 +124,18 @@ class PatternSearch:
         z0 = int(np.flatnonzero(board == 0)[0])
         bound = h_scale * max(hd, hm)
         best = None
-        arrays = (board, idx, self.tabs, self.offs, self.grp, self.mul, self.mgrp, self.mmul,
-                  self.mcell, self.nb)
+        arrays = (
+            board,
+            idx,
+            self.tabs,
+            self.offs,
+            self.grp,
+            self.mul,
+            self.mgrp,
+            self.mmul,
+            self.mcell,
+            self.nb,
+        )
         limit_nodes = mon.budget.max_nodes
         while True:
             if bound // g_scale > MAX_DEPTH:
@@ -131,11 +147,12 @@ class PatternSearch:
                 limit = SLICE
                 if limit_nodes is not None:
                     limit = max(1, min(limit, limit_nodes - mon.count))
-                status = k.ida_run(*arrays, st_z, st_hd, st_hm, cq, chd, chm, st_n, st_k,
-                                   ctx, limit)
+                status = k.ida_run(
+                    *arrays, st_z, st_hd, st_hm, cq, chd, chm, st_n, st_k, ctx, limit
+                )
                 mon.count += int(ctx[k.NODES])
                 if status == k.FOUND:
-                    path = [int(c) for c in st_z[1:ctx[k.SP] + 1]]
+                    path = [int(c) for c in st_z[1 : ctx[k.SP] + 1]]
                     if found is None:
                         return path
                     best = path
@@ -152,11 +169,12 @@ class PatternSearch:
                 if stop_at is not None and time.monotonic() >= stop_at:
                     return best
             if ctx[k.NEXT] >= k.INF:
-                return best                # nothing shorter than the upper cut exists
+                return best  # nothing shorter than the upper cut exists
             bound = int(ctx[k.NEXT])
 
 
 def raise_depth(mon: Monitor) -> None:
     """A weighted bound this deep would overflow the search's arrays: stop as out of budget."""
     from ..core.results import BUDGET, StopSearch
+
     raise StopSearch(BUDGET, f"gave up after {mon.count} positions (search too deep)")

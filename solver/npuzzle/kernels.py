@@ -20,6 +20,7 @@ heuristic updated incrementally (two lookups per table read: old entry out,
 new entry in), pruned against the bound and an upper cut-off, and visited in
 order of increasing heuristic (the goal, if among them, first).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,6 +37,7 @@ CTX_SIZE = 8
 
 
 # -- pattern databases ------------------------------------------------------------
+
 
 @njit(cache=True)
 def neighbour_table(n):
@@ -119,7 +121,7 @@ def tracked_layer(frontier, dist, depth, n, k, reach, name):
     count = 0
     pos = np.empty(k, np.int64)
     for s in range(frontier.shape[0]):
-        if count + 4 * k > out.shape[0]:      # room for every child of this state
+        if count + 4 * k > out.shape[0]:  # room for every child of this state
             bigger = np.empty(out.shape[0] * 2, np.int64)
             bigger[:count] = out[:count]
             out = bigger
@@ -158,8 +160,13 @@ def _flood(seed, free, n, left_col, right_col):
     """The free cells reachable from the cells in ``seed`` (bit masks), on an n x n board."""
     reach = seed
     while True:
-        grown = (reach | (reach << n) | (reach >> n) | ((reach << 1) & ~left_col)
-                 | ((reach >> 1) & ~right_col)) & free
+        grown = (
+            reach
+            | (reach << n)
+            | (reach >> n)
+            | ((reach << 1) & ~left_col)
+            | ((reach >> 1) & ~right_col)
+        ) & free
         if grown == reach:
             return reach
         reach = grown
@@ -187,7 +194,7 @@ def flooded_layer(frontier, dist, depth, n, k):
     count = 0
     pos = np.empty(k, np.int64)
     for s in range(frontier.shape[0]):
-        if count + 4 * k > out.shape[0]:      # room for every child of this state
+        if count + 4 * k > out.shape[0]:  # room for every child of this state
             bigger = np.empty(out.shape[0] * 2, np.int64)
             bigger[:count] = out[:count]
             out = bigger
@@ -235,7 +242,7 @@ def free_layer(frontier, dist, depth, n, k):
     count = 0
     pos = np.empty(k, np.int64)
     for s in range(frontier.shape[0]):
-        if count + 4 * k > out.shape[0]:      # room for every child of this state
+        if count + 4 * k > out.shape[0]:  # room for every child of this state
             bigger = np.empty(out.shape[0] * 2, np.int64)
             bigger[:count] = out[:count]
             out = bigger
@@ -281,6 +288,7 @@ def least_over_regions(dist, cells):
 
 # -- IDA* -------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def ida_start(z0, hd, hm, st_z, st_hd, st_hm, st_n, ctx):
     """Begin one IDA* iteration at the root (ctx[BOUND] set by the caller)."""
@@ -289,12 +297,32 @@ def ida_start(z0, hd, hm, st_z, st_hd, st_hm, st_n, ctx):
     st_z[0] = z0
     st_hd[0] = hd
     st_hm[0] = hm
-    st_n[0] = -1                              # children not generated yet
+    st_n[0] = -1  # children not generated yet
 
 
 @njit(cache=True)
-def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd, st_hm,
-            cq, chd, chm, st_n, st_k, ctx, limit):
+def ida_run(
+    board,
+    idx,
+    tabs,
+    offs,
+    grp,
+    mul,
+    mgrp,
+    mmul,
+    mcell,
+    nb,
+    st_z,
+    st_hd,
+    st_hm,
+    cq,
+    chd,
+    chm,
+    st_n,
+    st_k,
+    ctx,
+    limit,
+):
     """Continue the iteration for at most ``limit`` nodes: FOUND, EXHAUSTED or PAUSED.
 
     On FOUND the solution is ``st_z[1 .. ctx[SP]]`` (the cells whose tiles
@@ -317,7 +345,7 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
     status = PAUSED
     while True:
         count = st_n[sp]
-        if count < 0:                         # a new node: its children within the bound
+        if count < 0:  # a new node: its children within the bound
             z = st_z[sp]
             parent = st_z[sp - 1] if sp > 0 else -1
             hd = st_hd[sp]
@@ -347,7 +375,7 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
                     if f < least:
                         least = f
                     continue
-                i = count                     # insertion: least heuristic first
+                i = count  # insertion: least heuristic first
                 while i > 0:
                     a = chd[sp, i - 1]
                     b = chm[sp, i - 1]
@@ -369,7 +397,7 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
             hd = chd[sp, k]
             hm = chm[sp, k]
             if sp + 1 + (hd if hd > hm else hm) >= upper:
-                continue                      # a better solution was found meanwhile
+                continue  # a better solution was found meanwhile
             z = st_z[sp]
             q = cq[sp, k]
             t = board[q]
@@ -382,7 +410,7 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
             st_hd[sp] = hd
             st_hm[sp] = hm
             st_k[sp] = 0
-            if hd == 0:                       # every tile home
+            if hd == 0:  # every tile home
                 st_n[sp] = 0
                 status = FOUND
                 break
@@ -409,6 +437,7 @@ def ida_run(board, idx, tabs, offs, grp, mul, mgrp, mmul, mcell, nb, st_z, st_hd
 
 
 # -- shortening a solution between two of its own positions -------------------------
+
 
 @njit(cache=True)
 def segment_search(board, target, n, longest, limit, out):
@@ -451,7 +480,7 @@ def segment_search(board, target, n, longest, limit, out):
             k = st_k[sp]
             z = st_z[sp]
             if k >= 4 or nb[z, k] < 0:
-                if sp > 0:                      # undo the move that led here
+                if sp > 0:  # undo the move that led here
                     p = st_z[sp - 1]
                     t = board[p]
                     board[z] = t
@@ -475,10 +504,10 @@ def segment_search(board, target, n, longest, limit, out):
             st_z[sp] = q
             st_h[sp] = h1
             st_k[sp] = 0
-            if h1 == 0:                         # every tile where the target has it
+            if h1 == 0:  # every tile where the target has it
                 for i in range(sp):
                     out[i] = st_z[i + 1]
-                for i in range(sp, 0, -1):      # restore the board
+                for i in range(sp, 0, -1):  # restore the board
                     a = st_z[i]
                     b = st_z[i - 1]
                     board[a] = board[b]

@@ -1,4 +1,5 @@
 """Level data shipped with the N-puzzle: Korf's hundred 15-puzzle instances."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -11,11 +11,12 @@ or builds them (reporting the build through ``progress``) before its clock
 starts. A :class:`~solver.core.tables.TableStore` saves them with how long they
 took and keeps them in memory as ``bytes``.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..core.results import SOLVED, UNSOLVABLE, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
@@ -26,37 +27,53 @@ N = 4
 CELLS = N * N
 #: the left and right 2x3 blocks of the top three rows, and the bottom row's three tiles
 #: (the best of five 6-6-3 splits tried on five of Korf's instances)
-GROUPS: Tuple[Tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12),
-                                       (13, 14, 15))
+GROUPS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12), (13, 14, 15))
 #: names the content: "blank" = built with the blank's position tracked (see the builder)
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 #: the databases, fingerprinted by their builder and its compiled layers
 _HERE = Path(__file__).parent
 STORE = TableStore("npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
-__all__ = ["GROUPS", "UNSEEN", "tables", "tables_ready", "build_seconds", "lower_bound",
-           "ida_star_fifteen"]
+__all__ = [
+    "GROUPS",
+    "UNSEEN",
+    "tables",
+    "tables_ready",
+    "build_seconds",
+    "lower_bound",
+    "ida_star_fifteen",
+]
 
 MIRROR_CELL = mirror_cells(N)
 MIRROR_TILE = mirror_tiles(N)
 
-ProgressFn = Optional[Callable[[Progress], None]]
+ProgressFn = Callable[[Progress], None] | None
 
 
-def build_groups(n: int, groups, what: str, progress: ProgressFn = None,
-                 tracked: Optional[bool] = None) -> dict:
+def build_groups(
+    n: int, groups, what: str, progress: ProgressFn = None, tracked: bool | None = None
+) -> dict:
     """Build one database per group, reporting each layer as stage ``what (i/k)``."""
     seconds, built = [], []
     for i, group in enumerate(groups, 1):
         started = time.perf_counter()
-        built.append(build_pattern(group, n, tracked=tracked, progress=progress,
-                                   stage=f"building the {what} ({i}/{len(groups)})"))
+        built.append(
+            build_pattern(
+                group,
+                n,
+                tracked=tracked,
+                progress=progress,
+                stage=f"building the {what} ({i}/{len(groups)})",
+            )
+        )
         seconds.append(round(time.perf_counter() - started, 3))
     return {"groups": tuple(groups), "tables": built, "build_seconds": seconds}
 
 
 def _databases(progress: ProgressFn = None) -> dict:
-    return STORE.get(TABLE_NAME, lambda: build_groups(
-        N, GROUPS, "15-puzzle pattern databases, once per machine", progress))
+    return STORE.get(
+        TABLE_NAME,
+        lambda: build_groups(N, GROUPS, "15-puzzle pattern databases, once per machine", progress),
+    )
 
 
 def tables_ready() -> bool:
@@ -64,24 +81,25 @@ def tables_ready() -> bool:
     return STORE.ready(TABLE_NAME)
 
 
-def tables(progress: ProgressFn = None) -> List[bytes]:
+def tables(progress: ProgressFn = None) -> list[bytes]:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
     return _databases(progress)["tables"]
 
 
-def build_seconds() -> List[float]:
+def build_seconds() -> list[float]:
     """How long each group's database took to build (when it was built, maybe earlier)."""
     return _databases()["build_seconds"]
 
 
-_laid_out: list = []            # [(the tables it was made from, PatternSearch)]
+_laid_out: list = []  # [(the tables it was made from, PatternSearch)]
 
 
 def laid_out_search(memo: list, n: int, groups, tabs):
     """The compiled search over ``tabs``, made once per tables object and kept in ``memo``
     (laying the databases out for the compiled code copies them)."""
     if not memo or memo[0][0] is not tabs:
-        from .ida import PatternSearch      # numpy and numba only once a big board asks
+        from .ida import PatternSearch  # numpy and numba only once a big board asks
+
         memo[:] = [(tabs, PatternSearch(n, groups, tabs))]
     return memo[0][1]
 
@@ -96,9 +114,15 @@ def lower_bound(board: Sequence[int]) -> int:
     return searcher().lower_bound(board)
 
 
-def ida_star_fifteen(state: Sequence[int], *, budget=None, cancel=None,
-                     progress=None, weight: Tuple[int, int] = (1, 1),
-                     max_length: Optional[int] = None) -> SearchResult:
+def ida_star_fifteen(
+    state: Sequence[int],
+    *,
+    budget=None,
+    cancel=None,
+    progress=None,
+    weight: tuple[int, int] = (1, 1),
+    max_length: int | None = None,
+) -> SearchResult:
     """Proven-shortest solution of a solvable 4x4 board, within ``budget``.
 
     ``weight`` (p, q) searches on f = g + (p/q)*h instead: with p > q it finds
@@ -121,8 +145,9 @@ def ida_star_fifteen(state: Sequence[int], *, budget=None, cancel=None,
         result.lower_bound = search.lower_bound(start)
         return result
     if cells is None:
-        result = mon.result(UNSOLVABLE, optimal=True,
-                            message=f"no solution within {max_length} moves")
+        result = mon.result(
+            UNSOLVABLE, optimal=True, message=f"no solution within {max_length} moves"
+        )
         result.lower_bound = max_length + 1
         return result
     moves, states = replay_cells(start, cells)

@@ -23,13 +23,14 @@ breadth-first layer is one compiled call; between layers the builder reports
 progress. :func:`build_plain` is the obvious Python search, kept small and
 slow: the tests compare the two.
 """
+
 from __future__ import annotations
 
 import importlib
 import time
 from collections import deque
-from functools import lru_cache
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 from ..core.results import Progress
 from .rules import around
@@ -42,7 +43,7 @@ TRACKED_MAX_CELLS = 16
 def home_index(group: Sequence[int], n: int = 4) -> int:
     """The index of the goal placement (tile t lives at cell t-1)."""
     cells = n * n
-    return sum((t - 1) * cells ** i for i, t in enumerate(group))
+    return sum((t - 1) * cells**i for i, t in enumerate(group))
 
 
 def compiled():
@@ -51,14 +52,19 @@ def compiled():
     return importlib.import_module(".kernels", __package__)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regions(n: int):
     return compiled().region_tables(n)
 
 
-def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] = None,
-                  progress: Optional[Callable[[Progress], None]] = None,
-                  stage: str = "") -> bytes:
+def build_pattern(
+    group: Sequence[int],
+    n: int = 4,
+    *,
+    tracked: bool | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    stage: str = "",
+) -> bytes:
     """The database of ``group`` on an n x n board as bytes (``UNSEEN`` where no placement).
 
     ``tracked`` defaults to True up to 4x4 (region tables); larger boards may
@@ -66,6 +72,7 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
     breadth-first layer (nodes = states reached so far, depth = the layer).
     """
     import numpy as np
+
     kernels = compiled()
 
     cells = n * n
@@ -76,16 +83,16 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
     started = time.monotonic()
     flooded = tracked and cells > TRACKED_MAX_CELLS
     if flooded:
-        dist = np.full(cells ** k * cells, UNSEEN, np.uint8)
+        dist = np.full(cells**k * cells, UNSEEN, np.uint8)
         free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
         start = home * cells + _lowest_reachable(free, cells - 1, n)
     elif tracked:
         reach, name = _regions(n)
-        dist = np.full(cells ** k * cells, UNSEEN, np.uint8)
+        dist = np.full(cells**k * cells, UNSEEN, np.uint8)
         free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
         start = home * cells + int(name[free * cells + cells - 1])
     else:
-        dist = np.full(cells ** k, UNSEEN, np.uint8)
+        dist = np.full(cells**k, UNSEEN, np.uint8)
         start = home
     dist[start] = 0
     frontier = np.array([start], np.int64)
@@ -100,8 +107,11 @@ def build_pattern(group: Sequence[int], n: int = 4, *, tracked: Optional[bool] =
             frontier = kernels.free_layer(frontier, dist, depth, n, k)
         reached += frontier.size
         if progress is not None:
-            progress(Progress(reached, depth, int(frontier.size), time.monotonic() - started,
-                              stage=stage))
+            progress(
+                Progress(
+                    reached, depth, int(frontier.size), time.monotonic() - started, stage=stage
+                )
+            )
     table = kernels.least_over_regions(dist, cells) if tracked else dist
     return table.tobytes()
 
@@ -128,7 +138,7 @@ def build_plain(group: Sequence[int], n: int = 4, tracked: bool = True) -> bytea
     cells = n * n
     nb = around(n)
     table = bytearray([UNSEEN]) * (cells ** len(group))
-    mults = [cells ** i for i in range(len(group))]
+    mults = [cells**i for i in range(len(group))]
     start = (tuple(t - 1 for t in group), cells - 1 if tracked else -1)
     best = {start: 0}
     queue = deque([(0, start)])
@@ -136,7 +146,7 @@ def build_plain(group: Sequence[int], n: int = 4, tracked: bool = True) -> bytea
         d, (placed, blank) = queue.popleft()
         if best[(placed, blank)] < d:
             continue
-        index = sum(c * m for c, m in zip(placed, mults))
+        index = sum(c * m for c, m in zip(placed, mults, strict=True))
         if d < table[index]:
             table[index] = d
         if tracked:
@@ -147,8 +157,12 @@ def build_plain(group: Sequence[int], n: int = 4, tracked: bool = True) -> bytea
                 else:
                     steps.append(((placed, q), 0))
         else:
-            steps = [((placed[:i] + (q,) + placed[i + 1:], -1), 1)
-                     for i, c in enumerate(placed) for q in nb[c] if q not in placed]
+            steps = [
+                ((placed[:i] + (q,) + placed[i + 1 :], -1), 1)
+                for i, c in enumerate(placed)
+                for q in nb[c]
+                if q not in placed
+            ]
         for child, cost in steps:
             if best.get(child, 1 << 30) > d + cost:
                 best[child] = d + cost

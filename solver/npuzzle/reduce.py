@@ -12,10 +12,11 @@ below (beside) it, bring the blank to the corner, then slide both home.
 Solutions are typically 1.5-2x longer than optimal; moves that immediately
 undo the previous one are cancelled at the end.
 """
+
 from __future__ import annotations
 
 from collections import deque
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..core.search import walk_back
 from .rules import around
@@ -31,7 +32,7 @@ class _Board:
         n = self.n
         self.blank = self.cells.index(0)
         self.frozen = [False] * len(state)
-        self.slid: List[int] = []
+        self.slid: list[int] = []
         self.around = around(n)
 
     def slide(self, q: int) -> None:
@@ -40,8 +41,9 @@ class _Board:
         self.slid.append(q)
         self.blank = q
 
-    def bring(self, tiles: Tuple[int, ...], targets: Tuple[int, ...],
-              blank_target: Optional[int] = None) -> None:
+    def bring(
+        self, tiles: tuple[int, ...], targets: tuple[int, ...], blank_target: int | None = None
+    ) -> None:
         """Move ``tiles`` to ``targets`` (and the blank to ``blank_target`` if given).
 
         Breadth-first over (blank cell, cells of ``tiles``) on the unfrozen
@@ -100,8 +102,8 @@ class _Board:
                 self.bring((tile_a,), (aside,))
                 self.frozen[aside] = True
                 self.bring((), (), blank_target=second)
-                self.slide(first)             # tile b into the corner
-                self.slide(aside)             # tile a into its home
+                self.slide(first)  # tile b into the corner
+                self.slide(aside)  # tile a into its home
             except _Stuck:
                 self.frozen[first] = self.frozen[aside] = False
                 self.bring((tile_a, tile_b), (first, second))
@@ -113,15 +115,15 @@ class _Stuck(RuntimeError):
     """No manoeuvre on the unfrozen cells does what was asked."""
 
 
-def reduction_cells(state: Sequence[int]) -> List[int]:
+def reduction_cells(state: Sequence[int]) -> list[int]:
     """A solution of a solvable n x n board (n >= 3), as the cells whose tiles slide."""
     board = _Board(state)
     n = board.n
     for k in range(n - 3):
-        for c in range(k, n - 2):             # row k, all but the last two
+        for c in range(k, n - 2):  # row k, all but the last two
             board.place(k, c)
         board.place_pair(k * n + n - 2, k * n + n - 1, (k + 1) * n + n - 2)
-        for r in range(k + 1, n - 2):         # column k, all but the last two
+        for r in range(k + 1, n - 2):  # column k, all but the last two
             board.place(r, k)
         board.place_pair((n - 2) * n + k, (n - 1) * n + k, (n - 2) * n + k + 1)
     _finish_corner(board)
@@ -169,9 +171,9 @@ def _finish_corner(board: _Board) -> None:
         board.slide(big_cell[q])
 
 
-def _cancel_undos(blank: int, slid: List[int]) -> List[int]:
+def _cancel_undos(blank: int, slid: list[int]) -> list[int]:
     """Drop every move that the next move undoes (the blank stepping straight back)."""
-    trail = [blank]                           # blank cells visited, after cancellations
+    trail = [blank]  # blank cells visited, after cancellations
     for q in slid:
         if len(trail) >= 2 and trail[-2] == q:
             trail.pop()

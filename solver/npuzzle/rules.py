@@ -4,10 +4,12 @@ A state is a tuple of tile numbers in row-major order, ``0`` the blank; the
 goal is ``1 2 ... n*n-1 0``. A move names the tile that slides into the blank
 and the way it slides (``Slide(5, "down")``, shown as ``5 down``).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import List, NamedTuple, Sequence, Tuple
+from collections.abc import Sequence
+from functools import cache
+from typing import NamedTuple
 
 #: the largest side accepted: a 10x10 board has 99 tiles, far past anything playable
 MAX_SIDE = 10
@@ -23,15 +25,15 @@ class Slide(NamedTuple):
         return f"{self.tile} {self.dir}"
 
 
-@lru_cache(maxsize=None)
-def neighbours(n: int) -> Tuple[Tuple[Tuple[int, str], ...], ...]:
+@cache
+def neighbours(n: int) -> tuple[tuple[tuple[int, str], ...], ...]:
     """For each blank cell: (cell of a tile next to it, way that tile slides into the blank)."""
     table = []
     for z in range(n * n):
         r, c = divmod(z, n)
         around = []
         if r > 0:
-            around.append((z - n, "down"))     # the tile above slides down
+            around.append((z - n, "down"))  # the tile above slides down
         if r < n - 1:
             around.append((z + n, "up"))
         if c > 0:
@@ -42,18 +44,18 @@ def neighbours(n: int) -> Tuple[Tuple[Tuple[int, str], ...], ...]:
     return tuple(table)
 
 
-@lru_cache(maxsize=None)
-def around(n: int) -> Tuple[Tuple[int, ...], ...]:
+@cache
+def around(n: int) -> tuple[tuple[int, ...], ...]:
     """For each blank cell: the cells next to it (the one neighbour table every solver reads)."""
     return tuple(tuple(cell for cell, _way in cells) for cells in neighbours(n))
 
 
-def mirror_cells(n: int) -> List[int]:
+def mirror_cells(n: int) -> list[int]:
     """cell -> its mirror in the main diagonal (which maps the goal to itself)."""
     return [(c % n) * n + c // n for c in range(n * n)]
 
 
-def mirror_tiles(n: int) -> List[int]:
+def mirror_tiles(n: int) -> list[int]:
     """tile -> the tile whose home is the mirror of its home (0 stays 0)."""
     cells = mirror_cells(n)
     return [0] + [cells[t - 1] + 1 for t in range(1, n * n)]
@@ -67,11 +69,11 @@ def side(state: Sequence[int]) -> int:
 _SIDES = {n * n: n for n in range(2, MAX_SIDE + 1)}
 
 
-def goal_state(n: int) -> Tuple[int, ...]:
+def goal_state(n: int) -> tuple[int, ...]:
     return tuple(range(1, n * n)) + (0,)
 
 
-def slide(state: Tuple[int, ...], cell: int) -> Tuple[Slide, Tuple[int, ...]]:
+def slide(state: tuple[int, ...], cell: int) -> tuple[Slide, tuple[int, ...]]:
     """Slide the tile at ``cell`` into the blank; ValueError unless they are adjacent."""
     n = side(state)
     z = state.index(0)
@@ -83,7 +85,7 @@ def slide(state: Tuple[int, ...], cell: int) -> Tuple[Slide, Tuple[int, ...]]:
     raise ValueError(f"cell {cell} is not next to the blank")
 
 
-def replay_cells(start: Tuple[int, ...], cells: Sequence[int]):
+def replay_cells(start: tuple[int, ...], cells: Sequence[int]):
     """Moves and states for a solution given as the cells whose tiles slide, in order.
 
     Every step is checked against the rules, so a wrong solver answer fails
@@ -107,14 +109,14 @@ def solvable(state: Sequence[int]) -> bool:
     """
     n = side(state)
     tiles = [t for t in state if t]
-    inversions = sum(1 for i, a in enumerate(tiles) for b in tiles[i + 1:] if a > b)
+    inversions = sum(1 for i, a in enumerate(tiles) for b in tiles[i + 1 :] if a > b)
     if n % 2:
         return inversions % 2 == 0
     blank_row = state.index(0) // n
     return (inversions + (n - 1 - blank_row)) % 2 == 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _goal_places(n: int):
     """For each tile: its goal row and column (index 0 unused)."""
     return [divmod(t - 1, n) if t else (n - 1, n - 1) for t in range(n * n)]
@@ -149,9 +151,9 @@ def manhattan_conflicts(state: Sequence[int]) -> int:
     return total
 
 
-def _longest_increasing(values: List[int]) -> int:
+def _longest_increasing(values: list[int]) -> int:
     """Length of the longest strictly increasing subsequence (lines are short)."""
-    best: List[int] = []
+    best: list[int] = []
     for v in values:
         i = 0
         while i < len(best) and best[i] < v:

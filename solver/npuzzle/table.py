@@ -10,10 +10,11 @@ order (cell i holds ``(packed >> 4*i) & 15``); the table maps packed int ->
 distance. The table is built once per machine (saved by a
 :class:`~solver.core.tables.TableStore`) and kept in memory after first use.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence
 
 from ..core.tables import TableStore
 from .rules import around
@@ -26,6 +27,7 @@ STORE = TableStore("npuzzle-3x3", Path(__file__), Path(__file__).with_name("rule
 # blank cell -> cells next to it
 _AROUND = around(N)
 
+
 def pack(state: Sequence[int]) -> int:
     """Four bits per cell, cell 0 lowest."""
     packed = 0
@@ -34,7 +36,7 @@ def pack(state: Sequence[int]) -> int:
     return packed
 
 
-def build_distances() -> Dict[int, int]:
+def build_distances() -> dict[int, int]:
     """Breadth-first from the goal over packed positions: packed -> moves to the goal."""
     goal = pack(list(range(1, CELLS)) + [0])
     dist = {goal: 0}
@@ -56,7 +58,7 @@ def build_distances() -> Dict[int, int]:
     return dist
 
 
-def distances() -> Dict[int, int]:
+def distances() -> dict[int, int]:
     """The table, from memory, else the disk cache, else built now."""
     return STORE.get("distances", build_distances)
 
@@ -81,7 +83,7 @@ def best_cell(state: Sequence[int]) -> int:
     raise RuntimeError("distance table is inconsistent")
 
 
-def solve_by_table(state: Sequence[int]) -> List[int]:
+def solve_by_table(state: Sequence[int]) -> list[int]:
     """A shortest solution as the cells whose tiles slide, walking down the table."""
     table = distances()
     board = list(state)

@@ -1,4 +1,5 @@
 """Water sort: pour coloured layers between tubes until each tube holds one colour."""
+
 from .deals import random_deal
 from .domain import WaterSort
 from .game import WaterSortGame as GAME

@@ -1,4 +1,5 @@
 """Water sort over plain strings for the bench's baseline: no code shared with the real rules."""
+
 from __future__ import annotations
 
 from ..core.baseline import seed_bfs
@@ -15,8 +16,9 @@ class StringWaterSort:
         return ",".join(sorted(pos.split(",")))
 
     def is_goal(self, pos: str) -> bool:
-        return all(t == "" or (len(t) == self.capacity and t == t[0] * len(t))
-                   for t in pos.split(","))
+        return all(
+            t == "" or (len(t) == self.capacity and t == t[0] * len(t)) for t in pos.split(",")
+        )
 
     def successors(self, pos: str):
         tubes = pos.split(",")

@@ -1,9 +1,10 @@
 """Random water-sort deals, for the benchmark, the tests and level generation."""
+
 from __future__ import annotations
 
 import random
 import time
-from typing import Iterable, List
+from collections.abc import Iterable
 
 from ..core.errors import BoardError
 from ..core.results import Budget
@@ -27,14 +28,20 @@ def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> s
     if empty < 0 or colours + empty > MAX_TUBES:
         raise BoardError(f"{colours + empty} tubes is too many; the limit is {MAX_TUBES}")
     rng = random.Random(seed)
-    units: List[str] = [c for c in COLOURS[:colours] for _ in range(capacity)]
+    units: list[str] = [c for c in COLOURS[:colours] for _ in range(capacity)]
     rng.shuffle(units)
-    tubes = ["".join(units[i:i + capacity]) for i in range(0, len(units), capacity)]
+    tubes = ["".join(units[i : i + capacity]) for i in range(0, len(units), capacity)]
     return ",".join(tubes + [""] * empty)
 
 
-def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capacity: int = 4,
-          empty: int = 2, seconds: float = 10.0, report=print) -> List[dict]:
+def bench(
+    colour_counts: Iterable[int] = (6, 9, 12, 14),
+    deals: int = 20,
+    capacity: int = 4,
+    empty: int = 2,
+    seconds: float = 10.0,
+    report=print,
+) -> list[dict]:
     """Solve ``deals`` seeded deals per colour count; one row per deal, plus a summary line.
 
     Each row: colours, seed, status, optimal, length, nodes, seconds. Seeds are
@@ -50,10 +57,18 @@ def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capaci
             started = time.perf_counter()
             result = domain.solve(state, budget=Budget(max_seconds=seconds))
             took = time.perf_counter() - started
-            rows.append({"colours": colours, "seed": seed, "board": board,
-                         "status": result.status, "optimal": result.optimal,
-                         "length": result.length if result.solved else None,
-                         "nodes": result.nodes, "seconds": round(took, 3)})
+            rows.append(
+                {
+                    "colours": colours,
+                    "seed": seed,
+                    "board": board,
+                    "status": result.status,
+                    "optimal": result.optimal,
+                    "length": result.length if result.solved else None,
+                    "nodes": result.nodes,
+                    "seconds": round(took, 3),
+                }
+            )
             times.append(took)
             nodes.append(result.nodes)
         times.sort()
@@ -61,7 +76,9 @@ def bench(colour_counts: Iterable[int] = (6, 9, 12, 14), deals: int = 20, capaci
         mine = [r for r in rows if r["colours"] == colours]
         proven = sum(1 for r in mine if r["optimal"])
         median = times[len(times) // 2]
-        report(f"watersort {colours} colours: {deals} deals, median {median:.3f} s, "
-               f"max {times[-1]:.3f} s, median nodes {nodes[len(nodes) // 2]}, "
-               f"max nodes {nodes[-1]}, proven {proven}/{deals}")
+        report(
+            f"watersort {colours} colours: {deals} deals, median {median:.3f} s, "
+            f"max {times[-1]:.3f} s, median nodes {nodes[len(nodes) // 2]}, "
+            f"max nodes {nodes[-1]}, proven {proven}/{deals}"
+        )
     return rows

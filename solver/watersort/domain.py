@@ -10,14 +10,16 @@ tubes; :meth:`WaterSort.key` sorts the tubes, so the order of tubes never
 multiplies the search. Solving (fewest pours, proven) lives in
 :mod:`solver.watersort.search`; the lower bound it uses is :func:`lower_bound`.
 """
+
 from __future__ import annotations
 
-from typing import Dict, Iterator, Tuple
+from collections.abc import Iterator
 
 from ..core.domain import Domain
 from ..core.errors import BoardError
 from .rules import COLOUR_SET, MAX_CAPACITY, MAX_TUBES, Pour, State, lower_bound, top_run
 from .search import solve_fewest_pours
+
 
 def _tube_number(index: int) -> str:
     return f"tube {index + 1}"
@@ -33,7 +35,7 @@ class WaterSort(Domain):
 
     name = "watersort"
     heuristic_admissible = True
-    reversible = False        # a pour onto a same-coloured top cannot always be undone
+    reversible = False  # a pour onto a same-coloured top cannot always be undone
 
     def __init__(self, capacity=4):
         self.capacity = self._check_capacity(capacity)
@@ -65,16 +67,19 @@ class WaterSort(Domain):
         if len(tubes) > MAX_TUBES:
             raise BoardError(f"board has {len(tubes)} tubes; the limit is {MAX_TUBES}")
         cap = self.capacity
-        units: Dict[str, int] = {}
+        units: dict[str, int] = {}
         for index, tube in enumerate(tubes):
             for pos, ch in enumerate(tube):
                 if ch not in COLOUR_SET:
-                    raise BoardError(f"{_tube_number(index)} has {ch!r} at position {pos + 1}; "
-                                     f"colours are single letters or digits")
+                    raise BoardError(
+                        f"{_tube_number(index)} has {ch!r} at position {pos + 1}; "
+                        f"colours are single letters or digits"
+                    )
                 units[ch] = units.get(ch, 0) + 1
             if len(tube) > cap:
-                raise BoardError(f"{_tube_number(index)} holds {len(tube)} units, "
-                                 f"capacity is {cap}")
+                raise BoardError(
+                    f"{_tube_number(index)} holds {len(tube)} units, capacity is {cap}"
+                )
         if not units:
             raise BoardError("board has no colour in any tube")
         for colour in sorted(units):
@@ -97,7 +102,7 @@ class WaterSort(Domain):
             return 0
         return min(top_run(source), room)
 
-    def pour(self, state: State, src: int, dst: int) -> Tuple[Pour, State]:
+    def pour(self, state: State, src: int, dst: int) -> tuple[Pour, State]:
         """Apply the pour ``src -> dst`` (0-based) or raise :class:`BoardError` naming why not."""
         amount = self.pour_amount(state, src, dst)
         if amount == 0:
@@ -115,11 +120,13 @@ class WaterSort(Domain):
             return f"{_tube_number(src)} is empty"
         if len(state[dst]) >= self.capacity:
             return f"{_tube_number(dst)} is full"
-        return (f"{_tube_number(dst)} has {state[dst][-1]} on top, "
-                f"{_tube_number(src)} pours {state[src][-1]}")
+        return (
+            f"{_tube_number(dst)} has {state[dst][-1]} on top, "
+            f"{_tube_number(src)} pours {state[src][-1]}"
+        )
 
     @staticmethod
-    def _apply(state: State, src: int, dst: int, amount: int) -> Tuple[Pour, State]:
+    def _apply(state: State, src: int, dst: int, amount: int) -> tuple[Pour, State]:
         source = state[src]
         colour = source[-1]
         tubes = list(state)
@@ -127,7 +134,7 @@ class WaterSort(Domain):
         tubes[dst] = state[dst] + colour * amount
         return Pour(src, dst, amount, colour), tuple(tubes)
 
-    def legal_pours(self, state: State) -> Iterator[Tuple[Pour, State]]:
+    def legal_pours(self, state: State) -> Iterator[tuple[Pour, State]]:
         """Every legal pour, including ones that only relabel tubes."""
         n = len(state)
         for src in range(n):
@@ -136,10 +143,10 @@ class WaterSort(Domain):
                 if amount:
                     yield self._apply(state, src, dst, amount)
 
-    def legal_moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+    def legal_moves(self, state: State) -> Iterator[tuple[Pour, State]]:
         return self.legal_pours(state)
 
-    def moves(self, state: State) -> Iterator[Tuple[Pour, State]]:
+    def moves(self, state: State) -> Iterator[tuple[Pour, State]]:
         """Legal pours, less the ones that cannot matter to any search.
 
         Pouring a tube that holds one colour only into an empty tube just swaps
@@ -177,5 +184,10 @@ class WaterSort(Domain):
 
     def move_info(self, move: Pour) -> dict:
         """0-based ``from``/``to`` (the page's ``data-tube``), amount, colour, text."""
-        return {"from": move.src, "to": move.dst, "amount": move.amount,
-                "colour": move.colour, "text": self.describe(move)}
+        return {
+            "from": move.src,
+            "to": move.dst,
+            "amount": move.amount,
+            "colour": move.colour,
+            "text": self.describe(move),
+        }

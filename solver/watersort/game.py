@@ -1,7 +1,8 @@
 """The declaration of water sort: title, the capacity option and the seeded deal generator."""
+
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any
 
 from ..core.game import Game, Option
 from .bench import bench
@@ -17,23 +18,54 @@ class WaterSortGame(Game):
     name = "watersort"
     title = "Water sort"
     order = 2
-    summary = ("Pour the colours until every tube holds a single one. "
-               "Each colour has its own symbol.")
-    how_to_play = ("Click a tube, then the tube to pour into (or press its number). "
-                   "A colour pours onto an empty tube or onto the same colour.")
+    summary = (
+        "Pour the colours until every tube holds a single one. Each colour has its own symbol."
+    )
+    how_to_play = (
+        "Click a tube, then the tube to pour into (or press its number). "
+        "A colour pours onto an empty tube or onto the same colour."
+    )
     default_board = "ABCD,DCBA,BADC,CDAB,,"
     domain = WaterSort
     options = (
-        Option("capacity", int, 4, "water-sort tube capacity (default 4)", low=1,
-               high=MAX_CAPACITY, label="Capacity"),
+        Option(
+            "capacity",
+            int,
+            4,
+            "water-sort tube capacity (default 4)",
+            low=1,
+            high=MAX_CAPACITY,
+            label="Capacity",
+        ),
     )
     generator = (
-        Option("colours", int, DEFAULTS["colours"], "colours to sort", low=COLOURS[0],
-               high=COLOURS[1], label="Colours"),
-        Option("capacity", int, DEFAULTS["capacity"], "units per tube", low=CAPACITY[0],
-               high=CAPACITY[1], label="Capacity"),
-        Option("empty", int, DEFAULTS["empty"], "empty tubes", low=EMPTY[0], high=EMPTY[1],
-               label="Empty tubes"),
+        Option(
+            "colours",
+            int,
+            DEFAULTS["colours"],
+            "colours to sort",
+            low=COLOURS[0],
+            high=COLOURS[1],
+            label="Colours",
+        ),
+        Option(
+            "capacity",
+            int,
+            DEFAULTS["capacity"],
+            "units per tube",
+            low=CAPACITY[0],
+            high=CAPACITY[1],
+            label="Capacity",
+        ),
+        Option(
+            "empty",
+            int,
+            DEFAULTS["empty"],
+            "empty tubes",
+            low=EMPTY[0],
+            high=EMPTY[1],
+            label="Empty tubes",
+        ),
     )
     progress_option = "capacity"
     max_parts = MAX_TUBES
@@ -41,17 +73,26 @@ class WaterSortGame(Game):
     features = frozenset({"extra-tube"})
 
     @classmethod
-    def generate(cls, params: Dict[str, Any], seed: int, daily: bool) -> dict:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
         """A deal proven solvable; the daily deal always has the same size."""
         params = dict(DAILY) if daily else {**DEFAULTS, **params}
         made = watersort_level(params["colours"], params["capacity"], params["empty"], seed)
-        return {"board": made["board"], "options": {"capacity": params["capacity"]},
-                "min_moves": made["pours"], "optimal": True, "params": params}
+        return {
+            "board": made["board"],
+            "options": {"capacity": params["capacity"]},
+            "min_moves": made["pours"],
+            "optimal": True,
+            "params": params,
+        }
 
     @classmethod
     def choices(cls) -> dict:
-        return {"colours": list(COLOURS), "capacity": list(CAPACITY), "empty": list(EMPTY),
-                "defaults": dict(DEFAULTS)}
+        return {
+            "colours": list(COLOURS),
+            "capacity": list(CAPACITY),
+            "empty": list(EMPTY),
+            "defaults": dict(DEFAULTS),
+        }
 
     @classmethod
     def bench(cls, args) -> None:
@@ -59,5 +100,9 @@ class WaterSortGame(Game):
 
     @classmethod
     def bench_arguments(cls, parser) -> None:
-        parser.add_argument("--deals", type=int, default=None,
-                            help="water-sort deals per size (default 10, quick 3)")
+        parser.add_argument(
+            "--deals",
+            type=int,
+            default=None,
+            help="water-sort deals per size (default 10, quick 3)",
+        )

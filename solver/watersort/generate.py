@@ -3,6 +3,7 @@
 Unsolvable or undecided deals are skipped by trying the next sub-seed; budgets
 count nodes, not seconds, so the answer never depends on the machine's speed.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -16,8 +17,8 @@ from .domain import WaterSort
 COLOURS = (3, 14)
 CAPACITY = (3, 6)
 EMPTY = (1, 3)
-TRIES = 1000            # one-empty-tube deals are mostly unsolvable (cheap to prove)
-NODES = 60_000         # per deal
+TRIES = 1000  # one-empty-tube deals are mostly unsolvable (cheap to prove)
+NODES = 60_000  # per deal
 TOTAL_NODES = 2_000_000
 
 
@@ -43,11 +44,21 @@ def _watersort_level(colours, capacity, empty, seed) -> dict:
         result = domain.solve(domain.parse(board), budget=Budget(max_nodes=NODES))
         spent += result.nodes
         if result.status == SOLVED and result.optimal and result.length > 0:
-            return {"game": "watersort", "board": board, "colours": colours,
-                    "capacity": capacity, "empty": empty, "pours": result.length,
-                    "optimal": True, "seed": seed, "attempt": attempt}
+            return {
+                "game": "watersort",
+                "board": board,
+                "colours": colours,
+                "capacity": capacity,
+                "empty": empty,
+                "pours": result.length,
+                "optimal": True,
+                "seed": seed,
+                "attempt": attempt,
+            }
         if spent > TOTAL_NODES:
             break
-    raise BoardError(f"no deal of {colours} colours, capacity {capacity}, {empty} empty "
-                     f"tubes could be proven solvable for seed {seed}; "
-                     f"try another seed or more empty tubes")
+    raise BoardError(
+        f"no deal of {colours} colours, capacity {capacity}, {empty} empty "
+        f"tubes could be proven solvable for seed {seed}; "
+        f"try another seed or more empty tubes"
+    )

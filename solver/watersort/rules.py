@@ -1,14 +1,17 @@
 """Water sort's rules shared by the domain and its search: colours, pours, the lower bound."""
+
 from __future__ import annotations
 
-from typing import Dict, Iterable, NamedTuple, Tuple
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import NamedTuple
 
 MAX_CAPACITY = 12
 MAX_TUBES = 40
 COLOURS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 COLOUR_SET = frozenset(COLOURS)
 
-State = Tuple[str, ...]
+State = tuple[str, ...]
 
 
 class Pour(NamedTuple):
@@ -36,7 +39,7 @@ def blocks(tube: str) -> int:
     """Number of maximal one-colour runs in ``tube``."""
     if not tube:
         return 0
-    return 1 + sum(1 for a, b in zip(tube, tube[1:]) if a != b)
+    return 1 + sum(1 for a, b in pairwise(tube) if a != b)
 
 
 def lower_bound(tubes: Iterable[str], capacity: int) -> int:
@@ -61,8 +64,8 @@ def lower_bound(tubes: Iterable[str], capacity: int) -> int:
     the bound, so the bound drops by at most 1 per pour (consistent).
     """
     tubes = [t for t in tubes if t]
-    units: Dict[str, int] = {}
-    bottoms: Dict[str, int] = {}
+    units: dict[str, int] = {}
+    bottoms: dict[str, int] = {}
     non_bottom = 0
     for tube in tubes:
         bottoms[tube[0]] = bottoms.get(tube[0], 0) + 1

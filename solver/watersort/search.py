@@ -19,9 +19,8 @@ Two phases share one budget:
 Search runs on canonical keys; the path is turned back into pours between the
 player's own tubes by :func:`solver.core.search.replay_keys`.
 """
-from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from __future__ import annotations
 
 from ..core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
 from ..core.search import replay_keys, walk_back
@@ -36,7 +35,7 @@ GREEDY_NODES = 2_000
 GREEDY_WEIGHT = 3
 
 
-def expand(tubes: List[str], cap: int, full_tubes: Dict[str, int]) -> List[Tuple[str, int]]:
+def expand(tubes: list[str], cap: int, full_tubes: dict[str, int]) -> list[tuple[str, int]]:
     """Children of a canonical position as (key, change of the lower bound).
 
     ``tubes`` is sorted, so identical tubes are neighbours: pouring from (or
@@ -45,8 +44,8 @@ def expand(tubes: List[str], cap: int, full_tubes: Dict[str, int]) -> List[Tuple
     holding one colour is never poured into an empty tube (a mere relabelling).
     ``full_tubes[c]`` is k_c, the tubes colour c fills when solved.
     """
-    bottoms: Dict[str, int] = {}
-    room_by_top: Dict[str, List[int]] = {}
+    bottoms: dict[str, int] = {}
+    room_by_top: dict[str, list[int]] = {}
     first_empty = -1
     for j, tube in enumerate(tubes):
         if not tube:
@@ -86,16 +85,16 @@ def expand(tubes: List[str], cap: int, full_tubes: Dict[str, int]) -> List[Tuple
                 if run <= room:
                     amount = run
                     if not at_bottom:
-                        delta = -1                      # a raised block merged away
+                        delta = -1  # a raised block merged away
                     elif bottoms[colour] > full_tubes[colour]:
-                        delta = -1                      # a surplus bottom block merged away
+                        delta = -1  # a surplus bottom block merged away
                     else:
                         delta = 0
                 else:
-                    amount = room                       # partial pour: no block vanishes
+                    amount = room  # partial pour: no block vanishes
                     delta = 0
                 child = tubes[:]
-                child[i] = src[:n - amount]
+                child[i] = src[: n - amount]
                 child[j] = dst + colour * amount
                 child.sort()
                 out.append((",".join(child), delta))
@@ -103,8 +102,8 @@ def expand(tubes: List[str], cap: int, full_tubes: Dict[str, int]) -> List[Tuple
             # a raised block becomes a bottom block: t_c - 1, s_c + 1
             delta = 0 if bottoms.get(colour, 0) >= full_tubes[colour] else -1
             child = tubes[:]
-            child[i] = src[:n - run]
-            child[first_empty] = src[n - run:]
+            child[i] = src[: n - run]
+            child[first_empty] = src[n - run :]
             child.sort()
             out.append((",".join(child), delta))
     return out
@@ -114,7 +113,7 @@ class _Open:
     """Open list: buckets by priority, each a stack per g; pops lowest priority, deepest g."""
 
     def __init__(self):
-        self.buckets: Dict[int, List[List[str]]] = {}
+        self.buckets: dict[int, list[list[str]]] = {}
         self.low = None
         self.size = 0
 
@@ -129,7 +128,7 @@ class _Open:
         stacks[g].append(key)
         self.size += 1
 
-    def pop(self) -> Optional[Tuple[int, int, str]]:
+    def pop(self) -> tuple[int, int, str] | None:
         while self.size:
             stacks = self.buckets.get(self.low)
             if stacks:
@@ -143,9 +142,17 @@ class _Open:
         return None
 
 
-def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: Monitor,
-                weight: int, upper: Optional[int], max_nodes: Optional[int],
-                max_states: int):
+def _best_first(
+    start: str,
+    h0: int,
+    cap: int,
+    full_tubes: dict[str, int],
+    mon: Monitor,
+    weight: int,
+    upper: int | None,
+    max_nodes: int | None,
+    max_states: int,
+):
     """Best-first on g + weight*h from ``start``; returns (outcome, key chain or None).
 
     outcome is ``solved`` (chain is a solution), ``exhausted`` (no solution
@@ -156,11 +163,11 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
     returned is proven shortest: h is consistent, so popped f never decreases.
     """
     g_of = {start: 0}
-    parent: Dict[str, Optional[str]] = {start: None}
+    parent: dict[str, str | None] = {start: None}
     hs = {start: h0}
     open_ = _Open()
     open_.push(weight * h0, 0, start)
-    best: Optional[List[str]] = None
+    best: list[str] | None = None
     expanded = 0
     while True:
         item = open_.pop()
@@ -168,15 +175,16 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
             return ("solved", best) if best else ("exhausted", None)
         f, g, key = item
         if g != g_of[key]:
-            continue                                   # reached more cheaply since
+            continue  # reached more cheaply since
         if weight == 1 and upper is not None and f >= upper:
             return ("solved", best) if best else ("exhausted", None)
         mon.count += 1
         if mon.count >= mon.next_check:
             mon.check(g, open_.size)
             if len(g_of) > max_states:
-                raise StopSearch(BUDGET, f"gave up after {mon.count} positions "
-                                         f"({len(g_of)} kept, memory limit)")
+                raise StopSearch(
+                    BUDGET, f"gave up after {mon.count} positions ({len(g_of)} kept, memory limit)"
+                )
         expanded += 1
         if max_nodes is not None and expanded > max_nodes:
             return ("limit", None)
@@ -188,23 +196,24 @@ def _best_first(start: str, h0: int, cap: int, full_tubes: Dict[str, int], mon: 
                 continue
             hc = h + delta
             if upper is not None and g1 + hc >= upper:
-                continue                               # cannot beat the incumbent
+                continue  # cannot beat the incumbent
             g_of[child] = g1
             parent[child] = key
-            if hc == 0:                                # h is 0 exactly on solved positions
+            if hc == 0:  # h is 0 exactly on solved positions
                 best = walk_back(child, parent.__getitem__)
                 if weight != 1:
                     return ("solved", best)
                 upper = g1
-                if g1 <= f:                            # nothing open can do better
+                if g1 <= f:  # nothing open can do better
                     return ("solved", best)
                 continue
             hs[child] = hc
             open_.push(g1 + weight * hc, g1, child)
 
 
-def solve_fewest_pours(domain, state, *, budget=None, cancel=None, progress=None,
-                       max_states: Optional[int] = None) -> SearchResult:
+def solve_fewest_pours(
+    domain, state, *, budget=None, cancel=None, progress=None, max_states: int | None = None
+) -> SearchResult:
     """Shortest solution (fewest pours) for ``state``, proven when ``optimal`` is True.
 
     ``max_states`` caps the positions kept; by default it follows from
@@ -217,22 +226,24 @@ def solve_fewest_pours(domain, state, *, budget=None, cancel=None, progress=None
         max_states = MEMORY_BUDGET // (len(start) + STATE_OVERHEAD)
     if domain.is_goal(state):
         return mon.result(SOLVED, states=[state], optimal=True)
-    units: Dict[str, int] = {}
+    units: dict[str, int] = {}
     for tube in state:
         for ch in tube:
             units[ch] = units.get(ch, 0) + 1
     full_tubes = {c: n // cap for c, n in units.items()}
     h0 = lower_bound(state, cap)
-    incumbent: Optional[List[str]] = None
+    incumbent: list[str] | None = None
     try:
         quick = GREEDY_NODES
         if mon.budget.max_nodes is not None:
             quick = min(quick, max(1, mon.budget.max_nodes // 4))
-        outcome, chain = _best_first(start, h0, cap, full_tubes, mon, GREEDY_WEIGHT,
-                                     None, quick, max_states)
+        outcome, chain = _best_first(
+            start, h0, cap, full_tubes, mon, GREEDY_WEIGHT, None, quick, max_states
+        )
         if outcome == "exhausted":
-            return mon.result(UNSOLVABLE, optimal=True,
-                              message="no solution: every reachable position searched")
+            return mon.result(
+                UNSOLVABLE, optimal=True, message="no solution: every reachable position searched"
+            )
         if outcome == "solved":
             incumbent = chain
             if len(chain) - 1 == h0:
@@ -243,16 +254,24 @@ def solve_fewest_pours(domain, state, *, budget=None, cancel=None, progress=None
             return _finish(domain, state, chain, mon, optimal=True)
         if incumbent is not None:
             return _finish(domain, state, incumbent, mon, optimal=True)
-        return mon.result(UNSOLVABLE, optimal=True,
-                          message="no solution: every reachable position searched")
+        return mon.result(
+            UNSOLVABLE, optimal=True, message="no solution: every reachable position searched"
+        )
     except StopSearch as stop:
         if stop.status == CANCELLED or incumbent is None:
             return mon.stopped(stop)
-        return _finish(domain, state, incumbent, mon, optimal=False,
-                       message=f"{stop.message}; best found so far, not proven shortest")
+        return _finish(
+            domain,
+            state,
+            incumbent,
+            mon,
+            optimal=False,
+            message=f"{stop.message}; best found so far, not proven shortest",
+        )
 
 
-def _finish(domain, state, chain: List[str], mon: Monitor, optimal: bool,
-            message: str = "") -> SearchResult:
+def _finish(
+    domain, state, chain: list[str], mon: Monitor, optimal: bool, message: str = ""
+) -> SearchResult:
     moves, states = replay_keys(domain, state, chain[1:])
     return mon.result(SOLVED, moves, states, optimal=optimal, message=message)

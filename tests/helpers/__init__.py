@@ -1,0 +1,1 @@
+"""Helpers the tests share: import from here, never from another test module."""
