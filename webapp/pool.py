@@ -28,6 +28,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -82,6 +83,10 @@ class _Worker:
         self.index = index
         self.cancel_flag = _SPAWN.RawValue("q", 0)
         self.conn, child_end = _SPAWN.Pipe()
+        # under gevent the pipe is a patched socketpair, left non-blocking, and the
+        # flag is shared with the child: each end reads whole messages, so blocking
+        for end in (self.conn, child_end):
+            os.set_blocking(end.fileno(), True)
         self.process = _SPAWN.Process(
             target=worker_main,
             name=f"{name}-worker-{index}",
