@@ -44,6 +44,7 @@ lint: $(VENV)/.test-installed node_modules/.installed
 test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.run-installed
@@ -65,16 +66,20 @@ load: $(VENV)/.test-installed
 soak: $(VENV)/.test-installed
 	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration 300
 
-# the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
-# worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
+# the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
+# processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS and Redis on
+# loopback, until Ctrl-C (README: Cluster)
 REDIS_PORT ?= 6390
 WEB ?= 2
 WORKERS ?= 2
+WEB_PORT = $(shell echo $$(($(PORT) + 1)))
 cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
 	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
+	PROXY_PORT=$(PORT) WEB_PORT=$(WEB_PORT) WEB_COUNT=$(WEB) ARCADE_TRUSTED_PROXIES=1 \
 	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
-	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
+	$(VENV)/bin/honcho start --port $(WEB_PORT) --concurrency web=$(WEB)
 
 clean:
 	rm -rf $(VENV) node_modules test-artifacts .pytest_cache
