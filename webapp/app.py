@@ -21,6 +21,7 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
+from .admission import Admission, affordable
 from .answers import error_payload
 from .api import api
 from .config import DEFAULTS, normalise
@@ -35,6 +36,7 @@ from .prebuild import start_prebuild
 from .ratelimit import RateLimiter
 from .rq_runner import ClusterRunner
 from .runner import ANALYSE, PAGE, SOLVE, Runner
+from .server import async_mode
 from .worker import Limits, WorkerSettings
 
 PACKAGE = Path(__file__).resolve().parent
@@ -118,7 +120,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     # "the newest request wins" means the newest the player sent
     socketio = SocketIO(
         app,
-        async_mode="threading",
+        async_mode=async_mode(),
         async_handlers=False,
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
@@ -132,7 +134,11 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
-    register_events(socketio, runner, limiter)
+    admission = Admission(
+        affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
+    )
+    app.extensions["admission"] = admission
+    register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:

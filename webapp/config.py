@@ -45,6 +45,8 @@ DEFAULTS = {
     "PREBUILD_TABLES": True,  # warm tables and start workers at startup (not in tests)
     "MESSAGE_QUEUE": None,  # "redis://host:port/0" to run as part of a cluster
     "SHUTDOWN_SECONDS": 5.0,  # how long a graceful shutdown waits for workers
+    "MAX_CLIENTS": 5000,  # players one process holds (~70 KB each); more are refused
+    "MAX_CLIENTS_PER_ADDRESS": 100,  # ... and from one client address
 }
 
 TRUE_WORDS = ("1", "true", "yes", "on")

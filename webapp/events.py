@@ -12,8 +12,9 @@ import itertools
 import logging
 
 from flask import request
-from flask_socketio import SocketIO
+from flask_socketio import ConnectionRefusedError, SocketIO
 
+from .admission import Admission
 from .answers import error_payload
 from .ratelimit import RateLimiter
 from .runner import ANALYSE, SOLVE, Runner
@@ -29,8 +30,15 @@ def _log_id() -> str:
     return f"{request.sid[:8]}/{next(_counter)}"
 
 
-def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) -> None:
-    """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
+#: a refused client's Engine.IO connection is closed this long after it was told why
+REFUSED_CLOSE_SECONDS = 1.0
+
+
+def register_events(
+    socketio: SocketIO, runner: Runner, limiter: RateLimiter, admission: Admission
+) -> None:
+    """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
+    ``socketio``; ``admission`` decides who may connect."""
 
     def reply_error(message: str, event: str, payload=None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)), to=request.sid)
@@ -55,9 +63,23 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         runner.submit(request.sid, kind, job, log_id, group=request.remote_addr)
 
+    def close_later(eio_sid: str) -> None:
+        """A refused client's transport, closed once it has had time to read why (a
+        well-behaved client closes it first)."""
+        socketio.sleep(REFUSED_CLOSE_SECONDS)
+        socketio.server.eio.disconnect(eio_sid)
+
     @socketio.on("connect")
     def on_connect(*_auth):
-        log.info("%s connected", request.sid[:8])
+        refused = admission.admit(request.sid, request.remote_addr or "")
+        if refused is None:
+            log.info("%s connected", request.sid[:8])
+            return
+        log.info("%s refused: %s", request.sid[:8], refused)
+        eio_sid = socketio.server.manager.eio_sid_from_sid(request.sid, "/")
+        if eio_sid is not None:
+            socketio.start_background_task(close_later, eio_sid)
+        raise ConnectionRefusedError(refused)
 
     @socketio.on(ANALYSE)
     def on_analyse(*args):
@@ -87,6 +109,7 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
             reply_error("disconnect is a reserved event name", "disconnect")
             return
         log.info("%s disconnected", request.sid[:8])
+        admission.release(request.sid)
         limiter.forget(request.sid)
         runner.drop(request.sid)
 

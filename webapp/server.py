@@ -1,11 +1,16 @@
-"""The production server: gunicorn, the way Flask-SocketIO documents it for threading mode.
+"""The production server: gunicorn's gevent worker, the way Flask-SocketIO documents it for many clients.
 
 One gunicorn worker process (a Socket.IO client's session lives in one process;
-more web processes need the message queue, see the ``Procfile``) with many
-threads: under gunicorn's ``gthread`` worker every websocket holds a thread for
-as long as it is open (simple-websocket provides the websocket transport), so
-``threads`` is also the most clients one process serves. The solver's worker
-processes (:mod:`webapp.pool`) are started by the app inside that gunicorn worker.
+more web processes need the message queue, see the ``Procfile``) running
+gevent: every connection is a greenlet, so an idle websocket costs a few tens of
+KB and no thread (simple-websocket provides the websocket transport, with
+gevent's sockets and events). ``python -m webapp`` patches the standard library
+for gevent before it imports anything else (:mod:`webapp.__main__`); the app
+then runs Socket.IO in gevent mode (:func:`async_mode`). How many players the
+process holds is the app's decision (:mod:`webapp.admission`), not the
+server's: ``worker_connections`` leaves room above it for pages and health
+checks. The solver's worker processes (:mod:`webapp.pool`) are started by the
+app inside the gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
 both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
@@ -15,11 +20,12 @@ describes, while gunicorn waits for the connections to close, then both exit.
 from __future__ import annotations
 
 import logging
-import socket
+import math
 import threading
 
 from gunicorn.app.base import BaseApplication
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 log = logging.getLogger("webapp")
 
@@ -41,26 +47,21 @@ def shutdown(app) -> int:
 
 
 #: seconds a client may take to send a request's headers (and body) before its
-#: connection is closed: slowloris connections must not hold the worker's threads
+#: connection is closed: slowloris connections must not hold the worker's connections
 REQUEST_SECONDS = 10.0
+#: connections the server accepts beyond the players the app holds: pages, health
+#: checks, refused players being told
+SPARE_CONNECTIONS = 500
 
 
-class _TimedSocket(socket.socket):
-    """A connection whose blocking reads give up after :data:`REQUEST_SECONDS`.
-
-    gunicorn's gthread worker reads a request with the socket blocking and no
-    timeout; turning "blocking" into "blocking with a timeout" here bounds how
-    long a slow client holds a thread. A websocket, once accepted, waits without
-    a limit again (its pings tell a dead peer apart).
-    """
-
-    __slots__ = ()
-
-    def setblocking(self, flag: bool) -> None:
-        if flag:
-            self.settimeout(REQUEST_SECONDS)
-        else:
-            super().setblocking(False)
+def async_mode() -> str:
+    """Socket.IO's mode: ``gevent`` in a process patched for it (the production
+    server), else ``threading`` (the development server, the tests)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return "threading"
+    return "gevent" if monkey.is_module_patched("socket") else "threading"
 
 
 class _QuietTimeouts(logging.Filter):
@@ -73,31 +74,31 @@ class _QuietTimeouts(logging.Filter):
         return True
 
 
-class ArcadeWorker(ThreadWorker):
-    """gunicorn's gthread worker, stopping the arcade gracefully on SIGTERM, SIGINT
-    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes;
-    a slow client's request times out (:class:`_TimedSocket`)."""
+class ArcadeWorker(GeventWorker):
+    """gunicorn's gevent worker, stopping the arcade gracefully on SIGTERM, SIGINT
+    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes.
+    A connection's reads time out after :data:`REQUEST_SECONDS` until it becomes a
+    websocket, which then waits without a limit (its pings tell a dead peer apart)."""
 
     def init_process(self):
         self.log.error_log.addFilter(_QuietTimeouts())
         super().init_process()
 
-    def handle(self, conn):
-        if type(conn.sock) is socket.socket:
-            conn.sock.__class__ = _TimedSocket
-        return super().handle(conn)
+    def handle(self, listener, client, addr):
+        client.settimeout(REQUEST_SECONDS)  # instead of GeventWorker's plain blocking
+        AsyncWorker.handle(self, listener, client, addr)
 
-    def handle_request(self, req, conn):
+    def handle_request(self, listener_name, req, sock, addr):
         upgrade = any(
             name == "UPGRADE" and value.lower() == "websocket" for name, value in req.headers
         )
         if upgrade:
-            socket.socket.setblocking(conn.sock, True)  # no timeout from now on
-        return super().handle_request(req, conn)
+            sock.settimeout(None)
+        return super().handle_request(listener_name, req, sock, addr)
 
     def handle_exit(self, sig, frame):
         if self.alive:
-            self.alive = False  # the event loop stops accepting and drains
+            self.alive = False  # the run loop stops accepting and drains
             app = getattr(self, "wsgi", None)  # None: signalled while the app was loading
             if app is not None:
                 # not in the signal handler: the shutdown waits for the solver workers
@@ -113,7 +114,7 @@ class ArcadeServer(BaseApplication):
         self,
         host: str = "127.0.0.1",
         port: int = 5000,
-        threads: int = 1000,
+        connections: int = 5000 + SPARE_CONNECTIONS,
         log_level: str = "info",
         request_seconds: float = REQUEST_SECONDS,
     ):
@@ -123,10 +124,8 @@ class ArcadeServer(BaseApplication):
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": ArcadeWorker,
-            "threads": threads,
-            # every open websocket holds a thread; idle keep-alive HTTP connections
-            # (up to the difference) wait in gunicorn's poller without one
-            "worker_connections": threads + 100,
+            "worker_connections": connections,
+            "keepalive": max(1, math.ceil(request_seconds)),  # idle keep-alive, then closed
             "graceful_timeout": 15,
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",
