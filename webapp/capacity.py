@@ -85,7 +85,9 @@ class Crowd:
 
         @player.on("connect_error")
         async def _refused(data=None):
-            refusal.append((data or {}).get("message", "") if isinstance(data, dict) else str(data))
+            # the server's refusal is {"message": ...}; a failed transport gives text
+            if isinstance(data, dict):
+                refusal.append(str(data.get("message", "")))
 
         started = time.perf_counter()
         try:
