@@ -60,11 +60,11 @@ FLOOD_SECONDS ?= 10
 URL ?=
 LOAD_ARGS = --clients $(CLIENTS) $(foreach u,$(URL),--url $(u))
 load: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION) --flood-seconds $(FLOOD_SECONDS)
+	$(PY) -m loadtest $(LOAD_ARGS) --duration $(DURATION) --flood-seconds $(FLOOD_SECONDS)
 
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration 300
+	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
 
 # the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
 # processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS and Redis on

@@ -9,8 +9,8 @@ few threads and little memory per player. One address trying 300 sockets gets
 import pytest
 from helpers.crowds import CrowdLoop, capacity_server, ready, wait_for_players
 
-from webapp.admission import ADDRESS_MESSAGE
-from webapp.capacity import Crowd, run_capacity, tally, time_canary
+from loadtest.capacity import Crowd, run_capacity, tally, time_canary
+from webapp.live.admission import ADDRESS_MESSAGE
 
 pytestmark = pytest.mark.slow
 

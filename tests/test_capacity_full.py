@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from helpers.crowds import CrowdLoop, capacity_server, ready, wait_for_players
 
-from webapp.admission import FULL_MESSAGE
-from webapp.capacity import Crowd, loopback_addresses, tally
+from loadtest.capacity import Crowd, loopback_addresses, tally
+from webapp.live.admission import FULL_MESSAGE
 
 pytestmark = pytest.mark.slow
 

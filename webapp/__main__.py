@@ -1,6 +1,6 @@
 """``python -m webapp [--host H] [--port P] [--dev]``: serve the arcade.
 
-Served by gunicorn's gevent worker (:mod:`webapp.server`): one worker process
+Served by gunicorn's gevent worker (:mod:`webapp.serve.server`): one worker process
 holding up to ``ARCADE_MAX_CLIENTS`` players without a thread each. The
 standard library is patched for gevent here, first, before anything else is
 imported (``webapp/__init__`` imports nothing either), and only when this
@@ -42,7 +42,7 @@ def serve_dev(host: str, port: int) -> None:
         run_simple(host, port, _never_served, use_reloader=True)
         return
     from . import create_app
-    from .server import shutdown
+    from .serve.server import shutdown
 
     app = create_app()
     signal.signal(signal.SIGTERM, _interrupt)
@@ -87,9 +87,9 @@ def main(argv=None) -> None:
     if args.dev:
         serve_dev(args.host, args.port)
         return
-    from .admission import affordable
     from .config import DEFAULTS
-    from .server import SPARE_CONNECTIONS, ArcadeServer
+    from .live.admission import affordable
+    from .serve.server import SPARE_CONNECTIONS, ArcadeServer
 
     try:
         request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))

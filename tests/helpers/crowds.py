@@ -1,6 +1,6 @@
 """The capacity tests' tools: a production server, and an event loop that holds a crowd.
 
-The crowd (:class:`webapp.capacity.Crowd`) lives on an asyncio loop in a thread
+The crowd (:class:`loadtest.capacity.Crowd`) lives on an asyncio loop in a thread
 of its own, so idle players stay connected across tests while each test runs
 coroutines on that loop with :meth:`CrowdLoop.run`.
 """
@@ -11,8 +11,8 @@ import threading
 import time
 import urllib.request
 
-from webapp.capacity import raise_open_files
-from webapp.loadtest import start_server
+from loadtest.capacity import raise_open_files
+from loadtest.players import start_server
 
 
 class CrowdLoop:

@@ -10,7 +10,7 @@ measured too: its threads, and its memory per idle player.
 A refused player counts as *told* when the server's ``connect_error`` names
 a reason within :data:`TOLD_WITHIN` seconds; a player neither admitted nor
 told counts as *failed* (left hanging). :func:`run_capacity` is what ``python
--m webapp.loadtest --capacity N`` and the capacity tests run.
+-m loadtest --capacity N`` and the capacity tests run.
 """
 
 from __future__ import annotations

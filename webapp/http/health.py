@@ -2,7 +2,7 @@
 
 ``/healthz`` says the process answers. ``/readyz`` says whether it can take
 jobs: 200 with the job runner's figures and the players held against the
-limit (:mod:`webapp.admission`), 503 while shutting down. Every HTTP
+limit (:mod:`webapp.live.admission`), 503 while shutting down. Every HTTP
 response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.

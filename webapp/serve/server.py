@@ -6,10 +6,10 @@ gevent: every connection is a greenlet, so an idle websocket costs a few tens of
 KB and no thread (simple-websocket provides the websocket transport, with
 gevent's sockets and events). ``python -m webapp`` patches the standard library
 for gevent before it imports anything else (:mod:`webapp.__main__`); the app
-then runs Socket.IO in gevent mode (:func:`async_mode`). How many players the
-process holds is the app's decision (:mod:`webapp.admission`), not the
+then runs Socket.IO in gevent mode (:func:`webapp.serve.mode.async_mode`). How many players the
+process holds is the app's decision (:mod:`webapp.live.admission`), not the
 server's: ``worker_connections`` leaves room above it for pages and health
-checks. The solver's worker processes (:mod:`webapp.pool`) are started by the
+checks. The solver's worker processes (:mod:`webapp.jobs.pool`) are started by the
 app inside the gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
@@ -52,16 +52,6 @@ REQUEST_SECONDS = 10.0
 #: connections the server accepts beyond the players the app holds: pages, health
 #: checks, refused players being told
 SPARE_CONNECTIONS = 500
-
-
-def async_mode() -> str:
-    """Socket.IO's mode: ``gevent`` in a process patched for it (the production
-    server), else ``threading`` (the development server, the tests)."""
-    try:
-        from gevent import monkey
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return "threading"
-    return "gevent" if monkey.is_module_patched("socket") else "threading"
 
 
 class _QuietTimeouts(logging.Filter):
@@ -139,6 +129,6 @@ class ArcadeServer(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self):
-        from . import create_app
+        from .. import create_app
 
         return create_app(SERVED_HOST=self.options["bind"].rsplit(":", 1)[0])
