@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test bench load soak cluster clean
+.PHONY: run dev lint test bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,20 @@ load: $(VENV)/.test-installed
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed
 	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
+
+# PLAYERS idle players from ADDRESSES loopback addresses on a fresh server, a canary
+# timed (README: Load and scale)
+PLAYERS ?= 3000
+ADDRESSES ?= 60
+capacity: $(VENV)/.test-installed
+	$(PY) -m loadtest --capacity $(PLAYERS) --addresses $(ADDRESSES) $(foreach u,$(URL),--url $(u))
+
+# CLIENTS players asking only analyse, on a fresh server and then on a fresh make
+# cluster through its proxy, side by side (README: Load and scale)
+serving: $(VENV)/.test-installed
+	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
+	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
 
 # the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
 # processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS and Redis on

@@ -493,7 +493,31 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--flood", action="append", help="run only this flood scenario (repeat for several)"
     )
+    parser.add_argument(
+        "--capacity",
+        type=int,
+        metavar="N",
+        help="instead: hold N idle players (from --addresses loopback addresses) and time "
+        "a canary (loadtest.capacity)",
+    )
+    parser.add_argument("--addresses", type=int, default=60, help="with --capacity")
+    parser.add_argument(
+        "--analyses",
+        action="store_true",
+        help="instead: --clients players asking only analyse for 8-puzzle positions "
+        "(loadtest.analyses)",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "
+        "side by side",
+    )
     args = parser.parse_args(argv)
+    if args.capacity or args.analyses:
+        from .scenarios import run_scenario
+
+        return run_scenario(args)
     process = None
     url, pid = args.url, args.pid
     if url is None:
