@@ -101,13 +101,24 @@ class Cluster:
             try:
                 for url in [self.url, *self.web_urls]:
                     urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
-                if len(self.workers()) >= workers:
+                if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
+                    len(self.workers()) >= workers
+                ):
                     return
             except Exception:  # noqa: BLE001 - not up yet
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the cluster did not come up:\n" + self.log())
             time.sleep(0.2)
+
+    def _proxy_sends_to(self, number: int) -> bool:
+        """Whether the proxy has web process ``number`` up: a request whose cookie names
+        it goes there, and only a request sent elsewhere gets a new cookie."""
+        request = urllib.request.Request(
+            f"{self.url}/healthz", headers={"Cookie": f"ARCADE_WEB=w{number}"}
+        )
+        with urllib.request.urlopen(request, timeout=1) as response:
+            return "ARCADE_WEB=" not in (response.headers.get("Set-Cookie") or "")
 
     def stop(self) -> None:
         """Ctrl-C for honcho (it stops everything it started); killed after 20 s."""

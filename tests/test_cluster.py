@@ -106,13 +106,13 @@ def test_long_polling_sticks_to_one_web_process(cluster):
     assert any(cookie.name == "ARCADE_WEB" for cookie in jar)
     session = f"{base}&sid={opened['sid']}"
     with opener.open(urllib.request.Request(session, data=b"40"), timeout=5) as response:
-        assert response.read() == b"ok"
+        assert response.read() == b"OK"
     with opener.open(session, timeout=10) as response:
         assert response.read().startswith(b"40")  # Socket.IO connected
     for turn in range(6):  # a bad request, answered at once with "error"
         sent = f'42["analyse",{{"id":"p{turn}"}}]'.encode()
         with opener.open(urllib.request.Request(session, data=sent), timeout=5) as response:
-            assert response.read() == b"ok"
+            assert response.read() == b"OK"
         with opener.open(session, timeout=10) as response:
             assert b'"error"' in response.read() and response.status == 200
 
@@ -125,7 +125,7 @@ def test_both_web_processes_get_answers_from_the_workers(cluster):
     _, solution = first.wait("solution", timeout=30)
     assert solution["id"] == "s" and solution["optimal"] and solution["length"] == 17
     replay_solution("npuzzle", board, solution)
-    _, analysis = second.wait("analysis", timeout=30)
+    _, analysis = second.wait("analysis", timeout=30, where=lambda p: p.get("final", True))
     assert analysis["id"] == "a" and analysis["distance"] == 1
     second.emit("solve", {"game": "npuzzle", "board": "1 2 3"})
     name, error = second.wait(ANSWERS)
