@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import os
 import resource
 import statistics
 import time
@@ -26,6 +25,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 import socketio
+
+from .players import _children
 
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a refusal slower than this leaves the player hanging
@@ -195,16 +196,7 @@ async def time_canary(url: str, address: str, rounds: int = 20) -> dict:
 def web_process(pid: int) -> int:
     """The process that holds the players: gunicorn's worker below the arbiter ``pid``
     (``pid`` itself when it has no child)."""
-    children = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with (
-                contextlib.suppress(OSError, ValueError, IndexError),
-                open(f"/proc/{entry}/stat") as f,
-            ):
-                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    children.append(int(entry))
-    return min(children) if children else pid
+    return min(_children(pid), default=pid)
 
 
 def process_figures(pid: int) -> dict:
