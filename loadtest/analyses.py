@@ -1,6 +1,6 @@
 """The lookup scenario: players who only ask ``analyse`` for 8-puzzle positions, checked.
 
-Each of ``clients`` players (one websocket each) asks for the analysis of an
+Each of ``clients`` players (one websocket each, from 20 loopback addresses) asks for the analysis of an
 8-puzzle position, waits for the final answer, thinks 0.3-1 s and asks again,
 for ``duration`` seconds. The positions are random walks from the goal whose
 distances this process proved beforehand with the solver, so every answer is
@@ -19,9 +19,12 @@ import random
 import time
 from collections import Counter
 
+import aiohttp
 import socketio
 
 from solver.engine import make_domain, solve_board
+
+from .capacity import loopback_addresses
 
 GOAL = "1 2 3 4 5 6 7 8 0"
 
@@ -53,6 +56,7 @@ def _quantile_ms(values: list[float], q: float) -> float | None:
 
 async def _player(
     url: str,
+    session: aiohttp.ClientSession,
     number: int,
     boards: dict[str, int],
     deadline: float,
@@ -63,7 +67,7 @@ async def _player(
     rng = random.Random(number)
     await asyncio.sleep(rng.uniform(0, 2.0))  # no thundering herd
     answers: asyncio.Queue = asyncio.Queue()
-    sio = socketio.AsyncClient(reconnection=False)
+    sio = socketio.AsyncClient(reconnection=False, http_session=session)
 
     @sio.on("*")
     async def _any(event, data=None):
@@ -111,20 +115,39 @@ async def run_analyses(
     think: tuple = (0.3, 1.0),
     timeout: float = 30.0,
     boards: dict[str, int] | None = None,
+    addresses: int = 20,
+    first_address: str = "127.0.8.1",
 ) -> dict:
-    """``clients`` players asking ``analyse`` against ``url`` for ``duration`` seconds
-    (a list of URLs: player i plays on ``url[i % len]``, for web processes without a proxy)."""
+    """``clients`` players from ``addresses`` loopback addresses asking ``analyse``
+    against ``url`` for ``duration`` seconds (a list of URLs: player i plays on ``url[i % len]``, for web processes without a proxy)."""
     urls = [url] if isinstance(url, str) else list(url)
     boards = boards or positions()
+    # players come from many loopback addresses, as players do (the per-address limit)
+    sources = loopback_addresses(max(1, min(addresses, clients)), first_address)
+    sessions = [
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0), limit=0))
+        for source in sources
+    ]
     figures: dict = {"latency": [], "lost": 0, "wrong": 0, "errors": Counter()}
     started = time.monotonic()
     deadline = started + duration
     await asyncio.gather(
         *(
-            _player(urls[i % len(urls)], i, boards, deadline, think, timeout, figures)
+            _player(
+                urls[i % len(urls)],
+                sessions[i % len(sessions)],
+                i,
+                boards,
+                deadline,
+                think,
+                timeout,
+                figures,
+            )
             for i in range(clients)
         )
     )
+    for session in sessions:
+        await session.close()
     elapsed = time.monotonic() - started
     latency = figures["latency"]
     return {

@@ -31,6 +31,8 @@ from .players import _children
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a refusal slower than this leaves the player hanging
 TOLD_WITHIN = 5.0
+#: a player neither admitted nor told by then gives up: it was left hanging
+GIVE_UP_AFTER = 15.0
 #: players connecting at once
 CONNECTING_AT_ONCE = 200
 
@@ -92,9 +94,16 @@ class Crowd:
 
         started = time.perf_counter()
         try:
-            await player.connect(
-                self.url, transports=["websocket"], wait_timeout=TOLD_WITHIN, retry=False
+            await asyncio.wait_for(
+                player.connect(
+                    self.url, transports=["websocket"], wait_timeout=TOLD_WITHIN, retry=False
+                ),
+                GIVE_UP_AFTER,
             )
+        except TimeoutError:
+            with contextlib.suppress(Exception):
+                await player.disconnect()
+            return Outcome("failed", time.perf_counter() - started, "no answer (hanging)")
         except (socketio.exceptions.ConnectionError, OSError, aiohttp.ClientError) as err:
             seconds = time.perf_counter() - started
             with contextlib.suppress(Exception):
