@@ -23,6 +23,7 @@ import logging
 import math
 import threading
 
+import gevent
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
@@ -91,8 +92,9 @@ class ArcadeWorker(GeventWorker):
             self.alive = False  # the run loop stops accepting and drains
             app = getattr(self, "wsgi", None)  # None: signalled while the app was loading
             if app is not None:
-                # not in the signal handler: the shutdown waits for the solver workers
-                threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
+                # not in the signal handler (under gevent a callback of the event loop,
+                # where nothing may wait): the shutdown waits for the solver workers
+                gevent.spawn(shutdown, app)
 
     handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
