@@ -19,6 +19,7 @@ def test_the_limits_refuse_with_a_reason_and_a_freed_place_is_reused():
         "max_clients": 3,
         "max_clients_per_address": 2,
         "addresses": 2,
+        "transports": 0,
         "refused": 2,
     }
     admission.release("a")
@@ -51,3 +52,14 @@ def test_a_full_app_refuses_the_next_socket_and_readyz_says_so(app):
     fourth = socketio.test_client(app)
     assert fourth.is_connected()
     assert app.test_client().get("/readyz").get_json()["players"] == 2
+
+
+def test_transports_that_never_join_are_capped_per_address():
+    admission = Admission(max_clients=10, max_per_address=2)
+    opened = [admission.open_transport(f"e{i}", "10.0.0.1") for i in range(10)]
+    assert opened == [True] * 8 + [False] * 2
+    assert admission.open_transport("x", "10.0.0.2")
+    admission.close_transport("e0")
+    admission.close_transport("e0")
+    assert admission.open_transport("e9", "10.0.0.1")
+    assert admission.health()["transports"] == 9

@@ -6,11 +6,14 @@ few threads and little memory per player. One address trying 300 sockets gets
 ``MAX_CLIENTS_PER_ADDRESS`` of them and the rest are told at once.
 """
 
+import asyncio
+
+import aiohttp
 import pytest
 from helpers.crowds import CrowdLoop, capacity_server, ready, wait_for_players
 
 from loadtest.capacity import Crowd, run_capacity, tally, time_canary
-from webapp.live.admission import ADDRESS_MESSAGE
+from webapp.live.admission import ADDRESS_MESSAGE, TRANSPORTS_PER_PLAYER
 
 pytestmark = pytest.mark.slow
 
@@ -65,3 +68,33 @@ def test_one_address_gets_its_share_and_the_rest_are_told_at_once(server):
     finally:
         loop.run(crowd.close())
     wait_for_players(url, 0)
+
+
+def test_transports_that_never_join_are_capped_per_address(server):
+    """Raw Engine.IO websockets that never ask to play: one address gets four times its
+    player share of them, then Engine.IO refuses the rest at once."""
+    url, _, loop = server
+
+    async def flood(count: int) -> tuple[int, int]:
+        connector = aiohttp.TCPConnector(local_addr=("127.0.6.3", 0), limit=0)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            address = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+
+            async def one():
+                try:
+                    ws = await session.ws_connect(address)
+                except aiohttp.WSServerHandshakeError:
+                    return None
+                await asyncio.wait_for(ws.receive(), 10)  # Engine.IO open
+                return ws
+
+            sockets = await asyncio.gather(*(one() for _ in range(count)))
+            kept = [ws for ws in sockets if ws is not None]
+            for ws in kept:
+                await ws.close()
+            return len(kept), count - len(kept)
+
+    assert loop.run(flood(TRANSPORTS_PER_PLAYER * PER_ADDRESS + 50)) == (
+        TRANSPORTS_PER_PLAYER * PER_ADDRESS,
+        50,
+    )

@@ -33,7 +33,7 @@ from .jobs.core import ANALYSE, PAGE, SOLVE, Runner
 from .jobs.local import JobRunner
 from .jobs.pool import WorkerPool
 from .jobs.process import Limits, WorkerSettings
-from .live.admission import Admission, affordable
+from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .live.replies import error_payload
 from .serve.mode import async_mode
@@ -138,6 +138,7 @@ def create_app(testing: bool = False, **config) -> Flask:
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )
     app.extensions["admission"] = admission
+    guard_transports(socketio.server, admission)
     register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])

@@ -53,6 +53,12 @@ def affordable(wanted: int, open_files: int | None = None) -> int:
     return min(wanted, held)
 
 
+#: Engine.IO connections one address may hold, per player it may hold: room for pages
+#: being reloaded and for a crowd arriving at once, each of whom is then told why it
+#: was refused (a refused transport closes a second later)
+TRANSPORTS_PER_PLAYER = 4
+
+
 class Admission:
     """Counts the players held, in all and by address; thread- and greenlet-safe."""
 
@@ -62,6 +68,8 @@ class Admission:
         self._lock = threading.Lock()
         self._address: dict[str, str] = {}  # sid -> its address
         self._per_address: dict[str, int] = {}
+        self._transport: dict[str, str] = {}  # Engine.IO sid -> its address
+        self._transports: dict[str, int] = {}
         self.refused = 0
 
     def admit(self, sid: str, address: str) -> str | None:
@@ -92,6 +100,29 @@ class Admission:
             else:
                 del self._per_address[address]
 
+    def open_transport(self, eio_sid: str, address: str) -> bool:
+        """An Engine.IO connection from ``address`` before it asks to play; False when
+        the address already holds :data:`TRANSPORTS_PER_PLAYER` per player it may hold,
+        so a client cannot fill the server with transports that never join."""
+        with self._lock:
+            if self._transports.get(address, 0) >= TRANSPORTS_PER_PLAYER * self.max_per_address:
+                self.refused += 1
+                return False
+            self._transport[eio_sid] = address
+            self._transports[address] = self._transports.get(address, 0) + 1
+            return True
+
+    def close_transport(self, eio_sid: str) -> None:
+        with self._lock:
+            address = self._transport.pop(eio_sid, None)
+            if address is None:
+                return
+            left = self._transports[address] - 1
+            if left:
+                self._transports[address] = left
+            else:
+                del self._transports[address]
+
     def held(self) -> int:
         with self._lock:
             return len(self._address)
@@ -104,5 +135,25 @@ class Admission:
                 "max_clients": self.max_clients,
                 "max_clients_per_address": self.max_per_address,
                 "addresses": len(self._per_address),
+                "transports": len(self._transport),
                 "refused": self.refused,
             }
+
+
+def guard_transports(server, admission: Admission) -> None:
+    """Count ``server``'s (python-socketio) Engine.IO connections per address in
+    ``admission``: over the cap, Engine.IO refuses the connection (HTTP 401)."""
+    eio = server.eio
+    on_connect, on_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
+
+    def connect(eio_sid, environ, *args):
+        if not admission.open_transport(eio_sid, environ.get("REMOTE_ADDR") or ""):
+            return False
+        return on_connect(eio_sid, environ, *args)
+
+    def disconnect(eio_sid, *args):
+        admission.close_transport(eio_sid)
+        return on_disconnect(eio_sid, *args)
+
+    eio.on("connect", connect)
+    eio.on("disconnect", disconnect)
