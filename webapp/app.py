@@ -20,6 +20,7 @@ from pathlib import Path
 
 from flask import Flask
 from flask_socketio import SocketIO
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import DEFAULTS, normalise
 from .guard.frames import install as install_guard
@@ -142,6 +143,9 @@ def create_app(testing: bool = False, **config) -> Flask:
     register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
+    if app.config["TRUSTED_PROXIES"]:  # the client's address as the proxies in front saw it
+        proxies = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
         start_prebuild(then=runner.start)
     return app

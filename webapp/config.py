@@ -47,6 +47,7 @@ DEFAULTS = {
     "SHUTDOWN_SECONDS": 5.0,  # how long a graceful shutdown waits for workers
     "MAX_CLIENTS": 5000,  # players one process holds (~70 KB each); more are refused
     "MAX_CLIENTS_PER_ADDRESS": 100,  # ... and from one client address
+    "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-For is believed
 }
 
 TRUE_WORDS = ("1", "true", "yes", "on")
