@@ -10,8 +10,8 @@ those outcomes become the events a player sees, or a move to the long lane:
   the core queues the same request in the long lane with the full budget;
 * in the long lane the same outcomes are final: running out of budget is an
   ``error`` that says so;
-* an analysis sends at most one interim hint per request, even across the move
-  from one lane to the other.
+* an analysis that moves on does not repeat its interim hint: the long lane's
+  own first hint is dropped when the quick try sent one.
 """
 
 from __future__ import annotations
