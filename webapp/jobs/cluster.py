@@ -29,7 +29,7 @@ from dataclasses import asdict
 from .cluster_job import BEAT_KEY, CANCEL_KEY, KEY_SECONDS, QUEUE, REPLY_KEY, long_search
 from .cluster_job import redis_client as redis_client
 from .core import LaneBusy
-from .fairness import FairQueue
+from .fairness import FairLane
 from .model import Job
 
 log = logging.getLogger(__name__)
@@ -39,21 +39,17 @@ FAILED_MESSAGE = "the search failed on the worker (over its time limit?)"
 WATCH_EVERY = 0.5
 
 
-class ClusterLane:
+class ClusterLane(FairLane):
     """A lane whose workers are RQ's, on the Redis at ``url``."""
 
     def __init__(self, name: str, url: str, max_queue: int, max_per_address: int | None = None):
         from rq import Queue
 
-        self.name = name
+        super().__init__(name, max_queue, max_per_address)
         self.key = uuid.uuid4().hex[:12]  # this web process's reply list
-        self.max_queue = max(0, int(max_queue))
         self.redis = redis_client(url)
         self.queue = Queue(QUEUE, connection=self.redis)
-        self._waiting = FairQueue(max_queue, max_per_address)
         self._running: dict[str, tuple[Job, str, list[int]]] = {}  # key -> job, rq id, misses
-        self._lock = threading.RLock()
-        self._closing = False
         self._threads: list[threading.Thread] = []
         self.capacity = 1  # RQ workers, as last counted
         self.completed = self.rejected = self.lost = 0
@@ -61,7 +57,7 @@ class ClusterLane:
     # -- the lane, as the job core uses it ----------------------------------------
     def submit(self, job: Job) -> None:
         with self._lock:
-            if self._closing or not self._waiting.push(job):
+            if self._closing or not self._queue.push(job):
                 self.rejected += 1
                 raise LaneBusy(self.name)
             self._start_locked()
@@ -70,23 +66,14 @@ class ClusterLane:
     def cancel(self, job: Job) -> None:
         with self._lock:
             job.cancelled = True
-            self._waiting.remove(job)
+            self._queue.remove(job)
             key = self._key_of(job)
         if key is not None:
             self.redis.set(CANCEL_KEY.format(job=key), 1, ex=KEY_SECONDS)
 
-    def withdraw(self, job: Job) -> bool:
+    def running_jobs(self) -> list[Job]:
         with self._lock:
-            return self._waiting.remove(job)
-
-    def waiting(self) -> list[Job]:
-        with self._lock:
-            return list(self._waiting)
-
-    def players(self) -> set:
-        with self._lock:
-            running = {job.player for job, _, _ in self._running.values()}
-            return running | {job.player for job in self._waiting}
+            return [job for job, _, _ in self._running.values()]
 
     def start(self) -> None:
         with self._lock:
@@ -94,16 +81,10 @@ class ClusterLane:
 
     def close(self) -> list[Job]:
         with self._lock:
-            if self._closing:
-                return []
-            self._closing = True
-            dropped = self._waiting.clear() + [job for job, _, _ in self._running.values()]
+            dropped = self._close_locked()
             keys = list(self._running)
         for key in keys:
             self.redis.set(CANCEL_KEY.format(job=key), 1, ex=KEY_SECONDS)
-        dropped = [job for job in dropped if not job.cancelled]
-        for job in dropped:
-            job.cancelled = True
         return dropped
 
     def shutdown(self, timeout: float = 5.0) -> list[Job]:
@@ -120,7 +101,7 @@ class ClusterLane:
                 "alive": self.capacity,
                 "ready": self.capacity,
                 "busy": len(self._running),
-                "queued": len(self._waiting),
+                "queued": len(self._queue),
                 "max_queue": self.max_queue,
                 "completed": self.completed,
                 "restarts": 0,
@@ -148,7 +129,7 @@ class ClusterLane:
         """Hand RQ the fair queue's next jobs while it has idle workers for them."""
         while len(self._running) < self.capacity:
             running = [job for job, _, _ in self._running.values()]
-            job = self._waiting.pop(running)
+            job = self._queue.pop(running)
             if job is None:
                 return
             key = f"{self.key}-{job.seq}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import threading
 from collections.abc import Iterable
 
 from .model import Job
@@ -98,3 +99,47 @@ class FairQueue:
             keep |= set(by_address) | set(by_player)
             self._served = {k: t for k, t in self._served.items() if k[2:] in keep}
         return job
+
+
+class FairLane:
+    """What every lane shares: a lock, a :class:`FairQueue` and the jobs running.
+
+    A back end subclasses it and says which jobs are running (:meth:`running_jobs`);
+    the waiting side of the :class:`~webapp.jobs.core.Lane` protocol is here.
+    """
+
+    def __init__(self, name: str, max_queue: int, max_per_address: int | None = None):
+        self.name = name
+        self.max_queue = max(0, int(max_queue))
+        self._lock = threading.RLock()
+        self._queue = FairQueue(max_queue, max_per_address)
+        self._closing = False
+
+    def running_jobs(self) -> list[Job]:
+        raise NotImplementedError
+
+    def withdraw(self, job: Job) -> bool:
+        """Take ``job`` back if it is still waiting (True), to queue it in another lane."""
+        with self._lock:
+            return self._queue.remove(job)
+
+    def waiting(self) -> list[Job]:
+        with self._lock:
+            return list(self._queue)
+
+    def players(self) -> set:
+        """Players (client sessions) with a job queued or still running here."""
+        with self._lock:
+            jobs = self.running_jobs() + list(self._queue)
+            return {job.player for job in jobs}
+
+    def _close_locked(self) -> list[Job]:
+        """Stop taking jobs; the queued and running ones, now cancelled (the caller stops
+        the running ones in its back end); none when closed already."""
+        if self._closing:
+            return []
+        self._closing = True
+        dropped = [job for job in self._queue.clear() + self.running_jobs() if not job.cancelled]
+        for job in dropped:
+            job.cancelled = True
+        return dropped

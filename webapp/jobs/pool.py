@@ -29,7 +29,7 @@ import time
 from multiprocessing.connection import wait
 
 from .core import LaneBusy
-from .fairness import FairQueue
+from .fairness import FairLane
 from .model import Job, WorkerSettings
 from .process import process_main
 
@@ -85,7 +85,7 @@ class _SolverProcess:
         self.conn.close()
 
 
-class WorkerPool:
+class WorkerPool(FairLane):
     """``size`` solver processes behind a :class:`FairQueue` of at most ``max_queue`` jobs
     (and ``max_per_address`` of one address); a lane of the job core."""
 
@@ -98,17 +98,13 @@ class WorkerPool:
         max_per_address: int | None = None,
         reserved: int = 0,
     ):
-        self.name = name
+        super().__init__(name, max_queue, max_per_address)
         self.size = max(1, int(size))
-        self.max_queue = max(0, int(max_queue))
         #: processes only plain jobs may take (the quick lane keeps one for lookups)
         self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
-        self._lock = threading.RLock()
-        self._queue = FairQueue(max_queue, max_per_address)
         self._workers: list[_SolverProcess] = []
         self._dispatcher: threading.Thread | None = None
-        self._closing = False
         self.completed = 0
         self.restarts = 0
         self.rejected = 0
@@ -134,20 +130,9 @@ class WorkerPool:
                 if worker.job is job:
                     worker.cancel_flag.value = job.seq
 
-    def withdraw(self, job: Job) -> bool:
-        """Take ``job`` back if it is still waiting (True), to queue it in another lane."""
+    def running_jobs(self) -> list[Job]:
         with self._lock:
-            return self._queue.remove(job)
-
-    def waiting(self) -> list[Job]:
-        with self._lock:
-            return list(self._queue)
-
-    def players(self) -> set:
-        """Players (client sessions) with a job queued or still running here."""
-        with self._lock:
-            running = {w.job.player for w in self._workers if w.job is not None}
-            return running | {job.player for job in self._queue}
+            return [w.job for w in self._workers if w.job is not None]
 
     def stats(self) -> dict:
         with self._lock:
@@ -174,17 +159,10 @@ class WorkerPool:
         """Stop taking jobs and cancel the queued and running ones; returns them, so the
         caller can tell their owners before the workers are stopped."""
         with self._lock:
-            if self._closing:
-                return []
-            self._closing = True
-            dropped = self._queue.clear()
+            dropped = self._close_locked()
             for worker in self._workers:
-                if worker.job is not None:
-                    dropped.append(worker.job)
+                if worker.job in dropped:
                     worker.cancel_flag.value = worker.job.seq
-            dropped = [job for job in dropped if not job.cancelled]
-            for job in dropped:
-                job.cancelled = True
             return dropped
 
     def shutdown(self, timeout: float = 5.0) -> list[Job]:
