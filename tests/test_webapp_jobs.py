@@ -22,6 +22,7 @@ import pytest
 
 from webapp.jobs import pool as pool_module
 from webapp.jobs.core import JobCore
+from webapp.jobs.fairness import FairQueue
 from webapp.jobs.model import (
     ANALYSE,
     LONG,
@@ -320,3 +321,40 @@ def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_po
     worker.child.send(("event", queued_seq, "solution", answer("queued")))
     assert emitted.wait_for(("q", "solution", "queued"))
     assert emitted.sent == [("q", "solution", "queued")]
+
+
+# -- the fair queue every lane keeps ---------------------------------------------------------
+
+
+def queued(job_id, player, address, trial=False):
+    return Job(SOLVE, request(job_id), LIMITS[SOLVE], player=player, address=address, trial=trial)
+
+
+def test_a_free_worker_goes_to_the_address_then_the_player_with_the_fewest_running():
+    running = [queued("r", "p1", "A")]
+    line = FairQueue(10)
+    for job in (queued("a-p1", "p1", "A"), queued("a-p2", "p2", "A"), queued("b", "p9", "B")):
+        assert line.push(job)
+    assert line.pop(running).request.id == "b"  # address B has nothing running
+    assert line.pop(running).request.id == "a-p2"  # within A, p2 has nothing running
+    assert line.pop(running).request.id == "a-p1" and line.pop(running) is None
+
+
+def test_plain_jobs_go_before_tries_and_the_newest_try_first():
+    line = FairQueue(10)
+    for job in (
+        queued("try-old", "p1", "A", trial=True),
+        queued("try-new", "p2", "A", trial=True),
+        queued("hint", "p3", "A"),
+    ):
+        line.push(job)
+    assert line.pop([], plain_only=True).request.id == "hint"
+    assert line.pop([], plain_only=True) is None  # only tries wait
+    assert [line.pop([]).request.id for _ in range(2)] == ["try-new", "try-old"]
+
+
+def test_an_address_may_queue_only_its_share_whatever_its_players():
+    line = FairQueue(10, max_per_address=2)
+    assert line.push(queued("1", "p1", "A")) and line.push(queued("2", "p2", "A"))
+    assert not line.push(queued("3", "p3", "A"))  # a third player of the same address
+    assert line.push(queued("4", "p4", "B")) and len(line) == 3

@@ -318,10 +318,11 @@ class JobCore:
         if outcome.escalate:
             self._escalate(job)
 
-    def _escalate(self, job: Job) -> None:
-        """The job needs a real search: the long lane, full budget, the same chain."""
+    def _escalate(self, job: Job, tried: bool = True) -> None:
+        """The job needs a real search (or, ``tried`` False, waited too long for a try):
+        the long lane, full budget, the same chain."""
         note: _Note = job.note
-        if job.kind == SOLVE:
+        if job.kind == SOLVE and tried:
             self._remember_long(job.request)
         with note.slot.lock:
             if note.generation != note.slot.generation:
@@ -378,7 +379,7 @@ class JobCore:
             for job in quick.waiting():
                 waited = now - job.queued_at
                 if job.trial and waited > self.quick_seconds and quick.withdraw(job):
-                    self._escalate(job)
+                    self._escalate(job, tried=False)
 
     @staticmethod
     def _board_key(request: JobRequest) -> tuple:

@@ -86,7 +86,7 @@ class _SolverProcess:
 
 
 class WorkerPool(FairLane):
-    """``size`` solver processes behind a :class:`FairQueue` of at most ``max_queue`` jobs
+    """``size`` solver processes behind a :class:`~webapp.jobs.fairness.FairQueue` of at most ``max_queue`` jobs
     (and ``max_per_address`` of one address); a lane of the job core."""
 
     def __init__(
