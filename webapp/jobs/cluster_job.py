@@ -21,10 +21,10 @@ Shared keys (all expire on their own):
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 
+from ..config import from_environment
 from .model import JobRequest, Limits
 from .process import perform
 
@@ -44,7 +44,7 @@ def redis_client(url: str | None = None):
     """One Redis connection per URL and process (default: ``ARCADE_MESSAGE_QUEUE``)."""
     import redis
 
-    url = url or os.environ["ARCADE_MESSAGE_QUEUE"]
+    url = url or from_environment()["MESSAGE_QUEUE"]
     if url not in _clients:
         _clients[url] = redis.Redis.from_url(url)
     return _clients[url]
