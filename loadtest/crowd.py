@@ -15,6 +15,7 @@ keep it under a second.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 
 from .floods import Asker, korf_boards
@@ -64,6 +65,12 @@ async def crowd(url: str, players: int = PLAYERS, patience: float = 30.0) -> dic
         }
     finally:
         await asyncio.gather(*(asker.close() for asker in everyone), return_exceptions=True)
+
+
+def run_crowd(url: str, players: int = PLAYERS) -> dict:
+    """:func:`crowd` on an event loop of its own thread (callers may run a loop already)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, crowd(url, players)).result()
 
 
 def print_crowd(report: dict) -> None:

@@ -8,7 +8,6 @@ new worker). Everything honcho starts is stopped afterwards (``make test``
 installs redis-server).
 """
 
-import asyncio
 import json
 import os
 import signal
@@ -24,7 +23,7 @@ from helpers.sockets import ANSWERS, replay_solution
 from test_webapp_live import LiveClient
 from test_webapp_socket import ONE_MOVE_8
 
-from loadtest.crowd import crowd
+from loadtest.crowd import run_crowd
 from loadtest.players import free_port
 from solver import catalogue
 from webapp.jobs.cluster import LOST_MESSAGE
@@ -236,6 +235,6 @@ def test_quick_answers_never_touch_redis(cluster):
 def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(cluster):
     """The scenario of ``test_crowd.py``, on one web process of the cluster."""
     started, _ = cluster
-    report = asyncio.run(crowd(started.web_urls[0]))
+    report = run_crowd(started.web_urls[0])
     assert report["event"] == "solution" and report["length"] == 3, report
     assert report["seconds"] < 1.0, report

@@ -6,16 +6,14 @@ tries that waited too long to the long lane, where the address's players share
 its turns. The cluster runs the same scenario in ``test_cluster.py``.
 """
 
-import asyncio
-
-from loadtest.crowd import crowd
+from loadtest.crowd import run_crowd
 from loadtest.players import start_server
 
 
 def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones():
     process, url = start_server({"ARCADE_LOG_LEVEL": "WARNING"})
     try:
-        report = asyncio.run(crowd(url))
+        report = run_crowd(url)
     finally:
         process.terminate()
         process.wait(30)
