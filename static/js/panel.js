@@ -110,6 +110,8 @@ export class Panel {
   /** The distance line (with the last move's verdict) and the meter, from the line's point `here`. */
   showDistance(here, points, solved) {
     const node = $("distance");
+    // an unproven number is interim while a better answer is on its way or was cut off
+    const interim = !solved && !here.optimal && here.distance !== null && (here.interim || this.ctrl.evaluating);
     const parts = [];
     let fill = 0;
     if (solved) {
@@ -124,12 +126,12 @@ export class Panel {
     } else {
       const d = here.distance;
       parts.push(nowrap(`${here.optimal ? "" : "≤ "}${plural(d, "move")} to solve`));
-      if (here.interim) parts.push(nowrap(" (interim: still searching)", "interim"));
+      if (interim) parts.push(nowrap(" (interim: still searching)", "interim"));
       else if (!here.optimal) parts.push(nowrap(" (best found, not proven)", "interim"));
       const start = points[0].distance;
       if (start) fill = Math.max(0, Math.min(1, 1 - d / start));
     }
-    node.dataset.interim = String(Boolean(here.interim && !solved));
+    node.dataset.interim = String(interim);
     node.dataset.optimal = String(Boolean(solved || here.optimal));
     const verdict = this.verdict(points, solved);
     node.replaceChildren(...parts);
