@@ -92,11 +92,7 @@ export class Controller {
     this.setState(next, { duration: 0 });
   }
 
-  /**
-   * The start's fewest moves as far as known: {moves, optimal, lower} (moves is an
-   * upper bound unless optimal) from the level, the generator, the solver and the
-   * line played (bounds.js), or null. `points` is lineOf(this) when at hand.
-   */
+  /** The start's fewest moves as known from every source (coach/line.js): {moves, optimal, lower}, or null. */
   minimum(points = lineOf(this)) {
     const start = points[0];
     if (!start || !Number.isInteger(start.distance)) return null;

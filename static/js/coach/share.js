@@ -70,7 +70,7 @@ export function drawResult(ctrl, points, parts) {
   parts.box.hidden = !score;
   if (!score) return;
   const rated = accuracyText(score);
-  parts.accuracy.textContent = score.assisted ? `${rated ? `${rated}, ` : ""}assisted` : rated || "not known yet";
+  parts.accuracy.textContent = score.assisted ? "assisted (Solve used)" : rated || "not known yet";
   parts.accuracy.dataset.assisted = String(score.assisted);
   parts.accuracy.dataset.proven = String(score.percent !== null);
   parts.accuracy.title = score.assisted ? "Solve played moves for you: no stars, and it is not your best"
