@@ -82,3 +82,11 @@ test("accuracy is never over 100% and says 'at least' from a lower bound only", 
   assert.equal(accuracyOf({ upper: 102, lower: 0, exact: false }, 110), null);
   assert.deepEqual(accuracyOf({ upper: 3, lower: 3, exact: true }, 3), { percent: 100, proven: true });
 });
+
+test("a proof below the generator's walk length wins: optimal 58, not 'optimal ≤ 60'", () => {
+  const start = mergeFacts(factsOf({ distance: 60, optimal: false }), factsOf({ distance: 58, optimal: true }));
+  const out = propagate(line([start, bound(59), bound(58), exactly(56)]), moves(3), { reversible: true });
+  assert.deepEqual([out[0].upper, out[0].exact], [58, true]);
+  assert.deepEqual(accuracyOf({ upper: out[0].upper, lower: out[0].lower, exact: out[0].exact }, 60),
+                   { percent: 97, proven: true });
+});
