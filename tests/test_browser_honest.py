@@ -15,6 +15,8 @@ from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver import catalogue
 from solver.engine import parse_board, solve_board
+from solver.npuzzle.reduce import reduction_cells
+from solver.npuzzle.rules import replay_cells
 
 pytestmark = pytest.mark.browser
 
@@ -195,6 +197,39 @@ def test_bounds_only_accuracy_at_most_100_and_no_spikes(page, live_server):
     levels = [BLOCKS.index(b) for b in spark]
     assert all(abs(a - b) <= 1 for a, b in zip(levels, levels[1:], strict=False)), spark
     assert "%" not in share.split("·")[1], share  # assisted: no accuracy to boast of
+    view.assert_no_errors()
+
+
+ARROW = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
+
+
+def test_a_long_unproven_solve_says_at_least(page, live_server):
+    """The same 5x5 solved by hand along the row-and-column reduction (222 slides, far
+    from shortest, nothing proven): the accuracy is what the lower bound guarantees."""
+    frames = Frames(page)
+    view = GamePage(page, live_server).open("npuzzle", size=5, distance=120, seed=42)
+    start = view.state()
+    domain, state = parse_board("npuzzle", start)
+    moves, states = replay_cells(tuple(state), reduction_cells(tuple(state)))
+    for _ in range(300):  # the first answer about the start (an interim one, with its lower bound)
+        if any(a["board"] == start for a in frames.analyses):
+            break
+        page.wait_for_timeout(100)
+    for move in moves:  # keys, without waiting: most answers arrive (or not) while moving
+        page.keyboard.press(ARROW[move.dir])
+    view.wait_state(domain.format(states[-1]), timeout=60_000)
+    view.wait_status("solved")
+    made = len(moves)
+    assert view.moves() == made
+    upper, lower = frames.bounds(start)
+    assert lower > 0, "no lower bound came with the answers"
+    accuracy = view.testid("accuracy").inner_text()
+    percent = int(re.fullmatch(r"at least (\d+)%", accuracy).group(1))
+    assert 100 * lower // made <= percent <= 100 * min(upper or made, made) / made
+    expect(view.testid("accuracy")).to_have_attribute("data-assisted", "false")
+    status = view.testid("status").inner_text()
+    assert "optimal" not in status and "not proven" in status, status
+    check_line(view, frames)
     view.assert_no_errors()
 
 
