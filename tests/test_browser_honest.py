@@ -109,6 +109,8 @@ def test_a_5x5_line_with_undo_and_redo_keeps_bounds_and_accuracy_true(page, live
     # a wasted slide and back, undo and redo, then the shortest solution with more undo/redo,
     # each slide played before the answers about the last one have come (interim ones too)
     tap(view, start, detour)
+    # the detour's own proof first, so the wasted move is judged (unproven moves never are)
+    expect(view.testid("distance")).to_have_attribute("data-optimal", "true", timeout=30_000)
     tap(view, detour, start)
     view.click("undo")
     view.wait_state(detour)
