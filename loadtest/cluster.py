@@ -10,6 +10,7 @@ checks that need to know which one served).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -95,12 +96,16 @@ class Cluster:
         return Worker.all(connection=redis_client(self.redis_url))
 
     def wait_ready(self, timeout: float = 60.0, workers: int = 2) -> None:
-        """Until the proxy and every web process answer and the workers have registered."""
+        """Until the proxy answers, every web process's quick lane is warm, HAProxy sends
+        to each of them and the workers have registered with RQ (their tables warm)."""
         deadline = time.monotonic() + timeout
         while True:
             try:
-                for url in [self.url, *self.web_urls]:
-                    urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=1).close()
+                for url in self.web_urls:  # each quick lane warm
+                    with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
+                        quick = json.load(response)["pools"]["analyse"]
+                    assert quick["ready"] == quick["size"]
                 if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
                     len(self.workers()) >= workers
                 ):

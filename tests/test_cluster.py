@@ -24,6 +24,7 @@ from test_webapp_live import LiveClient
 from test_webapp_socket import ONE_MOVE_8
 
 from loadtest.cluster import Cluster
+from loadtest.crowd import run_crowd
 from solver import catalogue
 from webapp.jobs.cluster import LOST_MESSAGE
 
@@ -39,12 +40,11 @@ def cluster(tmp_path_factory):
         {
             "ARCADE_SOLVE_SECONDS": "20",
             "ARCADE_LOG_LEVEL": "WARNING",
-            "ARCADE_PREBUILD_TABLES": "0",
         },
     )
     clients = []
     try:
-        started.wait_ready(60)
+        started.wait_ready(180)
         pids = [worker.pid for worker in started.workers()]
         yield started, clients
     finally:
@@ -66,6 +66,14 @@ def connect(cluster):
     """A player through the proxy, the cluster's one address."""
     started, clients = cluster
     client = LiveClient(started.url)
+    clients.append(client)
+    return client
+
+
+def connect_to(cluster, index):
+    """A player on web process ``index`` itself, past the proxy."""
+    started, clients = cluster
+    client = LiveClient(started.web_urls[index])
     clients.append(client)
     return client
 
@@ -163,9 +171,36 @@ def test_a_worker_killed_mid_job_is_retried_or_answered(cluster):
     else:
         assert name == "error" and reply["message"] == LOST_MESSAGE
     health = []
-    for url in started.web_urls:
+    for url in started.web_urls:  # the player's web process: either, behind the proxy
         with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
             health.append(json.load(response))
-    assert sum(one["retried"] + one["lost"] for one in health) >= 1
+    assert sum(one["pools"]["solve"]["lost"] for one in health) >= 1
     client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "after"})
     assert client.wait("analysis", timeout=30)[1]["distance"] == 1
+
+
+def _readyz(url):
+    with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
+        return json.load(response)
+
+
+def test_quick_answers_never_touch_redis(cluster):
+    """Table lookups and searches within the quick budget are the web process's own."""
+    started, _ = cluster
+    client = connect_to(cluster, 0)
+    before = _readyz(started.web_urls[0])["pools"]
+    queued = started.workers()[0].connection.llen("rq:queue:arcade")
+    client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "q"})
+    assert client.wait("analysis", timeout=30)[1]["distance"] == 1
+    after = _readyz(started.web_urls[0])["pools"]
+    assert after["analyse"]["completed"] > before["analyse"]["completed"]
+    assert after["solve"]["completed"] == before["solve"]["completed"] and queued == 0
+    assert set(after) == {"analyse", "solve", "page"}  # the keys one server reports
+
+
+def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(cluster):
+    """The scenario of ``test_crowd.py``, on one web process of the cluster."""
+    started, _ = cluster
+    report = run_crowd(started.web_urls[0])
+    assert report["event"] == "solution" and report["length"] == 3, report
+    assert report["seconds"] < 1.0, report

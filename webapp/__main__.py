@@ -27,6 +27,8 @@ import logging  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
 
+from .config import from_environment  # noqa: E402
+
 log = logging.getLogger("webapp")
 
 
@@ -69,6 +71,10 @@ def _never_served(environ, start_response):  # pragma: no cover - the watcher's 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.splitlines()[0])
+    try:
+        config = from_environment()
+    except ValueError as err:
+        parser.error(str(err))
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
         "--port",
@@ -80,28 +86,22 @@ def main(argv=None) -> None:
         "--dev", action="store_true", help="the reloading development server instead of gunicorn"
     )
     args = parser.parse_args(argv)
-    level = os.environ.get("ARCADE_LOG_LEVEL", "INFO").upper()
+    level = config["LOG_LEVEL"].upper()
     logging.basicConfig(level=level, format="%(asctime)s %(process)d %(name)s %(message)s")
     logging.getLogger("werkzeug").setLevel(level)  # request lines only at INFO
     print(f"Puzzle arcade on http://{args.host}:{args.port}/", flush=True)
     if args.dev:
         serve_dev(args.host, args.port)
         return
-    from .config import DEFAULTS
     from .live.admission import affordable
     from .serve.server import SPARE_CONNECTIONS, ArcadeServer
 
-    try:
-        request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))
-        players = int(os.environ.get("ARCADE_MAX_CLIENTS", DEFAULTS["MAX_CLIENTS"]))
-    except ValueError:
-        parser.error("ARCADE_REQUEST_SECONDS and ARCADE_MAX_CLIENTS must be numbers")
     ArcadeServer(
         args.host,
         args.port,
-        connections=affordable(players) + SPARE_CONNECTIONS,
+        connections=affordable(config["MAX_CLIENTS"]) + SPARE_CONNECTIONS,
         log_level=level,
-        request_seconds=request_seconds,
+        request_seconds=config["REQUEST_SECONDS"],
     ).run()
 
 

@@ -46,7 +46,7 @@ def healthz():
 
 @health.get("/readyz")
 def readyz():
-    runner = current_app.extensions["job_runner"]
+    runner = current_app.extensions["jobs"]
     ready = not runner.closing
     players = current_app.extensions["admission"].health()
     return (

@@ -1,4 +1,4 @@
-"""Socket.IO event handlers: thin, they check the payload and hand work to the runner.
+"""Socket.IO event handlers: thin, they check the payload and hand work to the job core.
 
 Handlers never search themselves, so the server stays responsive. Every event
 first passes the client's rate limit, then :mod:`webapp.live.validation`; anything
@@ -15,7 +15,8 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, SocketIO
 
 from ..guard.ratelimit import RateLimiter
-from ..jobs.core import ANALYSE, SOLVE, Runner
+from ..jobs.core import JobCore
+from ..jobs.model import ANALYSE, SOLVE
 from .admission import Admission
 from .replies import error_payload
 from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
@@ -35,7 +36,7 @@ REFUSED_CLOSE_SECONDS = 1.0
 
 
 def register_events(
-    socketio: SocketIO, runner: Runner, limiter: RateLimiter, admission: Admission
+    socketio: SocketIO, runner: JobCore, limiter: RateLimiter, admission: Admission
 ) -> None:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
@@ -61,7 +62,8 @@ def register_events(
             reply_error(str(err), kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
-        runner.submit(request.sid, kind, job, log_id, group=request.remote_addr)
+        # the address as resolved through the trusted proxies (webapp.guard.proxy)
+        runner.submit(request.sid, kind, job, log_id, address=request.remote_addr or "")
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a

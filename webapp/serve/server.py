@@ -36,7 +36,7 @@ def shutdown(app) -> int:
     ("server is shutting down"), stop the solver workers, then close the
     remaining connections; returns how many clients were told."""
     socketio = app.extensions["socketio"]
-    told = app.extensions["job_runner"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
+    told = app.extensions["jobs"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
     socketio.sleep(0.3)  # let the last error events go out
     # every client, so their websockets end; bounded, as Engine.IO waits for each
     # socket's queue to drain and a connection gunicorn already closed never drains
@@ -47,9 +47,6 @@ def shutdown(app) -> int:
     return told
 
 
-#: seconds a client may take to send a request's headers (and body) before its
-#: connection is closed: slowloris connections must not hold the worker's connections
-REQUEST_SECONDS = 10.0
 #: connections the server accepts beyond the players the app holds: pages, health
 #: checks, refused players being told
 SPARE_CONNECTIONS = 500
@@ -68,15 +65,18 @@ class _QuietTimeouts(logging.Filter):
 class ArcadeWorker(GeventWorker):
     """gunicorn's gevent worker, stopping the arcade gracefully on SIGTERM, SIGINT
     or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes.
-    A connection's reads time out after :data:`REQUEST_SECONDS` until it becomes a
-    websocket, which then waits without a limit (its pings tell a dead peer apart)."""
+    A connection's reads time out after ``request_seconds`` (slowloris connections must
+    not hold the worker's connections) until it becomes a websocket, which then waits
+    without a limit (its pings tell a dead peer apart)."""
+
+    request_seconds = 10.0
 
     def init_process(self):
         self.log.error_log.addFilter(_QuietTimeouts())
         super().init_process()
 
     def handle(self, listener, client, addr):
-        client.settimeout(REQUEST_SECONDS)  # instead of GeventWorker's plain blocking
+        client.settimeout(self.request_seconds)  # instead of GeventWorker's plain blocking
         AsyncWorker.handle(self, listener, client, addr)
 
     def handle_request(self, listener_name, req, sock, addr):
@@ -108,14 +108,14 @@ class ArcadeServer(BaseApplication):
         port: int = 5000,
         connections: int = 5000 + SPARE_CONNECTIONS,
         log_level: str = "info",
-        request_seconds: float = REQUEST_SECONDS,
+        request_seconds: float = 10.0,
     ):
-        global REQUEST_SECONDS
-        REQUEST_SECONDS = request_seconds  # the forked worker inherits it
+        # this server's own worker class: the forked worker inherits it, no global changes
+        worker = type("ServerWorker", (ArcadeWorker,), {"request_seconds": request_seconds})
         self.options = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
-            "worker_class": ArcadeWorker,
+            "worker_class": worker,
             "worker_connections": connections,
             "keepalive": max(1, math.ceil(request_seconds)),  # idle keep-alive, then closed
             "graceful_timeout": 15,
