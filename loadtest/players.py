@@ -460,7 +460,8 @@ def print_report(report: dict) -> None:
         print(f"  fault: {fault}")
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The load tool's command line (``python -m loadtest``)."""
     parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
@@ -519,11 +520,13 @@ def main(argv=None) -> int:
         help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "
         "side by side",
     )
-    args = parser.parse_args(argv)
-    if args.capacity or args.analyses:
-        from .scenarios import run_scenario
+    return parser
 
-        return run_scenario(args)
+
+def main(argv=None) -> int:
+    """Simulated players, then the floods (``--capacity`` and ``--analyses`` are
+    :mod:`loadtest.scenarios`, dispatched by ``python -m loadtest``)."""
+    args = build_parser().parse_args(argv)
     process = None
     url, pid = args.url, args.pid
     if url is None:
