@@ -32,9 +32,9 @@ EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a refusal slower than this leaves the player hanging
 TOLD_WITHIN = 5.0
 #: a player neither admitted nor told by then gives up: it was left hanging
-GIVE_UP_AFTER = 15.0
+GIVE_UP_AFTER = 30.0
 #: players connecting at once
-CONNECTING_AT_ONCE = 200
+CONNECTING_AT_ONCE = 100
 
 
 def raise_open_files() -> int:

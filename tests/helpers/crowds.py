@@ -36,11 +36,14 @@ def ready(url: str) -> dict:
         return json.load(response)
 
 
-def wait_for_players(url: str, count: int, timeout: float = 20.0) -> dict:
+def wait_for_players(url: str, count: int, timeout: float = 60.0) -> dict:
     """``/readyz`` once it reports ``count`` players held."""
     deadline = time.monotonic() + timeout
     while True:
-        figures = ready(url)
+        try:
+            figures = ready(url)
+        except OSError:  # busy letting thousands go at once on a crowded machine
+            figures = {"players": "?"}
         if figures["players"] == count:
             return figures
         assert time.monotonic() < deadline, f"{figures['players']} players held, not {count}"
