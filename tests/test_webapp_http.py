@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from test_klotski import string_bfs
-from test_npuzzle import reference_distances
-from test_watersort import fewest_pours_by_bfs
+from helpers.klotski import string_bfs
+from helpers.npuzzle import reference_distances
+from helpers.watersort import fewest_pours_by_bfs
 
 from solver import catalogue
 from solver.core.errors import BoardError

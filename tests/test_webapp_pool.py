@@ -10,10 +10,9 @@ import signal
 import time
 
 import pytest
-from helpers.sockets import Inbox
-from test_npuzzle import DOMAIN
-from test_webapp_socket import LONG, ONE_MOVE_8
+from helpers.sockets import LONG, ONE_MOVE_8, Inbox
 
+from solver.npuzzle import NPuzzle
 from solver.npuzzle.instances import load
 from webapp import app as app_module
 from webapp import create_app
@@ -22,6 +21,8 @@ from webapp.jobs.local import BUSY_MESSAGE
 from webapp.jobs.pool import PoolBusy, PoolJob, WorkerPool
 from webapp.jobs.process import Limits, WorkerSettings
 from webapp.live.validation import JobRequest, PayloadError, parse_job_request
+
+DOMAIN = NPuzzle()
 
 LONG_REQUEST = JobRequest(game=LONG["game"], board=LONG["board"], id="long")
 
