@@ -33,11 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
 
 
-@pytest.fixture(scope="module")
-def client():
-    return create_app(testing=True).test_client()
-
-
 def all_levels() -> list:
     return [level for levels in lobby_packs().values() for level in levels]
 
