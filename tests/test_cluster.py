@@ -19,9 +19,7 @@ import time
 import urllib.request
 
 import pytest
-from helpers.sockets import ANSWERS, replay_solution
-from test_webapp_live import LiveClient
-from test_webapp_socket import ONE_MOVE_8
+from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 
 from loadtest.cluster import Cluster
 from loadtest.crowd import run_crowd
