@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test bench load soak cluster clean
+.PHONY: run dev lint test bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,7 @@ lint: $(VENV)/.test-installed node_modules/.installed
 test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.run-installed
@@ -65,16 +66,34 @@ load: $(VENV)/.test-installed
 soak: $(VENV)/.test-installed
 	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
 
-# the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
-# worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
+# PLAYERS idle players from ADDRESSES loopback addresses on a fresh server, a canary
+# timed (README: Load and scale)
+PLAYERS ?= 3000
+ADDRESSES ?= 60
+capacity: $(VENV)/.test-installed
+	$(PY) -m loadtest --capacity $(PLAYERS) --addresses $(ADDRESSES) $(foreach u,$(URL),--url $(u))
+
+# CLIENTS players asking only analyse, on a fresh server and then on a fresh make
+# cluster through its proxy, side by side (README: Load and scale)
+serving: $(VENV)/.test-installed
+	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
+	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
+
+# the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
+# processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS and Redis on
+# loopback, until Ctrl-C (README: Cluster)
 REDIS_PORT ?= 6390
 WEB ?= 2
 WORKERS ?= 2
+WEB_PORT = $(shell echo $$(($(PORT) + 1)))
 cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
 	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
+	PROXY_PORT=$(PORT) WEB_PORT=$(WEB_PORT) WEB_COUNT=$(WEB) ARCADE_TRUSTED_PROXIES=1 \
 	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
-	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
+	$(VENV)/bin/honcho start --port $(WEB_PORT) --concurrency web=$(WEB)
 
 clean:
 	rm -rf $(VENV) node_modules test-artifacts .pytest_cache

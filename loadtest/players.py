@@ -460,7 +460,8 @@ def print_report(report: dict) -> None:
         print(f"  fault: {fault}")
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The load tool's command line (``python -m loadtest``)."""
     parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
@@ -499,7 +500,33 @@ def main(argv=None) -> int:
         action="store_true",
         help="only the crowd scenario: 12 hard solves and a trivial one from one address",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--capacity",
+        type=int,
+        metavar="N",
+        help="instead: hold N idle players (from --addresses loopback addresses) and time "
+        "a canary (loadtest.capacity)",
+    )
+    parser.add_argument("--addresses", type=int, default=60, help="with --capacity")
+    parser.add_argument(
+        "--analyses",
+        action="store_true",
+        help="instead: --clients players asking only analyse for 8-puzzle positions "
+        "(loadtest.analyses)",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "
+        "side by side",
+    )
+    return parser
+
+
+def main(argv=None) -> int:
+    """Simulated players, then the floods (``--capacity`` and ``--analyses`` are
+    :mod:`loadtest.scenarios`, dispatched by ``python -m loadtest``)."""
+    args = build_parser().parse_args(argv)
     process = None
     url, pid = args.url, args.pid
     if url is None:

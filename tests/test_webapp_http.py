@@ -409,14 +409,14 @@ def test_every_setting_declares_its_type_default_and_purpose():
 
 
 def test_the_server_and_the_rq_worker_read_the_same_settings_as_the_app(monkeypatch):
-    environ = {"ARCADE_THREADS": "12", "ARCADE_REQUEST_SECONDS": "2.5", "ARCADE_LOG_LEVEL": ""}
+    environ = {"ARCADE_MAX_CLIENTS": "12", "ARCADE_REQUEST_SECONDS": "2.5", "ARCADE_LOG_LEVEL": ""}
     config = from_environment(environ)
-    assert config["THREADS"] == 12 and config["REQUEST_SECONDS"] == 2.5
+    assert config["MAX_CLIENTS"] == 12 and config["REQUEST_SECONDS"] == 2.5
     assert config["LOG_LEVEL"] == "INFO" and config["TRUSTED_PROXIES"] == 0
-    with pytest.raises(ValueError, match="ARCADE_THREADS must be a number"):
-        from_environment({"ARCADE_THREADS": "many"})
-    monkeypatch.setenv("ARCADE_THREADS", "12")
-    assert create_app(testing=True).config["THREADS"] == config["THREADS"]
+    with pytest.raises(ValueError, match="ARCADE_MAX_CLIENTS must be a number"):
+        from_environment({"ARCADE_MAX_CLIENTS": "many"})
+    monkeypatch.setenv("ARCADE_MAX_CLIENTS", "12")
+    assert create_app(testing=True).config["MAX_CLIENTS"] == config["MAX_CLIENTS"]
 
 
 def _remote_addr_app(**config):

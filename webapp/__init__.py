@@ -4,6 +4,12 @@
 ``app.extensions["socketio"]``.
 """
 
-from .app import create_app
-
 __all__ = ["create_app"]
+
+
+def create_app(testing: bool = False, **config):
+    """:func:`webapp.app.create_app`, imported when first called: importing the package
+    imports nothing, so ``python -m webapp`` can patch for gevent before anything."""
+    from .app import create_app as create
+
+    return create(testing, **config)

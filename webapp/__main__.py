@@ -1,8 +1,12 @@
-"""``python -m webapp [--host H] [--port P] [--threads N] [--dev]``: serve the arcade.
+"""``python -m webapp [--host H] [--port P] [--dev]``: serve the arcade.
 
-Served by gunicorn (:mod:`webapp.serve.server`): one worker process, ``--threads``
-threads (one per open websocket). ``--dev`` runs the reloading Werkzeug
-development server instead, for people changing the code.
+Served by gunicorn's gevent worker (:mod:`webapp.serve.server`): one worker process
+holding up to ``ARCADE_MAX_CLIENTS`` players without a thread each. The
+standard library is patched for gevent here, first, before anything else is
+imported (``webapp/__init__`` imports nothing either), and only when this
+module runs as the program: the solver's worker processes import it again
+under another name and stay unpatched. ``--dev`` runs the reloading Werkzeug
+development server instead (threads, no patching), for people changing the code.
 
 SIGTERM or Ctrl-C shut down gracefully: new jobs are refused, clients with a job
 queued or running are told ``error`` ("server is shutting down"), the solver
@@ -11,12 +15,19 @@ workers stop, then the process exits.
 
 from __future__ import annotations
 
-import argparse
-import logging
-import os
-import signal
+import sys
 
-from .config import from_environment
+if __name__ == "__main__" and "--dev" not in sys.argv[1:]:
+    from gevent import monkey
+
+    monkey.patch_all()
+
+import argparse  # noqa: E402 - after the patching, which must come first
+import logging  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+
+from .config import from_environment  # noqa: E402
 
 log = logging.getLogger("webapp")
 
@@ -72,12 +83,6 @@ def main(argv=None) -> None:
         help="port (default $PORT or 5000)",
     )
     parser.add_argument(
-        "--threads",
-        type=int,
-        default=config["THREADS"],
-        help="threads, so at most this many clients at once (default $ARCADE_THREADS or 1000)",
-    )
-    parser.add_argument(
         "--dev", action="store_true", help="the reloading development server instead of gunicorn"
     )
     args = parser.parse_args(argv)
@@ -88,12 +93,13 @@ def main(argv=None) -> None:
     if args.dev:
         serve_dev(args.host, args.port)
         return
-    from .serve.server import ArcadeServer
+    from .live.admission import affordable
+    from .serve.server import SPARE_CONNECTIONS, ArcadeServer
 
     ArcadeServer(
         args.host,
         args.port,
-        threads=args.threads,
+        connections=affordable(config["MAX_CLIENTS"]) + SPARE_CONNECTIONS,
         log_level=level,
         request_seconds=config["REQUEST_SECONDS"],
     ).run()

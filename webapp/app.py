@@ -34,8 +34,10 @@ from .http.pages import pages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
+from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .live.replies import error_payload
+from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
 
 PACKAGE = Path(__file__).resolve().parent
@@ -121,7 +123,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     # "the newest request wins" means the newest the player sent
     socketio = SocketIO(
         app,
-        async_mode="threading",
+        async_mode=async_mode(),
         async_handlers=False,
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
@@ -135,7 +137,12 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
-    register_events(socketio, runner, limiter)
+    admission = Admission(
+        affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
+    )
+    app.extensions["admission"] = admission
+    guard_transports(socketio.server, admission)
+    register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
     # outermost, so the host guard, the pages and Socket.IO all see the resolved address

@@ -85,7 +85,15 @@ SETTINGS: dict[str, Setting] = {
         "(0: none; the client address is the connection's)",
     ),
     # -- serving ---------------------------------------------------------------------
-    "THREADS": Setting(int, 1000, "gunicorn threads: at most this many clients at once"),
+    "MAX_CLIENTS": Setting(
+        int,
+        5000,
+        "players one process holds (about 70 KB each, no thread); the next is refused at "
+        "once (lowered to what the open-file limit allows)",
+    ),
+    "MAX_CLIENTS_PER_ADDRESS": Setting(
+        int, 100, "... and from one client address (as resolved through TRUSTED_PROXIES)"
+    ),
     "REQUEST_SECONDS": Setting(
         float, 10.0, "seconds a client may take to send a request's headers"
     ),

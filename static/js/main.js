@@ -25,7 +25,7 @@ async function start() {
   const ctrl = new Controller(config, {
     createGame: module.createGame,
     createView: (controller) => controller.game.createView($("board"), controller),
-    connect: (handlers) => new SolverLink({ ...handlers, onConnection: (up) => panel && panel.connection(up) }),
+    connect: (handlers) => new SolverLink({ ...handlers, onConnection: (up, refusal) => panel && panel.connection(up, refusal) }),
     extra: declaredExtra(module, config.game_info),
     changed: () => panel && panel.refresh(),
     moved: () => followInAddressBar(ctrl, startUrl),

@@ -27,6 +27,7 @@ export class Panel {
     this.ctrl = ctrl;
     this.coach = new Coach(ctrl);
     this.shownRefusals = 0;
+    this.refusal = null; // the server's reason while it refuses this player
   }
 
   /** Redraw everything from the controller's state. */
@@ -94,6 +95,7 @@ export class Panel {
       const done = `Puzzle solved in ${plural(moves, "move")}${extras} (${shortest})!${help}`;
       return judged ? `${judged} ${done}` : done;
     }
+    if (this.refusal) return this.refusal;
     if (judged) return judged;
     if (here.solvable === false && here.optimal) {
       return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
@@ -165,10 +167,15 @@ export class Panel {
     }
   }
 
-  connection(up) {
+  /** The link's state; `refusal` ("The server is full; trying again in N s") takes the status line. */
+  connection(up, refusal = null) {
+    const changed = refusal !== this.refusal;
+    this.refusal = up ? null : refusal;
     const node = $("connection");
-    if (!node) return;
-    node.dataset.up = up ? "true" : "false";
-    node.title = up ? "connected to the solver" : "solver offline, reconnecting…";
+    if (node) {
+      node.dataset.up = up ? "true" : "false";
+      node.title = up ? "connected to the solver" : refusal || "solver offline, reconnecting…";
+    }
+    if (changed) this.refresh();
   }
 }

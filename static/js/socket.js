@@ -3,11 +3,20 @@
 // client's older job when a newer one arrives), so replies to anything but the
 // current request id are ignored, except analyses, which stay true facts about
 // their board and are always worth caching.
+//
+// A full server refuses a new player at once with a reason (a `connect_error`
+// the server sent, after which socket.io does not retry by itself): the link
+// then counts down to its next try, waiting longer after each refusal, and
+// reports "<reason>; trying again in N s" through onConnection.
+
+const FIRST_RETRY_SECONDS = 5;
+const LONGEST_RETRY_SECONDS = 60;
 
 export class SolverLink {
   /**
    * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable and
-   *   onError, each called with (reply, request); onConnection(connected)
+   *   onError, each called with (reply, request); onConnection(connected, refusal),
+   *   where refusal is "<the server's reason>; trying again in N s" while refused
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -16,14 +25,36 @@ export class SolverLink {
     this.sent = new Map(); // id -> request, so replies know their board
     // eslint-disable-next-line no-undef
     this.socket = io({ transports: ["websocket", "polling"] });
-    this.socket.on("connect", () => handlers.onConnection?.(true));
+    this.refusals = 0; // in a row: each one doubles the wait before the next try
+    this.countdown = null;
+    this.socket.on("connect", () => { this.refusals = 0; handlers.onConnection?.(true); });
     this.socket.on("disconnect", () => handlers.onConnection?.(false));
-    this.socket.on("connect_error", () => handlers.onConnection?.(false));
+    this.socket.on("connect_error", (error) => {
+      // still active: a network failure socket.io retries itself; else the server refused
+      if (this.socket.active) handlers.onConnection?.(false);
+      else this.retryLater(error.message || "The server refused the connection");
+    });
     this.socket.on("analysis", (reply) => this.receive("analysis", reply));
     this.socket.on("progress", (reply) => this.receive("progress", reply));
     this.socket.on("solution", (reply) => this.receive("solution", reply));
     this.socket.on("unsolvable", (reply) => this.receive("unsolvable", reply));
     this.socket.on("error", (reply) => this.receive("error", reply));
+  }
+
+  /** Count down to the next try, a little randomised so refused players do not return at once. */
+  retryLater(reason) {
+    clearInterval(this.countdown);
+    const wait = Math.min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** this.refusals++);
+    let left = Math.ceil(wait * (0.8 + 0.4 * Math.random()));
+    const show = () => this.handlers.onConnection?.(false, `${reason}; trying again in ${left} s`);
+    show();
+    this.countdown = setInterval(() => {
+      left -= 1;
+      if (left > 0) { show(); return; }
+      clearInterval(this.countdown);
+      this.handlers.onConnection?.(false, `${reason}; trying again now`);
+      this.socket.connect();
+    }, 1000);
   }
 
   /** Send `analyse` or `solve`; returns the request (it becomes the current one). */

@@ -67,10 +67,11 @@ class BadFrameLog:
 bad_frames = BadFrameLog()
 
 
-def websocket_class(max_message: int, max_buffered: int):
-    """Engine.IO's threading websocket wrapper with per-connection caps."""
+def websocket_class(max_message: int, max_buffered: int, base: type = SimpleWebSocketWSGI):
+    """Engine.IO's websocket wrapper (``base``: the threading one, or gevent's, which
+    hands simple-websocket gevent's threads, events and selector) with per-connection caps."""
 
-    class GuardedWebSocket(SimpleWebSocketWSGI):
+    class GuardedWebSocket(base):
         """One websocket; ``wait`` returns None (a clean close) instead of a bad frame."""
 
         def __call__(self, environ, start_response):
@@ -140,7 +141,8 @@ def install(
     """
     server = socketio.server
     eio = server.eio
-    eio._async = {**eio._async, "websocket": websocket_class(eio.max_http_buffer_size, max_waiting)}
+    guarded_socket = websocket_class(eio.max_http_buffer_size, max_waiting, eio._async["websocket"])
+    eio._async = {**eio._async, "websocket": guarded_socket}
     dispatch = server._handle_eio_message
 
     def guarded(eio_sid, data):

@@ -1,7 +1,8 @@
 """Health and request ids: ``/healthz``, ``/readyz`` and the ``X-Request-Id`` header.
 
 ``/healthz`` says the process answers. ``/readyz`` says whether it can take
-jobs: 200 with the job runner's figures, 503 while shutting down. Every HTTP
+jobs: 200 with the job runner's figures and the players held against the
+limit (:mod:`webapp.live.admission`), 503 while shutting down. Every HTTP
 response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.
@@ -47,7 +48,8 @@ def healthz():
 def readyz():
     runner = current_app.extensions["jobs"]
     ready = not runner.closing
+    players = current_app.extensions["admission"].health()
     return (
-        jsonify(status="ok" if ready else "shutting down", **runner.health()),
+        jsonify(status="ok" if ready else "shutting down", **runner.health(), **players),
         200 if ready else 503,
     )

@@ -24,6 +24,7 @@ import atexit
 import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from multiprocessing.connection import wait
@@ -54,6 +55,10 @@ class _SolverProcess:
         self.index = index
         self.cancel_flag = _SPAWN.RawValue("q", 0)
         self.conn, child_end = _SPAWN.Pipe()
+        # under gevent the pipe is a patched socketpair, left non-blocking, and the
+        # flag is shared with the child: each end reads whole messages, so blocking
+        for end in (self.conn, child_end):
+            os.set_blocking(end.fileno(), True)
         self.process = _SPAWN.Process(
             target=process_main,
             name=f"{name}-solver-{index}",

@@ -12,11 +12,12 @@ import itertools
 import logging
 
 from flask import request
-from flask_socketio import SocketIO
+from flask_socketio import ConnectionRefusedError, SocketIO
 
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
+from .admission import Admission
 from .replies import error_payload
 from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
 
@@ -30,8 +31,15 @@ def _log_id() -> str:
     return f"{request.sid[:8]}/{next(_counter)}"
 
 
-def register_events(socketio: SocketIO, runner: JobCore, limiter: RateLimiter) -> None:
-    """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
+#: a refused client's Engine.IO connection is closed this long after it was told why
+REFUSED_CLOSE_SECONDS = 1.0
+
+
+def register_events(
+    socketio: SocketIO, runner: JobCore, limiter: RateLimiter, admission: Admission
+) -> None:
+    """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
+    ``socketio``; ``admission`` decides who may connect."""
 
     def reply_error(message: str, event: str, payload=None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)), to=request.sid)
@@ -57,9 +65,23 @@ def register_events(socketio: SocketIO, runner: JobCore, limiter: RateLimiter) -
         # the address as resolved through the trusted proxies (webapp.guard.proxy)
         runner.submit(request.sid, kind, job, log_id, address=request.remote_addr or "")
 
+    def close_later(eio_sid: str) -> None:
+        """A refused client's transport, closed once it has had time to read why (a
+        well-behaved client closes it first)."""
+        socketio.sleep(REFUSED_CLOSE_SECONDS)
+        socketio.server.eio.disconnect(eio_sid)
+
     @socketio.on("connect")
     def on_connect(*_auth):
-        log.info("%s connected", request.sid[:8])
+        refused = admission.admit(request.sid, request.remote_addr or "")
+        if refused is None:
+            log.info("%s connected", request.sid[:8])
+            return
+        log.info("%s refused: %s", request.sid[:8], refused)
+        eio_sid = socketio.server.manager.eio_sid_from_sid(request.sid, "/")
+        if eio_sid is not None:
+            socketio.start_background_task(close_later, eio_sid)
+        raise ConnectionRefusedError(refused)
 
     @socketio.on(ANALYSE)
     def on_analyse(*args):
@@ -89,6 +111,7 @@ def register_events(socketio: SocketIO, runner: JobCore, limiter: RateLimiter) -
             reply_error("disconnect is a reserved event name", "disconnect")
             return
         log.info("%s disconnected", request.sid[:8])
+        admission.release(request.sid)
         limiter.forget(request.sid)
         runner.drop(request.sid)
 

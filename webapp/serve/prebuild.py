@@ -14,6 +14,7 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import wait
 
 from solver import catalogue
 
@@ -52,6 +53,9 @@ def start_prebuild(then: Callable[[], None] | None = None) -> threading.Thread:
         )
         try:
             process.start()
+            # wait on the sentinel first: under gevent a plain join() is a blocking
+            # waitpid that would stop the whole web process for the build's length
+            wait([process.sentinel])
             process.join()
         except Exception:  # tables are only a speed-up
             log.exception("prebuild process failed")

@@ -1,25 +1,32 @@
-"""The production server: gunicorn, the way Flask-SocketIO documents it for threading mode.
+"""The production server: gunicorn's gevent worker, the way Flask-SocketIO documents it for many clients.
 
 One gunicorn worker process (a Socket.IO client's session lives in one process;
-more web processes need the message queue, see the ``Procfile``) with many
-threads: under gunicorn's ``gthread`` worker every websocket holds a thread for
-as long as it is open (simple-websocket provides the websocket transport), so
-``threads`` is also the most clients one process serves. The solver's worker
-processes (:mod:`webapp.jobs.pool`) are started by the app inside that gunicorn worker.
+more web processes need the message queue, see the ``Procfile``) running
+gevent: every connection is a greenlet, so an idle websocket costs a few tens of
+KB and no thread (simple-websocket provides the websocket transport, with
+gevent's sockets and events). ``python -m webapp`` patches the standard library
+for gevent before it imports anything else (:mod:`webapp.__main__`); the app
+then runs Socket.IO in gevent mode (:func:`webapp.serve.mode.async_mode`). How many players the
+process holds is the app's decision (:mod:`webapp.live.admission`), not the
+server's: ``worker_connections`` leaves room above it for pages and health
+checks. The solver's worker processes (:mod:`webapp.jobs.pool`) are started by the
+app inside the gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
-both); :class:`GracefulThreadWorker` then stops the app gracefully, as :func:`shutdown`
+both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
 describes, while gunicorn waits for the connections to close, then both exit.
 """
 
 from __future__ import annotations
 
 import logging
-import socket
+import math
 import threading
 
+import gevent
 from gunicorn.app.base import BaseApplication
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 log = logging.getLogger("webapp")
 
@@ -40,24 +47,9 @@ def shutdown(app) -> int:
     return told
 
 
-class _TimedSocket(socket.socket):
-    """A connection whose blocking reads give up after ``seconds`` (``REQUEST_SECONDS``:
-    slowloris connections must not hold the worker's threads).
-
-    gunicorn's gthread worker reads a request with the socket blocking and no
-    timeout; turning "blocking" into "blocking with a timeout" here bounds how
-    long a slow client holds a thread. A websocket, once accepted, waits without
-    a limit again (its pings tell a dead peer apart).
-    """
-
-    __slots__ = ()
-    seconds = 10.0
-
-    def setblocking(self, flag: bool) -> None:
-        if flag:
-            self.settimeout(self.seconds)
-        else:
-            super().setblocking(False)
+#: connections the server accepts beyond the players the app holds: pages, health
+#: checks, refused players being told
+SPARE_CONNECTIONS = 500
 
 
 class _QuietTimeouts(logging.Filter):
@@ -70,37 +62,39 @@ class _QuietTimeouts(logging.Filter):
         return True
 
 
-class GracefulThreadWorker(ThreadWorker):
-    """gunicorn's gthread worker, stopping the arcade gracefully on SIGTERM, SIGINT
-    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes;
-    a slow client's request times out (:class:`_TimedSocket`, its ``timed_socket``)."""
+class ArcadeWorker(GeventWorker):
+    """gunicorn's gevent worker, stopping the arcade gracefully on SIGTERM, SIGINT
+    or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes.
+    A connection's reads time out after ``request_seconds`` (slowloris connections must
+    not hold the worker's connections) until it becomes a websocket, which then waits
+    without a limit (its pings tell a dead peer apart)."""
 
-    timed_socket: type[_TimedSocket] = _TimedSocket
+    request_seconds = 10.0
 
     def init_process(self):
         self.log.error_log.addFilter(_QuietTimeouts())
         super().init_process()
 
-    def handle(self, conn):
-        if type(conn.sock) is socket.socket:
-            conn.sock.__class__ = self.timed_socket
-        return super().handle(conn)
+    def handle(self, listener, client, addr):
+        client.settimeout(self.request_seconds)  # instead of GeventWorker's plain blocking
+        AsyncWorker.handle(self, listener, client, addr)
 
-    def handle_request(self, req, conn):
+    def handle_request(self, listener_name, req, sock, addr):
         upgrade = any(
             name == "UPGRADE" and value.lower() == "websocket" for name, value in req.headers
         )
         if upgrade:
-            socket.socket.setblocking(conn.sock, True)  # no timeout from now on
-        return super().handle_request(req, conn)
+            sock.settimeout(None)
+        return super().handle_request(listener_name, req, sock, addr)
 
     def handle_exit(self, sig, frame):
         if self.alive:
-            self.alive = False  # the event loop stops accepting and drains
+            self.alive = False  # the run loop stops accepting and drains
             app = getattr(self, "wsgi", None)  # None: signalled while the app was loading
             if app is not None:
-                # not in the signal handler: the shutdown waits for the solver workers
-                threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
+                # not in the signal handler (under gevent a callback of the event loop,
+                # where nothing may wait): the shutdown waits for the solver workers
+                gevent.spawn(shutdown, app)
 
     handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
@@ -112,21 +106,18 @@ class ArcadeServer(BaseApplication):
         self,
         host: str = "127.0.0.1",
         port: int = 5000,
-        threads: int = 1000,
+        connections: int = 5000 + SPARE_CONNECTIONS,
         log_level: str = "info",
         request_seconds: float = 10.0,
     ):
-        # this server's own classes: the forked worker inherits them, no global changes
-        timed = type("TimedSocket", (_TimedSocket,), {"__slots__": (), "seconds": request_seconds})
-        worker = type("ArcadeThreadWorker", (GracefulThreadWorker,), {"timed_socket": timed})
+        # this server's own worker class: the forked worker inherits it, no global changes
+        worker = type("ServerWorker", (ArcadeWorker,), {"request_seconds": request_seconds})
         self.options = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": worker,
-            "threads": threads,
-            # every open websocket holds a thread; idle keep-alive HTTP connections
-            # (up to the difference) wait in gunicorn's poller without one
-            "worker_connections": threads + 100,
+            "worker_connections": connections,
+            "keepalive": max(1, math.ceil(request_seconds)),  # idle keep-alive, then closed
             "graceful_timeout": 15,
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",

@@ -1,0 +1,136 @@
+"""A cluster as ``make cluster`` runs it, started from Python: the load tool and the tests.
+
+``honcho start`` on the project's Procfile: HAProxy on one public port in front
+of the web processes (the next ports), an RQ worker pool and a redis-server,
+all on loopback, each process honcho starts in one session so :meth:`stop`
+ends them all. Players use :attr:`Cluster.url`, the proxy's one address;
+:attr:`Cluster.web_urls` reach the web processes behind it directly (for
+checks that need to know which one served).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from .players import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_ports(count: int) -> int:
+    """A port P with P + 1 ... P + count - 1 free too."""
+    while True:
+        port = free_port()
+        try:
+            for offset in range(1, count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port + offset))
+            return port
+        except OSError:
+            continue
+
+
+class Cluster:
+    """``honcho start`` on the Procfile; :meth:`stop` is a Ctrl-C."""
+
+    def __init__(self, log_path: Path, env: dict | None = None, web: int = 2, workers: int = 2):
+        self.redis_port, self.port = free_port(), free_ports(web + 1)
+        self.web = web
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.web_urls = [f"http://127.0.0.1:{self.port + 1 + i}" for i in range(web)]
+        self.log_path = log_path
+        bin_dir = str(Path(sys.executable).parent)  # python and rq of this environment
+        full_env = {
+            **os.environ,
+            "PATH": bin_dir + os.pathsep + os.environ["PATH"],
+            "REDIS_PORT": str(self.redis_port),
+            "PROXY_PORT": str(self.port),
+            "WEB_PORT": str(self.port + 1),
+            "WEB_COUNT": str(web),
+            "WORKERS": str(workers),
+            "ARCADE_MESSAGE_QUEUE": self.redis_url,
+            "ARCADE_TRUSTED_PROXIES": "1",
+            **(env or {}),
+        }
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "honcho",
+                "start",
+                "--no-colour",
+                "--procfile",
+                str(ROOT / "Procfile"),
+                "--app-root",
+                str(ROOT),
+                "--port",
+                str(self.port + 1),
+                "--concurrency",
+                f"web={web}",
+            ],
+            cwd=ROOT,
+            env=full_env,
+            stdin=subprocess.DEVNULL,
+            stdout=open(log_path, "w"),  # noqa: SIM115 - honcho writes it for the cluster's life
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text()[-4000:]
+
+    def workers(self) -> list:
+        from rq import Worker
+
+        from webapp.jobs.cluster_job import redis_client
+
+        return Worker.all(connection=redis_client(self.redis_url))
+
+    def wait_ready(self, timeout: float = 60.0, workers: int = 2) -> None:
+        """Until the proxy answers, every web process's quick lane is warm, HAProxy sends
+        to each of them and the workers have registered with RQ (their tables warm)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=1).close()
+                for url in self.web_urls:  # each quick lane warm
+                    with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
+                        quick = json.load(response)["pools"]["analyse"]
+                    assert quick["ready"] == quick["size"]
+                if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
+                    len(self.workers()) >= workers
+                ):
+                    return
+            except Exception:  # noqa: BLE001 - not up yet
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not come up:\n" + self.log())
+            time.sleep(0.2)
+
+    def _proxy_sends_to(self, number: int) -> bool:
+        """Whether the proxy has web process ``number`` up: a request whose cookie names
+        it goes there, and only a request sent elsewhere gets a new cookie."""
+        request = urllib.request.Request(
+            f"{self.url}/healthz", headers={"Cookie": f"ARCADE_WEB=w{number}"}
+        )
+        with urllib.request.urlopen(request, timeout=1) as response:
+            return "ARCADE_WEB=" not in (response.headers.get("Set-Cookie") or "")
+
+    def stop(self) -> None:
+        """Ctrl-C for honcho (it stops everything it started); killed after 20 s."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            raise AssertionError("honcho did not stop:\n" + self.log()) from None
