@@ -35,6 +35,7 @@ from .jobs.pool import WorkerPool
 from .jobs.process import Limits, WorkerSettings
 from .live.events import register_events
 from .live.replies import error_payload
+from .players import init_players
 from .serve.prebuild import start_prebuild
 
 PACKAGE = Path(__file__).resolve().parent
@@ -132,6 +133,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
+    init_players(app, migrate=not testing)  # tests migrate on first use
     register_events(socketio, runner, limiter)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])

@@ -45,6 +45,11 @@ DEFAULTS = {
     "PREBUILD_TABLES": True,  # warm tables and start workers at startup (not in tests)
     "MESSAGE_QUEUE": None,  # "redis://host:port/0" to run as part of a cluster
     "SHUTDOWN_SECONDS": 5.0,  # how long a graceful shutdown waits for workers
+    # players (webapp/players, webapp/storage)
+    "DATABASE_URL": None,  # an SQLAlchemy URL; None: a SQLite file in DATA_DIR
+    "DATA_DIR": None,  # None: the user's data directory (platformdirs)
+    "WRITES_PER_ADDRESS": 1200,  # players' writes per minute from one address (0: off)
+    "WRITES_PER_PLAYER": 30,  # ... and from one player
 }
 
 TRUE_WORDS = ("1", "true", "yes", "on")
@@ -76,7 +81,7 @@ def normalise(config: MutableMapping) -> None:
         value = config.get(key)
         if key in ("ALLOWED_ORIGINS", "ALLOWED_HOSTS"):
             config[key] = _origins(value)
-        elif key in ("MESSAGE_QUEUE", "SERVED_HOST"):
+        elif key in ("MESSAGE_QUEUE", "SERVED_HOST", "DATABASE_URL", "DATA_DIR"):
             config[key] = value or None
         else:
             config[key] = _typed(key, value, default)
