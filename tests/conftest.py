@@ -1,5 +1,6 @@
 """Shared fixtures: the table cache, a live server, and Debian's Chromium."""
 
+import itertools
 import os
 import shutil
 import threading
@@ -121,3 +122,33 @@ def inbox(app):
     yield Inbox(client)
     if client.is_connected():
         client.disconnect()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One throwaway PostgreSQL cluster on loopback for the whole session."""
+    import tempfile
+
+    from helpers.postgres import Cluster
+
+    from loadtest.players import free_port
+
+    if not Cluster.available():
+        pytest.fail("PostgreSQL is not installed: run scripts/ensure-postgres.sh (make test does)")
+    cluster = Cluster(Path(tempfile.mkdtemp(prefix="arcade-pg-")), free_port())
+    cluster.start()
+    yield cluster
+    cluster.stop()
+    shutil.rmtree(cluster.folder, ignore_errors=True)
+
+
+_DATABASE_NUMBERS = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """An empty database, once on SQLite and once on PostgreSQL: the storage tests run on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'arcade.sqlite3'}"
+    cluster = request.getfixturevalue("postgres_cluster")
+    return cluster.create(f"t{os.getpid()}_{next(_DATABASE_NUMBERS)}")

@@ -117,6 +117,8 @@ def _remember(response):
     """Set the player cookie when this request created or moved the player."""
     token = g.get("new_token")
     if token:
+        # the write that made the player counts against the player's own limit too
+        _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
         response.set_cookie(
             COOKIE,
             signer(current_app.secret_key).dumps(token),
