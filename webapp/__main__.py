@@ -1,5 +1,8 @@
 """``python -m webapp [--host H] [--port P] [--threads N] [--dev]``: serve the arcade.
 
+``python -m webapp db upgrade|revision|backup FILE|restore FILE``: the database
+(:mod:`webapp.storage.operations`).
+
 Served by gunicorn (:mod:`webapp.serve.server`): one worker process, ``--threads``
 threads (one per open websocket). ``--dev`` runs the reloading Werkzeug
 development server instead, for people changing the code.
@@ -15,6 +18,7 @@ import argparse
 import logging
 import os
 import signal
+import sys
 
 log = logging.getLogger("webapp")
 
@@ -57,6 +61,11 @@ def _never_served(environ, start_response):  # pragma: no cover - the watcher's 
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["db"]:  # the operators' database commands
+        from .storage.operations import main as db_main
+
+        sys.exit(db_main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
