@@ -8,6 +8,7 @@ import { Controller } from "./controller.js";
 import { bindControls } from "./controls.js";
 import { loadGame } from "./games.js";
 import { $, Panel } from "./panel.js";
+import { Players } from "./players.js";
 import { followInAddressBar } from "./share.js";
 import { SolverLink } from "./socket.js";
 
@@ -22,15 +23,17 @@ async function start() {
   const module = await loadGame(config.game);
   const startUrl = window.location.pathname + window.location.search; // a seeded level's own link
   let panel = null;
+  let players = null;
   const ctrl = new Controller(config, {
     createGame: module.createGame,
     createView: (controller) => controller.game.createView($("board"), controller),
     connect: (handlers) => new SolverLink({ ...handlers, onConnection: (up) => panel && panel.connection(up) }),
     extra: declaredExtra(module, config.game_info),
-    changed: () => panel && panel.refresh(),
+    changed: () => { if (panel) panel.refresh(); if (players) players.refresh(); },
     moved: () => followInAddressBar(ctrl, startUrl),
   });
   panel = new Panel(ctrl);
+  players = new Players(ctrl, $("result"));
   bindControls(ctrl, module);
   ctrl.start();
   setInterval(() => panel.tick(), 500);
