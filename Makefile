@@ -44,6 +44,7 @@ lint: $(VENV)/.test-installed node_modules/.installed
 test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-postgres.sh
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.run-installed
@@ -65,15 +66,18 @@ load: $(VENV)/.test-installed
 soak: $(VENV)/.test-installed
 	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
 
-# the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
+# the Procfile under honcho: Redis, PostgreSQL (the players), 2 web processes (ports PORT, PORT+1) and an RQ
 # worker pool of 2 on loopback, until Ctrl-C (README: Cluster)
 REDIS_PORT ?= 6390
+PG_PORT ?= 5439
 WEB ?= 2
 WORKERS ?= 2
 cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
+	bash scripts/ensure-postgres.sh
 	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
-	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
+	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 PG_PORT=$(PG_PORT) \
+	ARCADE_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:$(PG_PORT)/arcade \
 	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
 
 clean:

@@ -47,6 +47,19 @@ def shared_table_cache():
         os.environ["PUZZLE_ARCADE_CACHE"] = old
 
 
+@pytest.fixture(scope="session", autouse=True)
+def throwaway_data_dir(tmp_path_factory):
+    """Servers the tests start keep their players in a throwaway folder, never in the
+    user's data directory (the default SQLite file and the cookie secret live there)."""
+    old = os.environ.get("ARCADE_DATA_DIR")
+    os.environ["ARCADE_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if old is None:
+        os.environ.pop("ARCADE_DATA_DIR", None)
+    else:
+        os.environ["ARCADE_DATA_DIR"] = old
+
+
 @pytest.fixture
 def isolated_cache(tmp_path, monkeypatch):
     """A fresh, empty table folder for this test only (cold builds, planted bad files)."""

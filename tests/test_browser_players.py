@@ -38,7 +38,9 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     ann.testid("player-name").fill("<b>Ann</b>")
     ann.testid("player-name-form").locator("button").click()
     expect(ann.testid("player-note")).to_contain_text("not '<'")
-    ann.errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
+    ann.errors.remove(
+        "Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+    )
     ann.testid("player-name").fill("Ann")
     ann.testid("player-name-form").locator("button").click()
     expect(ann.testid("player-note")).to_contain_text("recovery code")

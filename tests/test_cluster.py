@@ -10,10 +10,12 @@ installs redis-server).
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -25,6 +27,7 @@ from test_webapp_socket import ONE_MOVE_8
 
 from loadtest.players import free_port
 from solver import catalogue
+from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +54,7 @@ class Honcho:
 
     def __init__(self, log_path: Path, env: dict):
         self.redis_port, base = free_port(), _free_pair()
+        self.pg_port, self.pg_dir = free_port(), tempfile.mkdtemp(prefix="arcade-cluster-pg-")
         self.url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.web_urls = [f"http://127.0.0.1:{base}", f"http://127.0.0.1:{base + 1}"]
         self.log_path = log_path
@@ -61,6 +65,9 @@ class Honcho:
             "REDIS_PORT": str(self.redis_port),
             "ARCADE_MESSAGE_QUEUE": self.url,
             "WORKERS": "2",
+            "PG_PORT": str(self.pg_port),
+            "PG_DIR": self.pg_dir,
+            "ARCADE_DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{self.pg_port}/arcade",
             **env,
         }
         self.process = subprocess.Popen(
@@ -145,8 +152,10 @@ def cluster(tmp_path_factory):
     for url in started.web_urls:
         with pytest.raises(OSError):
             urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
-    with pytest.raises(OSError):
-        socket.create_connection(("127.0.0.1", started.redis_port), timeout=1).close()
+    for port in (started.redis_port, started.pg_port):  # Redis and PostgreSQL down
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    shutil.rmtree(started.pg_dir, ignore_errors=True)
     time.sleep(0.5)
     assert [pid for pid in pids if os.path.exists(f"/proc/{pid}")] == []
 
@@ -156,6 +165,27 @@ def connect(cluster, index):
     client = LiveClient(started.web_urls[index])
     clients.append(client)
     return client
+
+
+def _json(url, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"} if data else {}
+    request = urllib.request.Request(url, data=data, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return reply.status, json.loads(reply.read())
+
+
+def test_a_result_sent_to_one_web_process_ranks_on_the_others_leaderboard(cluster):
+    """The players live in the cluster's PostgreSQL, shared by every web process."""
+    started, _clients = cluster
+    first, second = started.web_urls
+    _, daily = _json(f"{second}/api/daily/jugs")
+    states = solve_board("jugs", daily["board"], goal=daily["options"]["goal"])["states"]
+    body = {"game": "jugs", "board": daily["board"], "options": daily["options"]}
+    status, result = _json(f"{first}/api/results", {**body, "states": states, "seconds": 9})
+    assert status == 201 and result["ranked"] and result["rank"] == 1
+    _, board = _json(f"{second}/api/leaderboard/jugs")
+    assert [(e["length"], e["seconds"]) for e in board["entries"]] == [(daily["shortest"], 9)]
 
 
 def test_both_web_processes_get_answers_from_the_workers(cluster):

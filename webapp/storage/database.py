@@ -12,6 +12,7 @@ starting at once migrate one after another.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,7 @@ from alembic.script import ScriptDirectory
 from platformdirs import user_data_dir
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -111,8 +113,19 @@ class Database:
         with self._writer.begin() as session:
             yield session
 
-    def upgrade(self, revision: str = "head") -> None:
-        """Apply the migrations up to ``revision`` (default: the newest)."""
+    def upgrade(self, revision: str = "head", wait: float = 60.0) -> None:
+        """Apply the migrations up to ``revision`` (default: the newest), waiting up to
+        ``wait`` seconds for a server still starting (``make cluster`` starts the web
+        processes and PostgreSQL together)."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.engine.connect().close()
+                break
+            except OperationalError:
+                if self.dialect == "sqlite" or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
         with self.engine.connect() as connection:
             if self.dialect == "postgresql":
                 connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
