@@ -7,6 +7,8 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_support import GamePage, engine_solution
 
+from solver import catalogue
+
 pytestmark = pytest.mark.browser
 
 RANK = re.compile(r"^#\d+$")
@@ -63,3 +65,24 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     board = page.request.get(f"{live_server}/api/leaderboard/jugs").json()
     assert {"Ann", "Bob"} <= {entry["name"] for entry in board["entries"]}
     assert board["me"]["rank"] is not None and board["streak"] == 1
+
+    # back at the start, the coach's first move shows that both players took it
+    first_move = engine_solution("jugs", board["board"], goal=board["options"]["goal"])[0][0]
+    view = GamePage(page, live_server).open("jugs", daily=1)
+    option = page.locator(f'[data-testid="option"][data-move="{first_move["text"]}"]')
+    expect(option).to_have_attribute("data-players", re.compile(r"^\d+$"), timeout=10_000)
+    assert int(option.get_attribute("data-players")) >= 2
+    expect(option.locator('[data-testid="option-players"]')).to_contain_text("players")
+    view.assert_no_errors()
+
+
+def test_level_cards_show_how_many_played_and_solved(page, live_server):
+    level = catalogue.get("jugs").levels()[0]
+    _moves, states = engine_solution("jugs", level["board"], **level["options"])
+    body = {"game": "jugs", "board": level["board"], "options": level["options"], "states": states}
+    assert page.request.post(f"{live_server}/api/results", data=body).ok
+    page.goto(f"{live_server}/")
+    card = page.locator(f'a.level[data-game="jugs"][data-board="{level["board"]}"]').first
+    note = card.locator('[data-testid="level-players"]')
+    expect(note).to_contain_text("% solved", timeout=10_000)
+    assert int(note.get_attribute("data-players")) >= 1

@@ -316,3 +316,42 @@ def test_a_restart_keeps_players_results_and_cookies(database_url, clock, tmp_pa
     assert [e["name"] for e in board["entries"]] == ["Ann"]
     assert board["me"]["rank"] == 1 and board["streak"] == 1
     restarted.extensions["players"].db.close()
+
+
+def test_what_players_chose_counts_unassisted_lines_per_position(app):
+    _daily, body = daily_line(app.test_client(), "npuzzle")
+    states = body["states"]
+    detour = [states[0], states[1], states[0], *states[1:]]
+    for line, assisted in ((states, False), (detour, False), (states, True)):
+        client = app.test_client()
+        client.post("/api/results", json={**body, "states": line, "assisted": assisted})
+
+    def chosen(position):
+        query = {"board": body["board"], "position": position}
+        reply = client.get("/api/choices/npuzzle", query_string=query).get_json()
+        return reply["players"], {m["board"]: m["players"] for m in reply["moves"]}
+
+    players, moves = chosen(states[0])
+    assert players == 2 and moves[states[1]] == 2  # the assisted line is not counted
+    players, moves = chosen(states[1])
+    assert (players, moves[states[2]], moves[states[0]]) == (2, 2, 1)
+    assert sum(moves.values()) == 3 and len(moves) >= 2  # every legal move is listed
+    nowhere = client.get("/api/choices/npuzzle", query_string={"board": "1 2 3 4 5 6 7 0 8"})
+    assert nowhere.status_code == 404  # neither a daily nor a level: nothing to show
+
+
+def test_level_cards_count_players_solve_rate_and_optimal_rate(app):
+    level = catalogue.get("jugs").levels()[0]
+    options = dict(level["options"])
+    states = solve_board("jugs", level["board"], **options)["states"]
+    body = {"game": "jugs", "board": level["board"], "options": options, "states": states}
+    ann, bob = app.test_client(), app.test_client()
+    assert ann.post("/api/results", json=body).get_json()["ranked"] is True
+    assert bob.post("/api/results", json={**body, "assisted": True}).get_json()["ranked"] is False
+    stats = ann.get("/api/levels/jugs").get_json()["levels"]
+    mine = next(s for s in stats if (s["board"], s["options"]) == (level["board"], options))
+    assert (mine["players"], mine["solve_rate"], mine["optimal_rate"]) == (2, 50, 50)
+    assert sum(s["players"] for s in stats) == 2
+    query = {"board": level["board"], **options}
+    board = ann.get("/api/leaderboard/jugs", query_string=query).get_json()
+    assert [e["length"] for e in board["entries"]] == [level["moves"][options["goal"]]]

@@ -22,6 +22,7 @@ from solver.core.seeds import daily_seed
 from ..storage import Database
 from ..storage.database import data_dir
 from .api import players
+from .choices import Choices
 from .limits import WriteLimits
 
 
@@ -37,6 +38,7 @@ class PlayersState:
         self.app = app
         self.now = clock
         self.limits = WriteLimits()
+        self.choices = Choices()
         self._db: Database | None = None
         self._lock = threading.Lock()
 

@@ -36,7 +36,7 @@ from .identity import (
     token_from_cookie,
 )
 from .limits import same_site
-from .puzzles import Puzzle, daily_puzzle, game_named, identify
+from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
@@ -256,6 +256,8 @@ def submit_result():
     result, created = records.store(
         state.db, player_id, puzzle, replay, seconds, assisted, state.now()
     )
+    if created:
+        state.choices.forget(puzzle.key)
     shortest = result.shortest
     reply = {
         "id": result.id,
@@ -297,18 +299,61 @@ def daily(name: str):
     )
 
 
+def _puzzle_from_query(game) -> Puzzle:
+    """A daily or shipped level named by ``?board=`` and its options (other parameters)."""
+    board = request.args.get("board")
+    if not board:
+        raise Refused("name the puzzle: ?board= and its options")
+    skip = ("board", "date", "position")
+    options = {k: v for k, v in request.args.items() if k not in skip}
+    puzzle, _domain = identify(game, board, options, _today(), _state().daily)
+    if not puzzle.rankable:
+        raise Refused("that board is neither a daily nor a shipped level", 404)
+    return puzzle
+
+
+@players.get("/levels/<name>")
+def level_stats(name: str):
+    """Each shipped level's players, solve rate and optimal rate (the lobby's cards)."""
+    game = game_named(name)
+    levels = [(level, level_puzzle(game, level)) for level in game.distinct_levels()]
+    counts = records.puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
+    stats = []
+    for level, puzzle in levels:
+        seen = counts.get(puzzle.key, {"players": 0, "solved": 0, "optimal": 0})
+        players_ = seen["players"]
+        stats.append(
+            {
+                "board": level["board"],
+                "options": level.get("options", {}),
+                **seen,
+                "solve_rate": round(100 * seen["solved"] / players_) if players_ else None,
+                "optimal_rate": round(100 * seen["optimal"] / players_) if players_ else None,
+            }
+        )
+    return jsonify(game=game.name, levels=stats)
+
+
+@players.get("/choices/<name>")
+def choices(name: str):
+    """What players chose from ``?position=`` of the puzzle ``?board=`` (with options)."""
+    game = game_named(name)
+    puzzle = _puzzle_from_query(game)
+    position = request.args.get("position") or puzzle.board
+    domain = game.make_domain(**game.check_options(puzzle.options))
+    domain.parse(puzzle.board)  # fixes the board's geometry (Klotski) before the position
+    state = _state()
+    return jsonify(state.choices.moves(state.db, domain, puzzle.key, position))
+
+
 @players.get("/leaderboard/<name>")
 def leaderboard(name: str):
     """A daily's leaderboard (``?date=``, default today), or a shipped level's
     (``?board=`` with the level's options as further parameters)."""
     game = game_named(name)
     state = _state()
-    board = request.args.get("board")
-    if board:
-        options = {k: v for k, v in request.args.items() if k not in ("board", "date")}
-        puzzle, _domain = identify(game, board, options, _today(), state.daily)
-        if not puzzle.rankable:
-            raise Refused("that board is neither a daily nor a shipped level", 404)
+    if request.args.get("board"):
+        puzzle = _puzzle_from_query(game)
         day = puzzle.day
     else:
         day = _day(request.args.get("date"))

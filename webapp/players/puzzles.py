@@ -74,6 +74,14 @@ def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
     return Puzzle(game.name, board, options, shortest, day)
 
 
+def level_puzzle(game: type[Game], level: dict, options: dict | None = None) -> Puzzle:
+    """A shipped level as a puzzle, under its own options or ``options`` (full: another
+    value of the progress option, e.g. Klotski's step metric)."""
+    options = options if options is not None else full_options(game, level.get("options"))
+    shortest = level["moves"][game.progress_value(options)]
+    return Puzzle(game.name, level["board"], options, shortest, None, level["name"])
+
+
 def identify(
     game: type[Game], board, given_options, today: dt.date, make: DailyMaker
 ) -> tuple[Puzzle, Domain]:
@@ -88,6 +96,5 @@ def identify(
         return daily, domain
     level = find_level(game, canonical, options)
     if level is not None:
-        shortest = level["moves"][game.progress_value(options)]
-        return Puzzle(game.name, canonical, options, shortest, None, level["name"]), domain
+        return level_puzzle(game, level, options), domain
     return Puzzle(game.name, canonical, options, None, None), domain

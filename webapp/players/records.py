@@ -14,7 +14,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 
 from solver.core.replay import Replay
@@ -165,3 +165,26 @@ def streak(db: Database, player_id: int, game: str, today: dt.date) -> int:
         count += 1
         day -= dt.timedelta(days=1)
     return count
+
+
+def puzzle_counts(db: Database, keys: list[str]) -> dict[str, dict]:
+    """Per puzzle key: ``players`` (with any result), ``solved`` (without help) and
+    ``optimal`` (without help, in the fewest moves), each counted once per player."""
+    unaided = Result.assisted.is_(False)
+    solved = case((unaided, Result.player_id))
+    optimal = case((unaided & (Result.length <= Result.shortest), Result.player_id))
+    query = (
+        select(
+            Result.puzzle,
+            func.count(Result.player_id.distinct()),
+            func.count(solved.distinct()),
+            func.count(optimal.distinct()),
+        )
+        .where(Result.puzzle.in_(keys))
+        .group_by(Result.puzzle)
+    )
+    with db.session() as session:
+        return {
+            key: {"players": players, "solved": won, "optimal": best}
+            for key, players, won, best in session.execute(query)
+        }
