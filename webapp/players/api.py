@@ -21,7 +21,6 @@ from solver.core.errors import BoardError
 from solver.core.replay import replay_line
 
 from ..storage.models import ImportedProgress, Player
-from . import records
 from .identity import (
     COOKIE,
     COOKIE_DAYS,
@@ -37,6 +36,15 @@ from .identity import (
 )
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
+from .records import (
+    LEADERBOARD_SIZE,
+    distribution,
+    place,
+    puzzle_counts,
+    standings,
+    store,
+    streak,
+)
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
@@ -233,10 +241,10 @@ def _seconds(value) -> float:
 def _standing(puzzle: Puzzle, player_id: int | None) -> dict:
     db = _state().db
     if puzzle.day is not None:
-        entries = records.standings(db, puzzle.game, day=puzzle.day)
+        entries = standings(db, puzzle.game, day=puzzle.day)
     else:
-        entries = records.standings(db, puzzle.game, puzzle_key=puzzle.key)
-    return records.place(entries, player_id) if player_id else {"players": len(entries)}
+        entries = standings(db, puzzle.game, puzzle_key=puzzle.key)
+    return place(entries, player_id) if player_id else {"players": len(entries)}
 
 
 @players.post("/results")
@@ -253,9 +261,7 @@ def submit_result():
     replay = replay_line(domain, puzzle.board, body.get("states"))
     with state.db.writing() as session:
         player_id = _player(session, create=True).id
-    result, created = records.store(
-        state.db, player_id, puzzle, replay, seconds, assisted, state.now()
-    )
+    result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
     if created:
         state.choices.forget(puzzle.key)
     shortest = result.shortest
@@ -272,7 +278,7 @@ def submit_result():
         "rank": None,
         "beat": None,
         **_standing(puzzle, player_id),
-        "streak": records.streak(state.db, player_id, game.name, today),
+        "streak": streak(state.db, player_id, game.name, today),
     }
     return jsonify(reply), 201 if created else 200
 
@@ -317,7 +323,7 @@ def level_stats(name: str):
     """Each shipped level's players, solve rate and optimal rate (the lobby's cards)."""
     game = game_named(name)
     levels = [(level, level_puzzle(game, level)) for level in game.distinct_levels()]
-    counts = records.puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
+    counts = puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
     stats = []
     for level, puzzle in levels:
         seen = counts.get(puzzle.key, {"players": 0, "solved": 0, "optimal": 0})
@@ -361,9 +367,9 @@ def leaderboard(name: str):
             raise Refused("that day's daily is not out yet", 404)
         puzzle = daily_puzzle(game, day, state.daily)
     if puzzle.day is not None:
-        entries = records.standings(state.db, game.name, day=puzzle.day)
+        entries = standings(state.db, game.name, day=puzzle.day)
     else:
-        entries = records.standings(state.db, game.name, puzzle_key=puzzle.key)
+        entries = standings(state.db, game.name, puzzle_key=puzzle.key)
     with state.db.session() as session:
         me = find_player(session, g.player_token)
     reply = {
@@ -376,11 +382,11 @@ def leaderboard(name: str):
         "players": len(entries),
         "entries": [
             {"rank": e.rank, "name": e.name, "length": e.length, "seconds": e.seconds}
-            for e in entries[: records.LEADERBOARD_SIZE]
+            for e in entries[:LEADERBOARD_SIZE]
         ],
-        "distribution": records.distribution(entries),
-        "me": records.place(entries, me.id) if me else None,
+        "distribution": distribution(entries),
+        "me": place(entries, me.id) if me else None,
     }
     if me is not None and day is not None:
-        reply["streak"] = records.streak(state.db, me.id, game.name, _today())
+        reply["streak"] = streak(state.db, me.id, game.name, _today())
     return jsonify(reply)
