@@ -41,6 +41,7 @@ from .records import (
     distribution,
     place,
     puzzle_counts,
+    standing,
     standings,
     store,
     streak,
@@ -238,13 +239,10 @@ def _seconds(value) -> float:
     return round(float(value), 2)
 
 
-def _standing(puzzle: Puzzle, player_id: int | None) -> dict:
-    db = _state().db
+def _standing(puzzle: Puzzle, player_id: int) -> dict:
     if puzzle.day is not None:
-        entries = standings(db, puzzle.game, day=puzzle.day)
-    else:
-        entries = standings(db, puzzle.game, puzzle_key=puzzle.key)
-    return place(entries, player_id) if player_id else {"players": len(entries)}
+        return standing(_state().db, player_id, puzzle.game, day=puzzle.day)
+    return standing(_state().db, player_id, puzzle.game, puzzle_key=puzzle.key)
 
 
 @players.post("/results")
@@ -259,8 +257,12 @@ def submit_result():
     today = _today()
     puzzle, domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
     replay = replay_line(domain, puzzle.board, body.get("states"))
-    with state.db.writing() as session:
-        player_id = _player(session, create=True).id
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None:
+        with state.db.writing() as session:
+            player = _player(session, create=True)
+    player_id = player.id
     result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
     if created:
         state.choices.forget(puzzle.key)

@@ -42,9 +42,9 @@ def check_name(value) -> str:
     return name
 
 
-def shown_name(player: Player) -> str:
-    """What a leaderboard shows for ``player``: the name, else a stable stand-in."""
-    return player.name or f"Player {player.id}"
+def shown_name(player_id: int, name: str | None) -> str:
+    """What a leaderboard shows for a player: the name, else a stable stand-in."""
+    return name or f"Player {player_id}"
 
 
 def code_hash(code: str) -> str:

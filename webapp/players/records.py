@@ -14,7 +14,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
-from sqlalchemy import case, func, select
+from sqlalchemy import BigInteger, case, cast, func, select
 from sqlalchemy.exc import IntegrityError
 
 from solver.core.replay import Replay
@@ -104,18 +104,18 @@ def standings(
         .subquery()
     )
     query = (
-        select(best.c.player_id, Player, best.c.length, best.c.seconds)
+        select(best.c.player_id, Player.name, best.c.length, best.c.seconds)
         .join(Player, Player.id == best.c.player_id)
         .where(best.c.n == 1)
         .order_by(best.c.length, best.c.seconds, best.c.id)
     )
     entries: list[Entry] = []
     with db.session() as session:
-        for index, (player_id, player, length, seconds) in enumerate(session.execute(query)):
+        for index, (player_id, name, length, seconds) in enumerate(session.execute(query)):
             previous = entries[-1] if entries else None
             same = previous and (previous.length, previous.seconds) == (length, seconds)
             rank = previous.rank if same else index + 1
-            entries.append(Entry(rank, player_id, shown_name(player), length, seconds))
+            entries.append(Entry(rank, player_id, shown_name(player_id, name), length, seconds))
     return entries
 
 
@@ -131,6 +131,47 @@ def place(entries: list[Entry], player_id: int) -> dict:
     if len(entries) > 1:
         reply["beat"] = round(100 * worse / (len(entries) - 1))
     reply["best"] = {"length": mine.length, "seconds": mine.seconds}
+    return reply
+
+
+#: one number ordering results as the leaderboard does: moves first, then hundredths of
+#: a second (at most a week: under 10**8), so a player's best is a plain MIN
+SCORE_SCALE = 100_000_000
+
+
+def standing(
+    db: Database,
+    player_id: int,
+    game: str,
+    day: dt.date | None = None,
+    puzzle_key: str | None = None,
+) -> dict:
+    """:func:`place` for one player without listing everyone: aggregates in the database
+    (what every submission answers, so it must stay cheap as players come)."""
+    score = cast(Result.length, BigInteger) * SCORE_SCALE + func.round(Result.seconds * 100)
+    bests = (
+        select(Result.player_id, func.min(score).label("score"))
+        .where(*_ranked_where(game, day, puzzle_key))
+        .group_by(Result.player_id)
+        .subquery()
+    )
+    mine = select(bests.c.score).where(bests.c.player_id == player_id).scalar_subquery()
+    query = select(
+        func.count(),
+        func.coalesce(func.sum(case((bests.c.score < mine, 1), else_=0)), 0),
+        func.coalesce(func.sum(case((bests.c.score > mine, 1), else_=0)), 0),
+        mine,
+    ).select_from(bests)
+    with db.session() as session:
+        players, better, worse, best = session.execute(query).one()
+    reply = {"rank": None, "players": players, "beat": None}
+    if best is None:
+        return reply
+    best = round(best)
+    reply["rank"] = better + 1
+    if players > 1:
+        reply["beat"] = round(100 * worse / (players - 1))
+    reply["best"] = {"length": best // SCORE_SCALE, "seconds": (best % SCORE_SCALE) / 100}
     return reply
 
 
