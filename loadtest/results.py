@@ -44,7 +44,10 @@ def submissions(url: str, figures: dict) -> Callable:
     async def one(index: int, stop: asyncio.Event, states: list[str], daily: dict) -> None:
         rng = random.Random(index)
         source = _address(index, url)
-        connector = aiohttp.TCPConnector(local_addr=(source, 0) if source else None)
+        # a fresh connection each time: the server closes idle keep-alive ones after 2 s
+        connector = aiohttp.TCPConnector(
+            local_addr=(source, 0) if source else None, force_close=True
+        )
         async with aiohttp.ClientSession(connector=connector) as session:
             await asyncio.sleep(rng.uniform(0, EVERY_SECONDS))
             while not stop.is_set():
