@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +49,13 @@ class PlayersState:
             with self._lock:
                 if self._db is None:
                     config = self.app.config
-                    db = Database(config["DATABASE_URL"], config.get("DATA_DIR"))
+                    url = config["DATABASE_URL"]
+                    if config.get("TESTING") and not url:
+                        # a test app that names no database gets a throwaway file,
+                        # made only when a test uses it
+                        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
+                        url = f"sqlite:///{folder}/arcade.sqlite3"
+                    db = Database(url, config.get("DATA_DIR"))
                     db.upgrade()
                     self._db = db
         return self._db
@@ -86,13 +93,6 @@ def _secret_key(app: Flask) -> str:
 def init_players(app: Flask, migrate: bool = True) -> PlayersState:
     """Register the players' API on ``app``; with ``migrate``, open and migrate the
     database now (start-up), else on first use."""
-    if app.config.get("TESTING") and not app.config.get("DATABASE_URL"):
-        # a test app that never names a database gets its own throwaway file
-        import tempfile
-
-        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
-        app.config["DATABASE_URL"] = f"sqlite:///{folder}/arcade.sqlite3"
-        app.config["DATA_DIR"] = app.config.get("DATA_DIR") or folder
     app.secret_key = _secret_key(app)
     state = PlayersState(app, app.config.get("CLOCK") or utc_now)
     app.extensions["players"] = state
