@@ -4,8 +4,8 @@ and another player (a second browser context) appears on the same leaderboard.""
 import re
 
 import pytest
+from helpers.browser import GamePage, engine_solution
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_solution
 
 from solver import catalogue
 
