@@ -45,6 +45,7 @@ test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
+	bash scripts/ensure-postgres.sh
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.run-installed
@@ -81,18 +82,21 @@ serving: $(VENV)/.test-installed
 	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
 
 # the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
-# processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS and Redis on
-# loopback, until Ctrl-C (README: Cluster)
+# processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS, Redis and
+# PostgreSQL (the players) on loopback, until Ctrl-C (README: Cluster)
 REDIS_PORT ?= 6390
+PG_PORT ?= 5439
 WEB ?= 2
 WORKERS ?= 2
 WEB_PORT = $(shell echo $$(($(PORT) + 1)))
 cluster: $(VENV)/.cluster-installed
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
+	bash scripts/ensure-postgres.sh
 	PATH="$(abspath $(VENV))/bin:$$PATH" REDIS_PORT=$(REDIS_PORT) WORKERS=$(WORKERS) \
 	PROXY_PORT=$(PORT) WEB_PORT=$(WEB_PORT) WEB_COUNT=$(WEB) ARCADE_TRUSTED_PROXIES=1 \
-	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 \
+	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 PG_PORT=$(PG_PORT) \
+	ARCADE_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:$(PG_PORT)/arcade \
 	$(VENV)/bin/honcho start --port $(WEB_PORT) --concurrency web=$(WEB)
 
 clean:

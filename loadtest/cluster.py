@@ -2,6 +2,7 @@
 
 ``honcho start`` on the project's Procfile: HAProxy on one public port in front
 of the web processes (the next ports), an RQ worker pool and a redis-server,
+and PostgreSQL for the players (a throwaway cluster in :attr:`Cluster.pg_dir`),
 all on loopback, each process honcho starts in one session so :meth:`stop`
 ends them all. Players use :attr:`Cluster.url`, the proxy's one address;
 :attr:`Cluster.web_urls` reach the web processes behind it directly (for
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -43,6 +46,7 @@ class Cluster:
 
     def __init__(self, log_path: Path, env: dict | None = None, web: int = 2, workers: int = 2):
         self.redis_port, self.port = free_port(), free_ports(web + 1)
+        self.pg_port, self.pg_dir = free_port(), tempfile.mkdtemp(prefix="arcade-cluster-pg-")
         self.web = web
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.url = f"http://127.0.0.1:{self.port}"
@@ -59,6 +63,9 @@ class Cluster:
             "WORKERS": str(workers),
             "ARCADE_MESSAGE_QUEUE": self.redis_url,
             "ARCADE_TRUSTED_PROXIES": "1",
+            "PG_PORT": str(self.pg_port),
+            "PG_DIR": self.pg_dir,
+            "ARCADE_DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{self.pg_port}/arcade",
             **(env or {}),
         }
         self.process = subprocess.Popen(
@@ -134,3 +141,5 @@ class Cluster:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
             raise AssertionError("honcho did not stop:\n" + self.log()) from None
+        finally:
+            shutil.rmtree(self.pg_dir, ignore_errors=True)  # the players' throwaway cluster

@@ -15,7 +15,9 @@ the others do. The scenarios replay an attack run's findings:
   named ``disconnect`` among them (it used to reset the rate limit);
 * ``malformed``: truncated packets, invalid Engine.IO frames, extra arguments;
 * ``attachments``: a binary-attachment header announcing 99,999,999 attachments,
-  then 15 KB binary frames until the server closes the connection.
+  then 15 KB binary frames until the server closes the connection;
+* ``results``: 200 players (from 200 loopback addresses) solving the daily and
+  submitting their lines, each every 3 s (:mod:`loadtest.results`).
 
 The web process's memory (gunicorn's arbiter and worker, not the solver
 workers) is sampled through each scenario when its pid is known.
@@ -37,6 +39,8 @@ import aiohttp
 import socketio
 
 import solver.npuzzle
+
+from .results import submissions
 
 EIGHT_HINT = "1 2 3 4 5 6 7 0 8"
 EIGHT_QUICK_SOLVE = "8 6 7 2 5 4 3 0 1"
@@ -315,6 +319,7 @@ async def run_floods(
     """
     statuses: dict[int, int] = {}
     closed = [0]
+    submitted: dict = {}
     scenarios = {
         "quiet": lambda stop: stop.wait(),
         "hard-solves": hard_solves(url),
@@ -323,6 +328,7 @@ async def run_floods(
         "rate-flood": rate_flood(url),
         "malformed": raw_clients(url, 4, _malformed, closed),
         "attachments": raw_clients(url, 4, _attachments, closed),
+        "results": submissions(url, submitted),
     }
     report = {}
     for name, flood in scenarios.items():
@@ -359,6 +365,11 @@ async def run_floods(
             report[name]["http_statuses"] = dict(statuses)
         if name in ("malformed", "attachments"):
             report[name]["connections_closed"] = closed[0]
+        if name == "results":
+            span = (submitted["ended"] or time.monotonic()) - (submitted["started"] or 0)
+            report[name]["submissions_per_s"] = round(submitted["stored"] / max(span, 1e-9), 1)
+            report[name]["submission"] = _row(submitted["latency"])
+            report[name]["http_statuses"] = dict(submitted["statuses"])
         await asyncio.sleep(1.0)  # let cancelled work wind down
     return report
 
@@ -368,7 +379,11 @@ def print_floods(report: dict) -> None:
     for name, row in report.items():
         hint, quick = row["hint"], row["quick_solve"]
         memory = row["web_mb"]
-        extra = {k: v for k, v in row.items() if k in ("http_statuses", "connections_closed")}
+        extra = {
+            k: v
+            for k, v in row.items()
+            if k in ("http_statuses", "connections_closed", "submissions_per_s", "submission")
+        }
         print(
             f"  {name:12s} hint n={hint['count']:4d} p50 {hint['p50_ms']} ms "
             f"p95 {hint['p95_ms']} ms max {hint['max_ms']} ms | quick solve "

@@ -1,6 +1,7 @@
 """Shared fixtures: the table cache, the app and its clients, a live server, and Debian's
 Chromium. Shared code that is not a fixture lives in ``tests/helpers``."""
 
+import itertools
 import os
 import shutil
 import threading
@@ -45,6 +46,19 @@ def shared_table_cache():
         os.environ.pop("PUZZLE_ARCADE_CACHE", None)
     else:
         os.environ["PUZZLE_ARCADE_CACHE"] = old
+
+
+@pytest.fixture(scope="session", autouse=True)
+def throwaway_data_dir(tmp_path_factory):
+    """Servers the tests start keep their players in a throwaway folder, never in the
+    user's data directory (the default SQLite file and the cookie secret live there)."""
+    old = os.environ.get("ARCADE_DATA_DIR")
+    os.environ["ARCADE_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if old is None:
+        os.environ.pop("ARCADE_DATA_DIR", None)
+    else:
+        os.environ["ARCADE_DATA_DIR"] = old
 
 
 @pytest.fixture
@@ -137,3 +151,33 @@ def inbox(app):
     yield Inbox(client)
     if client.is_connected():
         client.disconnect()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One throwaway PostgreSQL cluster on loopback for the whole session."""
+    import tempfile
+
+    from helpers.postgres import Cluster
+
+    from loadtest.players import free_port
+
+    if not Cluster.available():
+        pytest.fail("PostgreSQL is not installed: run scripts/ensure-postgres.sh (make test does)")
+    cluster = Cluster(Path(tempfile.mkdtemp(prefix="arcade-pg-")), free_port())
+    cluster.start()
+    yield cluster
+    cluster.stop()
+    shutil.rmtree(cluster.folder, ignore_errors=True)
+
+
+_DATABASE_NUMBERS = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """An empty database, once on SQLite and once on PostgreSQL: the storage tests run on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'arcade.sqlite3'}"
+    cluster = request.getfixturevalue("postgres_cluster")
+    return cluster.create(f"t{os.getpid()}_{next(_DATABASE_NUMBERS)}")

@@ -13,6 +13,7 @@ installs redis-server).
 import http.cookiejar
 import json
 import os
+import shutil
 import signal
 import socket
 import time
@@ -24,6 +25,7 @@ from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 from loadtest.cluster import Cluster
 from loadtest.crowd import run_crowd
 from solver import catalogue
+from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
 
 #: solved by breadth-first search in about two seconds (no table): long enough to
@@ -54,8 +56,10 @@ def cluster(tmp_path_factory):
     for url in [started.url, *started.web_urls]:
         with pytest.raises(OSError):
             urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
-    with pytest.raises(OSError):
-        socket.create_connection(("127.0.0.1", started.redis_port), timeout=1).close()
+    for port in (started.redis_port, started.pg_port):  # Redis and PostgreSQL down
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    shutil.rmtree(started.pg_dir, ignore_errors=True)
     time.sleep(0.5)
     assert [pid for pid in pids if os.path.exists(f"/proc/{pid}")] == []
 
@@ -121,6 +125,27 @@ def test_long_polling_sticks_to_one_web_process(cluster):
             assert response.read() == b"OK"
         with opener.open(session, timeout=10) as response:
             assert b'"error"' in response.read() and response.status == 200
+
+
+def _json(url, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"} if data else {}
+    request = urllib.request.Request(url, data=data, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return reply.status, json.loads(reply.read())
+
+
+def test_a_result_sent_to_one_web_process_ranks_on_the_others_leaderboard(cluster):
+    """The players live in the cluster's PostgreSQL, shared by every web process."""
+    started, _clients = cluster
+    first, second = started.web_urls
+    _, daily = _json(f"{second}/api/daily/jugs")
+    states = solve_board("jugs", daily["board"], goal=daily["options"]["goal"])["states"]
+    body = {"game": "jugs", "board": daily["board"], "options": daily["options"]}
+    status, result = _json(f"{first}/api/results", {**body, "states": states, "seconds": 9})
+    assert status == 201 and result["ranked"] and result["rank"] == 1
+    _, board = _json(f"{second}/api/leaderboard/jugs")
+    assert [(e["length"], e["seconds"]) for e in board["entries"]] == [(daily["shortest"], 9)]
 
 
 def test_both_web_processes_get_answers_from_the_workers(cluster):

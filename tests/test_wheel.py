@@ -158,7 +158,9 @@ def test_the_installed_server_serves_every_page_and_asset(installed, tmp_path):
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env=_clean_env(ARCADE_PREBUILD_TABLES="0", ARCADE_LOG_LEVEL="WARNING"),
+        env=_clean_env(
+            ARCADE_PREBUILD_TABLES="0", ARCADE_LOG_LEVEL="WARNING", ARCADE_DATA_DIR=str(tmp_path)
+        ),
     )
     try:
         deadline = time.monotonic() + 30
@@ -195,6 +197,9 @@ def test_the_installed_server_serves_every_page_and_asset(installed, tmp_path):
                     if name.startswith((".", "/"))
                 ]
         assert any(url.endswith("/js/board.js") for url in seen)  # reached through imports
+        # the migrations travel in the wheel: the server made its database at start-up
+        assert _get(f"{base}/api/player")[0] == 200
+        assert (tmp_path / "arcade.sqlite3").is_file()
     finally:
         server.send_signal(signal.SIGTERM)
         try:

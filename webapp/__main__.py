@@ -1,5 +1,8 @@
 """``python -m webapp [--host H] [--port P] [--dev]``: serve the arcade.
 
+``python -m webapp db upgrade|revision|backup FILE|restore FILE``: the database
+(:mod:`webapp.storage.operations`).
+
 Served by gunicorn's gevent worker (:mod:`webapp.serve.server`): one worker process
 holding up to ``ARCADE_MAX_CLIENTS`` players without a thread each. The
 standard library is patched for gevent here, first, before anything else is
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-if __name__ == "__main__" and "--dev" not in sys.argv[1:]:
+if __name__ == "__main__" and "--dev" not in sys.argv[1:] and sys.argv[1:2] != ["db"]:
     from gevent import monkey
 
     monkey.patch_all()
@@ -70,6 +73,11 @@ def _never_served(environ, start_response):  # pragma: no cover - the watcher's 
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["db"]:  # the operators' database commands
+        from .storage.operations import main as db_main
+
+        sys.exit(db_main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.splitlines()[0])
     try:
         config = from_environment()

@@ -37,6 +37,7 @@ from .jobs.pool import WorkerPool
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .live.replies import error_payload
+from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
 
@@ -137,6 +138,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
+    init_players(app, migrate=not testing)  # tests migrate on first use
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )

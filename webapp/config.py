@@ -101,6 +101,11 @@ SETTINGS: dict[str, Setting] = {
     "SERVED_HOST": Setting(str, None, "the address the server listens on (set by the server)"),
     "SHUTDOWN_SECONDS": Setting(float, 5.0, "how long a graceful shutdown waits for workers"),
     "MESSAGE_QUEUE": Setting(str, None, '"redis://host:port/0" to run as part of a cluster'),
+    # -- players (webapp/players, webapp/storage) ----------------------------------
+    "DATABASE_URL": Setting(str, None, "an SQLAlchemy URL; None: a SQLite file in DATA_DIR"),
+    "DATA_DIR": Setting(str, None, "the SQLite file and cookie key's folder (None: platformdirs)"),
+    "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
+    "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
 }
 
 DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}

@@ -8,6 +8,8 @@ import { Controller } from "./controller.js";
 import { bindControls } from "./controls.js";
 import { loadGame } from "./games.js";
 import { $, Panel } from "./panel.js";
+import { Choices } from "./choices.js";
+import { Players } from "./players.js";
 import { followInAddressBar } from "./share.js";
 import { SolverLink } from "./socket.js";
 
@@ -22,15 +24,19 @@ async function start() {
   const module = await loadGame(config.game);
   const startUrl = window.location.pathname + window.location.search; // a seeded level's own link
   let panel = null;
+  let players = null;
+  let choices = null;
   const ctrl = new Controller(config, {
     createGame: module.createGame,
     createView: (controller) => controller.game.createView($("board"), controller),
     connect: (handlers) => new SolverLink({ ...handlers, onConnection: (up, refusal) => panel && panel.connection(up, refusal) }),
     extra: declaredExtra(module, config.game_info),
-    changed: () => panel && panel.refresh(),
+    changed: () => [panel, players, choices].forEach((part) => part && part.refresh()),
     moved: () => followInAddressBar(ctrl, startUrl),
   });
   panel = new Panel(ctrl);
+  players = new Players(ctrl, $("result"));
+  choices = new Choices(ctrl, $("options"));
   bindControls(ctrl, module);
   ctrl.start();
   setInterval(() => panel.tick(), 500);

@@ -46,7 +46,7 @@ _levels: collections.OrderedDict[tuple, dict] = collections.OrderedDict()
 _levels_lock = threading.Lock()
 
 
-def _generator(game: type[Game]):
+def level_generator(game: type[Game]):
     """``generate(params, seed, daily)`` for ``game``, run by the app's runner, remembered."""
     runner = current_app.extensions["jobs"]
     seconds = float(current_app.config["PAGE_SECONDS"])
@@ -86,7 +86,7 @@ def _game_page(template: str, name: str):
     the default position, but as a 400 so the link is known to be wrong.
     """
     game = _game_or_404(name)
-    config = play_config(game, request.args, _generator(game))
+    config = play_config(game, request.args, level_generator(game))
     page = render_template(
         template, game=game.name, title=game.title, config=config, games=lobby_games()
     )

@@ -1,0 +1,38 @@
+// The lobby's level cards: how many players played each shipped level, and how
+// many of them solved it without help and in the fewest moves (from the server).
+
+function optionsOf(node) {
+  try { return JSON.parse(node.dataset.options || "{}") || {}; } catch { return {}; }
+}
+
+function sameOptions(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => a[key] === b[key]);
+}
+
+async function markGame(game, cards) {
+  let levels = [];
+  try {
+    const reply = await fetch(`/api/levels/${game}`);
+    if (!reply.ok) return;
+    levels = (await reply.json()).levels;
+  } catch { return; }
+  for (const card of cards) {
+    const stats = levels.find((l) => l.board === card.dataset.board && sameOptions(l.options, optionsOf(card)));
+    if (!stats || !stats.players) continue;
+    const note = document.createElement("span");
+    note.className = "level-players";
+    note.dataset.testid = "level-players";
+    note.dataset.players = String(stats.players);
+    note.textContent = `${stats.players} ${stats.players === 1 ? "player" : "players"} · ${stats.solve_rate}% solved`
+      + ` · ${stats.optimal_rate}% optimal`;
+    (card.querySelector(".level-facts") || card).append(note);
+  }
+}
+
+const byGame = new Map();
+for (const card of document.querySelectorAll("a.level[data-game][data-board]")) {
+  if (!byGame.has(card.dataset.game)) byGame.set(card.dataset.game, []);
+  byGame.get(card.dataset.game).push(card);
+}
+byGame.forEach((cards, game) => markGame(game, cards));

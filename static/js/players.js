@@ -1,0 +1,163 @@
+// Players on the play page: when a daily or a shipped level is solved, the line
+// played goes to the server, which replays it and answers the rank, the streak
+// and the leaderboard drawn here. The player is remembered by an HttpOnly cookie
+// the server sets; this module never sees it. Names are shown with textContent
+// only, so a name can never become markup. The browser's own progress
+// (progress.js) is sent once, so nothing kept before players existed is lost.
+
+const PROGRESS_STORE = "arcade-progress-v1";
+const IMPORTED_FLAG = "arcade-progress-imported";
+
+async function call(method, url, body) {
+  const reply = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = {};
+  try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
+  if (!reply.ok) throw new Error(data.error || `the server answered ${reply.status}`);
+  return data;
+}
+
+function element(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+/** The line in effect: the start, then the board after each move (null if help changed it). */
+function playedLine(ctrl) {
+  const done = ctrl.history.entries.slice(0, ctrl.history.cursor);
+  if (!done.length || done.some((entry) => entry.kind === "extra")) return null;
+  return [done[0].before, ...done.map((entry) => entry.after)];
+}
+
+/** A line that used Solve is assisted (hints do not count as help here). */
+function isAssisted(ctrl) {
+  if (typeof ctrl.assisted === "boolean") return ctrl.assisted;
+  return ctrl.history.entries.slice(0, ctrl.history.cursor).some((entry) => entry.kind === "playback");
+}
+
+function secondsText(seconds) {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export class Players {
+  /** `ctrl` is the page's controller; `anchor` the element the players' section follows. */
+  constructor(ctrl, anchor) {
+    this.ctrl = ctrl;
+    this.config = ctrl.config;
+    this.sent = null;
+    const ranked = (this.config.generated && this.config.generated.daily) || this.config.level;
+    this.section = ranked ? this.build(anchor) : null;
+    importProgress();
+  }
+
+  build(anchor) {
+    const section = element("section", { class: "players", "data-testid": "players", "aria-live": "polite", hidden: "" });
+    section.append(
+      element("h2", { class: "coach-title" }, this.config.generated ? "Today's leaderboard" : "Leaderboard"),
+      element("p", { class: "players-standing", "data-testid": "standing" }),
+      element("ol", { class: "leaderboard", "data-testid": "leaderboard" }),
+      this.nameForm(),
+    );
+    anchor.after(section);
+    return section;
+  }
+
+  nameForm() {
+    const form = element("form", { class: "players-name", "data-testid": "player-name-form" });
+    const input = element("input", { name: "name", maxlength: "20", "aria-label": "your name on the leaderboard", "data-testid": "player-name", placeholder: "your name" });
+    const note = element("p", { class: "players-note", "data-testid": "player-note" });
+    form.append(input, element("button", { type: "submit", class: "btn small" }, "Save name"), note);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const me = await call("POST", "/api/player", { name: input.value });
+        note.textContent = `Saved. Your recovery code is ${me.code}: keep it to play as ${me.name} in another browser.`;
+        if (this.sent) this.showBoard();
+      } catch (error) {
+        note.textContent = error.message;
+      }
+    });
+    return form;
+  }
+
+  /** After every change: a newly solved daily or level is sent once per line. */
+  refresh() {
+    const ctrl = this.ctrl;
+    if (!this.section || !ctrl.initialBoard || !ctrl.isSolved()) return;
+    const states = playedLine(ctrl);
+    const key = states && states.join("|");
+    if (!states || key === this.sent) return;
+    this.sent = key;
+    this.submit(states);
+  }
+
+  async submit(states) {
+    const ctrl = this.ctrl;
+    const body = {
+      game: this.config.game, board: ctrl.initialBoard, options: ctrl.options, states,
+      seconds: Math.round(ctrl.clock.ms / 10) / 100, assisted: isAssisted(ctrl),
+    };
+    try {
+      this.result = await call("POST", "/api/results", body);
+      await this.showBoard();
+    } catch (error) {
+      this.section.hidden = false;
+      this.section.querySelector("[data-testid=standing]").textContent = `Not recorded: ${error.message}`;
+    }
+  }
+
+  async showBoard() {
+    const params = this.config.generated ? "" : `?${new URLSearchParams({ board: this.ctrl.initialBoard, ...this.ctrl.options })}`;
+    const board = await call("GET", `/api/leaderboard/${this.config.game}${params}`);
+    this.drawStanding(this.result, board);
+    const list = this.section.querySelector("[data-testid=leaderboard]");
+    list.replaceChildren(...board.entries.map((entry) => {
+      const row = element("li", { "data-testid": "leaderboard-row", "data-rank": String(entry.rank) });
+      row.append(element("span", { class: "lb-rank" }, `${entry.rank}.`), element("span", { class: "lb-name" }, entry.name),
+        element("span", { class: "lb-moves" }, `${entry.length} moves`), element("span", { class: "lb-time" }, secondsText(entry.seconds)));
+      return row;
+    }));
+    this.section.hidden = false;
+  }
+
+  drawStanding(result, board) {
+    const standing = this.section.querySelector("[data-testid=standing]");
+    const parts = [];
+    const rank = element("strong", { "data-testid": "rank" });
+    if (result.ranked && board.me && board.me.rank) {
+      rank.textContent = `#${board.me.rank}`;
+      parts.push("Rank ", rank, ` of ${board.players}`);
+      if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
+    } else {
+      rank.textContent = "unranked";
+      parts.push(rank, result.assisted ? " (solved with help)" : "");
+    }
+    if (this.config.generated) {
+      const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));
+      parts.push(" · streak ", streak, " days");
+    }
+    standing.replaceChildren(...parts);
+  }
+}
+
+/** Send the browser's stored progress once, so it follows the player. */
+async function importProgress() {
+  let stored = {};
+  try {
+    if (localStorage.getItem(IMPORTED_FLAG)) return;
+    stored = JSON.parse(localStorage.getItem(PROGRESS_STORE) || "{}") || {};
+  } catch { return; }
+  if (!Object.keys(stored).length) return;
+  try {
+    const entries = Object.fromEntries(Object.entries(stored).slice(0, 500)); // the server's limit
+    await call("POST", "/api/player/progress", { progress: entries });
+    localStorage.setItem(IMPORTED_FLAG, new Date().toISOString());
+  } catch { /* tried again on the next page */ }
+}

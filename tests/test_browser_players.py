@@ -1,0 +1,88 @@
+"""Players in Chromium: solving the daily shows the rank, the streak and the leaderboard,
+and another player (a second browser context) appears on the same leaderboard."""
+
+import re
+
+import pytest
+from helpers.browser import GamePage, engine_solution
+from playwright.sync_api import expect
+
+from solver import catalogue
+
+pytestmark = pytest.mark.browser
+
+RANK = re.compile(r"^#\d+$")
+
+
+def solve_daily_by_hand(page, base):
+    """Open today's water-jugs daily and pour the shortest line, jug by jug."""
+    daily = page.request.get(f"{base}/api/daily/jugs").json()
+    moves, states = engine_solution("jugs", daily["board"], goal=daily["options"]["goal"])
+    assert len(moves) == daily["shortest"]
+    view = GamePage(page, base).open("jugs", daily=1)
+    assert view.state() == daily["board"]
+    for move, after in zip(moves, states[1:], strict=True):
+        page.locator(f'[data-jug="{move["from"]}"]').click()
+        page.locator(f'[data-jug="{move["to"]}"]').click()
+        view.wait_state(after)
+    view.wait_status("solved")
+    return view
+
+
+def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
+    page, browser, live_server
+):
+    ann = solve_daily_by_hand(page, live_server)
+    expect(ann.testid("rank")).to_have_text(RANK, timeout=10_000)
+    expect(ann.testid("streak")).to_have_text("1")
+    expect(ann.testid("leaderboard-row").first).to_be_visible()
+    # naming yourself on the page: markup is refused in words, a plain name is saved
+    ann.testid("player-name").fill("<b>Ann</b>")
+    ann.testid("player-name-form").locator("button").click()
+    expect(ann.testid("player-note")).to_contain_text("not '<'")
+    ann.errors.remove(
+        "Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+    )
+    ann.testid("player-name").fill("Ann")
+    ann.testid("player-name-form").locator("button").click()
+    expect(ann.testid("player-note")).to_contain_text("recovery code")
+    expect(page.locator('[data-testid="leaderboard-row"]', has_text="Ann")).to_have_count(1)
+    ann.assert_no_errors()
+
+    other = browser.new_context()
+    try:
+        bob_page = other.new_page()
+        assert bob_page.request.post(f"{live_server}/api/player", data={"name": "Bob"}).ok
+        bob = solve_daily_by_hand(bob_page, live_server)
+        expect(bob.testid("rank")).to_have_text(RANK, timeout=10_000)
+        expect(bob.testid("streak")).to_have_text("1")
+        rows = bob_page.locator('[data-testid="leaderboard-row"]')
+        expect(rows.filter(has_text="Bob")).to_have_count(1)
+        expect(rows.filter(has_text="Ann")).to_have_count(1)
+        bob.assert_no_errors()
+    finally:
+        other.close()
+    board = page.request.get(f"{live_server}/api/leaderboard/jugs").json()
+    assert {"Ann", "Bob"} <= {entry["name"] for entry in board["entries"]}
+    assert board["me"]["rank"] is not None and board["streak"] == 1
+
+    # back at the start, the coach's first move shows that both players took it
+    first_move = engine_solution("jugs", board["board"], goal=board["options"]["goal"])[0][0]
+    view = GamePage(page, live_server).open("jugs", daily=1)
+    option = page.locator(f'[data-testid="option"][data-move="{first_move["text"]}"]')
+    expect(option).to_have_attribute("data-players", re.compile(r"^\d+$"), timeout=10_000)
+    assert int(option.get_attribute("data-players")) >= 2
+    expect(option.locator('[data-testid="option-players"]')).to_contain_text("players")
+    view.assert_no_errors()
+
+
+def test_level_cards_show_how_many_played_and_solved(page, live_server):
+    level = catalogue.get("jugs").levels()[0]
+    _moves, states = engine_solution("jugs", level["board"], **level["options"])
+    body = {"game": "jugs", "board": level["board"], "options": level["options"], "states": states}
+    assert page.request.post(f"{live_server}/api/results", data=body).ok
+    page.goto(f"{live_server}/")
+    card = page.locator(f'a.level[data-game="jugs"][data-board="{level["board"]}"]').first
+    note = card.locator('[data-testid="level-players"]')
+    expect(note).to_contain_text("% solved", timeout=10_000)
+    assert int(note.get_attribute("data-players")) >= 1

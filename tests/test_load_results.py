@@ -1,0 +1,34 @@
+"""The load tool's results flood against a live server: 200 players from 200 addresses
+submit daily lines, every one is stored, and the leaderboard counts all 200 players."""
+
+import asyncio
+import json
+import threading
+import urllib.request
+
+from loadtest.results import PLAYERS, submissions
+
+
+def test_the_results_flood_stores_every_submission(live_server):
+    figures: dict = {}
+    flood = submissions(live_server, figures)
+
+    async def run():
+        stop = asyncio.Event()
+        task = asyncio.ensure_future(flood(stop))
+        while figures["started"] is None:  # the daily is made (a worker process starts)
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(4.0)  # every player submits at least once (each starts within 3 s)
+        stop.set()
+        await asyncio.wait_for(task, 120)
+
+    # a thread of its own: Playwright's sync API keeps an event loop running in this one
+    thread = threading.Thread(target=lambda: asyncio.run(run()))
+    thread.start()
+    thread.join(180)
+    assert not thread.is_alive()
+    assert figures["statuses"] == {}, figures["statuses"]
+    assert figures["stored"] >= PLAYERS
+    with urllib.request.urlopen(f"{live_server}/api/leaderboard/npuzzle", timeout=30) as reply:
+        board = json.loads(reply.read())
+    assert board["players"] >= PLAYERS and len(board["entries"]) == 100

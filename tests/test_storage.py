@@ -1,0 +1,112 @@
+"""The schema and the operators' commands, on SQLite and PostgreSQL: migrations from an
+empty database and from the previous schema, the models agreeing with the migrations,
+and a backup that restores every row (also from one kind of database to the other)."""
+
+import datetime as dt
+import subprocess
+import sys
+
+from sqlalchemy import inspect, select, text
+
+from webapp.storage import Database
+from webapp.storage.models import TABLES, Player, Result
+from webapp.storage.operations import backup, restore
+
+NOW = dt.datetime(2026, 3, 1, 12, 0)
+
+
+def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(database_url):
+    db = Database(database_url)
+    assert db.revision() is None
+    db.upgrade()
+    assert db.revision() == db.head() == "0002"
+    found = inspect(db.engine)
+    for table in TABLES:
+        columns = {c["name"] for c in found.get_columns(table.name)}
+        assert columns == set(table.columns.keys()), table.name
+    db.upgrade()  # again: nothing to do, nothing broken
+    db.close()
+
+
+def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
+    db = Database(database_url)
+    db.upgrade("0001")
+    assert "imported_progress" not in inspect(db.engine).get_table_names()
+    with db.engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO players (token, name, created) VALUES ('t1', 'Ann', :now)"),
+            {"now": NOW},
+        )
+    db.upgrade()
+    with db.session() as session:
+        player = session.scalars(select(Player)).one()
+        assert (player.name, player.imported) == ("Ann", None)
+    assert "imported_progress" in inspect(db.engine).get_table_names()
+    db.close()
+
+
+def _fill(db: Database) -> None:
+    with db.writing() as session:
+        player = Player(token="t" * 32, name="Ann", code_hash="c" * 64, created=NOW)
+        session.add(player)
+        session.flush()
+        session.add(
+            Result(
+                player_id=player.id,
+                game="jugs",
+                puzzle="p" * 64,
+                board="0/3,0/5,8/8",
+                options="{}",
+                day=NOW.date(),
+                length=7,
+                shortest=6,
+                seconds=12.5,
+                assisted=False,
+                ranked=True,
+                line_hash="h" * 64,
+                line="a\nb",
+                created=NOW,
+            )
+        )
+
+
+def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_path):
+    source = Database(f"sqlite:///{tmp_path / 'source.sqlite3'}")
+    source.upgrade()
+    _fill(source)
+    path = tmp_path / "backup.json"
+    assert backup(source, path) == {"players": 1, "results": 1, "imported_progress": 0}
+    target = Database(database_url)
+    assert restore(target, path)["results"] == 1
+    with target.writing() as session:
+        result = session.scalars(select(Result)).one()
+        assert (result.day, result.seconds, result.created) == (NOW.date(), 12.5, NOW)
+        session.add(Player(token="new", created=NOW))  # ids go on after the restored ones
+        session.flush()
+    try:
+        restore(target, path)
+    except ValueError as err:
+        assert "already holds players" in str(err)
+    else:
+        raise AssertionError("a second restore over the players was accepted")
+    source.close()
+    target.close()
+
+
+def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "webapp", "db", "--url", database_url, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    assert "at revision 0002" in run("upgrade").stdout
+    _fill(Database(database_url))
+    path = tmp_path / "b.json"
+    assert run("backup", str(path)).returncode == 0
+    refused = run("restore", str(path))  # the database is not empty
+    assert refused.returncode == 2 and "already holds players" in refused.stderr
+    bad = run("restore", str(tmp_path / "missing.json"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1

@@ -1,0 +1,102 @@
+"""Players: who plays (no passwords), their verified results, the daily and leaderboards.
+
+:func:`init_players` wires it into the app: the database (migrated at start-up,
+or on first use in tests), the write limits, the clock and the daily's
+generator, kept in ``app.extensions["players"]``, and the API blueprint.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import secrets
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask
+
+from solver import catalogue
+from solver.core.seeds import daily_seed
+
+from ..storage import Database
+from ..storage.database import data_dir
+from .api import players
+from .choices import Choices
+from .limits import WriteLimits
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class PlayersState:
+    """What the players' endpoints share: the database (opened and migrated on first
+    use), the write limits, the clock (``now()``, naive UTC) and the daily maker."""
+
+    def __init__(self, app: Flask, clock: Callable[[], dt.datetime] = utc_now):
+        self.app = app
+        self.now = clock
+        self.limits = WriteLimits()
+        self.choices = Choices()
+        self._db: Database | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def db(self) -> Database:
+        if self._db is None:
+            with self._lock:
+                if self._db is None:
+                    config = self.app.config
+                    url = config["DATABASE_URL"]
+                    if config.get("TESTING") and not url:
+                        # a test app that names no database gets a throwaway file,
+                        # made only when a test uses it
+                        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
+                        url = f"sqlite:///{folder}/arcade.sqlite3"
+                    db = Database(url, config.get("DATA_DIR"))
+                    db.upgrade()
+                    self._db = db
+        return self._db
+
+    def daily(self, game: str, day: dt.date) -> dict:
+        """``game``'s daily level on ``day``, made by the pages' generator (kept there)."""
+        from ..http.pages import level_generator
+
+        return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
+
+
+def _secret_key(app: Flask) -> str:
+    """The cookie-signing secret: ``ARCADE_SECRET_KEY``, else one kept in the data
+    directory (made once, readable by its owner only), shared by every process."""
+    if app.config.get("SECRET_KEY"):
+        return app.config["SECRET_KEY"]
+    path = Path(app.config.get("DATA_DIR") or data_dir()) / "secret-key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        # written aside, then linked into place: two processes starting at once never
+        # read a half-written key, and the first one's key wins
+        draft = path.with_name(f"secret-key.{os.getpid()}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+def init_players(app: Flask, migrate: bool = True) -> PlayersState:
+    """Register the players' API on ``app``; with ``migrate``, open and migrate the
+    database now (start-up), else on first use."""
+    app.secret_key = _secret_key(app)
+    state = PlayersState(app, app.config.get("CLOCK") or utc_now)
+    app.extensions["players"] = state
+    app.register_blueprint(players)
+    if migrate:
+        _ = state.db
+    return state

@@ -1,0 +1,394 @@
+"""The players' HTTP API: who I am, verified results, the daily and its leaderboard.
+
+Contract ("Players, the daily and leaderboards"): ``POST /api/player``,
+``POST /api/player/restore``, ``GET /api/daily/<game>``, ``POST /api/results``,
+``GET /api/leaderboard/<game>``; beside them ``GET /api/player`` and
+``POST /api/player/progress`` (the browser's old progress, imported once).
+Every write goes through :func:`_guard` first (Origin, rate limits); every bad
+request is a 4xx ``{"error"}`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+
+from flask import Blueprint, current_app, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from solver.core.errors import BoardError
+from solver.core.replay import replay_line
+
+from ..storage.models import ImportedProgress, Player
+from .identity import (
+    COOKIE,
+    COOKIE_DAYS,
+    NameRefused,
+    check_name,
+    code_hash,
+    find_by_code,
+    find_player,
+    new_code,
+    new_player,
+    signer,
+    token_from_cookie,
+)
+from .limits import same_site
+from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
+from .records import (
+    LEADERBOARD_SIZE,
+    distribution,
+    place,
+    puzzle_counts,
+    standing,
+    standings,
+    store,
+    streak,
+)
+
+players = Blueprint("players", __name__, url_prefix="/api")
+
+RESULT_BODY_BYTES = 1_048_576  # a long line of a big board; other writes keep the app's limit
+MAX_SECONDS = 7 * 24 * 3600
+MAX_IMPORTED = 500  # progress entries imported from one browser
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and ``{"error": message}``."""
+
+    def __init__(self, message: str, status: int = 400, headers: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+
+@players.errorhandler(Refused)
+def _refused(err: Refused):
+    return jsonify(error=str(err)), err.status, err.headers
+
+
+@players.errorhandler(BoardError)
+def _bad_board(err: BoardError):
+    return jsonify(error=str(err)), 400
+
+
+# -- the plumbing every endpoint shares -------------------------------------------
+
+
+def _state():
+    return current_app.extensions["players"]
+
+
+def _today() -> dt.date:
+    return _state().now().date()
+
+
+def _body(limit: int | None = None) -> dict:
+    if limit is not None:
+        request.max_content_length = limit
+    try:
+        data = request.get_data(cache=True)
+    except HTTPException as err:
+        if err.code == 413:
+            raise Refused("the request body is too large", 413) from None
+        raise Refused("could not read the request body") from None
+    try:
+        body = json.loads(data)
+    except RecursionError:
+        raise Refused("the JSON is nested too deeply") from None
+    except ValueError:
+        raise Refused("send a JSON object") from None
+    if not isinstance(body, dict):
+        raise Refused("send a JSON object")
+    return body
+
+
+@players.before_request
+def _guard():
+    """Writes: same site only, and within the limits per address and per player."""
+    g.player_token = token_from_cookie(current_app.secret_key, request.cookies.get(COOKIE))
+    if request.method != "POST":
+        return
+    config = current_app.config
+    if not same_site(request.headers.get("Origin"), request.host_url, config["ALLOWED_ORIGINS"]):
+        raise Refused("writes are accepted from this site's pages only", 403)
+    keys = {f"address:{request.remote_addr}": config["WRITES_PER_ADDRESS"]}
+    if g.player_token:
+        keys[f"player:{g.player_token}"] = config["WRITES_PER_PLAYER"]
+    wait = _state().limits.retry_after(keys)
+    if wait is not None:
+        raise Refused(f"too many writes; try again in {wait} s", 429, {"Retry-After": str(wait)})
+
+
+@players.after_request
+def _remember(response):
+    """Set the player cookie when this request created or moved the player."""
+    token = g.get("new_token")
+    if token:
+        # the write that made the player counts against the player's own limit too
+        _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
+        response.set_cookie(
+            COOKIE,
+            signer(current_app.secret_key).dumps(token),
+            max_age=COOKIE_DAYS * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+    return response
+
+
+def _player(session, create: bool) -> Player | None:
+    """The cookie's player; with ``create``, a new one when there is none."""
+    player = find_player(session, g.player_token)
+    if player is None and create:
+        player = new_player(session, _state().now())
+        g.new_token = g.player_token = player.token
+    return player
+
+
+# -- players --------------------------------------------------------------------
+
+
+@players.get("/player")
+def whoami():
+    with _state().db.session() as session:
+        player = _player(session, create=False)
+        if player is None:
+            return jsonify(name=None, known=False, imported=False)
+        return jsonify(name=player.name, known=True, imported=player.imported is not None)
+
+
+@players.post("/player")
+def name_player():
+    """Set the display name; answers a fresh recovery code (the old one stops working)."""
+    body = _body()
+    try:
+        name = check_name(body.get("name"))
+    except NameRefused as err:
+        raise Refused(str(err)) from None
+    code = new_code()
+    with _state().db.writing() as session:
+        player = _player(session, create=True)
+        player.name = name
+        player.code_hash = code_hash(code)
+    return jsonify(name=name, code=code)
+
+
+@players.post("/player/restore")
+def restore_player():
+    """Move the player whose recovery code this is to this browser."""
+    body = _body()
+    with _state().db.session() as session:
+        player = find_by_code(session, body.get("code"))
+        if player is None:
+            raise Refused("no player has that recovery code", 404)
+        g.new_token = player.token
+        return jsonify(name=player.name)
+
+
+@players.post("/player/progress")
+def import_progress():
+    """The browser's localStorage bests, imported once per player and never ranked."""
+    body = _body()
+    entries = body.get("progress")
+    if not isinstance(entries, dict) or len(entries) > MAX_IMPORTED:
+        raise Refused(f"progress must be an object of at most {MAX_IMPORTED} entries")
+    rows = [_imported(key, value) for key, value in entries.items()]
+    with _state().db.writing() as session:
+        player = _player(session, create=True)
+        if player.imported is not None:
+            return jsonify(imported=0, already=True)
+        player.imported = _state().now()
+        for row in rows:
+            row.player_id = player.id
+            session.add(row)
+    return jsonify(imported=len(rows), already=False)
+
+
+def _count(value, name: str, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
+        raise Refused(f"{name} must be a whole number")
+    return value
+
+
+def _imported(key, value) -> ImportedProgress:
+    if not isinstance(key, str) or not 1 <= len(key) <= 2200 or not isinstance(value, dict):
+        raise Refused("each progress entry is key: {moves, extra, min, at}")
+    at = value.get("at")
+    return ImportedProgress(
+        key=key,
+        moves=_count(value.get("moves"), "moves"),
+        extra=_count(value.get("extra", 0), "extra"),
+        min=_count(value.get("min"), "min", allow_none=True),
+        at=at[:10] if isinstance(at, str) else None,
+    )
+
+
+# -- results and the daily ----------------------------------------------------------
+
+
+def _seconds(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise Refused("seconds must be a number")
+    if not 0 <= value <= MAX_SECONDS:
+        raise Refused(f"seconds must be from 0 to {MAX_SECONDS}")
+    return round(float(value), 2)
+
+
+def _standing(puzzle: Puzzle, player_id: int) -> dict:
+    if puzzle.day is not None:
+        return standing(_state().db, player_id, puzzle.game, day=puzzle.day)
+    return standing(_state().db, player_id, puzzle.game, puzzle_key=puzzle.key)
+
+
+@players.post("/results")
+def submit_result():
+    body = _body(RESULT_BODY_BYTES)
+    game = game_named(body.get("game"))
+    seconds = _seconds(body.get("seconds", 0))
+    assisted = body.get("assisted", False)
+    if not isinstance(assisted, bool):
+        raise Refused("assisted must be true or false")
+    state = _state()
+    today = _today()
+    puzzle, domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
+    replay = replay_line(domain, puzzle.board, body.get("states"))
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None:
+        with state.db.writing() as session:
+            player = _player(session, create=True)
+    player_id = player.id
+    result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
+    if created:
+        state.choices.forget(puzzle.key)
+    shortest = result.shortest
+    reply = {
+        "id": result.id,
+        "length": result.length,
+        "shortest": shortest,
+        "optimal": shortest is not None and result.length == shortest,
+        "accuracy": min(100, round(100 * shortest / result.length)) if shortest else None,
+        "ranked": result.ranked,
+        "assisted": result.assisted,
+        "daily": puzzle.day.isoformat() if puzzle.day else None,
+        "level": puzzle.level,
+        "rank": None,
+        "beat": None,
+        **_standing(puzzle, player_id),
+        "streak": streak(state.db, player_id, game.name, today),
+    }
+    return jsonify(reply), 201 if created else 200
+
+
+def _day(text) -> dt.date:
+    if text in (None, ""):
+        return _today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise Refused(f"date must be YYYY-MM-DD, not {str(text)[:20]!r}") from None
+
+
+@players.get("/daily/<name>")
+def daily(name: str):
+    game = game_named(name)
+    puzzle = daily_puzzle(game, _today(), _state().daily)
+    return jsonify(
+        game=game.name,
+        date=puzzle.day.isoformat(),
+        board=puzzle.board,
+        options=puzzle.options,
+        shortest=puzzle.shortest,
+    )
+
+
+def _puzzle_from_query(game) -> Puzzle:
+    """A daily or shipped level named by ``?board=`` and its options (other parameters)."""
+    board = request.args.get("board")
+    if not board:
+        raise Refused("name the puzzle: ?board= and its options")
+    skip = ("board", "date", "position")
+    options = {k: v for k, v in request.args.items() if k not in skip}
+    puzzle, _domain = identify(game, board, options, _today(), _state().daily)
+    if not puzzle.rankable:
+        raise Refused("that board is neither a daily nor a shipped level", 404)
+    return puzzle
+
+
+@players.get("/levels/<name>")
+def level_stats(name: str):
+    """Each shipped level's players, solve rate and optimal rate (the lobby's cards)."""
+    game = game_named(name)
+    levels = [(level, level_puzzle(game, level)) for level in game.distinct_levels()]
+    counts = puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
+    stats = []
+    for level, puzzle in levels:
+        seen = counts.get(puzzle.key, {"players": 0, "solved": 0, "optimal": 0})
+        players_ = seen["players"]
+        stats.append(
+            {
+                "board": level["board"],
+                "options": level.get("options", {}),
+                **seen,
+                "solve_rate": round(100 * seen["solved"] / players_) if players_ else None,
+                "optimal_rate": round(100 * seen["optimal"] / players_) if players_ else None,
+            }
+        )
+    return jsonify(game=game.name, levels=stats)
+
+
+@players.get("/choices/<name>")
+def choices(name: str):
+    """What players chose from ``?position=`` of the puzzle ``?board=`` (with options)."""
+    game = game_named(name)
+    puzzle = _puzzle_from_query(game)
+    position = request.args.get("position") or puzzle.board
+    domain = game.make_domain(**game.check_options(puzzle.options))
+    domain.parse(puzzle.board)  # fixes the board's geometry (Klotski) before the position
+    state = _state()
+    return jsonify(state.choices.moves(state.db, domain, puzzle.key, position))
+
+
+@players.get("/leaderboard/<name>")
+def leaderboard(name: str):
+    """A daily's leaderboard (``?date=``, default today), or a shipped level's
+    (``?board=`` with the level's options as further parameters)."""
+    game = game_named(name)
+    state = _state()
+    if request.args.get("board"):
+        puzzle = _puzzle_from_query(game)
+        day = puzzle.day
+    else:
+        day = _day(request.args.get("date"))
+        if day > _today():
+            raise Refused("that day's daily is not out yet", 404)
+        puzzle = daily_puzzle(game, day, state.daily)
+    if puzzle.day is not None:
+        entries = standings(state.db, game.name, day=puzzle.day)
+    else:
+        entries = standings(state.db, game.name, puzzle_key=puzzle.key)
+    with state.db.session() as session:
+        me = find_player(session, g.player_token)
+    reply = {
+        "game": game.name,
+        "date": day.isoformat() if day else None,
+        "board": puzzle.board,
+        "options": puzzle.options,
+        "level": puzzle.level,
+        "shortest": puzzle.shortest,
+        "players": len(entries),
+        "entries": [
+            {"rank": e.rank, "name": e.name, "length": e.length, "seconds": e.seconds}
+            for e in entries[:LEADERBOARD_SIZE]
+        ],
+        "distribution": distribution(entries),
+        "me": place(entries, me.id) if me else None,
+    }
+    if me is not None and day is not None:
+        reply["streak"] = streak(state.db, me.id, game.name, _today())
+    return jsonify(reply)

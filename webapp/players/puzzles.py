@@ -1,0 +1,100 @@
+"""Which puzzle a line is for: today's daily, a shipped level, or any other board.
+
+A leaderboard needs a proven minimum: the daily's comes from its generator, a
+shipped level's from its pack. A result for any other board is kept (the
+player's own history) but never ranked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver import catalogue
+from solver.core.domain import Domain
+from solver.core.errors import BoardError
+from solver.core.game import Game
+
+from ..http.levels import find_level
+from ..http.links import default_options
+
+#: (game name, UTC day) -> the generator's daily level {board, options, min_moves, optimal}
+DailyMaker = Callable[[str, dt.date], dict]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    game: str
+    board: str  # canonical
+    options: dict  # every option, defaults filled in
+    shortest: int | None  # proven fewest moves, when known
+    day: dt.date | None  # set when this is that day's daily
+    level: str | None = None  # a shipped level's name
+
+    @property
+    def rankable(self) -> bool:
+        return self.shortest is not None and (self.day is not None or self.level is not None)
+
+    @property
+    def options_json(self) -> str:
+        return json.dumps(self.options, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def key(self) -> str:
+        text = f"{self.game}|{self.options_json}|{self.board}"
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def full_options(game: type[Game], given) -> dict:
+    """Every option of ``game``: the given ones checked, the rest at their defaults."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise BoardError("options must be an object")
+    return {**default_options(game), **game.check_options(given)}
+
+
+def game_named(name) -> type[Game]:
+    known = catalogue.games()
+    if not isinstance(name, str) or name not in known:
+        raise BoardError(f"unknown game {str(name)[:40]!r}; choose one of {', '.join(known)}")
+    return known[name]
+
+
+def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
+    """``game``'s daily on ``day``, its fewest moves kept only when proven."""
+    made = make(game.name, day)
+    options = full_options(game, made.get("options"))
+    domain = game.make_domain(**game.check_options(options))
+    board = domain.format(domain.parse(made["board"]))
+    shortest = made["min_moves"] if made.get("optimal") else None
+    return Puzzle(game.name, board, options, shortest, day)
+
+
+def level_puzzle(game: type[Game], level: dict, options: dict | None = None) -> Puzzle:
+    """A shipped level as a puzzle, under its own options or ``options`` (full: another
+    value of the progress option, e.g. Klotski's step metric)."""
+    options = options if options is not None else full_options(game, level.get("options"))
+    shortest = level["moves"][game.progress_value(options)]
+    return Puzzle(game.name, level["board"], options, shortest, None, level["name"])
+
+
+def identify(
+    game: type[Game], board, given_options, today: dt.date, make: DailyMaker
+) -> tuple[Puzzle, Domain]:
+    """The puzzle ``board`` (with ``given_options``) poses, and the domain to replay it on."""
+    options = full_options(game, given_options)
+    domain = game.make_domain(**game.check_options(options))
+    if not isinstance(board, str) or not board:
+        raise BoardError("board must be the puzzle's start, as text")
+    canonical = domain.format(domain.parse(board))
+    daily = daily_puzzle(game, today, make)
+    if (daily.board, daily.options) == (canonical, options):
+        return daily, domain
+    level = find_level(game, canonical, options)
+    if level is not None:
+        return level_puzzle(game, level, options), domain
+    return Puzzle(game.name, canonical, options, None, None), domain

@@ -1,0 +1,154 @@
+"""The engine and sessions for one database URL, and its migrations.
+
+SQLite (the default) is made safe under the server's threads: WAL mode, so
+readers never wait for the writer; a busy timeout, so a writer waits for the
+other instead of failing; and every writing transaction starts with
+``BEGIN IMMEDIATE``, so two writers never both read, then both try to upgrade
+their lock (SQLite's deadlock, which no timeout cures). PostgreSQL needs none of
+this; start-up migrations there hold an advisory lock, so several web processes
+starting at once migrate one after another.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from platformdirs import user_data_dir
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_MS = 30_000
+#: any number, the same in every process: the key of PostgreSQL's migration lock
+MIGRATION_LOCK = 220_611
+
+
+def data_dir(folder: str | Path | None = None) -> Path:
+    """The app's data directory: ``folder``, else ``ARCADE_DATA_DIR``, else the user's
+    data directory (platformdirs)."""
+    return Path(folder or os.environ.get("ARCADE_DATA_DIR") or user_data_dir("puzzle-arcade"))
+
+
+def default_url(folder: str | Path | None = None) -> str:
+    """A SQLite file in the data directory (created when missing)."""
+    folder = data_dir(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'arcade.sqlite3'}"
+
+
+def alembic_config(connection: Connection) -> Config:
+    """Alembic's configuration in code: the shipped scripts, run on ``connection``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(
+        url,
+        connect_args={"timeout": SQLITE_BUSY_MS / 1000, "check_same_thread": False},
+        pool_size=8,
+        max_overflow=32,
+        pool_timeout=60,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # transactions begin in _begin below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it safe against crashes
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection):
+        writing = connection.get_execution_options().get("writing", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """One database: ``session()`` to read, ``writing()`` to write, ``upgrade()`` to migrate."""
+
+    def __init__(self, url: str | None = None, folder: str | Path | None = None):
+        self.url = url or default_url(folder)
+        parsed = make_url(self.url)
+        self.dialect = parsed.get_backend_name()
+        if self.dialect == "sqlite":
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine = _sqlite_engine(self.url)
+        else:
+            self.engine = create_engine(
+                self.url, pool_size=8, max_overflow=32, pool_timeout=60, pool_pre_ping=True
+            )
+        self._reader = sessionmaker(self.engine, expire_on_commit=False)
+        self._writer = sessionmaker(
+            self.engine.execution_options(writing=True), expire_on_commit=False
+        )
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session for reading (committed at the end all the same)."""
+        with self._reader.begin() as session:
+            yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A session that writes: committed at the end, rolled back on an exception."""
+        with self._writer.begin() as session:
+            yield session
+
+    def upgrade(self, revision: str = "head", wait: float = 60.0) -> None:
+        """Apply the migrations up to ``revision`` (default: the newest), waiting up to
+        ``wait`` seconds for a server still starting (``make cluster`` starts the web
+        processes and PostgreSQL together)."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.engine.connect().close()
+                break
+            except OperationalError:
+                if self.dialect == "sqlite" or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        with self.engine.connect() as connection:
+            if self.dialect == "postgresql":
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                connection.commit()
+            try:
+                command.upgrade(alembic_config(connection), revision)
+                connection.commit()
+            finally:
+                if self.dialect == "postgresql":
+                    connection.execute(
+                        text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK}
+                    )
+                    connection.commit()
+
+    def revision(self) -> str | None:
+        """The schema's current revision (None: empty database)."""
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    @staticmethod
+    def head() -> str | None:
+        """The newest revision the shipped migrations know."""
+        return ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+    def close(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,91 @@
+"""The tables: players, the results they submitted, the progress their browsers imported.
+
+Nothing personal: a player is a random token (in a signed cookie), an optional
+display name and the hash of a recovery code. The schema itself is defined by the
+migrations (``migrations/versions``); these classes must agree with the newest one,
+which ``tests/test_storage.py`` checks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: random, the signed cookie carries it; never shown
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str | None] = mapped_column(String(20))
+    #: sha256 of the recovery code (the code itself is shown once, never stored)
+    code_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: when the browser's own progress was imported (once per player)
+    imported: Mapped[dt.datetime | None] = mapped_column(DateTime)
+
+
+class Result(Base):
+    """One verified line: replayed by the server, its length counted there."""
+
+    __tablename__ = "results"
+    __table_args__ = (
+        # the same line sent again is the same result (idempotent resubmission)
+        UniqueConstraint("player_id", "puzzle", "line_hash", name="uq_results_line"),
+        Index("ix_results_board", "puzzle", "ranked"),
+        Index("ix_results_daily", "game", "day", "ranked"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    #: sha256 of game, options and canonical start: one leaderboard per puzzle
+    puzzle: Mapped[str] = mapped_column(String(64))
+    board: Mapped[str] = mapped_column(Text)
+    options: Mapped[str] = mapped_column(Text)  # JSON, sorted keys
+    #: the UTC day whose daily this was, else None (a shipped level or any board)
+    day: Mapped[dt.date | None] = mapped_column(Date)
+    length: Mapped[int] = mapped_column(Integer)
+    shortest: Mapped[int | None] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    assisted: Mapped[bool] = mapped_column(Boolean)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    line_hash: Mapped[str] = mapped_column(String(64))
+    #: the canonical positions, one per line (what players chose is read from them)
+    line: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class ImportedProgress(Base):
+    """A browser's localStorage best, imported as it was: kept, never ranked."""
+
+    __tablename__ = "imported_progress"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    key: Mapped[str] = mapped_column(Text)  # progress.js's levelKey: game|variant|board
+    moves: Mapped[int] = mapped_column(Integer)
+    extra: Mapped[int] = mapped_column(Integer)
+    min: Mapped[int | None] = mapped_column(Integer)
+    at: Mapped[str | None] = mapped_column(String(10))
+
+
+TABLES = [Player.__table__, Result.__table__, ImportedProgress.__table__]

@@ -1,0 +1,111 @@
+"""Operators' commands: ``python -m webapp db upgrade|revision|backup FILE|restore FILE``.
+
+A backup is one JSON document of every table's rows, the same on SQLite and
+PostgreSQL, so it also moves the players from one to the other. ``restore``
+migrates the target first and refuses a database that already holds players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from sqlalchemy import delete, func, insert, select
+
+from .database import Database
+from .models import TABLES
+
+FORMAT = "puzzle-arcade-backup"
+
+
+def _plain(value):
+    return value.isoformat() if isinstance(value, (dt.date, dt.datetime)) else value
+
+
+def backup(db: Database, path: Path) -> dict[str, int]:
+    """Write every row to ``path``; returns the row count per table."""
+    data = {"format": FORMAT, "revision": db.revision(), "tables": {}}
+    with db.session() as session:
+        for table in TABLES:
+            rows = session.execute(select(table).order_by(*table.primary_key.columns)).mappings()
+            data["tables"][table.name] = [{k: _plain(v) for k, v in row.items()} for row in rows]
+    path.write_text(json.dumps(data, separators=(",", ":")))
+    return {name: len(rows) for name, rows in data["tables"].items()}
+
+
+def _typed(table, row: dict) -> dict:
+    out = {}
+    for name, value in row.items():
+        python_type = table.columns[name].type.python_type
+        if value is not None and python_type is dt.datetime:
+            value = dt.datetime.fromisoformat(value)
+        elif value is not None and python_type is dt.date:
+            value = dt.date.fromisoformat(value)
+        out[name] = value
+    return out
+
+
+def restore(db: Database, path: Path) -> dict[str, int]:
+    """Load a backup into ``db`` (migrated first, and empty); returns rows per table."""
+    data = json.loads(path.read_text())
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a puzzle-arcade backup")
+    db.upgrade()
+    counts = {}
+    with db.writing() as session:
+        if session.scalar(select(func.count()).select_from(TABLES[0])):
+            raise ValueError("the database already holds players; restore into an empty one")
+        for table in TABLES:
+            rows = [_typed(table, row) for row in data["tables"].get(table.name, [])]
+            session.execute(delete(table))
+            if rows:
+                session.execute(insert(table), rows)
+            counts[table.name] = len(rows)
+    if db.dialect == "postgresql":  # identities continue after the restored ids
+        with db.writing() as session:
+            for table in TABLES:
+                session.execute(
+                    func.setval(
+                        func.pg_get_serial_sequence(table.name, "id"),
+                        select(func.coalesce(func.max(table.c.id), 0) + 1).scalar_subquery(),
+                        False,
+                    ).select()
+                )
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m webapp db", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--url", help="the database (default $ARCADE_DATABASE_URL or the SQLite file)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("upgrade", help="apply the migrations (the server does this at start-up)")
+    sub.add_parser("revision", help="print the schema's revision and the newest known")
+    for name, text in (("backup", "write every row to FILE"), ("restore", "load FILE")):
+        sub.add_parser(name, help=text).add_argument("file", type=Path)
+    args = parser.parse_args(argv)
+    import os
+
+    db = Database(args.url or os.environ.get("ARCADE_DATABASE_URL") or None)
+    try:
+        if args.command == "upgrade":
+            db.upgrade()
+            print(f"{db.url}: at revision {db.revision()}")
+        elif args.command == "revision":
+            print(f"{db.revision()} (newest {db.head()})")
+        elif args.command == "backup":
+            print(f"backed up {backup(db, args.file)} to {args.file}")
+        else:
+            print(f"restored {restore(db, args.file)} from {args.file}")
+    except (OSError, ValueError) as err:
+        print(f"python -m webapp db: {err}", file=sys.stderr)
+        return 2
+    finally:
+        db.close()
+    return 0
