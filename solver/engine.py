@@ -14,7 +14,7 @@ from typing import Any
 
 from . import catalogue
 from .core.coach import rate_moves
-from .core.domain import Analysis, Domain
+from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
 from .core.results import SOLVED, UNSOLVABLE, Budget
 
@@ -131,7 +131,7 @@ def analyse_stages(
     """Yield the ``analysis`` payloads for ``board``: an interim one, then the final one.
 
     A domain whose proven answer can take a while (the 15-puzzle) offers
-    ``quick_analyse(state)``: a hint within a second, maybe not shortest. The
+    ``quick_analyse(state)`` (:class:`~solver.core.domain.QuickAnalyser`): a hint within a second, maybe not shortest. The
     caller sends it at once, so the player is never left waiting, then sends the
     proven answer when it comes. Payloads carry ``final`` (False on the interim).
     Domains that answer by lookup yield one final payload.
@@ -143,9 +143,9 @@ def analyse_stages(
     """
     started = time.monotonic()
     domain, state = parse_board(puzzle, board, **options)
-    quick = getattr(domain, "quick_analyse", None)
+    quick = domain if isinstance(domain, QuickAnalyser) else None
     if quick is not None:
-        interim = quick(state, cancel=cancel)
+        interim = quick.quick_analyse(state, cancel=cancel)
         if interim is not None:
             final = interim.optimal or interim.solvable is False
             yield _analysis_payload(
