@@ -114,7 +114,7 @@ class _Open:
 
     def __init__(self):
         self.buckets: dict[int, list[list[str]]] = {}
-        self.low = None
+        self.low: int | None = None
         self.size = 0
 
     def push(self, priority: int, g: int, key: str) -> None:
@@ -129,7 +129,7 @@ class _Open:
         self.size += 1
 
     def pop(self) -> tuple[int, int, str] | None:
-        while self.size:
+        while self.size and self.low is not None:
             stacks = self.buckets.get(self.low)
             if stacks:
                 while stacks and not stacks[-1]:
