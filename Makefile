@@ -36,12 +36,17 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# ruff (lint rules and formatting, configured in pyproject.toml); make test runs it first
+# ruff (lint rules and formatting), mypy (types; both configured in pyproject.toml) and
+# ESLint (eslint.config.js); make test runs it first
 lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	npx --no-install eslint .
 
+# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest
 test: $(VENV)/.test-installed lint
+	node --test tests/js/
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	$(PY) -m pytest -q

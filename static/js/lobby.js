@@ -21,7 +21,7 @@ async function drawPreview(node) {
     board.className = `board board-${node.dataset.preview} preview-board`;
     node.append(board);
     game.createView(board, null).render(game.parse(node.dataset.board));
-  } catch (error) {
+  } catch {
     node.textContent = node.dataset.board; // still show the layout as text
   }
 }

@@ -14,7 +14,7 @@ export class SolverLink {
     this.nextId = 1;
     this.current = null; // {id, event, board}
     this.sent = new Map(); // id -> request, so replies know their board
-    // eslint-disable-next-line no-undef
+    // eslint-disable-next-line no-undef -- io is the global of the vendored Socket.IO client (static/vendor)
     this.socket = io({ transports: ["websocket", "polling"] });
     this.socket.on("connect", () => handlers.onConnection?.(true));
     this.socket.on("disconnect", () => handlers.onConnection?.(false));
