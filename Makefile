@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test bench load soak cluster clean
+.PHONY: run dev lint test docs bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,15 @@ test: $(VENV)/.test-installed lint
 	bash scripts/ensure-redis.sh
 	$(PY) -m pytest -q
 
+$(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
+	$(PY) -m pip install -q -e '.[docs]'
+	touch $@
+
+# the library's documentation into docs/_build/html; a warning fails the build
+docs: $(VENV)/.docs-installed
+	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs/_build/html/index.html"
+
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
 
@@ -82,4 +91,4 @@ cluster: $(VENV)/.cluster-installed
 	$(VENV)/bin/honcho start --port $(PORT) --concurrency web=$(WEB)
 
 clean:
-	rm -rf $(VENV) node_modules test-artifacts .pytest_cache
+	rm -rf $(VENV) node_modules test-artifacts .pytest_cache .mypy_cache docs/_build
