@@ -10,7 +10,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import (
+    Any,
+    Generic,
+    NotRequired,
+    Protocol,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    runtime_checkable,
+)
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -50,6 +59,18 @@ class Budget:
     max_seconds: float | None = None
 
 
+class ProgressPayload(TypedDict):
+    """:class:`Progress` as JSON: the ``progress`` event of a long ``solve``."""
+
+    nodes: int
+    depth: int
+    frontier: int
+    elapsed: float
+    stage: NotRequired[str]
+    best: NotRequired[int]
+    lower_bound: NotRequired[int]
+
+
 @dataclass
 class Progress:
     """What a running search reports: nodes expanded, current depth, open nodes, time.
@@ -67,17 +88,20 @@ class Progress:
     best: int | None = None
     lower_bound: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {
+    def as_dict(self) -> ProgressPayload:
+        """The ``progress`` event's payload (the optional keys only when known)."""
+        found: ProgressPayload = {
             "nodes": self.nodes,
             "depth": self.depth,
             "frontier": self.frontier,
             "elapsed": round(self.elapsed, 3),
         }
-        for name in ("stage", "best", "lower_bound"):
-            value = getattr(self, name)
-            if value not in (None, ""):
-                found[name] = value
+        if self.stage:
+            found["stage"] = self.stage
+        if self.best is not None:
+            found["best"] = self.best
+        if self.lower_bound is not None:
+            found["lower_bound"] = self.lower_bound
         return found
 
 
