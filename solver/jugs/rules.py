@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core.domain import Domain, require
 from ..core.errors import BoardError
@@ -39,7 +39,7 @@ class Pour(NamedTuple):
     amount: int
 
 
-def parse_jugs(text) -> tuple[State, tuple[int, ...]]:
+def parse_jugs(text: str) -> tuple[State, tuple[int, ...]]:
     """(contents, capacities) from board text; errors name the jug (1-based)."""
     require(isinstance(text, str), "board must be text")
     text = text.strip()
@@ -71,7 +71,7 @@ def format_jugs(contents: State, capacities: tuple[int, ...]) -> str:
     )
 
 
-def parse_goal(text, jugs: int) -> Goal:
+def parse_goal(text: str, jugs: int) -> Goal:
     """Target contents per jug (``None`` for ``*``) from ``0,4,4`` or ``*,4,*``."""
     require(isinstance(text, str), "goal must be text like 0,4,4 or *,4,*")
     parts = [p.strip() for p in text.split(",")]
@@ -117,20 +117,20 @@ def pour(contents: State, capacities: tuple[int, ...], src: int, dst: int) -> St
     return tuple(after)
 
 
-class Jugs(Domain):
+class Jugs(Domain[State, Pour]):
     """The pouring puzzle over jugs fixed by the parsed board (one domain per board)."""
 
     name = "jugs"
     reversible = False
     quick_test = "the water there is"
 
-    def __init__(self, goal: str | None = None):
+    def __init__(self, goal: str | None = None) -> None:
         self.goal_text = goal
         self.capacities: tuple[int, ...] = ()
         self.goal: Goal = ()
 
     # -- notation ---------------------------------------------------------
-    def parse(self, text) -> State:
+    def parse(self, text: str) -> State:
         contents, capacities = parse_jugs(text)
         if self.capacities and capacities != self.capacities:
             raise BoardError(
@@ -183,7 +183,7 @@ class Jugs(Domain):
     def describe(self, move: Pour) -> str:
         return f"jug {move.src + 1} -> {move.dst + 1}"
 
-    def move_info(self, move: Pour) -> dict:
+    def move_info(self, move: Pour) -> dict[str, Any]:
         return {
             "from": move.src,
             "to": move.dst,
