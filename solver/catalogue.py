@@ -33,7 +33,7 @@ def games() -> dict[str, type[Game]]:
     return {g.name: g for g in order}
 
 
-def get(name) -> type[Game]:
+def get(name: object) -> type[Game]:
     """The game called ``name``; a clear BoardError (quoting it) otherwise."""
     known = games()
     if not isinstance(name, str) or name not in known:
