@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 project = "puzzle-arcade"
 author = "the puzzle-arcade maintainers"
-copyright = "the puzzle-arcade maintainers"  # noqa: A001 -- the name Sphinx reads
+copyright = "the puzzle-arcade maintainers"  # the name Sphinx reads
 
 extensions = [
     "sphinx.ext.autodoc",
