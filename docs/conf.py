@@ -31,3 +31,5 @@ intersphinx_disabled_reftypes = ["*"]
 
 html_theme = "alabaster"
 html_title = "puzzle-arcade"
+# room for the tutorial's code at 88 columns
+html_theme_options = {"page_width": "1200px"}
