@@ -134,7 +134,10 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(health)
     register_events(socketio, runner, limiter)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
-    app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
+    # Flask's documented way to wrap the WSGI app (mypy sees a method being replaced)
+    app.wsgi_app = HostGuard(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"]
+    )
     if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
         start_prebuild(then=runner.start)
     return app

@@ -14,6 +14,7 @@ Hooks are classmethods with safe defaults; a game overrides only what it has
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -178,7 +179,7 @@ class Game:
         return list(found.values())
 
     @classmethod
-    def progress_value(cls, options: dict[str, Any]) -> Any:
+    def progress_value(cls, options: Mapping[str, Any]) -> Any:
         """The value that splits move counts and stored progress ("piece", a goal), or None."""
         if cls.progress_option is None:
             return None

@@ -8,19 +8,40 @@ sockets or threads, so they are easy to test and to reuse.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, TypeAlias
 
 from solver.core.errors import BoardError
-from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
+from solver.core.results import (
+    BUDGET,
+    CANCELLED,
+    SOLVED,
+    UNSOLVABLE,
+    Budget,
+    CancelEvent,
+    Progress,
+)
 from solver.engine import solve_board
+from solver.payloads import MoveInfo
 
+from .protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent
 from .validation import JobRequest
 
-Reply = tuple[str, dict] | None
+#: ``escalate``: not an event a client sees; the runner moves the job to the long lane
+Escalate: TypeAlias = dict[str, bool]
+Reply: TypeAlias = (
+    tuple[Literal["solution"], SolutionEvent]
+    | tuple[Literal["unsolvable"], UnsolvableEvent]
+    | tuple[Literal["error"], ErrorEvent]
+    | tuple[Literal["escalate"], Escalate]
+    | None
+)
 
 
-def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
+def error_payload(
+    message: str, event: str, job_id: RequestId | None = None, game: str | None = None
+) -> ErrorEvent:
     """The ``error`` event's payload: the message, the event it answers, and its id."""
-    payload = {"message": message, "event": event}
+    payload: ErrorEvent = {"message": message, "event": event}
     if job_id is not None:
         payload["id"] = job_id
     if game is not None:
@@ -30,7 +51,7 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
 
 def solve_reply(
     request: JobRequest,
-    cancel,
+    cancel: CancelEvent,
     seconds: float,
     progress: Callable[[Progress], None] | None = None,
     max_nodes: int | None = None,
@@ -60,10 +81,10 @@ def solve_reply(
     if escalate and (status == BUDGET or (status == SOLVED and not report["optimal"])):
         return "escalate", {}
     if status == SOLVED:
-        moves = []
+        moves: list[MoveInfo] = []
         for detail, text in zip(report["move_details"], report["moves"], strict=True):
             moves.append({**detail, "text": detail.get("text") or text})
-        return "solution", {
+        solution: SolutionEvent = {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
@@ -75,12 +96,14 @@ def solve_reply(
             "stats": report["stats"],
             "message": report["message"],
         }
+        return "solution", solution
     if status == UNSOLVABLE:
-        return "unsolvable", {
+        unsolvable: UnsolvableEvent = {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
             "message": report["message"] or "no solution exists",
         }
+        return "unsolvable", unsolvable
     message = report["message"] if status == BUDGET else f"search stopped: {status}"
     return "error", error_payload(message, "solve", request.id, request.game)

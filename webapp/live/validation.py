@@ -10,15 +10,16 @@ server carries on. Deeper checks of the board itself are the solver's job
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from solver import catalogue
 from solver.core.errors import BoardError
+from solver.core.game import Game
 from solver.engine import MAX_BOARD_CHARS
 
-MAX_ID_CHARS = 100
+from .protocol import RequestId
 
-RequestId = str | int | None
+MAX_ID_CHARS = 100
 
 
 class PayloadError(ValueError):
@@ -31,15 +32,15 @@ class JobRequest:
 
     game: str
     board: str
-    id: RequestId = None
-    options: dict = field(default_factory=dict)
+    id: RequestId | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def request_id(payload: Any) -> RequestId:
+def request_id(payload: Any) -> RequestId | None:
     """The payload's ``id`` when it is a usable one, else None (for echoing in errors)."""
     if isinstance(payload, dict):
         value = payload.get("id")
@@ -50,22 +51,22 @@ def request_id(payload: Any) -> RequestId:
     return None
 
 
-def _check_id(payload: dict) -> RequestId:
-    value = payload.get("id")
-    if value is None:
+def _check_id(payload: dict[str, Any]) -> RequestId | None:
+    if payload.get("id") is None:
         return None
-    if request_id(payload) is None:
+    checked = request_id(payload)
+    if checked is None:
         raise PayloadError(f"id must be text up to {MAX_ID_CHARS} characters or a number")
-    return value
+    return checked
 
 
-def _checked_options(game, payload: dict) -> dict:
+def _checked_options(game: type[Game], payload: dict[str, Any]) -> dict[str, Any]:
     """The payload's options for ``game``, typed by the declarations.
 
     An option of another game is checked too (a page may send them all) and then
     dropped; keys no game declares are ignored.
     """
-    options = {}
+    options: dict[str, Any] = {}
     for other in catalogue.games().values():
         for option in other.options:
             mine = game.option(option.name)
@@ -75,7 +76,7 @@ def _checked_options(game, payload: dict) -> dict:
     return options
 
 
-def one_payload(event: str, args: tuple) -> Any:
+def one_payload(event: str, args: tuple[Any, ...]) -> Any:
     """The single payload of an event's arguments (None when there is none)."""
     if len(args) > 1:
         raise PayloadError(f"{event} takes one payload object, not {len(args)} arguments")

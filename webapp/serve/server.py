@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from typing import Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
@@ -119,7 +120,7 @@ class ArcadeServer(BaseApplication):
     ):
         global REQUEST_SECONDS
         REQUEST_SECONDS = request_seconds  # the forked worker inherits it
-        self.options = {
+        self.options: dict[str, Any] = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": ArcadeWorker,
