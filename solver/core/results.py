@@ -60,7 +60,7 @@ class Budget:
 
 
 class ProgressPayload(TypedDict):
-    """:class:`Progress` as JSON: the ``progress`` event of a long ``solve``."""
+    """:class:`Progress` as a JSON-ready dict (the optional keys only when known)."""
 
     nodes: int
     depth: int
