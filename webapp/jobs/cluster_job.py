@@ -25,6 +25,7 @@ import time
 
 from flask_socketio import SocketIO
 
+from ..live.protocol import Payload
 from ..live.replies import error_payload
 from ..live.validation import JobRequest
 from .process import Limits
@@ -112,7 +113,7 @@ def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -
     cancel = RedisCancel(redis, job_id, sid, generation)
     sio = emitter()
 
-    def send(event: str, payload: dict) -> None:
+    def send(event: str, payload: Payload) -> None:
         if cancel.current():
             sio.emit(event, payload, to=sid)
 

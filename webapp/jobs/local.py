@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..live.protocol import Payload
 from ..live.replies import error_payload
 from ..live.validation import JobRequest
 from .core import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, PAGE, SOLVE
@@ -124,7 +125,7 @@ class JobRunner:
     ) -> None:
         generation = slot.generation
 
-        def on_event(event: str, payload: dict) -> None:
+        def on_event(event: str, payload: Payload) -> None:
             if event == "escalate":
                 self._escalate(sid, slot, generation, kind, request, payload, log_id)
             else:
@@ -158,7 +159,7 @@ class JobRunner:
         generation: int,
         kind: str,
         request: JobRequest,
-        payload: dict,
+        payload: Payload,
         log_id: str,
     ) -> None:
         """A job that needs a real search moves to the long lane, full budget."""
@@ -301,7 +302,7 @@ class JobRunner:
             if generation == slot.generation and slot.job is job:
                 slot.job, slot.pool = None, None
 
-    def _deliver(self, sid: str, slot: Slot, generation: int, event: str, payload: dict) -> bool:
+    def _deliver(self, sid: str, slot: Slot, generation: int, event: str, payload: Payload) -> bool:
         """Emit only while the job's generation is still the client's newest."""
         with slot.lock:
             if generation != slot.generation:

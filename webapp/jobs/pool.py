@@ -30,13 +30,16 @@ import logging
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
+from typing import Any
 
+from ..live.protocol import Payload
 from ..live.replies import error_payload
 from ..live.validation import JobRequest
 from .process import Limits, WorkerSettings, worker_main
+from .tasks import TaskRequest
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +65,10 @@ class PoolJob:
     """One request on its way through the pool; callbacks run on the dispatcher thread."""
 
     kind: str
-    request: JobRequest
+    request: JobRequest | TaskRequest  # TaskRequest: a page's task (the page pool)
     limits: Limits
     owner: str
-    on_event: Callable[[str, dict], None]
+    on_event: Callable[[str, Payload], None]
     on_done: Callable[[], None] = lambda: None
     seq: int = field(default_factory=lambda: next(_seq))
     cancelled: bool = False
@@ -247,7 +250,7 @@ class WorkerPool:
         when only lower-priority jobs wait and the free workers are reserved."""
         busy = [w.job for w in self._workers if w.job is not None]
         running = collections.Counter(job.group for job in busy)
-        candidates = self._queue
+        candidates: Sequence[PoolJob] = self._queue
         if sum(job.priority > 0 for job in busy) >= self.size - self.reserved:
             candidates = [queued for queued in self._queue if queued.priority == 0]
             if not candidates:
@@ -288,7 +291,7 @@ class WorkerPool:
                 if self._closing:
                     return
                 workers = list(self._workers)
-            waitables = {}
+            waitables: dict[Any, _Worker] = {}  # pipes and process sentinels, as wait() gives them
             for worker in workers:
                 if worker.restart_at is not None:
                     continue

@@ -26,18 +26,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from solver.core.errors import BoardError
-from solver.core.results import Budget
+from solver.core.results import Budget, CancelEvent
 from solver.engine import analyse_stages
 
+from ..live.protocol import Payload
 from ..live.replies import error_payload, solve_reply
 from ..live.validation import JobRequest
 from ..serve.prebuild import warm_tables
 from .core import ANALYSE
-from .tasks import CHECK, GENERATE, run_task
+from .tasks import TaskRequest, run_task
 
 log = logging.getLogger(__name__)
 
-Event = tuple[str, dict]
+Event = tuple[str, Payload]
 
 
 @dataclass(frozen=True)
@@ -130,19 +131,23 @@ class _Flag:
 
 
 def run_job(
-    kind: str, request: JobRequest, limits: Limits, cancel, send: Callable[[str, dict], None]
+    kind: str,
+    request: JobRequest | TaskRequest,
+    limits: Limits,
+    cancel: CancelEvent,
+    send: Callable[[str, Payload], None],
 ) -> None:
     """Run one job, calling ``send(event, payload)`` for each answer or progress line.
 
     A solve with ``limits.escalate_after`` is a quick-lane try: over that budget it
     sends ``escalate`` and the runner moves it to the solve pool's fair queue.
     """
+    if isinstance(request, TaskRequest):  # a page's task (GENERATE, CHECK)
+        send(*run_task(kind, request, limits.seconds))
+        return
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):
             send(event, payload)
-        return
-    if kind in (GENERATE, CHECK):
-        send(*run_task(kind, request, limits.seconds))
         return
     last = [0.0]
 
@@ -169,7 +174,7 @@ def run_job(
     reply = solve_reply(
         request,
         cancel,
-        limits.escalate_after if quick else limits.seconds,
+        limits.escalate_after if limits.escalate_after is not None and quick else limits.seconds,
         progress=None if quick else progress,
         max_nodes=limits.max_nodes,
         escalate=quick,
@@ -219,7 +224,7 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
         seq, kind, request, limits = message
         cancel = _Flag(cancel_flag, seq)
 
-        def send(event: str, payload: dict, seq=seq) -> None:
+        def send(event: str, payload: Payload, seq: int = seq) -> None:
             conn.send(("event", seq, event, payload))
 
         try:

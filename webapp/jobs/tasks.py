@@ -9,6 +9,7 @@ a cluster. :func:`run_task` is what that worker runs; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,14 +40,14 @@ class TaskRequest:
     id: Any | None = None  # pools echo a job's id in errors; tasks have none
 
 
-def task_result(answer: tuple[str, dict] | None) -> dict:
+def task_result(answer: tuple[str, Mapping[str, Any]] | None) -> dict[str, Any]:
     """The result of a task's answer; BoardError when the request was bad, TaskRefused
     when the worker failed or never answered."""
     if answer is None:
         raise TaskRefused(TASK_SLOW_MESSAGE)
     event, payload = answer
     if event == "done":
-        return payload
+        return dict(payload)
     if event == "refused":
         raise BoardError(payload["message"])
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)

@@ -13,12 +13,15 @@ request's ``id`` (None when the client gave none) and its ``game``.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypeAlias, TypedDict
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 from solver.payloads import AnalysisPayload, MoveInfo, Stats
 
 #: the client's own number for a request, echoed in every reply to it
 RequestId: TypeAlias = str | int
+#: any event's payload as the job runners carry it (one of the TypedDicts below)
+Payload: TypeAlias = Mapping[str, Any]
 
 
 class JobPayload(TypedDict):
