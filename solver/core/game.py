@@ -14,12 +14,18 @@ Hooks are classmethods with safe defaults; a game overrides only what it has
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import BoardError
 from .seeds import check_seed
+
+if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
+    import argparse
+
+    from .domain import Domain
+    from .results import CancelEvent
 
 MAX_OPTION_CHARS = 100
 
@@ -65,7 +71,7 @@ class Option:
             )
         return value
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """The option as JSON for the page (forms, pickers, help)."""
         return {
             "name": self.name,
@@ -109,7 +115,7 @@ class Game:
     #: a solvable start the play page opens when no board is given
     default_board: ClassVar[str] = ""
     #: the game's Domain class
-    domain: ClassVar[type] = type(None)
+    domain: ClassVar[type[Domain[Any, Any]]]
     #: the options the game understands (CLI flags, query parameters, payload keys)
     options: ClassVar[tuple[Option, ...]] = ()
     #: the parameters of the seeded "New game" generator (empty: no generator form)
@@ -117,7 +123,7 @@ class Game:
     #: the option whose value splits stored progress ("metric", "capacity"), or None
     progress_option: ClassVar[str | None] = None
     #: what the page offers beyond the common controls, e.g. {"extra-tube"}
-    features: ClassVar[frozenset] = frozenset()
+    features: ClassVar[frozenset[str]] = frozenset()
     #: the languages of level names when not English ({"pack name": "zh"})
     level_languages: ClassVar[dict[str, str]] = {}
     #: boards written as comma-separated parts (tubes, jugs): the most a board may have,
@@ -127,7 +133,7 @@ class Game:
 
     # -- the solver -------------------------------------------------------------
     @classmethod
-    def make_domain(cls, **options: Any):
+    def make_domain(cls, **options: Any) -> Domain[Any, Any]:
         """Build the domain with ``options`` (already checked by :meth:`check_options`)."""
         return cls.domain(**options)
 
@@ -165,13 +171,13 @@ class Game:
 
     # -- levels and generators ----------------------------------------------------
     @classmethod
-    def levels(cls) -> list[dict]:
+    def levels(cls) -> list[dict[str, Any]]:
         """Graded levels: dicts with name, board, pack, options and moves, the fewest
         moves keyed by the :attr:`progress_option`'s value ({"piece": 81, "step": 116})."""
         return []
 
     @classmethod
-    def distinct_levels(cls) -> list[dict]:
+    def distinct_levels(cls) -> list[dict[str, Any]]:
         """The levels with one entry per puzzle (a layout in two packs counts once)."""
         found = {}
         for level in cls.levels():
@@ -184,10 +190,14 @@ class Game:
         if cls.progress_option is None:
             return None
         value = options.get(cls.progress_option)
-        return cls.option(cls.progress_option).default if value is None else value
+        if value is not None:
+            return value
+        option = cls.option(cls.progress_option)
+        assert option is not None, f"{cls.name}: progress_option names no declared option"
+        return option.default
 
     @classmethod
-    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict[str, Any]:
         """A seeded level: {board, options, min_moves, optimal, name?, params}.
 
         ``params`` are the :attr:`generator` values already checked (missing
@@ -212,14 +222,20 @@ class Game:
         }
 
     @classmethod
-    def choices(cls) -> dict:
+    def choices(cls) -> dict[str, Any]:
         """Anything more the "New game" form needs: how many levels a seed picks from,
         or (a game's own) e.g. the largest distance per size."""
         count = len(cls.distinct_levels())
         return {"levels": count} if count else {}
 
     @classmethod
-    def hardest(cls, board: str, options: dict[str, Any], placements: bool, report=None) -> dict:
+    def hardest(
+        cls,
+        board: str,
+        options: dict[str, Any],
+        placements: bool,
+        report: Callable[[str], None] | None = None,
+    ) -> dict[str, Any]:
         """The hardest start of ``board``'s group (with ``placements``, over every
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
@@ -227,20 +243,20 @@ class Game:
 
     # -- the server ------------------------------------------------------------
     @classmethod
-    def warm(cls, stop=None) -> int:
+    def warm(cls, stop: CancelEvent | None = None) -> int:
         """Build or load the tables its analyses look up; returns how many were warmed."""
         return 0
 
     @classmethod
-    def bench(cls, args) -> None:
+    def bench(cls, args: argparse.Namespace) -> None:
         """Print this game's rows of ``python -m solver bench``."""
 
     @classmethod
-    def bench_arguments(cls, parser) -> None:
+    def bench_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Add this game's own flags to the ``bench`` command's argparse ``parser``."""
 
     @classmethod
-    def bench_alone(cls, args) -> int | None:
+    def bench_alone(cls, args: argparse.Namespace) -> int | None:
         """The exit code of a run of its own that this game's flags asked for, else None.
 
         ``bench --fifteen`` is such a run: it replaces the usual rows.
@@ -249,7 +265,7 @@ class Game:
 
     # -- as JSON -----------------------------------------------------------------
     @classmethod
-    def describe(cls) -> dict:
+    def describe(cls) -> dict[str, Any]:
         """The declaration as JSON: the page templates and scripts read this."""
         return {
             "name": cls.name,
