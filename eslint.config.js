@@ -4,7 +4,12 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["static/vendor/**", "node_modules/**", "docs/_build/**", ".venv/**", "build/**", "test-artifacts/**"] },
+  {
+    ignores: [
+      "static/vendor/**", "node_modules/**", "docs/_build/**", ".venv/**", "build/**",
+      "test-artifacts/**",
+    ],
+  },
   js.configs.recommended,
   {
     files: ["static/js/**/*.js"],

@@ -151,8 +151,9 @@ def analyse_stages(
     A domain whose proven answer can take a while (the 15-puzzle) offers
     ``quick_analyse(state)`` (a :class:`~solver.core.domain.QuickAnalyser`): a hint
     within a second, maybe not shortest. The caller sends it at once, so the player
-    is never left waiting, then sends the proven answer when it comes. Payloads carry ``final`` (False on the interim).
-    Domains that answer by lookup yield one final payload.
+    is never left waiting, then sends the proven answer when it comes. Payloads carry
+    ``final`` (False on the interim). Domains that answer by lookup yield one final
+    payload.
 
     Every payload carries ``options``, each legal move rated
     (:func:`solver.core.coach.rate_moves`): the final one within what is left of
