@@ -8,24 +8,19 @@ scripts) reads these declarations through :mod:`solver.catalogue` instead, so
 adding a game means adding its package and nothing else.
 
 Hooks are classmethods with safe defaults; a game overrides only what it has
-(levels, a generator, tables worth warming, bench rows).
+(levels, a generator, tables worth warming). Bench rows are not part of the
+declaration: they live in the game's own ``bench`` module, which only
+``python -m solver bench`` imports.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from .errors import BoardError
 from .seeds import check_seed
-
-if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
-    import argparse
-
-    from .domain import Domain
-    from .results import CancelEvent
 
 MAX_OPTION_CHARS = 100
 
@@ -71,7 +66,7 @@ class Option:
             )
         return value
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict:
         """The option as JSON for the page (forms, pickers, help)."""
         return {
             "name": self.name,
@@ -115,7 +110,7 @@ class Game:
     #: a solvable start the play page opens when no board is given
     default_board: ClassVar[str] = ""
     #: the game's Domain class
-    domain: ClassVar[type[Domain[Any, Any]]]
+    domain: ClassVar[type] = type(None)
     #: the options the game understands (CLI flags, query parameters, payload keys)
     options: ClassVar[tuple[Option, ...]] = ()
     #: the parameters of the seeded "New game" generator (empty: no generator form)
@@ -123,7 +118,7 @@ class Game:
     #: the option whose value splits stored progress ("metric", "capacity"), or None
     progress_option: ClassVar[str | None] = None
     #: what the page offers beyond the common controls, e.g. {"extra-tube"}
-    features: ClassVar[frozenset[str]] = frozenset()
+    features: ClassVar[frozenset] = frozenset()
     #: the languages of level names when not English ({"pack name": "zh"})
     level_languages: ClassVar[dict[str, str]] = {}
     #: boards written as comma-separated parts (tubes, jugs): the most a board may have,
@@ -133,7 +128,7 @@ class Game:
 
     # -- the solver -------------------------------------------------------------
     @classmethod
-    def make_domain(cls, **options: Any) -> Domain[Any, Any]:
+    def make_domain(cls, **options: Any):
         """Build the domain with ``options`` (already checked by :meth:`check_options`)."""
         return cls.domain(**options)
 
@@ -171,13 +166,13 @@ class Game:
 
     # -- levels and generators ----------------------------------------------------
     @classmethod
-    def levels(cls) -> list[dict[str, Any]]:
+    def levels(cls) -> list[dict]:
         """Graded levels: dicts with name, board, pack, options and moves, the fewest
         moves keyed by the :attr:`progress_option`'s value ({"piece": 81, "step": 116})."""
         return []
 
     @classmethod
-    def distinct_levels(cls) -> list[dict[str, Any]]:
+    def distinct_levels(cls) -> list[dict]:
         """The levels with one entry per puzzle (a layout in two packs counts once)."""
         found = {}
         for level in cls.levels():
@@ -185,19 +180,15 @@ class Game:
         return list(found.values())
 
     @classmethod
-    def progress_value(cls, options: Mapping[str, Any]) -> Any:
+    def progress_value(cls, options: dict[str, Any]) -> Any:
         """The value that splits move counts and stored progress ("piece", a goal), or None."""
         if cls.progress_option is None:
             return None
         value = options.get(cls.progress_option)
-        if value is not None:
-            return value
-        option = cls.option(cls.progress_option)
-        assert option is not None, f"{cls.name}: progress_option names no declared option"
-        return option.default
+        return cls.option(cls.progress_option).default if value is None else value
 
     @classmethod
-    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict[str, Any]:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
         """A seeded level: {board, options, min_moves, optimal, name?, params}.
 
         ``params`` are the :attr:`generator` values already checked (missing
@@ -222,20 +213,14 @@ class Game:
         }
 
     @classmethod
-    def choices(cls) -> dict[str, Any]:
+    def choices(cls) -> dict:
         """Anything more the "New game" form needs: how many levels a seed picks from,
         or (a game's own) e.g. the largest distance per size."""
         count = len(cls.distinct_levels())
         return {"levels": count} if count else {}
 
     @classmethod
-    def hardest(
-        cls,
-        board: str,
-        options: dict[str, Any],
-        placements: bool,
-        report: Callable[[str], None] | None = None,
-    ) -> dict[str, Any]:
+    def hardest(cls, board: str, options: dict[str, Any], placements: bool, report=None) -> dict:
         """The hardest start of ``board``'s group (with ``placements``, over every
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
@@ -243,29 +228,13 @@ class Game:
 
     # -- the server ------------------------------------------------------------
     @classmethod
-    def warm(cls, stop: CancelEvent | None = None) -> int:
+    def warm(cls, stop=None) -> int:
         """Build or load the tables its analyses look up; returns how many were warmed."""
         return 0
 
-    @classmethod
-    def bench(cls, args: argparse.Namespace) -> None:
-        """Print this game's rows of ``python -m solver bench``."""
-
-    @classmethod
-    def bench_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        """Add this game's own flags to the ``bench`` command's argparse ``parser``."""
-
-    @classmethod
-    def bench_alone(cls, args: argparse.Namespace) -> int | None:
-        """The exit code of a run of its own that this game's flags asked for, else None.
-
-        ``bench --fifteen`` is such a run: it replaces the usual rows.
-        """
-        return None
-
     # -- as JSON -----------------------------------------------------------------
     @classmethod
-    def describe(cls) -> dict[str, Any]:
+    def describe(cls) -> dict:
         """The declaration as JSON: the page templates and scripts read this."""
         return {
             "name": cls.name,
