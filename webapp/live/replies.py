@@ -8,40 +8,19 @@ sockets or threads, so they are easy to test and to reuse.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, TypeAlias
 
 from solver.core.errors import BoardError
-from solver.core.results import (
-    BUDGET,
-    CANCELLED,
-    SOLVED,
-    UNSOLVABLE,
-    Budget,
-    CancelEvent,
-    Progress,
-)
+from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
 from solver.engine import solve_board
-from solver.payloads import MoveInfo
 
-from .protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent
-from .validation import JobRequest
+from ..jobs.model import GAVE_UP, JobRequest
 
-#: ``escalate``: not an event a client sees; the runner moves the job to the long lane
-Escalate: TypeAlias = dict[str, bool]
-Reply: TypeAlias = (
-    tuple[Literal["solution"], SolutionEvent]
-    | tuple[Literal["unsolvable"], UnsolvableEvent]
-    | tuple[Literal["error"], ErrorEvent]
-    | tuple[Literal["escalate"], Escalate]
-    | None
-)
+Reply = tuple[str, dict] | None
 
 
-def error_payload(
-    message: str, event: str, job_id: RequestId | None = None, game: str | None = None
-) -> ErrorEvent:
+def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
     """The ``error`` event's payload: the message, the event it answers, and its id."""
-    payload: ErrorEvent = {"message": message, "event": event}
+    payload = {"message": message, "event": event}
     if job_id is not None:
         payload["id"] = job_id
     if game is not None:
@@ -51,18 +30,14 @@ def error_payload(
 
 def solve_reply(
     request: JobRequest,
-    cancel: CancelEvent,
+    cancel,
     seconds: float,
     progress: Callable[[Progress], None] | None = None,
     max_nodes: int | None = None,
-    escalate: bool = False,
 ) -> Reply:
-    """``solution``, ``unsolvable``, or ``error`` (bad board, over budget).
-
-    With ``escalate`` (a quick try) running out of budget is ``escalate``, and so
-    is a solution not proven shortest: a solver that falls back to a fast answer
-    when its budget runs out gets its full budget in the long lane first.
-    """
+    """``solution``, ``unsolvable``, ``error`` (a bad board), or ``gave_up`` with the
+    error to show when the budget ran out (:mod:`webapp.jobs.escalation` decides
+    whether the player sees it or the search moves to the long lane)."""
     budget = Budget(max_nodes=max_nodes, max_seconds=seconds)
     try:
         report = solve_board(
@@ -78,13 +53,11 @@ def solve_reply(
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None
-    if escalate and (status == BUDGET or (status == SOLVED and not report["optimal"])):
-        return "escalate", {}
     if status == SOLVED:
-        moves: list[MoveInfo] = []
+        moves = []
         for detail, text in zip(report["move_details"], report["moves"], strict=True):
             moves.append({**detail, "text": detail.get("text") or text})
-        solution: SolutionEvent = {
+        return "solution", {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
@@ -96,14 +69,13 @@ def solve_reply(
             "stats": report["stats"],
             "message": report["message"],
         }
-        return "solution", solution
     if status == UNSOLVABLE:
-        unsolvable: UnsolvableEvent = {
+        return "unsolvable", {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
             "message": report["message"] or "no solution exists",
         }
-        return "unsolvable", unsolvable
-    message = report["message"] if status == BUDGET else f"search stopped: {status}"
-    return "error", error_payload(message, "solve", request.id, request.game)
+    if status == BUDGET:
+        return GAVE_UP, error_payload(report["message"], "solve", request.id, request.game)
+    return "error", error_payload(f"search stopped: {status}", "solve", request.id, request.game)

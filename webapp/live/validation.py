@@ -9,15 +9,13 @@ server carries on. Deeper checks of the board itself are the solver's job
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
-from solver.core.game import Game
 from solver.engine import MAX_BOARD_CHARS
 
-from .protocol import RequestId
+from ..jobs.model import JobRequest, RequestId
 
 MAX_ID_CHARS = 100
 
@@ -26,21 +24,11 @@ class PayloadError(ValueError):
     """A Socket.IO payload that breaks the protocol (shape, types, sizes)."""
 
 
-@dataclass(frozen=True)
-class JobRequest:
-    """A checked ``analyse``/``solve`` request: what the job runner works on."""
-
-    game: str
-    board: str
-    id: RequestId | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-def _is_int(value: object) -> TypeGuard[int]:
+def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def request_id(payload: Any) -> RequestId | None:
+def request_id(payload: Any) -> RequestId:
     """The payload's ``id`` when it is a usable one, else None (for echoing in errors)."""
     if isinstance(payload, dict):
         value = payload.get("id")
@@ -51,22 +39,22 @@ def request_id(payload: Any) -> RequestId | None:
     return None
 
 
-def _check_id(payload: dict[str, Any]) -> RequestId | None:
-    if payload.get("id") is None:
+def _check_id(payload: dict) -> RequestId:
+    value = payload.get("id")
+    if value is None:
         return None
-    checked = request_id(payload)
-    if checked is None:
+    if request_id(payload) is None:
         raise PayloadError(f"id must be text up to {MAX_ID_CHARS} characters or a number")
-    return checked
+    return value
 
 
-def _checked_options(game: type[Game], payload: dict[str, Any]) -> dict[str, Any]:
+def _checked_options(game, payload: dict) -> dict:
     """The payload's options for ``game``, typed by the declarations.
 
     An option of another game is checked too (a page may send them all) and then
     dropped; keys no game declares are ignored.
     """
-    options: dict[str, Any] = {}
+    options = {}
     for other in catalogue.games().values():
         for option in other.options:
             mine = game.option(option.name)
@@ -76,7 +64,7 @@ def _checked_options(game: type[Game], payload: dict[str, Any]) -> dict[str, Any
     return options
 
 
-def one_payload(event: str, args: tuple[Any, ...]) -> Any:
+def one_payload(event: str, args: tuple) -> Any:
     """The single payload of an event's arguments (None when there is none)."""
     if len(args) > 1:
         raise PayloadError(f"{event} takes one payload object, not {len(args)} arguments")
