@@ -8,20 +8,17 @@ Client to server: ``analyse`` and ``solve`` (:class:`JobPayload`), ``cancel``
 What a client sends is untrusted: :mod:`webapp.live.validation` checks it field by
 field before anything else reads it, so :class:`JobPayload` describes what a
 well-behaved client sends, not what the server may assume. Every reply carries the
-request's ``id`` (None when the client gave none) and its ``game``.
+request's ``id`` (:data:`~webapp.jobs.model.RequestId`: text, a number, or None when
+the client gave none) and its ``game``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import NotRequired, TypedDict
 
 from solver.payloads import AnalysisPayload, MoveInfo, Stats
 
-#: the client's own number for a request, echoed in every reply to it
-RequestId: TypeAlias = str | int
-#: any event's payload as the job runners carry it (one of the TypedDicts below)
-Payload: TypeAlias = Mapping[str, Any]
+from ..jobs.model import RequestId
 
 
 class JobPayload(TypedDict):
@@ -43,7 +40,7 @@ class AnalysisEvent(AnalysisPayload):
     """``analysis``: the engine's analysis of the board (see
     :class:`solver.payloads.AnalysisPayload`), for this request."""
 
-    id: RequestId | None
+    id: RequestId
     game: str
 
 
@@ -55,7 +52,7 @@ class ProgressEvent(TypedDict):
     search on the largest boards.
     """
 
-    id: RequestId | None
+    id: RequestId
     game: str
     nodes: int
     depth: int
@@ -69,7 +66,7 @@ class SolutionEvent(TypedDict):
     """``solution``: the moves and boards from start to goal; ``lower_bound`` is proven
     (no solution is shorter; the length itself when ``optimal``)."""
 
-    id: RequestId | None
+    id: RequestId
     game: str
     board: str
     moves: list[MoveInfo]
@@ -84,7 +81,7 @@ class SolutionEvent(TypedDict):
 class UnsolvableEvent(TypedDict):
     """``unsolvable``: the solver proved that no solution exists."""
 
-    id: RequestId | None
+    id: RequestId
     game: str
     board: str
     message: str

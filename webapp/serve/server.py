@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from typing import Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
@@ -119,7 +120,7 @@ class ArcadeServer(BaseApplication):
         # this server's own classes: the forked worker inherits them, no global changes
         timed = type("TimedSocket", (_TimedSocket,), {"__slots__": (), "seconds": request_seconds})
         worker = type("ArcadeThreadWorker", (GracefulThreadWorker,), {"timed_socket": timed})
-        self.options = {
+        self.options: dict[str, Any] = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": worker,
