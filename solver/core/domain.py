@@ -41,6 +41,8 @@ class Analysis(Generic[State, Move]):
     best_move: Move | None = None
     next_state: State | None = None
     message: str = ""
+    #: proven: no solution is shorter (None when only the domain's heuristic is known)
+    lower_bound: int | None = None
 
 
 class Domain(Generic[State, Move]):
