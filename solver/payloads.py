@@ -63,7 +63,8 @@ class AnalysisPayload(TypedDict):
     """The ``analysis`` event: the distance to solved, the best move, every move rated.
 
     ``final`` is False on an interim answer (a quick hint on a large board, maybe not
-    shortest); ``options_complete`` is False when the budget ran out before every
+    shortest); ``lower_bound`` is proven (the search's bound or the game's admissible
+    heuristic); ``options_complete`` is False when the budget ran out before every
     move was settled.
     """
 
@@ -75,6 +76,7 @@ class AnalysisPayload(TypedDict):
     best_move: MoveInfo | None
     next_board: str | None
     message: str
+    lower_bound: int | None
     final: bool
     options: list[RatedOption]
     options_complete: bool

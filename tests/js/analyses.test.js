@@ -1,5 +1,5 @@
-// What the page knows about each board: the server's analyses, what a solution
-// proves along its line, and what a parent's rated moves tell about its children.
+// What a found solution tells the page about each board along it. (Bounds and what a
+// parent's rated moves tell about its children: bounds.test.js.)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -23,35 +23,4 @@ test("an unproven solution gives bounds, not proven distances", () => {
   const known = new Analyses();
   known.learnSolution({ moves: ["m"], states: ["a", "b"], optimal: false });
   assert.equal(known.get("a").optimal, false);
-});
-
-test("an unsolvable verdict is an answer too", () => {
-  const known = new Analyses();
-  known.learnUnsolvable("x");
-  assert.deepEqual(known.distanceOf("x"), {
-    board: "x", solved: false, solvable: false, distance: null, optimal: true, best_move: null,
-  });
-});
-
-test("a parent's proven options tell the children's distances, kept apart from their own", () => {
-  const known = new Analyses();
-  known.set("p", { board: "p", distance: 3, optimal: true, options: [
-    { board: "c1", distance: 2, optimal: true, solvable: true },
-    { board: "c2", distance: 4, optimal: false, solvable: true },
-  ] });
-  assert.equal(known.has("c1"), false, "the child is still asked about itself");
-  assert.equal(known.distanceOf("c1").distance, 2);
-  assert.equal(known.distanceOf("c2"), null, "an unproven option is not learned");
-  assert.equal(known.distanceOf("nowhere"), null);
-});
-
-test("a board's own proven answer wins; an unproven one yields to a proven option", () => {
-  const known = new Analyses();
-  known.set("p", { board: "p", distance: 3, optimal: true, options: [
-    { board: "c", distance: 2, optimal: true, solvable: true },
-  ] });
-  known.set("c", { board: "c", distance: 6, optimal: false, solvable: true });
-  assert.equal(known.distanceOf("c").distance, 2);
-  known.set("c", { board: "c", distance: 2, optimal: true, solvable: true, best_move: "m" });
-  assert.equal(known.distanceOf("c").best_move, "m");
 });

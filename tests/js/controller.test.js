@@ -173,7 +173,9 @@ test("solve asks once, and the solution is played back into the history", async 
   assert.equal(ctrl.solving, false);
   assert.match(ctrl.progressText, /shortest solution: 2 moves/);
   assert.equal(ctrl.analyses.distanceOf(states[1]).distance, 1, "the solution proves each distance");
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let waited = 0; ctrl.playback.playing && waited < 5000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a busy machine plays slower
+  }
   assert.equal(ctrl.board, states[2]);
   assert.equal(ctrl.isSolved(), true);
   assert.deepEqual(ctrl.history.entries.map((e) => e.kind), ["playback", "playback"]);
@@ -215,12 +217,4 @@ test("an extra action changes the position and is counted apart from moves", () 
   assert.equal(ctrl.notice, watersort.extra.notice);
   ctrl.undo();
   assert.equal(ctrl.board, "AB,BA,");
-});
-
-test("the minimum comes from the level, else from the start's analysis", () => {
-  const { ctrl } = controller("1 2 3 4 0 6 7 5 8");
-  assert.equal(ctrl.minimum(), null);
-  const start = "1 2 3 4 0 6 7 5 8";
-  ctrl.gotAnalysis(analysis(start, 2), { board: start });
-  assert.deepEqual(ctrl.minimum(), { moves: 2, optimal: true });
 });

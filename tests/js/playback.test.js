@@ -33,7 +33,7 @@ test("play steps through every move in order, then stops", async () => {
   const { playback, line } = rig(3);
   playback.play();
   assert.equal(playback.playing, true);
-  await settle(150);
+  for (let waited = 0; playback.playing && waited < 5000; waited += 20) await settle(20);
   assert.deepEqual(line.steps, [0, 1, 2]);
   assert.equal(playback.playing, false);
   assert.equal(playback.canForward(), false);
