@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test bench load soak capacity serving cluster clean
+.PHONY: run dev lint test docs bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,17 +36,31 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# ruff (lint rules and formatting, configured in pyproject.toml); make test runs it first
+# ruff (lint rules and formatting), mypy (types; both configured in pyproject.toml) and
+# ESLint (eslint.config.js); make test runs it first
 lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	npx --no-install eslint .
 
+# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest
 test: $(VENV)/.test-installed lint
+	node --test tests/js/
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
 	$(PY) -m pytest -q
+
+$(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
+	$(PY) -m pip install -q -e '.[docs]'
+	touch $@
+
+# the library's documentation into docs/_build/html; a warning fails the build
+docs: $(VENV)/.docs-installed
+	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs/_build/html/index.html"
 
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
@@ -100,4 +114,4 @@ cluster: $(VENV)/.cluster-installed
 	$(VENV)/bin/honcho start --port $(WEB_PORT) --concurrency web=$(WEB)
 
 clean:
-	rm -rf $(VENV) node_modules test-artifacts .pytest_cache
+	rm -rf $(VENV) node_modules test-artifacts .pytest_cache .mypy_cache docs/_build

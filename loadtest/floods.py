@@ -68,7 +68,7 @@ class Asker:
             session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
         self.session = session
         self.sio = socketio.AsyncClient(reconnection=False, http_session=session)
-        self.waiting: dict[str, asyncio.Future] = {}
+        self.waiting: dict[object, asyncio.Future] = {}
         self.count = 0
         self.sio.on("*", self._on_event)
 
@@ -237,7 +237,7 @@ async def _raw_session(session: aiohttp.ClientSession, url: str):
     """A websocket past the Engine.IO and Socket.IO handshakes, or None."""
     address = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
     try:
-        ws = await session.ws_connect(address, timeout=10)
+        ws = await session.ws_connect(address, timeout=aiohttp.ClientWSTimeout(ws_close=10))
         await asyncio.wait_for(ws.receive(), 10)  # Engine.IO open
         await ws.send_str("40")
         await asyncio.wait_for(ws.receive(), 10)  # Socket.IO connect

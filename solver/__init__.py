@@ -11,7 +11,7 @@
 
 from .core.domain import Analysis, Domain
 from .core.errors import BoardError
-from .core.results import Budget, Progress, SearchResult
+from .core.results import Budget, Progress, SearchResult, Status
 from .core.search import astar, bidirectional, breadth_first, depth_first, ida_star
 from .puzzle import Puzzle
 
@@ -23,6 +23,7 @@ __all__ = [
     "Progress",
     "Puzzle",
     "SearchResult",
+    "Status",
     "astar",
     "bidirectional",
     "breadth_first",

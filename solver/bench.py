@@ -211,7 +211,7 @@ def isolated(fn: Callable, *args):
 # -- the report ---------------------------------------------------------------------
 
 
-def fmt(value, spec: str = "") -> str:
+def fmt(value: object, spec: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):

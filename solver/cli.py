@@ -19,12 +19,17 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import catalogue
 from .core.errors import BoardError
 from .core.game import Option
 from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
 from .engine import solve_board
+
+if TYPE_CHECKING:
+    from .payloads import SolveReport
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP = 0, 1, 2, 3
 
@@ -36,7 +41,7 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse prints usage and exits on error; we want one line and exit code 2."""
 
-    def error(self, message: str) -> None:  # noqa: D401 - argparse's hook
+    def error(self, message: str) -> NoReturn:  # argparse's hook
         raise UsageError(message)
 
 
@@ -67,11 +72,13 @@ def _declared_options(scope: Sequence[str] | None = None) -> dict[str, list[Opti
 
 def _add_option_flag(parser: argparse.ArgumentParser, name: str, options: list[Option]) -> None:
     """``--name`` typed and limited as declared, its help joined over the games that use it."""
-    kwargs = {"help": "; ".join(option.help for option in options)}
+    kwargs: dict[str, Any] = {"help": "; ".join(option.help for option in options)}
     if all(option.kind is int for option in options):
         kwargs["type"] = int
     if all(option.choices for option in options):
-        kwargs["choices"] = list(dict.fromkeys(c for option in options for c in option.choices))
+        kwargs["choices"] = list(
+            dict.fromkeys(c for option in options for c in option.choices or ())
+        )
     parser.add_argument(f"--{name}", **kwargs)
 
 
@@ -80,7 +87,7 @@ def _joined(names: list[str], last: str = "or") -> str:
     return f" {last} ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
-def bench_modules() -> dict[str, object]:
+def bench_modules() -> dict[str, ModuleType]:
     """Each game's ``bench`` module (its rows of ``python -m solver bench``), found the way
     the games are: ``solver/<game>/bench.py``."""
     found = {}
@@ -302,7 +309,7 @@ def _print_hardest(found: dict) -> None:
         )
 
 
-def _print_human(report: dict) -> None:
+def _print_human(report: SolveReport) -> None:
     stats = report["stats"]
     tail = f"({stats['nodes']:,} positions, {stats['seconds']:.3f} s)"
     if report["status"] == SOLVED:

@@ -14,14 +14,16 @@ from typing import Any
 
 from . import catalogue
 from .core.coach import rate_moves
-from .core.domain import Analysis, Domain
+from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
-from .core.results import SOLVED, UNSOLVABLE, Budget
+from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel
+from .core.search import OnProgress
+from .payloads import AnalysisPayload, MoveInfo, RatedOption, SolveReport
 
 MAX_BOARD_CHARS = 2000
 
 
-def make_domain(puzzle: str, **options: Any) -> Domain:
+def make_domain(puzzle: str, **options: Any) -> Domain[Any, Any]:
     """Build the domain for ``puzzle`` with ``options`` (``None`` values are ignored).
 
     The game's declaration checks the options, so every front end refuses a bad
@@ -31,7 +33,7 @@ def make_domain(puzzle: str, **options: Any) -> Domain:
     return game.make_domain(**game.check_options(options))
 
 
-def parse_board(puzzle: str, board: Any, **options: Any):
+def parse_board(puzzle: str, board: Any, **options: Any) -> tuple[Domain[Any, Any], Any]:
     """Return (domain, state) for ``board``; raises :class:`BoardError` on bad input."""
     if not isinstance(board, str):
         raise BoardError("board must be text")
@@ -42,8 +44,14 @@ def parse_board(puzzle: str, board: Any, **options: Any):
 
 
 def solve_board(
-    puzzle: str, board: str, *, budget=None, cancel=None, progress=None, **options: Any
-) -> dict:
+    puzzle: str,
+    board: str,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+    **options: Any,
+) -> SolveReport:
     """Solve ``board`` and describe the outcome as a JSON-ready dict.
 
     Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
@@ -53,7 +61,7 @@ def solve_board(
     """
     domain, state = parse_board(puzzle, board, **options)
     canonical_board = domain.format(state)
-    report = {
+    report: SolveReport = {
         "puzzle": puzzle,
         "board": canonical_board,
         "status": None,
@@ -69,10 +77,12 @@ def solve_board(
     }
     if domain.quick_solvable(state) is False:
         report.update(
-            status=UNSOLVABLE,
-            solvable=False,
-            optimal=True,
-            message=f"unsolvable ({domain.quick_test})",
+            {
+                "status": UNSOLVABLE,
+                "solvable": False,
+                "optimal": True,
+                "message": f"unsolvable ({domain.quick_test})",
+            }
         )
         return report
     result = domain.solve(state, budget=budget, cancel=cancel, progress=progress)
@@ -84,16 +94,18 @@ def solve_board(
         if result.optimal:
             bound = result.length
         report.update(
-            solvable=True,
-            optimal=result.optimal,
-            length=result.length,
-            lower_bound=bound,
-            moves=[domain.describe(m) for m in result.moves],
-            move_details=[domain.move_info(m) for m in result.moves],
-            states=[domain.format(s) for s in result.states],
+            {
+                "solvable": True,
+                "optimal": result.optimal,
+                "length": result.length,
+                "lower_bound": bound,
+                "moves": [domain.describe(m) for m in result.moves],
+                "move_details": [domain.move_info(m) for m in result.moves],
+                "states": [domain.format(s) for s in result.states],
+            }
         )
     elif result.status == UNSOLVABLE:
-        report.update(solvable=False, optimal=True)
+        report.update({"solvable": False, "optimal": True})
     return report
 
 
@@ -101,12 +113,12 @@ def analyse_board(
     puzzle: str,
     board: str,
     *,
-    budget=None,
-    cancel=None,
-    progress=None,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
     rate: bool = True,
     **options: Any,
-) -> dict:
+) -> AnalysisPayload:
     """Distance to solved, best move and every move rated, as the ``analysis`` payload.
 
     ``rate`` False rates the moves only from what is known without a search
@@ -126,15 +138,22 @@ def analyse_board(
 
 
 def analyse_stages(
-    puzzle: str, board: str, *, budget=None, cancel=None, progress=None, **options: Any
-) -> Iterator[dict]:
+    puzzle: str,
+    board: str,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+    **options: Any,
+) -> Iterator[AnalysisPayload]:
     """Yield the ``analysis`` payloads for ``board``: an interim one, then the final one.
 
     A domain whose proven answer can take a while (the 15-puzzle) offers
-    ``quick_analyse(state)``: a hint within a second, maybe not shortest. The
-    caller sends it at once, so the player is never left waiting, then sends the
-    proven answer when it comes. Payloads carry ``final`` (False on the interim).
-    Domains that answer by lookup yield one final payload.
+    ``quick_analyse(state)`` (a :class:`~solver.core.domain.QuickAnalyser`): a hint
+    within a second, maybe not shortest. The caller sends it at once, so the player
+    is never left waiting, then sends the proven answer when it comes. Payloads carry
+    ``final`` (False on the interim). Domains that answer by lookup yield one final
+    payload.
 
     Every payload carries ``options``, each legal move rated
     (:func:`solver.core.coach.rate_moves`): the final one within what is left of
@@ -143,9 +162,9 @@ def analyse_stages(
     """
     started = time.monotonic()
     domain, state = parse_board(puzzle, board, **options)
-    quick = getattr(domain, "quick_analyse", None)
+    quick = domain if isinstance(domain, QuickAnalyser) else None
     if quick is not None:
-        interim = quick(state, cancel=cancel)
+        interim = quick.quick_analyse(state, cancel=cancel)
         if interim is not None:
             final = interim.optimal or interim.solvable is False
             yield _analysis_payload(
@@ -172,14 +191,14 @@ def _remaining(budget: Budget | None, started: float) -> Budget:
 
 
 def options_payload(
-    domain: Domain,
+    domain: Domain[Any, Any],
     state: Any,
-    analysis: Analysis,
+    analysis: Analysis[Any, Any],
     *,
     budget: Budget | None = None,
-    cancel=None,
+    cancel: Cancel | None = None,
     search: bool = True,
-):
+) -> tuple[list[RatedOption], bool]:
     """(``options`` entries, complete) for ``state``: every legal move, best first."""
     rated, complete = rate_moves(
         domain, state, analysis, budget=budget, cancel=cancel, search=search
@@ -197,7 +216,7 @@ def options_payload(
     ], complete
 
 
-def _move_payload(domain: Domain, move: Any) -> dict:
+def _move_payload(domain: Domain[Any, Any], move: Any) -> MoveInfo:
     info = domain.move_info(move)
     info["text"] = domain.describe(move)
     return info
@@ -217,13 +236,13 @@ def _lower_bound(domain: Domain, state: Any, analysis: Analysis) -> int | None:
 
 
 def _analysis_payload(
-    domain: Domain,
+    domain: Domain[Any, Any],
     state: Any,
-    analysis: Analysis,
+    analysis: Analysis[Any, Any],
     final: bool,
     rating: Budget | None = None,
-    cancel=None,
-) -> dict:
+    cancel: Cancel | None = None,
+) -> AnalysisPayload:
     """The payload; ``rating`` is the budget for rating the moves (None: no search)."""
     best = _move_payload(domain, analysis.best_move) if analysis.best_move is not None else None
     options, complete = options_payload(

@@ -112,6 +112,7 @@ def test_the_wheel_holds_every_module_and_asset(wheel):
     for package in ("solver", "webapp"):
         expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py")}
     expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "solver").rglob("*.json")}
+    expected |= {"solver/py.typed", "webapp/py.typed"}  # PEP 561: the packages are typed
     for folder in ("templates", "static"):
         expected |= {
             "webapp/" + p.relative_to(ROOT).as_posix()

@@ -146,9 +146,15 @@ def create_app(testing: bool = False, **config) -> Flask:
     guard_transports(socketio.server, admission)
     register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
-    app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
+    # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
+    # method replaced)
+    app.wsgi_app = HostGuard(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"]
+    )
     # outermost, so the host guard, the pages and Socket.IO all see the resolved address
-    app.wsgi_app = trust_proxies(app.wsgi_app, app.config["TRUSTED_PROXIES"])
+    app.wsgi_app = trust_proxies(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["TRUSTED_PROXIES"]
+    )
     if app.config["PREBUILD_TABLES"]:
         start_prebuild(then=runner.start)
     return app

@@ -30,19 +30,20 @@ def seed_bfs(
     canonical: Callable[[str], str] = lambda s: s,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
-):
+) -> tuple[list[str] | None, int]:
     """Breadth-first search as in the seed; returns (path of states or None, nodes)."""
     queue = deque([start])
-    trail = {canonical(start): None}
+    trail: dict[str, str | None] = {canonical(start): None}
     nodes = 0
     started = time.monotonic()
     while queue:
         pos = queue.popleft()
         if is_goal(pos):
-            path = []
-            while pos is not None:
-                path.append(pos)
-                pos = trail[canonical(pos)]
+            path: list[str] = []
+            step: str | None = pos
+            while step is not None:
+                path.append(step)
+                step = trail[canonical(step)]
             return path[::-1], nodes
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:

@@ -23,30 +23,49 @@ child within what is left of the budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from .results import SOLVED, UNSOLVABLE, Budget
+from .results import SOLVED, UNSOLVABLE, Budget, Cancel, cancel_test
 
-BEST, EQUAL, WORSE, DEAD, UNKNOWN = "best", "equal", "worse", "dead", "unknown"
+if TYPE_CHECKING:
+    from .domain import Analysis, Domain
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Verdict(StrEnum):
+    """A move's verdict against its position; strings, so JSON carries ``"best"``."""
+
+    BEST = "best"
+    EQUAL = "equal"
+    WORSE = "worse"
+    DEAD = "dead"
+    UNKNOWN = "unknown"
+
+
+BEST, EQUAL, WORSE, DEAD, UNKNOWN = Verdict
 #: the order options are listed in: best first, dead last
 VERDICT_ORDER = {BEST: 0, EQUAL: 1, WORSE: 2, UNKNOWN: 3, DEAD: 4}
 
 
 @dataclass
-class Rated:
+class Rated(Generic[S, M]):
     """One legal move and what is proven about the position after it.
 
     ``distance`` is proven shortest when ``optimal`` holds; with ``optimal``
     False it is only an upper bound (shown as "≤"), or None when nothing is known.
     """
 
-    move: Any
-    state: Any
+    move: M
+    state: S
     distance: int | None = None
     solvable: bool | None = None
     optimal: bool = False
-    verdict: str = UNKNOWN
+    verdict: Verdict = UNKNOWN
 
     @property
     def exact(self) -> bool:
@@ -56,15 +75,16 @@ class Rated:
 class _Clock:
     """What is left of one budget shared by every child's search."""
 
-    def __init__(self, budget: Budget | None, cancel):
+    def __init__(self, budget: Budget | None, cancel: Cancel | None) -> None:
         self.budget = budget or Budget()
         self.started = time.monotonic()
         self.cancel = cancel
+        self.cancelled = cancel_test(cancel)
         self.ran_out = False
 
     def left(self) -> Budget | None:
         """The budget for the next search, or None when nothing is left."""
-        if _cancelled(self.cancel):
+        if self.cancelled():
             self.ran_out = True
             return None
         seconds = self.budget.max_seconds
@@ -76,15 +96,15 @@ class _Clock:
         return Budget(self.budget.max_nodes, seconds)
 
 
-def _cancelled(cancel) -> bool:
-    if cancel is None:
-        return False
-    return bool(cancel.is_set() if hasattr(cancel, "is_set") else cancel())
-
-
 def rate_moves(
-    domain, state, analysis, *, budget: Budget | None = None, cancel=None, search: bool = True
-) -> tuple[list[Rated], bool]:
+    domain: Domain[S, M],
+    state: S,
+    analysis: Analysis[S, M],
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    search: bool = True,
+) -> tuple[list[Rated[S, M]], bool]:
     """Every legal move of ``state`` rated; ``analysis`` is the position's own analysis.
 
     Returns (rated moves, best first; complete). ``complete`` is False when the
@@ -122,7 +142,13 @@ def rate_moves(
     return rated, complete
 
 
-def _rate_without_search(domain, item: Rated, parent, best_key, analysis) -> bool:
+def _rate_without_search(
+    domain: Domain[S, M],
+    item: Rated[S, M],
+    parent: int | None,
+    best_key: Hashable | None,
+    analysis: Analysis[S, M],
+) -> bool:
     """Settle ``item`` by what costs nothing; True when it is settled."""
     child = item.state
     if analysis.solvable is False and analysis.optimal:
@@ -138,13 +164,15 @@ def _rate_without_search(domain, item: Rated, parent, best_key, analysis) -> boo
     if domain.is_goal(child):
         _set(item, 0, True)
         return True
-    if best_key is not None and domain.key(child) == best_key:
+    if best_key is not None and parent is not None and domain.key(child) == best_key:
         _set(item, parent - 1, True)
         return True
     return False
 
 
-def _rate_by_search(domain, item: Rated, parent: int | None, clock: _Clock) -> None:
+def _rate_by_search(
+    domain: Domain[S, M], item: Rated[S, M], parent: int | None, clock: _Clock
+) -> None:
     """Bounded searches around the parent's distance, else a solve of the child."""
     child = item.state
     if domain.reversible and parent is not None:
@@ -177,7 +205,7 @@ def _rate_by_search(domain, item: Rated, parent: int | None, clock: _Clock) -> N
         clock.ran_out = True
 
 
-def _bound_from_parent(domain, item: Rated, analysis) -> None:
+def _bound_from_parent(domain: Domain[S, M], item: Rated[S, M], analysis: Analysis[S, M]) -> None:
     """Upper bounds from the parent's answer, proven or not: its best move's child is
     one move nearer, and (reversible puzzles) any child at most one move farther."""
     if analysis.distance is None or not analysis.solvable:
@@ -195,26 +223,26 @@ def _bound_from_parent(domain, item: Rated, analysis) -> None:
         item.distance, item.optimal = ceiling, False
 
 
-def _set(item: Rated, distance: int | None, solvable: bool) -> None:
+def _set(item: Rated[S, M], distance: int | None, solvable: bool) -> None:
     item.distance = distance if solvable else None
     item.solvable = solvable
     item.optimal = True
 
 
-def _judge(rated: list[Rated], parent: int | None) -> None:
+def _judge(rated: list[Rated[S, M]], parent: int | None) -> None:
     """Verdicts from proven distances only; an unproven child stays ``unknown``.
 
     Without the parent's distance, it follows once every child is proven:
     ``d = 1 + the least child distance``.
     """
     if parent is None:
-        live = [r.distance for r in rated if r.exact and r.solvable]
+        live = [r.distance for r in rated if r.exact and r.solvable and r.distance is not None]
         if rated and all(r.exact for r in rated) and live:
             parent = 1 + min(live)
     for item in rated:
         if item.solvable is False and item.optimal:
             item.verdict = DEAD
-        elif not item.exact or parent is None:
+        elif not item.exact or parent is None or item.distance is None:
             item.verdict = UNKNOWN
         elif item.distance < parent:
             item.verdict = BEST

@@ -14,18 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from .errors import BoardError
-from .results import SOLVED, UNSOLVABLE
-from .search import breadth_first
+from .results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
+from .search import OnProgress, breadth_first
 
-Move = Any
-State = Any
+#: a domain's state: whatever the domain finds fastest (a tuple, bytes, an int...)
+State = TypeVar("State")
+#: a domain's move: whatever :meth:`Domain.describe` and :meth:`Domain.move_info` read
+Move = TypeVar("Move")
+StateT_contra = TypeVar("StateT_contra", contravariant=True)
 
 
 @dataclass
-class Analysis:
+class Analysis(Generic[State, Move]):
     """How far a position is from solved, and the move that gets closest.
 
     ``solvable`` is None when the search gave up before deciding; ``distance`` is
@@ -35,15 +38,20 @@ class Analysis:
     solvable: bool | None
     distance: int | None
     optimal: bool
-    best_move: Any = None
-    next_state: Any = None
+    best_move: Move | None = None
+    next_state: State | None = None
     message: str = ""
     #: proven: no solution is shorter (None when only the domain's heuristic is known)
     lower_bound: int | None = None
 
 
-class Domain:
-    """Base class for puzzle domains. Subclasses override what they need."""
+class Domain(Generic[State, Move]):
+    """Base class for puzzle domains. Subclasses override what they need.
+
+    Generic in its state and move types: ``class Jugs(Domain[tuple[int, ...], tuple[int,
+    int]])`` tells a type checker what :meth:`parse` returns and :meth:`moves` yields,
+    and the searches hand the same types back in their :class:`SearchResult`.
+    """
 
     #: short name used by the CLI, URLs and Socket.IO (``klotski``, ``npuzzle`` ...)
     name: str = "puzzle"
@@ -98,7 +106,14 @@ class Domain:
         unsolvable), else None. Never builds a table nor searches."""
         return None
 
-    def within(self, state: State, bound: int, *, budget=None, cancel=None) -> bool | None:
+    def within(
+        self,
+        state: State,
+        bound: int,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+    ) -> bool | None:
         """Is ``state`` solvable in at most ``bound`` moves? None when the budget ran out.
 
         The default solves the position; a domain with a bounded search (IDA*
@@ -126,7 +141,14 @@ class Domain:
         return self.moves(state)
 
     # -- strategy -----------------------------------------------------------
-    def solve(self, state: State, *, budget=None, cancel=None, progress=None):
+    def solve(
+        self,
+        state: State,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchResult[State, Move]:
         """Find a solution with the best algorithm for this puzzle (a SearchResult).
 
         The default is breadth-first search; domains override this to use their
@@ -134,7 +156,14 @@ class Domain:
         """
         return breadth_first(self, state, budget=budget, cancel=cancel, progress=progress)
 
-    def analyse(self, state: State, *, budget=None, cancel=None, progress=None) -> Analysis:
+    def analyse(
+        self,
+        state: State,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> Analysis[State, Move]:
         """Distance to solved and the best next move; tables answer by lookup."""
         quick = self.quick_solvable(state)
         if quick is False:
@@ -157,9 +186,22 @@ class Domain:
         """A human-readable move, e.g. ``B down`` or ``tube 1 -> 3``."""
         return str(move)
 
-    def move_info(self, move: Move) -> dict:
+    def move_info(self, move: Move) -> dict[str, Any]:
         """A JSON-ready move for the web page (see each domain for its fields)."""
         return {"text": self.describe(move)}
+
+
+@runtime_checkable
+class QuickAnalyser(Protocol[StateT_contra]):
+    """A domain that can answer at once, before its proven answer (the 15-puzzle).
+
+    ``quick_analyse`` gives a hint within a second, maybe not the shortest, or None
+    when it has nothing quick to say; the engine sends it as an interim analysis.
+    """
+
+    def quick_analyse(
+        self, state: StateT_contra, cancel: Cancel | None = None
+    ) -> Analysis[Any, Any] | None: ...
 
 
 def require(condition: bool, message: str) -> None:

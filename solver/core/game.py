@@ -16,11 +16,16 @@ declaration: they live in the game's own ``bench`` module, which only
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import BoardError
 from .seeds import check_seed
+
+if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
+    from .domain import Domain
+    from .results import CancelEvent
 
 MAX_OPTION_CHARS = 100
 
@@ -66,7 +71,7 @@ class Option:
             )
         return value
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """The option as JSON for the page (forms, pickers, help)."""
         return {
             "name": self.name,
@@ -110,7 +115,7 @@ class Game:
     #: a solvable start the play page opens when no board is given
     default_board: ClassVar[str] = ""
     #: the game's Domain class
-    domain: ClassVar[type] = type(None)
+    domain: ClassVar[type[Domain[Any, Any]]]
     #: the options the game understands (CLI flags, query parameters, payload keys)
     options: ClassVar[tuple[Option, ...]] = ()
     #: the parameters of the seeded "New game" generator (empty: no generator form)
@@ -118,7 +123,7 @@ class Game:
     #: the option whose value splits stored progress ("metric", "capacity"), or None
     progress_option: ClassVar[str | None] = None
     #: what the page offers beyond the common controls, e.g. {"extra-tube"}
-    features: ClassVar[frozenset] = frozenset()
+    features: ClassVar[frozenset[str]] = frozenset()
     #: the languages of level names when not English ({"pack name": "zh"})
     level_languages: ClassVar[dict[str, str]] = {}
     #: boards written as comma-separated parts (tubes, jugs): the most a board may have,
@@ -128,7 +133,7 @@ class Game:
 
     # -- the solver -------------------------------------------------------------
     @classmethod
-    def make_domain(cls, **options: Any):
+    def make_domain(cls, **options: Any) -> Domain[Any, Any]:
         """Build the domain with ``options`` (already checked by :meth:`check_options`)."""
         return cls.domain(**options)
 
@@ -166,13 +171,13 @@ class Game:
 
     # -- levels and generators ----------------------------------------------------
     @classmethod
-    def levels(cls) -> list[dict]:
+    def levels(cls) -> list[dict[str, Any]]:
         """Graded levels: dicts with name, board, pack, options and moves, the fewest
         moves keyed by the :attr:`progress_option`'s value ({"piece": 81, "step": 116})."""
         return []
 
     @classmethod
-    def distinct_levels(cls) -> list[dict]:
+    def distinct_levels(cls) -> list[dict[str, Any]]:
         """The levels with one entry per puzzle (a layout in two packs counts once)."""
         found = {}
         for level in cls.levels():
@@ -180,15 +185,19 @@ class Game:
         return list(found.values())
 
     @classmethod
-    def progress_value(cls, options: dict[str, Any]) -> Any:
+    def progress_value(cls, options: Mapping[str, Any]) -> Any:
         """The value that splits move counts and stored progress ("piece", a goal), or None."""
         if cls.progress_option is None:
             return None
         value = options.get(cls.progress_option)
-        return cls.option(cls.progress_option).default if value is None else value
+        if value is not None:
+            return value
+        option = cls.option(cls.progress_option)
+        assert option is not None, f"{cls.name}: progress_option names no declared option"
+        return option.default
 
     @classmethod
-    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict[str, Any]:
         """A seeded level: {board, options, min_moves, optimal, name?, params}.
 
         ``params`` are the :attr:`generator` values already checked (missing
@@ -213,14 +222,20 @@ class Game:
         }
 
     @classmethod
-    def choices(cls) -> dict:
+    def choices(cls) -> dict[str, Any]:
         """Anything more the "New game" form needs: how many levels a seed picks from,
         or (a game's own) e.g. the largest distance per size."""
         count = len(cls.distinct_levels())
         return {"levels": count} if count else {}
 
     @classmethod
-    def hardest(cls, board: str, options: dict[str, Any], placements: bool, report=None) -> dict:
+    def hardest(
+        cls,
+        board: str,
+        options: dict[str, Any],
+        placements: bool,
+        report: Callable[[str], None] | None = None,
+    ) -> dict[str, Any]:
         """The hardest start of ``board``'s group (with ``placements``, over every
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
@@ -228,13 +243,13 @@ class Game:
 
     # -- the server ------------------------------------------------------------
     @classmethod
-    def warm(cls, stop=None) -> int:
+    def warm(cls, stop: CancelEvent | None = None) -> int:
         """Build or load the tables its analyses look up; returns how many were warmed."""
         return 0
 
     # -- as JSON -----------------------------------------------------------------
     @classmethod
-    def describe(cls) -> dict:
+    def describe(cls) -> dict[str, Any]:
         """The declaration as JSON: the page templates and scripts read this."""
         return {
             "name": cls.name,

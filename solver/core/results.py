@@ -7,14 +7,48 @@ status or a budget without importing the searches themselves.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import (
+    Any,
+    Generic,
+    NotRequired,
+    Protocol,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    runtime_checkable,
+)
 
-SOLVED = "solved"
-UNSOLVABLE = "unsolvable"
-BUDGET = "budget"
-CANCELLED = "cancelled"
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Status(StrEnum):
+    """How a search ended. Members are strings, so JSON carries ``"solved"`` as before."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    BUDGET = "budget"
+    CANCELLED = "cancelled"
+
+
+SOLVED = Status.SOLVED
+UNSOLVABLE = Status.UNSOLVABLE
+BUDGET = Status.BUDGET
+CANCELLED = Status.CANCELLED
+
+
+@runtime_checkable
+class CancelEvent(Protocol):
+    """Anything with ``is_set()``, such as a ``threading.Event`` or ``multiprocessing.Event``."""
+
+    def is_set(self) -> bool: ...
+
+
+#: how a caller stops a search: an event-like object, or a callable answering True to stop
+Cancel: TypeAlias = CancelEvent | Callable[[], bool]
 
 
 @dataclass
@@ -23,6 +57,18 @@ class Budget:
 
     max_nodes: int | None = None
     max_seconds: float | None = None
+
+
+class ProgressPayload(TypedDict):
+    """:class:`Progress` as a JSON-ready dict (the optional keys only when known)."""
+
+    nodes: int
+    depth: int
+    frontier: int
+    elapsed: float
+    stage: NotRequired[str]
+    best: NotRequired[int]
+    lower_bound: NotRequired[int]
 
 
 @dataclass
@@ -42,27 +88,30 @@ class Progress:
     best: int | None = None
     lower_bound: int | None = None
 
-    def as_dict(self) -> dict:
-        found = {
+    def as_dict(self) -> ProgressPayload:
+        """The ``progress`` event's payload (the optional keys only when known)."""
+        found: ProgressPayload = {
             "nodes": self.nodes,
             "depth": self.depth,
             "frontier": self.frontier,
             "elapsed": round(self.elapsed, 3),
         }
-        for name in ("stage", "best", "lower_bound"):
-            value = getattr(self, name)
-            if value not in (None, ""):
-                found[name] = value
+        if self.stage:
+            found["stage"] = self.stage
+        if self.best is not None:
+            found["best"] = self.best
+        if self.lower_bound is not None:
+            found["lower_bound"] = self.lower_bound
         return found
 
 
 @dataclass
-class SearchResult:
+class SearchResult(Generic[S, M]):
     """The outcome of a search: moves and states from start to goal when solved."""
 
-    status: str
-    moves: list[Any] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)
+    status: Status
+    moves: list[M] = field(default_factory=list)
+    states: list[S] = field(default_factory=list)
     optimal: bool = False
     nodes: int = 0
     seconds: float = 0.0
@@ -82,7 +131,7 @@ class SearchResult:
 class StopSearch(Exception):
     """Raised inside a search when the budget runs out or the caller cancels."""
 
-    def __init__(self, status: str, message: str):
+    def __init__(self, status: Status, message: str):
         super().__init__(message)
         self.status = status
         self.message = message
@@ -104,11 +153,11 @@ class Monitor:
     def __init__(
         self,
         budget: Budget | None = None,
-        cancel: Any = None,
+        cancel: Cancel | None = None,
         progress: Callable[[Progress], None] | None = None,
-    ):
+    ) -> None:
         self.budget = budget or Budget()
-        self._cancelled = _cancel_test(cancel)
+        self._cancelled = cancel_test(cancel)
         self.progress = progress
         self.started = self.clock()
         self.count = 0
@@ -125,12 +174,13 @@ class Monitor:
         now = self.clock()
         if self._cancelled():
             raise StopSearch(CANCELLED, "cancelled")
-        limit = self.budget.max_nodes
-        if limit is not None and self.count >= limit:
+        max_nodes, max_seconds = self.budget.max_nodes, self.budget.max_seconds
+        if max_nodes is not None and self.count >= max_nodes:
             raise StopSearch(BUDGET, f"gave up after {self.count} positions")
-        limit = self.budget.max_seconds
-        if limit is not None and now - self.started >= limit:
-            raise StopSearch(BUDGET, f"gave up after {self.count} positions ({limit:g} s budget)")
+        if max_seconds is not None and now - self.started >= max_seconds:
+            raise StopSearch(
+                BUDGET, f"gave up after {self.count} positions ({max_seconds:g} s budget)"
+            )
         if self.progress is not None and now >= self._next_report:
             self._next_report = now + self.PROGRESS_EVERY
             self.report(depth, frontier)
@@ -139,19 +189,27 @@ class Monitor:
         if self.progress is not None:
             self.progress(Progress(self.count, depth, frontier, self.elapsed))
 
-    def result(self, status: str, moves=(), states=(), optimal=False, message="") -> SearchResult:
+    def result(
+        self,
+        status: Status,
+        moves: Iterable[M] = (),
+        states: Iterable[S] = (),
+        optimal: bool = False,
+        message: str = "",
+    ) -> SearchResult[S, M]:
         return SearchResult(
             status, list(moves), list(states), optimal, self.count, self.elapsed, message
         )
 
-    def stopped(self, stop: StopSearch) -> SearchResult:
+    def stopped(self, stop: StopSearch) -> SearchResult[Any, Any]:
         return self.result(stop.status, message=stop.message)
 
 
-def _cancel_test(cancel: Any) -> Callable[[], bool]:
+def cancel_test(cancel: Cancel | None) -> Callable[[], bool]:
+    """A no-argument test that is True once ``cancel`` asks the search to stop."""
     if cancel is None:
         return lambda: False
-    if hasattr(cancel, "is_set"):
+    if isinstance(cancel, CancelEvent):
         return cancel.is_set
     if callable(cancel):
         return cancel

@@ -3,8 +3,9 @@
 Every algorithm takes the same keyword arguments:
 
 * ``budget``: a :class:`Budget` (node and second limits; ``None`` means unlimited);
-* ``cancel``: anything with ``is_set()`` (a ``threading.Event``) or a plain
-  callable returning True when the caller wants the search to stop;
+* ``cancel``: a :data:`~solver.core.results.Cancel`: anything with ``is_set()`` (a
+  ``threading.Event``) or a plain callable returning True when the caller wants the
+  search to stop;
 * ``progress``: a callable receiving :class:`Progress` about four times a second.
 
 and returns a :class:`SearchResult`. ``optimal`` is True only when the algorithm
@@ -17,16 +18,50 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar, cast
 
-from .results import BUDGET, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
+from .results import (
+    BUDGET,
+    SOLVED,
+    UNSOLVABLE,
+    Budget,
+    Cancel,
+    Monitor,
+    Progress,
+    SearchResult,
+    StopSearch,
+)
 
 if TYPE_CHECKING:
     from .domain import Domain
 
+S = TypeVar("S")
+M = TypeVar("M")
+K = TypeVar("K")
 
-def walk_back(key: Any, parent_of: Callable[[Any], Any]) -> list[Any]:
+#: receives :class:`~solver.core.results.Progress` about four times a second
+OnProgress: TypeAlias = Callable[[Progress], None]
+#: key -> (parent key, move into it, state); the root's parent and move are None.
+#: Generic in the move, then the state (the order they appear in).
+Parents: TypeAlias = dict[Hashable, tuple[Hashable | None, M | None, S]]
+
+
+class Search(Protocol):
+    """What every algorithm here is: a function of a domain and a start, with limits."""
+
+    def __call__(
+        self,
+        domain: Domain[S, M],
+        start: S,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchResult[S, M]: ...
+
+
+def walk_back(key: K | None, parent_of: Callable[[K], K | None]) -> list[K]:
     """``[root, ..., key]``: follow ``parent_of`` back from ``key`` until it gives None.
 
     The one way a solution path is rebuilt from parent links, by every search
@@ -40,20 +75,26 @@ def walk_back(key: Any, parent_of: Callable[[Any], Any]) -> list[Any]:
     return chain
 
 
-def _path(parents: dict, key: Any):
-    """Moves and states from the root to ``key`` (parents: key -> (parent key, move, state))."""
+def _path(parents: Parents[M, S], key: Hashable) -> tuple[list[M], list[S]]:
+    """Moves and states from the root to ``key``."""
     keys = walk_back(key, lambda k: parents[k][0])
-    return [parents[k][1] for k in keys[1:]], [parents[k][2] for k in keys]
+    # every link but the root's carries the move into it (a move that may itself be
+    # None, as in the seed-style Puzzle), so these are moves, not "move or None"
+    moves = cast("list[M]", [parents[k][1] for k in keys[1:]])
+    return moves, [parents[k][2] for k in keys]
 
 
-def replay_keys(domain: Domain, start: Any, keys: list[Any]):
+def replay_keys(
+    domain: Domain[S, M], start: S, keys: Iterable[Hashable]
+) -> tuple[list[M], list[S]]:
     """Turn a chain of canonical keys into concrete moves from ``start``.
 
     Backward searches and distance tables store canonical keys; with
     interchangeable pieces those may be labelled differently from the player's
     board, so each step is re-derived by finding the move that lands on the key.
     """
-    moves, states, state = [], [start], start
+    moves: list[M] = []
+    states, state = [start], start
     for target in keys:
         step = next(((m, n) for m, n in domain.moves(state) if domain.key(n) == target), None)
         if step is None:
@@ -69,13 +110,18 @@ def replay_keys(domain: Domain, start: Any, keys: list[Any]):
 
 
 def breadth_first(
-    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
-) -> SearchResult:
+    domain: Domain[S, M],
+    start: S,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+) -> SearchResult[S, M]:
     """Layer-by-layer breadth-first search: shortest in move count, proven."""
     mon = Monitor(budget, cancel, progress)
     key, moves, is_goal = domain.key, domain.moves, domain.is_goal
     start_key = key(start)
-    parents = {start_key: (None, None, start)}
+    parents: Parents[M, S] = {start_key: (None, None, start)}
     if is_goal(start):
         return mon.result(SOLVED, states=[start], optimal=True)
     layer = [(start_key, start)]
@@ -83,7 +129,7 @@ def breadth_first(
     try:
         while layer:
             depth += 1
-            nxt_layer = []
+            nxt_layer: list[tuple[Hashable, S]] = []
             for pkey, state in layer:
                 mon.count += 1
                 if mon.count >= mon.next_check:
@@ -111,14 +157,14 @@ def breadth_first(
 
 
 def depth_first(
-    domain: Domain,
-    start: Any,
+    domain: Domain[S, M],
+    start: S,
     *,
-    budget=None,
-    cancel=None,
-    progress=None,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
     max_depth: int | None = None,
-) -> SearchResult:
+) -> SearchResult[S, M]:
     """Depth-first search with a visited set (the seed's ``depthFirst=True``).
 
     Finds *a* solution, usually long; never claims optimality.
@@ -126,7 +172,7 @@ def depth_first(
     mon = Monitor(budget, cancel, progress)
     key, moves, is_goal = domain.key, domain.moves, domain.is_goal
     start_key = key(start)
-    parents = {start_key: (None, None, start)}
+    parents: Parents[M, S] = {start_key: (None, None, start)}
     stack = [(start_key, start, 0)]
     try:
         while stack:
@@ -160,8 +206,13 @@ def depth_first(
 
 
 def bidirectional(
-    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
-) -> SearchResult:
+    domain: Domain[S, M],
+    start: S,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+) -> SearchResult[S, M]:
     """Breadth-first from the start and backward from every goal state at once.
 
     Each round expands one whole layer of the smaller side; the first layer that
@@ -173,13 +224,14 @@ def bidirectional(
     start_key = key(start)
     if domain.is_goal(start):
         return mon.result(SOLVED, states=[start], optimal=True)
-    fwd = {start_key: (None, None, start)}  # key -> (parent key, move, state)
-    bwd = {}  # key -> (next key toward goal, None, state)
+    fwd: Parents[M, S] = {start_key: (None, None, start)}
+    bwd: Parents[M, S] = {}  # key -> (next key toward goal, None, state)
     for goal in domain.goal_states(start):
         bwd.setdefault(key(goal), (None, None, goal))
     if not bwd:
         return mon.result(UNSOLVABLE, optimal=True, message="no goal position exists")
-    fwd_layer, bwd_layer = [(start_key, start)], list((k, v[2]) for k, v in bwd.items())
+    fwd_layer: list[tuple[Hashable, S]] = [(start_key, start)]
+    bwd_layer = [(k, v[2]) for k, v in bwd.items()]
     fwd_depth = bwd_depth = 0
     try:
         while fwd_layer and bwd_layer:
@@ -190,7 +242,8 @@ def bidirectional(
             else:
                 bwd_depth += 1
                 expand, seen, other, layer = domain.predecessors, bwd, fwd, bwd_layer
-            nxt_layer, meet = [], None
+            nxt_layer: list[tuple[Hashable, S]] = []
+            meet: Hashable | None = None
             for pkey, state in layer:
                 mon.count += 1
                 if mon.count >= mon.next_check:
@@ -221,7 +274,14 @@ def bidirectional(
     )
 
 
-def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
+def _meet(
+    domain: Domain[S, M],
+    start: S,
+    fwd: Parents[M, S],
+    bwd: Parents[M, S],
+    meet: Hashable,
+    mon: Monitor,
+) -> SearchResult[S, M]:
     """Join the two half paths at ``meet``.
 
     With whole layers expanded alternately and no earlier contact, every path
@@ -238,8 +298,14 @@ def _meet(domain, start, fwd, bwd, meet, mon) -> SearchResult:
 
 
 def astar(
-    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None, weight: float = 1.0
-) -> SearchResult:
+    domain: Domain[S, M],
+    start: S,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+    weight: float = 1.0,
+) -> SearchResult[S, M]:
     """A* on f = g + weight * h; optimal when h is admissible and weight is 1.
 
     Ties prefer the deeper node, which reaches goals sooner on puzzles with many
@@ -249,7 +315,7 @@ def astar(
     mon = Monitor(budget, cancel, progress)
     key, moves, is_goal, h = domain.key, domain.moves, domain.is_goal, domain.heuristic
     start_key = key(start)
-    parents = {start_key: (None, None, start)}
+    parents: Parents[M, S] = {start_key: (None, None, start)}
     best_g = {start_key: 0}
     tie = itertools.count()
     open_heap = [(weight * h(start), 0, next(tie), start_key, start)]
@@ -288,8 +354,13 @@ def astar(
 
 
 def ida_star(
-    domain: Domain, start: Any, *, budget=None, cancel=None, progress=None
-) -> SearchResult:
+    domain: Domain[S, M],
+    start: S,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+) -> SearchResult[S, M]:
     """Iterative-deepening A*: depth-first within a growing f bound, tiny memory.
 
     Positions already on the current path are skipped, so every iteration is
@@ -297,11 +368,10 @@ def ida_star(
     exhausted and the position is proven unsolvable.
     """
     mon = Monitor(budget, cancel, progress)
-    key, moves, is_goal, h = domain.key, domain.moves, domain.is_goal, domain.heuristic
-    bound = h(start)
+    bound = domain.heuristic(start)
     try:
         while True:
-            found, next_bound = _bounded_dfs(domain, start, bound, mon, key, moves, is_goal, h)
+            found, next_bound = _bounded_dfs(domain, start, bound, mon)
             if found is not None:
                 mv, st = found
                 return mon.result(SOLVED, mv, st, optimal=domain.heuristic_admissible)
@@ -315,12 +385,16 @@ def ida_star(
         return mon.stopped(stop)
 
 
-def _bounded_dfs(domain, start, bound, mon, key, moves, is_goal, h):
+def _bounded_dfs(
+    domain: Domain[S, M], start: S, bound: int, mon: Monitor
+) -> tuple[tuple[list[M], list[S]] | None, int | None]:
     """One IDA* iteration; returns ((moves, states) or None, smallest f over bound)."""
-    path_states, path_moves = [start], []
+    key, moves, is_goal, h = domain.key, domain.moves, domain.is_goal, domain.heuristic
+    path_states: list[S] = [start]
+    path_moves: list[M] = []
     on_path = {key(start)}
     stack = [iter(moves(start))]
-    next_bound = None
+    next_bound: int | None = None
     if is_goal(start):
         return ([], [start]), None
     while stack:
@@ -353,7 +427,7 @@ def _bounded_dfs(domain, start, bound, mon, key, moves, is_goal, h):
     return None, next_bound
 
 
-ALGORITHMS = {
+ALGORITHMS: dict[str, Search] = {
     "bfs": breadth_first,
     "dfs": depth_first,
     "bidirectional": bidirectional,

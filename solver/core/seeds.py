@@ -21,20 +21,20 @@ def daily_seed(game: str, day: _dt.date | None = None) -> int:
     return int.from_bytes(digest[:4], "big") & MAX_SEED
 
 
-def sub_seed(*parts) -> int:
+def sub_seed(*parts: object) -> int:
     """A stable seed mixed from ``parts`` (Python's hash() changes between runs)."""
     text = ":".join(str(p) for p in parts)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def check_seed(seed) -> int:
+def check_seed(seed: object) -> int:
     """A seed is a whole number 0..2**31-1; anything else is a BoardError."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise BoardError(f"seed must be a whole number from 0 to {MAX_SEED}")
     return seed
 
 
-def check_range(name: str, value, low: int, high: int) -> int:
+def check_range(name: str, value: object, low: int, high: int) -> int:
     """A generator parameter is a whole number from ``low`` to ``high``; else a BoardError."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise BoardError(f"{name} must be a whole number from {low} to {high}, not {value!r}")

@@ -119,7 +119,7 @@ class TableStore:
                 self._memory[name] = value
             return value
 
-    def saved(self, prefix: str) -> list:
+    def saved(self, prefix: str) -> list[str]:
         """Names of this family's tables on disk (by this code) that start with ``prefix``.
 
         For families that name tables by what they hold rather than by how

@@ -3,6 +3,10 @@
 Run ``python -m solver.examples.jugs``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+
 from solver import Puzzle
 
 
@@ -14,7 +18,7 @@ class JugFill(Puzzle):
     capacity = (3, 5, 8)
     goal = (0, 4, 4)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[JugFill]:
         for i in range(len(self.pos)):
             for j in range(len(self.pos)):
                 if i == j:

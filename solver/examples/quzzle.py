@@ -4,7 +4,10 @@ lower left. Blocks of the same shape are interchangeable (``canonical``).
 Run ``python -m solver.examples.quzzle``.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterator
 
 from solver import Puzzle
 
@@ -22,16 +25,16 @@ class PaPuzzle(Puzzle):
     pos = "11221133450067886799"
     goal = re.compile(r"................1...")
 
-    def isgoal(self):
+    def isgoal(self) -> bool:
         return self.goal.search(self.pos) is not None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         pos = self.pos.replace("0", ".")
         return "\n" + "".join(pos[i : i + 4] + "\n" for i in range(0, 20, 4))
 
     xlat = str.maketrans("38975", "22264")
 
-    def canonical(self):
+    def canonical(self) -> str:
         return self.pos.translate(self.xlat)
 
     # (empty cell, direction) pairs that would leave the board
@@ -56,7 +59,7 @@ class PaPuzzle(Puzzle):
         (19, 1),
     }
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[PaPuzzle]:
         dsone = self.pos.find("0")
         dstwo = self.pos.find("0", dsone + 1)
         for dest in (dsone, dstwo):

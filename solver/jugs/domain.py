@@ -8,6 +8,7 @@ away), so the coach rates each pour with a search of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..core.domain import Domain, require
 from ..core.errors import BoardError
@@ -24,20 +25,20 @@ from .rules import (
 )
 
 
-class Jugs(Domain):
+class Jugs(Domain[State, Pour]):
     """The pouring puzzle over jugs fixed by the parsed board (one domain per board)."""
 
     name = "jugs"
     reversible = False
     quick_test = "the water there is"
 
-    def __init__(self, goal: str | None = None):
+    def __init__(self, goal: str | None = None) -> None:
         self.goal_text = goal
         self.capacities: tuple[int, ...] = ()
         self.goal: Goal = ()
 
     # -- notation ---------------------------------------------------------
-    def parse(self, text) -> State:
+    def parse(self, text: str) -> State:
         contents, capacities = parse_jugs(text)
         if self.capacities and capacities != self.capacities:
             raise BoardError(
@@ -90,7 +91,7 @@ class Jugs(Domain):
     def describe(self, move: Pour) -> str:
         return f"jug {move.src + 1} -> {move.dst + 1}"
 
-    def move_info(self, move: Pour) -> dict:
+    def move_info(self, move: Pour) -> dict[str, Any]:
         return {
             "from": move.src,
             "to": move.dst,

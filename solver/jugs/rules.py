@@ -38,7 +38,7 @@ class Pour(NamedTuple):
     amount: int
 
 
-def parse_jugs(text) -> tuple[State, tuple[int, ...]]:
+def parse_jugs(text: str) -> tuple[State, tuple[int, ...]]:
     """(contents, capacities) from board text; errors name the jug (1-based)."""
     require(isinstance(text, str), "board must be text")
     text = text.strip()
@@ -70,7 +70,7 @@ def format_jugs(contents: State, capacities: tuple[int, ...]) -> str:
     )
 
 
-def parse_goal(text, jugs: int) -> Goal:
+def parse_goal(text: str, jugs: int) -> Goal:
     """Target contents per jug (``None`` for ``*``) from ``0,4,4`` or ``*,4,*``."""
     require(isinstance(text, str), "goal must be text like 0,4,4 or *,4,*")
     parts = [p.strip() for p in text.split(",")]

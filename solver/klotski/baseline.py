@@ -15,7 +15,7 @@ class StringKlotski:
         self.h, self.w = len(rows), len(rows[0])
         self.start = "".join(rows)
         self.metric = metric
-        cells = {}
+        cells: dict[str, list[int]] = {}
         for i, ch in enumerate(self.start):
             if ch != ".":
                 cells.setdefault(ch, []).append(i)
@@ -25,7 +25,7 @@ class StringKlotski:
             cs = [i % self.w for i in idx]
             shapes[label] = (max(rs) - min(rs) + 1, max(cs) - min(cs) + 1)
         # interchangeable pieces share one character in the canonical form
-        classes = {}
+        classes: dict[tuple[int, int], str] = {}
         self.xlat = str.maketrans(
             {
                 lab: classes.setdefault(shape, chr(ord("a") + len(classes)))
@@ -74,12 +74,11 @@ class StringKlotski:
             if self.metric == "straight":
                 # one direction, as many cells as are free
                 for direction in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    q = pos
-                    while True:
+                    q: str | None = pos
+                    while q is not None:
                         q = next(self._steps(q, piece, (direction,)), None)
-                        if q is None:
-                            break
-                        yield q
+                        if q is not None:
+                            yield q
                 continue
             # piece metric: everywhere this piece alone can reach is one move
             seen = {pos}

@@ -33,7 +33,7 @@ class GoalSpec:
     col: int
 
     @staticmethod
-    def parse(text) -> GoalSpec:
+    def parse(text: object) -> GoalSpec:
         if not isinstance(text, str):
             raise BoardError("goal must be text like A@3,0 (piece@row,column)")
         match = GOAL_PATTERN.fullmatch(text.strip())
@@ -64,7 +64,7 @@ class Layout:
     piece_class: tuple[int, ...] = field(init=False, compare=False)
     goal_class: int = field(init=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         classes = tuple(sorted(set(self.shapes)))
         object.__setattr__(self, "classes", classes)
         object.__setattr__(self, "piece_class", tuple(classes.index(s) for s in self.shapes))
@@ -88,7 +88,7 @@ class KlotskiState(NamedTuple):
     tops: tuple[int, ...]
 
 
-def parse_board(text, goal: GoalSpec | None = None) -> KlotskiState:
+def parse_board(text: object, goal: GoalSpec | None = None) -> KlotskiState:
     """Parse board text; raise :class:`BoardError` with one line naming the problem."""
     grid = _rows(text)
     height, width = len(grid), len(grid[0])
@@ -118,7 +118,7 @@ def parse_board(text, goal: GoalSpec | None = None) -> KlotskiState:
     return KlotskiState(layout, tuple(tops))
 
 
-def _rows(text) -> list[str]:
+def _rows(text: object) -> list[str]:
     if not isinstance(text, str):
         raise BoardError("board must be text")
     if text == "":

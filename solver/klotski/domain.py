@@ -21,11 +21,21 @@ and then answers ``analyse`` by lookup (:mod:`solver.klotski.tables`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..core.domain import Analysis, Domain
 from ..core.errors import BoardError
-from ..core.results import CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
-from ..core.search import replay_keys
+from ..core.results import (
+    CANCELLED,
+    SOLVED,
+    UNSOLVABLE,
+    Budget,
+    Cancel,
+    Monitor,
+    SearchResult,
+    StopSearch,
+)
+from ..core.search import OnProgress, replay_keys
 from .board import GoalSpec, KlotskiState, format_board, parse_board
 from .moves import METRICS, KlotskiMove, describe, labelled_moves, layout_geometry, state_key
 from .placements import fill_keys, label_key
@@ -34,14 +44,14 @@ from .tables import DistanceTable, bfs_key_path, find_table, table_for
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
 
 
-class Klotski(Domain):
+class Klotski(Domain[KlotskiState, KlotskiMove]):
     """The Klotski domain; one object per (metric, goal) choice."""
 
     name = "klotski"
     heuristic_admissible = True
     reversible = True
 
-    def __init__(self, metric: str = "piece", goal: str | None = None):
+    def __init__(self, metric: str = "piece", goal: str | None = None) -> None:
         if metric not in METRICS:
             raise BoardError(f"unknown metric {metric!r}; choose {', '.join(METRICS)}")
         self.metric = metric
@@ -55,7 +65,7 @@ class Klotski(Domain):
         return format_board(state)
 
     # -- rules ------------------------------------------------------------
-    def moves(self, state: KlotskiState):
+    def moves(self, state: KlotskiState) -> list[tuple[KlotskiMove, KlotskiState]]:
         return labelled_moves(state, self.metric)
 
     def is_goal(self, state: KlotskiState) -> bool:
@@ -102,7 +112,14 @@ class Klotski(Domain):
         return None if table is None else table.distance[key]
 
     # -- strategy -----------------------------------------------------------
-    def solve(self, state: KlotskiState, *, budget=None, cancel=None, progress=None):
+    def solve(
+        self,
+        state: KlotskiState,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchResult[KlotskiState, KlotskiMove]:
         """Optimal solution: walk the level's distance table if built, else breadth-first."""
         mon = Monitor(budget, cancel, progress)
         layout, key = state.layout, self.key(state)
@@ -129,7 +146,14 @@ class Klotski(Domain):
         moves, states = replay_keys(self, state, chain[1:])
         return mon.result(SOLVED, moves, states, optimal=True)
 
-    def analyse(self, state: KlotskiState, *, budget=None, cancel=None, progress=None):
+    def analyse(
+        self,
+        state: KlotskiState,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> Analysis[KlotskiState, KlotskiMove]:
         """Distance and best move by table lookup; the first call on a level builds the table.
 
         The build gets half the budget. A level too big for a table (or whose
@@ -179,9 +203,9 @@ class Klotski(Domain):
         self,
         state: KlotskiState,
         *,
-        budget=None,
-        cancel=None,
-        progress=None,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
         disk: str = "save",
         pin: bool = True,
     ) -> DistanceTable:
@@ -198,7 +222,7 @@ class Klotski(Domain):
     def describe(self, move: KlotskiMove) -> str:
         return describe(move)
 
-    def move_info(self, move: KlotskiMove) -> dict:
+    def move_info(self, move: KlotskiMove) -> dict[str, Any]:
         """``path`` is the piece's top-left after each one-cell step, for animation."""
         return {
             "piece": move.piece,
@@ -209,15 +233,20 @@ class Klotski(Domain):
         }
 
     # -- helpers ----------------------------------------------------------
-    def _best(self, state, table: DistanceTable, distance: int):
+    def _best(
+        self, state: KlotskiState, table: DistanceTable, distance: int
+    ) -> tuple[KlotskiMove, KlotskiState]:
         dist = table.distance
         for move, nxt in self.moves(state):
             if dist.get(self.key(nxt)) == distance - 1:
                 return move, nxt
         raise RuntimeError("distance table does not match the rules")
 
-    def _descend(self, state, table: DistanceTable):
-        moves, states = [], [state]
+    def _descend(
+        self, state: KlotskiState, table: DistanceTable
+    ) -> tuple[list[KlotskiMove], list[KlotskiState]]:
+        moves: list[KlotskiMove] = []
+        states = [state]
         distance = table.distance[self.key(state)]
         while distance > 0:
             move, state = self._best(state, table, distance)
@@ -232,9 +261,9 @@ def warm_table(
     metric: str = "piece",
     goal: str | None = None,
     *,
-    budget=None,
-    cancel=None,
-    progress=None,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
 ) -> DistanceTable:
     """Build or load the distance table for ``board``'s level (the web app pre-builds levels).
 

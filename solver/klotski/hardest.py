@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.errors import BoardError
 from ..core.results import Monitor
@@ -97,12 +98,13 @@ def hardest_placements(
         if any(member & goal for member in members):
             found.append(hardest_in_group(layout, start, metric, mon))
         if report and groups % 200 == 0:
-            best = max((h.distance for h in found), default=None)
+            best = max((h.distance for h in found if h.distance is not None), default=None)
             report(
                 f"{len(seen):,} of {len(keys):,} placements, {groups:,} groups, "
                 f"{len(found):,} solvable, hardest so far {best}"
             )
-    found.sort(key=lambda h: (-h.distance, h.group))
+    # every group kept here holds a solved position, so its distance is known
+    found.sort(key=lambda h: (-(h.distance or 0), h.group))
     if report:
         report(f"all {len(keys):,} placements searched: {groups:,} groups, {len(found):,} solvable")
     return PieceSetReport(len(keys), groups, len(found), found)
@@ -127,7 +129,7 @@ def hardest_report(
     table = build_table(layout, key, metric, mon, limit=None)
     own = table.distance[key]
     group = hardest_of_table(layout, table)
-    out = {
+    out: dict[str, Any] = {
         "puzzle": "klotski",
         "board": domain.format(state),
         "metric": metric,
@@ -147,9 +149,11 @@ def hardest_report(
         )
     else:
         out["hardest"] = group.as_dict()
-    best = out["hardest"]
+    hardest = out["hardest"]
     out["beats_by"] = (
-        None if best is None or best["distance"] is None or own < 0 else best["distance"] - own
+        None
+        if hardest is None or hardest["distance"] is None or own < 0
+        else hardest["distance"] - own
     )
     out["seconds"] = round(mon.elapsed, 3)
     return out

@@ -245,7 +245,7 @@ def labelled_moves(state: KlotskiState, metric: str) -> list[tuple[KlotskiMove, 
                     out.append(_move(state, i, label, list(route), n, width))
             continue
         rest = occ ^ cover[g]
-        parent = {g: None}
+        parent: dict[int, int | None] = {g: None}
         order = [g]
         for x in order:
             for g2, cells2 in geo.around[x]:

@@ -54,7 +54,7 @@ def bfs_key_path(
     depth = 0
     while layer:
         depth += 1
-        nxt = []
+        nxt: list[tuple[int, int]] = []
         for key, empty in layer:
             moves = moves_for(empty)
             mon.count += 1

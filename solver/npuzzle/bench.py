@@ -32,7 +32,7 @@ from ..bench import (
 )
 from ..core.coach import rate_moves
 from ..core.errors import BoardError
-from ..core.results import SOLVED, Budget
+from ..core.results import SOLVED, Budget, Progress
 from ..core.tables import cache_dir
 from ..engine import solve_board
 from .anytime import anytime_search
@@ -146,7 +146,9 @@ def fifteen_coach_row(count: int, max_distance: int = 50, seed: int = 15) -> dic
     tables()
     domain = NPuzzle()
     rng = random.Random(seed)
-    times, lengths, unknown = [], [], 0
+    times: list[float] = []
+    lengths: list[int] = []
+    unknown = 0
     while len(times) < count:
         tiles = list(range(16))
         rng.shuffle(tiles)
@@ -375,7 +377,7 @@ def bench_twenty_four(args) -> int:
     for i in range(lo, hi + 1):
         inst = data[i - 1]
         board = tuple(int(t) for t in inst["board"].split())
-        seen = []
+        seen: list[Progress] = []
         result = anytime_search(board, budget=Budget(max_seconds=seconds), progress=seen.append)
         if result.states[0] != board or result.states[-1] != goal_state(5):
             print(f"{i:>3} answer does not replay to the goal")

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
-from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Monitor, SearchResult
-from ..core.search import breadth_first
+from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, Monitor, SearchResult
+from ..core.search import OnProgress, breadth_first
 from .anytime import DEFAULT_SECONDS, anytime_search, cells_of, without_undos
 from .anytime import tables_ready as twenty_four_ready
 from .anytime import warm as warm_anytime
@@ -75,7 +76,11 @@ _SEPARATORS = re.compile(r"[\s,/]+")
 _NUMBER = re.compile(r"[0-9]+")
 
 
-class NPuzzle(Domain):
+#: a board: the tile numbers row-major, 0 the blank
+Tiles = tuple[int, ...]
+
+
+class NPuzzle(Domain[Tiles, Slide]):
     """Sliding tiles on an n x n board, 2 <= n <= 10 (one domain serves every size)."""
 
     name = "npuzzle"
@@ -145,7 +150,14 @@ class NPuzzle(Domain):
             return None
         return distance(state) if solvable(state) else -1
 
-    def within(self, state, bound: int, *, budget=None, cancel=None) -> bool | None:
+    def within(
+        self,
+        state: Tiles,
+        bound: int,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+    ) -> bool | None:
         """4x4: IDA* over the pattern databases that gives up past ``bound`` moves."""
         state = tuple(state)
         if side(state) != 4 or not solvable(state):
@@ -161,11 +173,18 @@ class NPuzzle(Domain):
     def describe(self, move: Slide) -> str:
         return f"{move.tile} {move.dir}"
 
-    def move_info(self, move: Slide) -> dict:
+    def move_info(self, move: Slide) -> dict[str, Any]:
         return {"tile": move.tile, "dir": move.dir, "text": self.describe(move)}
 
     # -- strategy -----------------------------------------------------------
-    def solve(self, state, *, budget=None, cancel=None, progress=None) -> SearchResult:
+    def solve(
+        self,
+        state: Tiles,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchResult[Tiles, Slide]:
         """The best answer each size allows (module docstring); never searches parity losers."""
         state = tuple(state)
         n = side(state)
@@ -187,7 +206,13 @@ class NPuzzle(Domain):
             )
         return self._solve_large(state, budget, cancel, progress)
 
-    def _solve_large(self, state, budget, cancel, progress) -> SearchResult:
+    def _solve_large(
+        self,
+        state: Tiles,
+        budget: Budget | None,
+        cancel: Cancel | None,
+        progress: OnProgress | None,
+    ) -> SearchResult[Tiles, Slide]:
         """Rows and columns down to a 5x5 corner, then the anytime search on that corner."""
         cells, corner, to_big = reduce_to(state, 5)
         found = anytime_search(
@@ -209,7 +234,13 @@ class NPuzzle(Domain):
         result.lower_bound = manhattan_conflicts(state)
         return result
 
-    def _solve_fifteen(self, state, budget, cancel, progress) -> SearchResult:
+    def _solve_fifteen(
+        self,
+        state: Tiles,
+        budget: Budget | None,
+        cancel: Cancel | None,
+        progress: OnProgress | None,
+    ) -> SearchResult[Tiles, Slide]:
         """Optimal IDA* within ``budget`` (None: no limit, the optimum always); when it
         runs out, the best quick answer instead.
 
@@ -237,13 +268,15 @@ class NPuzzle(Domain):
             )
         return quick
 
-    def _solve_reduced(self, state, mon: Monitor) -> SearchResult:
+    def _solve_reduced(self, state: Tiles, mon: Monitor) -> SearchResult[Tiles, Slide]:
         moves, states = replay_cells(state, reduction_cells(state))
         return mon.result(
             SOLVED, moves, states, optimal=False, message="fast solution, not proven shortest"
         )
 
-    def quick_analyse(self, state, cancel=None) -> Analysis | None:
+    def quick_analyse(
+        self, state: Tiles, cancel: Cancel | None = None
+    ) -> Analysis[Tiles, Slide] | None:
         """A hint within a second for boards whose proof may take longer (4x4 and up).
 
         :func:`solver.engine.analyse_stages` sends this before :meth:`analyse`.
@@ -274,7 +307,7 @@ class NPuzzle(Domain):
             return None
         return _analysis_of(result, "" if result.optimal else "quick hint, not proven shortest")
 
-    def _known(self, state: tuple[int, ...]) -> Analysis | None:
+    def _known(self, state: Tiles) -> Analysis[Tiles, Slide] | None:
         """The analysis known without searching: unsolvable by parity, or solved already."""
         if not solvable(state):
             return Analysis(solvable=False, distance=None, optimal=True, message=PARITY_MESSAGE)
@@ -282,7 +315,14 @@ class NPuzzle(Domain):
             return Analysis(solvable=True, distance=0, optimal=True)
         return None
 
-    def analyse(self, state, *, budget=None, cancel=None, progress=None) -> Analysis:
+    def analyse(
+        self,
+        state: Tiles,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> Analysis[Tiles, Slide]:
         """Distance and best move: table lookup on 3x3, a budgeted proof attempt on 4x4."""
         state = tuple(state)
         known = self._known(state)
@@ -346,12 +386,15 @@ def warm_tables() -> None:
 WARM_BOARD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15)
 
 
+Limit = TypeVar("Limit", int, float)
+
+
 def _tighter(budget: Budget | None, cap: Budget) -> Budget:
     """Each limit is the smaller of the caller's and ``cap``'s."""
     if budget is None:
         return cap
 
-    def least(a, b):
+    def least(a: Limit | None, b: Limit | None) -> Limit | None:
         return b if a is None else a if b is None else min(a, b)
 
     return Budget(

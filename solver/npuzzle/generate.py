@@ -76,7 +76,7 @@ def npuzzle_at_distance(size: int, distance: int, seed: int) -> dict:
 
 def _walked_position(size: int, distance: int, seed: int):
     """(state, bound, proven) from heuristic-guided walks; the first proven exact one wins."""
-    fallback = None
+    fallback: tuple[int, ...] | None = None
     for attempt in range(WALK_TRIES):
         rng = random.Random(sub_seed("npuzzle", size, distance, seed, attempt))
         state = _walk(size, distance, rng)
@@ -84,6 +84,7 @@ def _walked_position(size: int, distance: int, seed: int):
             return state, distance, True  # lower bound meets the walk: exact
         if fallback is None:
             fallback = state
+    assert fallback is not None, "WALK_TRIES is at least one"
     bound, proven = _bound(fallback, distance)
     return fallback, bound, proven
 

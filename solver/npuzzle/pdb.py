@@ -148,7 +148,7 @@ def ida_star_fifteen(
         result = mon.result(
             UNSOLVABLE, optimal=True, message=f"no solution within {max_length} moves"
         )
-        result.lower_bound = max_length + 1
+        result.lower_bound = None if max_length is None else max_length + 1
         return result
     moves, states = replay_cells(start, cells)
     optimal = weight[0] <= weight[1]

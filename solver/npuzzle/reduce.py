@@ -57,7 +57,7 @@ class _Board:
 
         if done(start):
             return
-        parent = {start: None}
+        parent: dict[tuple[int, ...], tuple[int, ...] | None] = {start: None}
         queue = deque([start])
         while queue:
             state = queue.popleft()

@@ -133,8 +133,8 @@ def manhattan_conflicts(state: Sequence[int]) -> int:
     n = side(state)
     places = _goal_places(n)
     total = 0
-    rows = [[] for _ in range(n)]
-    cols = [[] for _ in range(n)]
+    rows: list[list[int]] = [[] for _ in range(n)]
+    cols: list[list[int]] = [[] for _ in range(n)]
     for cell, t in enumerate(state):
         if not t:
             continue

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..core.baseline import seed_bfs
 
 
@@ -20,7 +22,7 @@ class StringWaterSort:
             t == "" or (len(t) == self.capacity and t == t[0] * len(t)) for t in pos.split(",")
         )
 
-    def successors(self, pos: str):
+    def successors(self, pos: str) -> Iterator[str]:
         tubes = pos.split(",")
         cap = self.capacity
         for i, src in enumerate(tubes):
@@ -37,6 +39,10 @@ class StringWaterSort:
                 new[j] = dst + colour * amount
                 yield ",".join(new)
 
-    def solve(self, **limits):
-        path, nodes = seed_bfs(self.start, self.successors, self.is_goal, self.canonical, **limits)
+    def solve(
+        self, max_nodes: int | None = None, max_seconds: float | None = None
+    ) -> tuple[int | None, int]:
+        path, nodes = seed_bfs(
+            self.start, self.successors, self.is_goal, self.canonical, max_nodes, max_seconds
+        )
         return (None if path is None else len(path) - 1), nodes

@@ -28,7 +28,10 @@ def string_baseline(board: str, options: dict) -> StringWaterSort:
 def deals_row(colours: int, deals: int, seed0: int) -> dict:
     """Random deals with 2 empty tubes; only deals the solver proves solvable count."""
     cold_start()
-    times, lengths, nodes, optimal, unsolvable, gave_up = [], [], [], True, 0, 0
+    times: list[float] = []
+    lengths: list[int] = []
+    nodes: list[int] = []
+    optimal, unsolvable, gave_up = True, 0, 0
     for seed in range(seed0, seed0 + deals):
         board = random_deal(colours, capacity=4, empty=2, seed=seed)
         started = time.perf_counter()
@@ -39,10 +42,11 @@ def deals_row(colours: int, deals: int, seed0: int) -> dict:
             continue
         times.append(seconds)
         nodes.append(report["stats"]["nodes"])
-        if report["status"] != "solved":
+        length = report["length"]
+        if report["status"] != "solved" or length is None:
             gave_up += 1
             continue
-        lengths.append(report["length"])
+        lengths.append(length)
         optimal &= bool(report["optimal"])
     return {
         "colours": colours,

@@ -12,7 +12,7 @@ from .domain import WaterSort
 from .rules import COLOURS, MAX_CAPACITY, MAX_TUBES
 
 
-def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed=None) -> str:
+def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed: int | None = None) -> str:
     """Shuffle ``colours * capacity`` units into ``colours`` full tubes, add ``empty`` empty ones.
 
     Colours are named A..Z, then 0..9, then a..z, in that order, so a deal of

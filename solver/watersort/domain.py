@@ -14,9 +14,12 @@ multiplies the search. Solving (fewest pours, proven) lives in
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..core.domain import Domain
 from ..core.errors import BoardError
+from ..core.results import Budget, Cancel, SearchResult
+from ..core.search import OnProgress
 from .rules import COLOUR_SET, MAX_CAPACITY, MAX_TUBES, Pour, State, lower_bound, top_run
 from .search import solve_fewest_pours
 
@@ -25,7 +28,7 @@ def _tube_number(index: int) -> str:
     return f"tube {index + 1}"
 
 
-class WaterSort(Domain):
+class WaterSort(Domain[State, Pour]):
     """Water sort with tubes of ``capacity`` units (default 4, at most 12).
 
     Moves are :class:`Pour` tuples with 0-based tube indices; :meth:`describe`
@@ -37,11 +40,11 @@ class WaterSort(Domain):
     heuristic_admissible = True
     reversible = False  # a pour onto a same-coloured top cannot always be undone
 
-    def __init__(self, capacity=4):
+    def __init__(self, capacity: object = 4) -> None:
         self.capacity = self._check_capacity(capacity)
 
     @staticmethod
-    def _check_capacity(capacity) -> int:
+    def _check_capacity(capacity: object) -> int:
         if isinstance(capacity, bool):
             raise BoardError("capacity must be a whole number")
         if isinstance(capacity, str):
@@ -173,7 +176,14 @@ class WaterSort(Domain):
         return lower_bound(state, self.capacity)
 
     # -- strategy -----------------------------------------------------------
-    def solve(self, state: State, *, budget=None, cancel=None, progress=None):
+    def solve(
+        self,
+        state: State,
+        *,
+        budget: Budget | None = None,
+        cancel: Cancel | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchResult[State, Pour]:
         """Fewest pours: a specialised A* on canonical states (:mod:`solver.watersort.search`)."""
         return solve_fewest_pours(self, state, budget=budget, cancel=cancel, progress=progress)
 
@@ -182,7 +192,7 @@ class WaterSort(Domain):
         """``tube 1 -> 3``: 1-based tube numbers, as a player counts them."""
         return f"tube {move.src + 1} -> {move.dst + 1}"
 
-    def move_info(self, move: Pour) -> dict:
+    def move_info(self, move: Pour) -> dict[str, Any]:
         """0-based ``from``/``to`` (the page's ``data-tube``), amount, colour, text."""
         return {
             "from": move.src,

@@ -22,9 +22,24 @@ player's own tubes by :func:`solver.core.search.replay_keys`.
 
 from __future__ import annotations
 
-from ..core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Monitor, SearchResult, StopSearch
-from ..core.search import replay_keys, walk_back
-from .rules import lower_bound
+from typing import TYPE_CHECKING
+
+from ..core.results import (
+    BUDGET,
+    CANCELLED,
+    SOLVED,
+    UNSOLVABLE,
+    Budget,
+    Cancel,
+    Monitor,
+    SearchResult,
+    StopSearch,
+)
+from ..core.search import OnProgress, replay_keys, walk_back
+from .rules import Pour, State, lower_bound
+
+if TYPE_CHECKING:
+    from .domain import WaterSort
 
 #: memory the kept positions may use before the search gives up (peak stays under 1 GiB)
 MEMORY_BUDGET = 600 * 2**20
@@ -112,9 +127,9 @@ def expand(tubes: list[str], cap: int, full_tubes: dict[str, int]) -> list[tuple
 class _Open:
     """Open list: buckets by priority, each a stack per g; pops lowest priority, deepest g."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.buckets: dict[int, list[list[str]]] = {}
-        self.low = None
+        self.low: int | None = None
         self.size = 0
 
     def push(self, priority: int, g: int, key: str) -> None:
@@ -129,7 +144,7 @@ class _Open:
         self.size += 1
 
     def pop(self) -> tuple[int, int, str] | None:
-        while self.size:
+        while self.size and self.low is not None:
             stacks = self.buckets.get(self.low)
             if stacks:
                 while stacks and not stacks[-1]:
@@ -152,7 +167,7 @@ def _best_first(
     upper: int | None,
     max_nodes: int | None,
     max_states: int,
-):
+) -> tuple[str, list[str] | None]:
     """Best-first on g + weight*h from ``start``; returns (outcome, key chain or None).
 
     outcome is ``solved`` (chain is a solution), ``exhausted`` (no solution
@@ -212,8 +227,14 @@ def _best_first(
 
 
 def solve_fewest_pours(
-    domain, state, *, budget=None, cancel=None, progress=None, max_states: int | None = None
-) -> SearchResult:
+    domain: WaterSort,
+    state: State,
+    *,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    progress: OnProgress | None = None,
+    max_states: int | None = None,
+) -> SearchResult[State, Pour]:
     """Shortest solution (fewest pours) for ``state``, proven when ``optimal`` is True.
 
     ``max_states`` caps the positions kept; by default it follows from
@@ -244,7 +265,7 @@ def solve_fewest_pours(
             return mon.result(
                 UNSOLVABLE, optimal=True, message="no solution: every reachable position searched"
             )
-        if outcome == "solved":
+        if outcome == "solved" and chain is not None:
             incumbent = chain
             if len(chain) - 1 == h0:
                 return _finish(domain, state, chain, mon, optimal=True)
@@ -271,7 +292,12 @@ def solve_fewest_pours(
 
 
 def _finish(
-    domain, state, chain: list[str], mon: Monitor, optimal: bool, message: str = ""
-) -> SearchResult:
+    domain: WaterSort,
+    state: State,
+    chain: list[str],
+    mon: Monitor,
+    optimal: bool,
+    message: str = "",
+) -> SearchResult[State, Pour]:
     moves, states = replay_keys(domain, state, chain[1:])
     return mon.result(SOLVED, moves, states, optimal=optimal, message=message)

@@ -23,7 +23,7 @@ export class SolverLink {
     this.nextId = 1;
     this.current = null; // {id, event, board}
     this.sent = new Map(); // id -> request, so replies know their board
-    // eslint-disable-next-line no-undef
+    // eslint-disable-next-line no-undef -- io is the global of the vendored Socket.IO client (static/vendor)
     this.socket = io({ transports: ["websocket", "polling"] });
     this.refusals = 0; // in a row: each one doubles the wait before the next try
     this.countdown = null;

@@ -24,7 +24,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import simple_websocket
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
@@ -131,7 +132,10 @@ def _packet_problem(server, data) -> tuple | None:
 
 
 def install(
-    socketio, spend: Callable[[str], bool], error_payload: Callable[..., dict], max_waiting: int
+    socketio: Any,  # Flask-SocketIO's SocketIO: its .server is missing from the stubs
+    spend: Callable[[str], bool],
+    error_payload: Callable[..., Mapping[str, object]],
+    max_waiting: int,
 ) -> None:
     """Put the checks in front of ``socketio``'s (Flask-SocketIO) message dispatcher.
 

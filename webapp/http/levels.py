@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cache
+from typing import Any
 
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
@@ -80,7 +81,8 @@ def find_level(game: type[Game], board: str, options: Mapping) -> dict | None:
     return next(
         (
             level
-            for level in _levels_by_board(game).get(board, ())
+            # type[Game] is hashable; mypy does not see it (python/mypy#11470)
+            for level in _levels_by_board(game).get(board, ())  # type: ignore[arg-type]
             if _same_puzzle(game, level, options)
         ),
         None,
@@ -95,7 +97,7 @@ def level_min(game: type[Game], level: dict) -> int | None:
 def level_facts(game: type[Game], board: str, options: Mapping, generated: dict | None) -> dict:
     """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack, moves: the fewest
     under each value of the progress option}) for a start board."""
-    facts = {"min": None, "level": None}
+    facts: dict[str, Any] = {"min": None, "level": None}
     if generated is not None:
         facts["min"] = {"moves": generated["min_moves"], "optimal": generated["optimal"]}
     level = find_level(game, board, options)

@@ -116,7 +116,7 @@ def play_config(
     makes a seeded level (see :func:`~webapp.http.levels.generated_level`).
     """
     defaults = default_options(game)
-    config = {
+    config: dict[str, Any] = {
         "game": game.name,
         "board": game.default_board,
         "options": dict(defaults),

@@ -52,6 +52,7 @@ from .model import (
     Job,
     JobRequest,
     Limits,
+    Payload,
     TaskRefused,
     TaskRequest,
 )
@@ -212,7 +213,7 @@ class JobCore:
         """
         lane = self.lanes[PAGE]
         finished = threading.Event()
-        answers: list[tuple[str, dict]] = []
+        answers: list[tuple[str, Payload]] = []
         job = Job(
             kind,
             request,
@@ -280,16 +281,17 @@ class JobCore:
     def _first_lane(self, kind: str, request: JobRequest) -> tuple[Lane, Limits]:
         """Where a new request starts: a try in the quick lane, unless it is known long."""
         limits = self.limits[kind]
-        quick = self.quick_seconds is not None and self.quick_seconds < limits.seconds
+        trial = self.quick_seconds
+        quick = trial is not None and trial < limits.seconds
         if kind == ANALYSE:
-            if not quick:
+            if trial is None or not quick:
                 return self.lanes[QUICK], limits
-            return self.lanes[QUICK], replace(limits, seconds=self.quick_seconds, quick=True)
-        if not quick or self._is_known_long(request):
+            return self.lanes[QUICK], replace(limits, seconds=trial, quick=True)
+        if trial is None or not quick or self._is_known_long(request):
             return self.lanes[LONG], limits
         self._start_sweeper()
         self.lanes[LONG].start()  # ready by the time a try escalates
-        return self.lanes[QUICK], replace(limits, seconds=self.quick_seconds, quick=True)
+        return self.lanes[QUICK], replace(limits, seconds=trial, quick=True)
 
     def _queue_locked(self, slot: Slot, job: Job, lane: Lane, chain: Chain) -> None:
         """Hand ``job`` to ``lane`` as the slot's current job (the slot's lock is held)."""
@@ -310,7 +312,7 @@ class JobCore:
             return
         slot.job, slot.lane = job, lane
 
-    def _on_event(self, job: Job, event: str, payload: dict) -> None:
+    def _on_event(self, job: Job, event: str, payload: Payload) -> None:
         note: _Note = job.note
         outcome = settle(job.kind, job.limits.quick, event, payload, note.chain)
         for name, body in outcome.emit:
@@ -372,13 +374,15 @@ class JobCore:
 
     def _sweep(self) -> None:
         """Quick tries that waited longer than a try takes move to the long lane untried."""
-        quick = self.lanes[QUICK]
+        quick, trial = self.lanes[QUICK], self.quick_seconds
+        if trial is None:  # no quick tries: nothing to sweep
+            return
         while not self.closing:
             time.sleep(SWEEP_SECONDS)
             now = time.monotonic()
             for job in quick.waiting():
                 waited = now - job.queued_at
-                if job.trial and waited > self.quick_seconds and quick.withdraw(job):
+                if job.trial and waited > trial and quick.withdraw(job):
                     self._escalate(job, tried=False)
 
     @staticmethod
@@ -413,7 +417,7 @@ class JobCore:
             if note.generation == note.slot.generation and note.slot.job is job:
                 note.slot.job, note.slot.lane = None, None
 
-    def _deliver(self, note: _Note, event: str, payload: dict) -> bool:
+    def _deliver(self, note: _Note, event: str, payload: Payload) -> bool:
         """Emit only while the job's generation is still the client's newest."""
         with note.slot.lock:
             if note.generation != note.slot.generation:

@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..live.replies import error_payload
-from .model import ANALYSE, GAVE_UP, SOLVE
+from .model import ANALYSE, GAVE_UP, SOLVE, Payload
 
 
 @dataclass
 class Outcome:
     """What to do with one reported event: emit these, then move the job or not."""
 
-    emit: list[tuple[str, dict]] = field(default_factory=list)
+    emit: list[tuple[str, Payload]] = field(default_factory=list)
     escalate: bool = False
 
 
@@ -37,7 +37,7 @@ class Chain:
     interim_sent: bool = False
 
 
-def settle(kind: str, quick: bool, event: str, payload: dict, chain: Chain) -> Outcome:
+def settle(kind: str, quick: bool, event: str, payload: Payload, chain: Chain) -> Outcome:
     """The player's events for ``event`` of a ``kind`` job (``quick``: a try)."""
     if kind == ANALYSE and event == "analysis":
         return _analysis(payload, quick, chain)
@@ -50,7 +50,7 @@ def settle(kind: str, quick: bool, event: str, payload: dict, chain: Chain) -> O
     return Outcome([(event, payload)])
 
 
-def _analysis(payload: dict, quick: bool, chain: Chain) -> Outcome:
+def _analysis(payload: Payload, quick: bool, chain: Chain) -> Outcome:
     tagged = dict(payload)
     if not payload["final"]:
         if chain.interim_sent:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,8 @@ TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try aga
 TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
 
 RequestId = str | int | None
+#: any event's payload as the job machinery carries it (one of webapp.live.protocol's)
+Payload = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ class Job:
     limits: Limits
     player: str = ""
     address: str = ""
-    on_event: Callable[[str, dict], None] = lambda event, payload: None
+    on_event: Callable[[str, Payload], None] = lambda event, payload: None
     on_done: Callable[[], None] = lambda: None
     on_lost: Callable[[str, bool], None] | None = None
     seq: int = field(default_factory=lambda: next(_numbers))

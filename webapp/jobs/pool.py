@@ -28,6 +28,7 @@ import os
 import threading
 import time
 from multiprocessing.connection import wait
+from typing import Any
 
 from .core import LaneBusy
 from .fairness import FairLane
@@ -225,7 +226,7 @@ class WorkerPool(FairLane):
                 if self._closing:
                     return
                 workers = list(self._workers)
-            waitables = {}
+            waitables: dict[Any, _SolverProcess] = {}  # pipes and sentinels, as wait() gives them
             for worker in workers:
                 if worker.restart_at is not None:
                     continue

@@ -38,6 +38,7 @@ from .model import (
     MEMORY_MESSAGE,
     JobRequest,
     Limits,
+    Payload,
     Request,
     TaskRequest,
     WorkerSettings,
@@ -175,7 +176,7 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
         seq, kind, request, limits = message
         cancel = _Flag(cancel_flag, seq)
 
-        def send(event: str, payload: dict, seq=seq) -> None:
+        def send(event: str, payload: Payload, seq: int = seq) -> None:
             conn.send(("event", seq, event, payload))
 
         perform(kind, request, limits, cancel, send)

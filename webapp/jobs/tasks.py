@@ -9,24 +9,26 @@ that process runs; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+from typing import Any
+
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.results import Budget
 from solver.engine import analyse_board
 
-from .model import CHECK, GENERATE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest
+from .model import CHECK, GENERATE, TASK_SLOW_MESSAGE, Payload, TaskRefused, TaskRequest
 
 CHECK_NODES = 400_000
 
 
-def task_result(answer: tuple[str, dict] | None) -> dict:
+def task_result(answer: tuple[str, Payload] | None) -> dict[str, Any]:
     """The result of a task's answer; BoardError when the request was bad, TaskRefused
     when the worker failed or never answered."""
     if answer is None:
         raise TaskRefused(TASK_SLOW_MESSAGE)
     event, payload = answer
     if event == "done":
-        return payload
+        return dict(payload)
     if event == "refused":
         raise BoardError(payload["message"])
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)

@@ -27,8 +27,13 @@ RATE_MESSAGE = "too many requests; slow down"
 _counter = itertools.count(1)
 
 
+def _sid() -> str:
+    """The client's Socket.IO session id, which Flask-SocketIO puts on the request."""
+    return request.sid  # type: ignore[attr-defined]  # Flask-SocketIO sets it; the stubs lack it
+
+
 def _log_id() -> str:
-    return f"{request.sid[:8]}/{next(_counter)}"
+    return f"{_sid()[:8]}/{next(_counter)}"
 
 
 #: a refused client's Engine.IO connection is closed this long after it was told why
@@ -41,16 +46,16 @@ def register_events(
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
 
-    def reply_error(message: str, event: str, payload=None) -> None:
-        socketio.emit("error", error_payload(message, event, request_id(payload)), to=request.sid)
+    def reply_error(message: str, event: str, payload: object = None) -> None:
+        socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
 
-    def admitted(event: str, payload) -> bool:
-        if limiter.allow(request.sid):
+    def admitted(event: str, payload: object) -> bool:
+        if limiter.allow(_sid()):
             return True
         reply_error(RATE_MESSAGE, event, payload)
         return False
 
-    def submit(kind: str, args: tuple) -> None:
+    def submit(kind: str, args: tuple[object, ...]) -> None:
         payload = args[0] if args else None
         if not admitted(kind, payload):
             return
@@ -63,7 +68,7 @@ def register_events(
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         # the address as resolved through the trusted proxies (webapp.guard.proxy)
-        runner.submit(request.sid, kind, job, log_id, address=request.remote_addr or "")
+        runner.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -72,27 +77,27 @@ def register_events(
         socketio.server.eio.disconnect(eio_sid)
 
     @socketio.on("connect")
-    def on_connect(*_auth):
-        refused = admission.admit(request.sid, request.remote_addr or "")
+    def on_connect(*_auth: object) -> None:
+        refused = admission.admit(_sid(), request.remote_addr or "")
         if refused is None:
-            log.info("%s connected", request.sid[:8])
+            log.info("%s connected", _sid()[:8])
             return
-        log.info("%s refused: %s", request.sid[:8], refused)
-        eio_sid = socketio.server.manager.eio_sid_from_sid(request.sid, "/")
+        log.info("%s refused: %s", _sid()[:8], refused)
+        eio_sid = socketio.server.manager.eio_sid_from_sid(_sid(), "/")
         if eio_sid is not None:
             socketio.start_background_task(close_later, eio_sid)
         raise ConnectionRefusedError(refused)
 
     @socketio.on(ANALYSE)
-    def on_analyse(*args):
+    def on_analyse(*args: object) -> None:
         submit(ANALYSE, args)
 
     @socketio.on(SOLVE)
-    def on_solve(*args):
+    def on_solve(*args: object) -> None:
         submit(SOLVE, args)
 
     @socketio.on("cancel")
-    def on_cancel(*args):
+    def on_cancel(*args: object) -> None:
         payload = args[0] if args else None
         if not admitted("cancel", payload):
             return
@@ -101,27 +106,25 @@ def register_events(
         except PayloadError as err:
             reply_error(str(err), "cancel", payload)
             return
-        runner.cancel(request.sid, job_id)
+        runner.cancel(_sid(), job_id)
 
     @socketio.on("disconnect")
-    def on_disconnect(*_reason):
-        if socketio.server.manager.is_connected(request.sid, "/"):
+    def on_disconnect(*_reason: object) -> None:
+        server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
+        if server.manager.is_connected(_sid(), "/"):
             # an ordinary event that a client named "disconnect" (the guard refuses
             # those first): it must never reset the client's rate limit
             reply_error("disconnect is a reserved event name", "disconnect")
             return
-        log.info("%s disconnected", request.sid[:8])
-        admission.release(request.sid)
-        limiter.forget(request.sid)
-        runner.drop(request.sid)
+        log.info("%s disconnected", _sid()[:8])
+        admission.release(_sid())
+        limiter.forget(_sid())
+        runner.drop(_sid())
 
     @socketio.on_error_default
-    def on_unexpected(err):
+    def on_unexpected(err: BaseException) -> None:
         """A handler bug answers with ``error`` instead of silently dropping the request."""
         log.exception("Socket.IO handler failed")
-        event = (
-            request.event.get("message", "unknown")
-            if getattr(request, "event", None)
-            else "unknown"
-        )
-        socketio.emit("error", error_payload("internal error", str(event)), to=request.sid)
+        handled = getattr(request, "event", None)  # Flask-SocketIO's {message, args}
+        event = handled.get("message", "unknown") if handled else "unknown"
+        socketio.emit("error", error_payload("internal error", str(event)), to=_sid())

@@ -8,19 +8,33 @@ sockets or threads, so they are easy to test and to reuse.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeAlias
 
 from solver.core.errors import BoardError
-from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
+from solver.core.results import (
+    BUDGET,
+    CANCELLED,
+    SOLVED,
+    UNSOLVABLE,
+    Budget,
+    CancelEvent,
+    Progress,
+)
 from solver.engine import solve_board
+from solver.payloads import MoveInfo
 
-from ..jobs.model import GAVE_UP, JobRequest
+from ..jobs.model import GAVE_UP, JobRequest, RequestId
+from .protocol import ErrorEvent, SolutionEvent, UnsolvableEvent
 
-Reply = tuple[str, dict] | None
+#: (event, payload); ``gave_up`` carries the error to show if the search is not escalated
+Reply: TypeAlias = tuple[str, SolutionEvent | UnsolvableEvent | ErrorEvent] | None
 
 
-def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
+def error_payload(
+    message: str, event: str, job_id: RequestId = None, game: str | None = None
+) -> ErrorEvent:
     """The ``error`` event's payload: the message, the event it answers, and its id."""
-    payload = {"message": message, "event": event}
+    payload: ErrorEvent = {"message": message, "event": event}
     if job_id is not None:
         payload["id"] = job_id
     if game is not None:
@@ -30,7 +44,7 @@ def error_payload(message: str, event: str, job_id=None, game=None) -> dict:
 
 def solve_reply(
     request: JobRequest,
-    cancel,
+    cancel: CancelEvent,
     seconds: float,
     progress: Callable[[Progress], None] | None = None,
     max_nodes: int | None = None,
@@ -54,10 +68,10 @@ def solve_reply(
     if cancel.is_set() or status == CANCELLED:
         return None
     if status == SOLVED:
-        moves = []
+        moves: list[MoveInfo] = []
         for detail, text in zip(report["move_details"], report["moves"], strict=True):
             moves.append({**detail, "text": detail.get("text") or text})
-        return "solution", {
+        solution: SolutionEvent = {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
@@ -69,13 +83,15 @@ def solve_reply(
             "stats": report["stats"],
             "message": report["message"],
         }
+        return "solution", solution
     if status == UNSOLVABLE:
-        return "unsolvable", {
+        unsolvable: UnsolvableEvent = {
             "id": request.id,
             "game": request.game,
             "board": report["board"],
             "message": report["message"] or "no solution exists",
         }
+        return "unsolvable", unsolvable
     if status == BUDGET:
         return GAVE_UP, error_payload(report["message"], "solve", request.id, request.game)
     return "error", error_payload(f"search stopped: {status}", "solve", request.id, request.game)

@@ -9,7 +9,7 @@ server carries on. Deeper checks of the board itself are the solver's job
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -24,7 +24,7 @@ class PayloadError(ValueError):
     """A Socket.IO payload that breaks the protocol (shape, types, sizes)."""
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -40,12 +40,12 @@ def request_id(payload: Any) -> RequestId:
 
 
 def _check_id(payload: dict) -> RequestId:
-    value = payload.get("id")
-    if value is None:
+    if payload.get("id") is None:
         return None
-    if request_id(payload) is None:
+    checked = request_id(payload)
+    if checked is None:
         raise PayloadError(f"id must be text up to {MAX_ID_CHARS} characters or a number")
-    return value
+    return checked
 
 
 def _checked_options(game, payload: dict) -> dict:

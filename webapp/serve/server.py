@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+from typing import Any
 
 import gevent
 from gunicorn.app.base import BaseApplication
@@ -112,7 +113,7 @@ class ArcadeServer(BaseApplication):
     ):
         # this server's own worker class: the forked worker inherits it, no global changes
         worker = type("ServerWorker", (ArcadeWorker,), {"request_seconds": request_seconds})
-        self.options = {
+        self.options: dict[str, Any] = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
             "worker_class": worker,

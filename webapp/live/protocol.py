@@ -1,0 +1,97 @@
+"""The Socket.IO protocol's payloads, one ``TypedDict`` per event and direction.
+
+Client to server: ``analyse`` and ``solve`` (:class:`JobPayload`), ``cancel``
+(:class:`CancelPayload`). Server to client: ``analysis`` (:class:`AnalysisEvent`),
+``progress`` (:class:`ProgressEvent`), ``solution`` (:class:`SolutionEvent`),
+``unsolvable`` (:class:`UnsolvableEvent`) and ``error`` (:class:`ErrorEvent`).
+
+What a client sends is untrusted: :mod:`webapp.live.validation` checks it field by
+field before anything else reads it, so :class:`JobPayload` describes what a
+well-behaved client sends, not what the server may assume. Every reply carries the
+request's ``id`` (:data:`~webapp.jobs.model.RequestId`: text, a number, or None when
+the client gave none) and its ``game``.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from solver.payloads import AnalysisPayload, MoveInfo, Stats
+
+from ..jobs.model import RequestId
+
+
+class JobPayload(TypedDict):
+    """``analyse`` / ``solve``: the game, the board, and the game's declared options
+    (``metric``, ``goal``, ``capacity`` ...), which a TypedDict cannot list."""
+
+    game: str
+    board: str
+    id: NotRequired[RequestId]
+
+
+class CancelPayload(TypedDict, total=False):
+    """``cancel``: stop the client's job (only the one with ``id`` when given)."""
+
+    id: RequestId
+
+
+class AnalysisEvent(AnalysisPayload):
+    """``analysis``: the engine's analysis of the board (see
+    :class:`solver.payloads.AnalysisPayload`), for this request."""
+
+    id: RequestId
+    game: str
+
+
+class ProgressEvent(TypedDict):
+    """``progress``: how a long ``solve`` is going, about four times a second.
+
+    ``stage`` names work before the search proper (a table build, before the
+    budget's clock starts); ``best`` and ``lower_bound`` come from the anytime
+    search on the largest boards.
+    """
+
+    id: RequestId
+    game: str
+    nodes: int
+    depth: int
+    elapsed: float
+    stage: NotRequired[str]
+    best: NotRequired[int]
+    lower_bound: NotRequired[int]
+
+
+class SolutionEvent(TypedDict):
+    """``solution``: the moves and boards from start to goal; ``lower_bound`` is proven
+    (no solution is shorter; the length itself when ``optimal``)."""
+
+    id: RequestId
+    game: str
+    board: str
+    moves: list[MoveInfo]
+    states: list[str]
+    length: int | None
+    optimal: bool
+    lower_bound: int | None
+    stats: Stats
+    message: str
+
+
+class UnsolvableEvent(TypedDict):
+    """``unsolvable``: the solver proved that no solution exists."""
+
+    id: RequestId
+    game: str
+    board: str
+    message: str
+
+
+class ErrorEvent(TypedDict):
+    """``error``: a bad payload or a search that could not answer; ``event`` names the
+    request it answers (``analyse``, ``solve``, ``cancel`` or ``unknown``)."""
+
+    message: str
+    event: str
+    id: NotRequired[RequestId]
+    game: NotRequired[str]
