@@ -25,8 +25,10 @@ from pathlib import Path
 from ..core.results import BUDGET, Monitor, StopSearch
 from ..core.search import walk_back
 from ..core.tables import TableStore
+from .bitboard import TooManyPositions, pays
 from .board import Layout
 from .moves import goal_bit, layout_geometry
+from .packed import build_packed, solve_packed
 
 #: the largest reachable set a table is built for (about 100 MB while building)
 TABLE_MAX_STATES = 500_000
@@ -44,6 +46,8 @@ def bfs_key_path(
     Layer by layer, so the first goal seen is at the least depth: proven optimal.
     Raises :class:`~solver.core.results.StopSearch` when the monitor says stop.
     """
+    if pays(layout):
+        return solve_packed(layout, start, metric, mon)
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
@@ -88,7 +92,8 @@ class DistanceTable:
         self.metric = metric
         self.distance = distance
         self.seconds = seconds
-        self.solvable = any(d >= 0 for d in distance.values())
+        solvable = getattr(distance, "solvable", None)  # a packed table knows at once
+        self.solvable = any(d >= 0 for d in distance.values()) if solvable is None else solvable
 
     def __len__(self) -> int:
         return len(self.distance)
@@ -101,8 +106,15 @@ def build_table(
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
     a budget stop once the set passes ``limit`` positions (None: no limit, for
-    offline work such as the hardest-start search).
+    offline work such as the hardest-start search). Boards bigger than 4x5 whose
+    key packs into 128 bits are searched compiled (:mod:`solver.klotski.packed`).
     """
+    if pays(layout):
+        try:
+            distance = build_packed(layout, start, metric, mon, limit)
+        except TooManyPositions:
+            raise TooBig(f"level has over {limit} positions; too many for a table") from None
+        return DistanceTable(layout.signature(), metric, distance, mon.elapsed)
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
@@ -219,7 +231,8 @@ def group_key(table: DistanceTable) -> int:
     Every position of a reachable set has the same reachable set, so any of
     them yields the same smallest member; two different sets share no member.
     """
-    return min(table.distance)
+    smallest = getattr(table.distance, "smallest", None)  # a packed table finds it compiled
+    return min(table.distance) if smallest is None else smallest()
 
 
 def reachable_group(layout: Layout, key: int, mon: Monitor | None = None) -> int:

@@ -1,0 +1,249 @@
+"""Klotski on packed 64-bit keys: which boards the compiled search takes, and its Python side.
+
+:class:`Packing` lays one layout out for :mod:`solver.klotski.kernels` (cover
+masks, one-cell steps per direction, the goal) and converts between the
+library's canonical keys (arbitrary-size integers, :mod:`solver.klotski.moves`)
+and packed keys. :class:`GroupSearch` drives the compiled breadth-first search
+in slices, growing its arrays and checking the monitor between slices.
+
+Importing this module imports neither numpy nor numba; they load on the
+first compiled search (about a second cold, so :func:`pays` keeps boards no
+larger than the classic 4x5, whose groups the pure-Python search finishes
+sooner, on the pure-Python path).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from ..core.results import Monitor
+from .board import Layout
+from .moves import DIRECTIONS, _bits
+
+#: boards of more cells than this go to the compiled search (the classic 4x5 stays in Python:
+#: its groups are exhausted in about 0.1 s, less than loading the compiled code)
+COMPILED_MIN_CELLS = 21
+#: expansions per compiled slice (a few milliseconds: the 100 ms cancel promise holds)
+SLICE = 1 << 15
+WORD = 1 << 64
+#: the most code planes the compiled decoder reads (15 piece shapes)
+MAX_PLANES = 4
+
+
+def compiled():
+    """The compiled kernels, imported on first use (they load numba)."""
+    return importlib.import_module(".kernels", __package__)
+
+
+def _signed(value: int) -> int:
+    return value - WORD if value >= WORD >> 1 else value
+
+
+class Packing:
+    """One layout (and metric) laid out for the compiled search; key conversions."""
+
+    def __init__(self, layout: Layout, metric: str):
+        import numpy as np
+
+        n = self.cells = layout.cells
+        classes = layout.classes
+        self.layout, self.metric = layout, metric
+        self.planes = len(classes).bit_length()  # codes 0 (empty) .. len(classes)
+        self.fits = n <= 64 and self.planes <= MAX_PLANES and self.planes * n <= 128
+        cover = [0] * (len(classes) * n)
+        flip = [0] * (2 * len(classes) * n)
+        step_to = [-1] * (len(classes) * n * 4)
+        width, height = layout.width, layout.height
+        for k, (h, w) in enumerate(classes):
+            for r in range(height - h + 1):
+                for c in range(width - w + 1):
+                    g = k * n + r * width + c
+                    cover[g] = sum(((1 << w) - 1) << ((r + i) * width + c) for i in range(h))
+                    code = self._code_bits(k + 1, g % n)
+                    flip[2 * g], flip[2 * g + 1] = _signed(code % WORD), _signed(code >> 64)
+                    for d, (_name, dr, dc) in enumerate(DIRECTIONS):
+                        r2, c2 = r + dr, c + dc
+                        if 0 <= r2 <= height - h and 0 <= c2 <= width - w:
+                            step_to[g * 4 + d] = k * n + r2 * width + c2
+        self.cover_ints = cover
+        self.cover = np.array([_signed(c) for c in cover], np.int64)
+        self.flip = np.array(flip, np.int64)
+        self.step_to = np.array(step_to, np.int64)
+        need = self._code_bits((1 << self.planes) - 1, layout.goal_top)
+        want = self._code_bits(layout.goal_class + 1, layout.goal_top)
+        self.geo = np.array(
+            [
+                n,
+                self.planes,
+                len(classes),
+                {"step": 0, "straight": 1, "piece": 2}[metric],
+                _signed(need % WORD),
+                _signed(need >> 64),
+                _signed(want % WORD),
+                _signed(want >> 64),
+            ],
+            np.int64,
+        )
+
+    def _code_bits(self, code: int, cell: int) -> int:
+        """The 128-bit key bits of ``code`` written on ``cell`` (bit j in plane j)."""
+        return sum(1 << (j * self.cells + cell) for j in range(self.planes) if code >> j & 1)
+
+    # -- keys ---------------------------------------------------------------------
+    def pack(self, key: int) -> tuple[int, int]:
+        """The packed key (two signed 64-bit words) of canonical ``key``."""
+        n, value = self.cells, 0
+        for g in _bits(key):
+            k, p = divmod(g, n)
+            value |= self._code_bits(k + 1, p)
+        return _signed(value % WORD), _signed(value >> 64)
+
+    def unpack(self, lo: int, hi: int) -> int:
+        """The canonical key of a packed one."""
+        n = self.cells
+        value = lo % WORD | (hi % WORD) << 64
+        planes = [value >> (j * n) & ((1 << n) - 1) for j in range(self.planes)]
+        key = 0
+        for p in range(n):
+            code = sum((plane >> p & 1) << j for j, plane in enumerate(planes))
+            if code:
+                key |= 1 << ((code - 1) * n + p)
+        return key
+
+
+@lru_cache(maxsize=64)
+def packing(layout: Layout, metric: str) -> Packing:
+    return Packing(layout, metric)
+
+
+def pays(layout: Layout) -> bool:
+    """Whether ``layout`` goes to the compiled search: bigger than 4x5, and its key fits."""
+    return layout.cells >= COMPILED_MIN_CELLS and packing(layout, "step").fits
+
+
+class GroupSearch:
+    """A breadth-first search over packed keys from one start, run in compiled slices.
+
+    After :meth:`run`, positions ``0 .. count-1`` are every position reached
+    (the start first, in breadth-first order; ``keys[2i], keys[2i+1]`` the key
+    of position i), ``parent`` where each was reached from, and ``goal_at``
+    the first goal reached (with ``stop_at_goal``) or -1.
+    """
+
+    def __init__(self, pack: Packing, start: int, stop_at_goal: bool, capacity: int = 1 << 14):
+        import numpy as np
+
+        self.np = np
+        self.k = k = compiled()
+        self.pack = pack
+        self.keys = np.zeros(2 * capacity, np.int64)
+        self.parent = np.full(capacity, -1, np.int32)
+        self.table = np.zeros(4 * capacity, np.int64)  # 2 words a slot, 2 slots a position
+        self.keys[0], self.keys[1] = pack.pack(start)
+        k.fill(self.keys, 1, self.table)
+        self.ctx = np.zeros(k.CTX_SIZE, np.int64)
+        self.ctx[k.COUNT] = 1
+        self.ctx[k.STOP_AT_GOAL] = int(stop_at_goal)
+        self.goal_at = -1
+        self.start_is_goal = bool(k.is_goal(self.keys[0], self.keys[1], pack.geo))
+
+    @property
+    def count(self) -> int:
+        return int(self.ctx[self.k.COUNT])
+
+    def run(self, mon: Monitor, limit: int | None = None) -> None:
+        """Search until exhausted or (with ``stop_at_goal``) a goal; StopSearch from ``mon``.
+
+        ``limit``: raise :class:`TooManyPositions` once more positions than that are stored.
+        """
+        k, pack, ctx = self.k, self.pack, self.ctx
+        if self.start_is_goal and ctx[k.STOP_AT_GOAL]:
+            self.goal_at = 0
+            return
+        while True:
+            before = int(ctx[k.HEAD])
+            status = k.bfs_run(
+                ctx,
+                pack.geo,
+                pack.cover,
+                pack.flip,
+                pack.step_to,
+                self.keys,
+                self.parent,
+                self.table,
+                SLICE,
+            )
+            mon.count += int(ctx[k.HEAD]) - before
+            if status == k.FOUND:
+                self.goal_at = int(ctx[k.GOAL_AT])
+                return
+            if status == k.DONE:
+                return
+            if status == k.FULL:
+                self._grow()
+            mon.check(int(ctx[k.DEPTH]), self.count - int(ctx[k.HEAD]))
+            if limit is not None and self.count > limit:
+                raise TooManyPositions(self.count)
+
+    def _grow(self) -> None:
+        np, count = self.np, self.count
+        size = 2 * self.parent.size
+        keys = np.zeros(2 * size, np.int64)
+        keys[: 2 * count] = self.keys[: 2 * count]
+        parent = np.full(size, -1, np.int32)
+        parent[:count] = self.parent[:count]
+        self.keys, self.parent = keys, parent
+        self.table = np.zeros(4 * size, np.int64)
+        self.k.fill(self.keys, count, self.table)
+
+    def key(self, index: int) -> int:
+        """The canonical key of position ``index``."""
+        return self.pack.unpack(int(self.keys[2 * index]), int(self.keys[2 * index + 1]))
+
+    def path(self, index: int) -> list[int]:
+        """Canonical keys from the start to position ``index``, both included."""
+        chain = []
+        while index >= 0:
+            chain.append(self.key(index))
+            index = int(self.parent[index])
+        return chain[::-1]
+
+    def distances(self, mon: Monitor, metric: Packing | None = None):
+        """Every position's distance to the nearest goal (-1: none) in ``metric``'s metric
+        (default the search's), after an exhausting :meth:`run`: a compiled breadth-first
+        search from all goals at once. ``dist[slot]`` belongs to the key in ``table``'s slot.
+        """
+        np, k = self.np, self.k
+        pack = metric or self.pack
+        count = self.count
+        dist = np.full(self.table.size // 2, -1, np.int16)
+        queue = np.zeros(count, np.int64)
+        ctx = np.zeros(2, np.int64)
+        while True:
+            before = int(ctx[0])
+            status = k.goal_distances(
+                pack.geo,
+                pack.cover,
+                pack.flip,
+                pack.step_to,
+                self.keys,
+                count,
+                self.table,
+                dist,
+                queue,
+                SLICE,
+                ctx,
+            )
+            mon.count += int(ctx[0]) - before
+            if status == k.DONE:
+                return dist
+            mon.check(0, int(ctx[1] - ctx[0]))
+
+
+class TooManyPositions(Exception):
+    """A group passed the caller's limit (``count`` positions stored so far)."""
+
+    def __init__(self, count: int):
+        super().__init__(f"over {count} positions")
+        self.count = count

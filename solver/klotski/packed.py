@@ -1,0 +1,101 @@
+"""Distance tables of whole Klotski groups built by the compiled search, kept as flat arrays.
+
+:func:`build_packed` enumerates a group with :class:`~solver.klotski.bitboard.GroupSearch`
+(one-cell steps: the cheapest moves, and every metric's moves are chains of
+them, so the group is the same), then measures every position's distance in
+the asked metric from all goals at once. The table is the search's own
+open-addressing array of packed keys with a distance array beside it
+(:class:`PackedDistances`), read through the same mapping interface as a
+dict of canonical keys, so the domain, the coach and the hardest-start
+search read it like any table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..core.results import Monitor
+from .bitboard import GroupSearch, Packing, TooManyPositions, compiled, packing
+from .board import Layout
+
+
+class PackedDistances(Mapping):
+    """Canonical key -> distance (-1: unsolvable) over a packed table and its distances."""
+
+    def __init__(self, pack: Packing, table, dist):
+        import numpy as np
+
+        self.pack = pack
+        self.table = table
+        self.dist = dist
+        used = (table[0::2] != 0) | (table[1::2] != 0)
+        self.slots = np.flatnonzero(used)
+        self._k = compiled()
+
+    def __getstate__(self) -> dict:  # saved tables: the arrays and the layout, not the module
+        return {"layout": self.pack.layout, "table": self.table, "dist": self.dist}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(packing(state["layout"], "step"), state["table"], state["dist"])
+
+    def _slot(self, key) -> int:
+        if not isinstance(key, int) or key <= 0 or key.bit_length() > len(self.pack.cover_ints):
+            return -1
+        lo, hi = self.pack.pack(key)
+        return int(self._k.find(lo, hi, self.table))
+
+    def __getitem__(self, key) -> int:
+        slot = self._slot(key)
+        if slot < 0:
+            raise KeyError(key)
+        return int(self.dist[slot])
+
+    def __contains__(self, key) -> bool:
+        return self._slot(key) >= 0
+
+    def __len__(self) -> int:
+        return int(self.slots.size)
+
+    def __iter__(self) -> Iterator[int]:
+        for slot in self.slots:
+            yield self.pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
+
+    def values(self):  # type: ignore[override]  # a numpy array: max() and counts stay fast
+        return self.dist[self.slots]
+
+    @property
+    def solvable(self) -> bool:
+        return bool(self.slots.size) and int(self.values().max()) >= 0
+
+    def smallest(self, distance: int | None = None) -> int:
+        """The least canonical key (of those at ``distance``, when given)."""
+        import numpy as np
+
+        slots = self.slots if distance is None else self.slots[self.values() == distance]
+        pack = self.pack
+        slot = int(self._k.smallest(self.table, np.ascontiguousarray(slots), pack.geo, pack.cover))
+        return pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
+
+    def count(self, distance: int) -> int:
+        return int((self.values() == distance).sum())
+
+
+def build_packed(layout: Layout, start: int, metric: str, mon: Monitor, limit: int | None = None):
+    """(PackedDistances of ``start``'s group in ``metric``); raises TooManyPositions past
+    ``limit`` positions and StopSearch from ``mon``."""
+    search = GroupSearch(packing(layout, "step"), start, stop_at_goal=False)
+    search.run(mon, limit)
+    if limit is not None and search.count > limit:
+        raise TooManyPositions(search.count)
+    dist = search.distances(mon, packing(layout, metric))
+    return PackedDistances(search.pack, search.table, dist)
+
+
+def solve_packed(layout: Layout, start: int, metric: str, mon: Monitor):
+    """(canonical keys from ``start`` to the nearest goal, or None; positions reached):
+    breadth-first in ``metric``, compiled, proven shortest."""
+    search = GroupSearch(packing(layout, metric), start, stop_at_goal=True)
+    search.run(mon)
+    if search.goal_at < 0:
+        return None, search.count
+    return search.path(search.goal_at), search.count
