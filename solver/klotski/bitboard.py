@@ -51,6 +51,8 @@ class Packing:
         self.layout, self.metric = layout, metric
         self.planes = len(classes).bit_length()  # codes 0 (empty) .. len(classes)
         self.fits = n <= 64 and self.planes <= MAX_PLANES and self.planes * n <= 128
+        if not self.fits:
+            return  # the pure-Python search takes this layout: nothing to lay out
         cover = [0] * (len(classes) * n)
         flip = [0] * (2 * len(classes) * n)
         step_to = [-1] * (len(classes) * n * 4)
@@ -92,10 +94,16 @@ class Packing:
 
     # -- keys ---------------------------------------------------------------------
     def pack(self, key: int) -> tuple[int, int]:
-        """The packed key (two signed 64-bit words) of canonical ``key``."""
-        n, value = self.cells, 0
+        """The packed key (two signed 64-bit words) of canonical ``key``.
+
+        Raises ValueError when ``key`` puts two top-left cells on one cell (no position).
+        """
+        n, value, used = self.cells, 0, 0
         for g in _bits(key):
             k, p = divmod(g, n)
+            if used >> p & 1:
+                raise ValueError("two pieces on one top-left cell")
+            used |= 1 << p
             value |= self._code_bits(k + 1, p)
         return _signed(value % WORD), _signed(value >> 64)
 

@@ -41,7 +41,10 @@ class PackedDistances(Mapping):
     def _slot(self, key) -> int:
         if not isinstance(key, int) or key <= 0 or key.bit_length() > len(self.pack.cover_ints):
             return -1
-        lo, hi = self.pack.pack(key)
+        try:
+            lo, hi = self.pack.pack(key)
+        except ValueError:
+            return -1
         return int(self._k.find(lo, hi, self.table))
 
     def __getitem__(self, key) -> int:
