@@ -27,6 +27,10 @@ COMPILED_MIN_CELLS = 21
 #: expansions per compiled slice (a few milliseconds: the 100 ms cancel promise holds)
 SLICE = 1 << 15
 WORD = 1 << 64
+#: the hash multipliers of the visited set (0x9E3779B97F4A7C15 and 0xBF58476D1CE4E5B9 as
+#: signed 64-bit integers); lookups from Python hash the same way
+MUL1 = -7046029254386353131
+MUL2 = -4658895280553007687
 #: the most code planes the compiled decoder reads (15 piece shapes)
 MAX_PLANES = 4
 

@@ -30,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bitboard import MUL1, MUL2
+
 # metrics
 STEP, STRAIGHT, PIECE = 0, 1, 2
 # bfs_run's answers
@@ -46,8 +48,6 @@ _DEBRUIJN = 0x03F79D71B4CB0A89
 _DEBRUIJN_TABLE = np.zeros(64, np.int64)
 for _i in range(64):
     _DEBRUIJN_TABLE[((_DEBRUIJN << _i) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
-_MUL1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
-_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9
 
 
 @njit(cache=True, inline="always")
@@ -58,7 +58,7 @@ def _ctz(x):
 
 @njit(cache=True, inline="always")
 def _slot(lo, hi, mask):
-    return (((lo ^ (hi * _MUL2)) * _MUL1) >> 24) & mask
+    return (((lo ^ (hi * MUL2)) * MUL1) >> 24) & mask
 
 
 @njit(cache=True, inline="always")

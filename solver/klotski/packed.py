@@ -15,12 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..core.results import Monitor
-from .bitboard import GroupSearch, Packing, TooManyPositions, compiled, packing
+from .bitboard import MUL1, MUL2, GroupSearch, Packing, TooManyPositions, compiled, packing
 from .board import Layout
 
 
 class PackedDistances(Mapping):
-    """Canonical key -> distance (-1: unsolvable) over a packed table and its distances."""
+    """Canonical key -> distance (-1: unsolvable) over a packed table and its distances.
+
+    ``table`` is the compiled search's open-addressing array (two words a
+    slot) and ``dist[slot]`` the distance of the key in that slot. Lookups
+    hash in Python, the same hash as :mod:`solver.klotski.kernels`, so a
+    process that only reads tables never loads numba; saved tables come back
+    as read-only arrays mapped from their files, shared by every process.
+    """
 
     def __init__(self, pack: Packing, table, dist):
         import numpy as np
@@ -28,11 +35,11 @@ class PackedDistances(Mapping):
         self.pack = pack
         self.table = table
         self.dist = dist
+        self._mask = table.size // 2 - 1
         used = (table[0::2] != 0) | (table[1::2] != 0)
         self.slots = np.flatnonzero(used)
-        self._k = compiled()
 
-    def __getstate__(self) -> dict:  # saved tables: the arrays and the layout, not the module
+    def __getstate__(self) -> dict:  # saved tables: the arrays and the layout
         return {"layout": self.pack.layout, "table": self.table, "dist": self.dist}
 
     def __setstate__(self, state: dict) -> None:
@@ -45,7 +52,15 @@ class PackedDistances(Mapping):
             lo, hi = self.pack.pack(key)
         except ValueError:
             return -1
-        return int(self._k.find(lo, hi, self.table))
+        table, mask = self.table, self._mask
+        h = _wrap(_wrap(lo ^ _wrap(hi * MUL2)) * MUL1) >> 24 & mask
+        while True:
+            a, b = int(table[2 * h]), int(table[2 * h + 1])
+            if a == lo and b == hi:
+                return h
+            if a == 0 and b == 0:
+                return -1
+            h = (h + 1) & mask
 
     def __getitem__(self, key) -> int:
         slot = self._slot(key)
@@ -63,6 +78,14 @@ class PackedDistances(Mapping):
         for slot in self.slots:
             yield self.pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
 
+    def __eq__(self, other) -> bool:
+        """Same layout, same keys, same distances (compared as sorted arrays, not in Python)."""
+        if not isinstance(other, PackedDistances):
+            return super().__eq__(other)
+        return self.pack.layout == other.pack.layout and _rows(self) == _rows(other)
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping: unhashable, like dict
+
     def values(self):  # type: ignore[override]  # a numpy array: max() and counts stay fast
         return self.dist[self.slots]
 
@@ -71,16 +94,32 @@ class PackedDistances(Mapping):
         return bool(self.slots.size) and int(self.values().max()) >= 0
 
     def smallest(self, distance: int | None = None) -> int:
-        """The least canonical key (of those at ``distance``, when given)."""
+        """The least canonical key (of those at ``distance``, when given); compiled."""
         import numpy as np
 
         slots = self.slots if distance is None else self.slots[self.values() == distance]
         pack = self.pack
-        slot = int(self._k.smallest(self.table, np.ascontiguousarray(slots), pack.geo, pack.cover))
+        slot = int(
+            compiled().smallest(self.table, np.ascontiguousarray(slots), pack.geo, pack.cover)
+        )
         return pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
 
     def count(self, distance: int) -> int:
         return int((self.values() == distance).sum())
+
+
+def _wrap(value: int) -> int:
+    """``value`` as a signed 64-bit integer (what the compiled hash computes with)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _rows(table: PackedDistances) -> bytes:
+    import numpy as np
+
+    slots = table.slots
+    lo, hi, dist = table.table[2 * slots], table.table[2 * slots + 1], table.dist[slots]
+    order = np.lexsort((hi, lo))
+    return lo[order].tobytes() + hi[order].tobytes() + dist[order].astype(np.int16).tobytes()
 
 
 def build_packed(layout: Layout, start: int, metric: str, mon: Monitor, limit: int | None = None):
