@@ -40,17 +40,12 @@ def compiled_everywhere(monkeypatch):
     monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 0)
 
 
-@pytest.fixture
-def python_everywhere(monkeypatch):
-    monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 10_000)
-
-
 def pure_table(layout, key, metric, monkeypatch):
-    monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 10_000)
+    monkeypatch.setattr(bitboard, "COMPILED_TABLES", False)
     try:
         return tables.build_table(layout, key, metric, Monitor(), limit=None)
     finally:
-        monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 0)
+        monkeypatch.setattr(bitboard, "COMPILED_TABLES", True)
 
 
 def test_packed_keys_round_trip_on_random_positions():
@@ -156,6 +151,10 @@ def test_a_packed_table_survives_pickling(compiled_everywhere):
     assert domain.key(state) + 1 not in again.distance
 
 
-def test_big_boards_take_the_compiled_path_and_small_ones_do_not():
+def test_big_boards_search_compiled_small_ones_in_python_and_tables_always_pack():
     assert bitboard.pays(parse_board(UNSOLVABLE_6X5).layout)
     assert not bitboard.pays(parse_board(CLASSIC).layout)
+    assert bitboard.packs(parse_board(CLASSIC).layout)
+    domain = Klotski("piece")
+    table = domain.warm(domain.parse(CLASSIC), disk="off")
+    assert isinstance(table.distance, PackedDistances)

@@ -164,6 +164,8 @@ def _read(path: Path) -> Any | None:
         ValueError,
         ImportError,
         IndexError,
+        KeyError,
+        TypeError,
     ):
         return None
 

@@ -7,9 +7,11 @@ and packed keys. :class:`GroupSearch` drives the compiled breadth-first search
 in slices, growing its arrays and checking the monitor between slices.
 
 Importing this module imports neither numpy nor numba; they load on the
-first compiled search (about a second cold, so :func:`pays` keeps boards no
-larger than the classic 4x5, whose groups the pure-Python search finishes
-sooner, on the pure-Python path).
+first compiled search (about half a second, so :func:`pays` keeps searches
+on boards no larger than the classic 4x5, which the pure-Python search
+finishes sooner, on the pure-Python path; distance tables are built compiled
+whenever the key fits, :func:`packs`, and saved packed, so every process maps
+one copy).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from .moves import DIRECTIONS, _bits
 #: boards of more cells than this go to the compiled search (the classic 4x5 stays in Python:
 #: its groups are exhausted in about 0.1 s, less than loading the compiled code)
 COMPILED_MIN_CELLS = 21
+#: distance tables of every layout whose key fits are built compiled (tests switch it off
+#: to compare with the pure-Python build)
+COMPILED_TABLES = True
 #: expansions per compiled slice (a few milliseconds: the 100 ms cancel promise holds)
 SLICE = 1 << 15
 WORD = 1 << 64
@@ -130,8 +135,15 @@ def packing(layout: Layout, metric: str) -> Packing:
 
 
 def pays(layout: Layout) -> bool:
-    """Whether ``layout`` goes to the compiled search: bigger than 4x5, and its key fits."""
+    """Whether a search of ``layout`` goes compiled: bigger than 4x5, and its key fits."""
     return layout.cells >= COMPILED_MIN_CELLS and packing(layout, "step").fits
+
+
+def packs(layout: Layout) -> bool:
+    """Whether ``layout``'s distance tables are built compiled and kept packed: whenever
+    its key fits. Tables are saved, then mapped by every process that reads them (no
+    numba needed to read), so the process that builds a table pays numba's load once."""
+    return COMPILED_TABLES and packing(layout, "step").fits
 
 
 class GroupSearch:

@@ -29,21 +29,34 @@ class PackedDistances(Mapping):
     as read-only arrays mapped from their files, shared by every process.
     """
 
-    def __init__(self, pack: Packing, table, dist):
-        import numpy as np
-
+    def __init__(self, pack: Packing, table, dist, facts: dict | None = None):
         self.pack = pack
         self.table = table
         self.dist = dist
         self._mask = table.size // 2 - 1
-        used = (table[0::2] != 0) | (table[1::2] != 0)
-        self.slots = np.flatnonzero(used)
+        self._slots = None
+        #: size, solvable, least key: known without reading the arrays (a loaded table
+        #: touches no page until a lookup needs it)
+        self._facts = dict(facts or {})
 
-    def __getstate__(self) -> dict:  # saved tables: the arrays and the layout
-        return {"layout": self.pack.layout, "table": self.table, "dist": self.dist}
+    def __getstate__(self) -> dict:  # saved tables: the arrays, the layout, their facts
+        facts = {"size": len(self), "solvable": self.solvable, "least": self.smallest()}
+        return {"layout": self.pack.layout, "table": self.table, "dist": self.dist, **facts}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(packing(state["layout"], "step"), state["table"], state["dist"])
+        pack = packing(state["layout"], "step")
+        facts = {k: state[k] for k in ("size", "solvable", "least")}
+        self.__init__(pack, state["table"], state["dist"], facts)
+
+    @property
+    def slots(self):
+        """The used slots (computed on first need: 8 bytes a position, private to a process)."""
+        if self._slots is None:
+            import numpy as np
+
+            table = self.table
+            self._slots = np.flatnonzero((table[0::2] != 0) | (table[1::2] != 0))
+        return self._slots
 
     def _slot(self, key) -> int:
         if not isinstance(key, int) or key <= 0 or key.bit_length() > len(self.pack.cover_ints):
@@ -72,7 +85,9 @@ class PackedDistances(Mapping):
         return self._slot(key) >= 0
 
     def __len__(self) -> int:
-        return int(self.slots.size)
+        if "size" not in self._facts:
+            self._facts["size"] = int(self.slots.size)
+        return self._facts["size"]
 
     def __iter__(self) -> Iterator[int]:
         for slot in self.slots:
@@ -91,11 +106,17 @@ class PackedDistances(Mapping):
 
     @property
     def solvable(self) -> bool:
-        return bool(self.slots.size) and int(self.values().max()) >= 0
+        if "solvable" not in self._facts:
+            self._facts["solvable"] = bool(len(self)) and int(self.values().max()) >= 0
+        return self._facts["solvable"]
 
     def smallest(self, distance: int | None = None) -> int:
-        """The least canonical key (of those at ``distance``, when given); compiled."""
+        """The least canonical key (of those at ``distance``, when given); compiled, and
+        remembered for the whole table (it names the group: loading a table needs no numba)."""
         import numpy as np
+
+        if distance is None and "least" in self._facts:
+            return self._facts["least"]
 
         slots = self.slots if distance is None else self.slots[self.values() == distance]
         pack = self.pack

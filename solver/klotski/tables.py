@@ -25,7 +25,7 @@ from pathlib import Path
 from ..core.results import BUDGET, Monitor, StopSearch
 from ..core.search import walk_back
 from ..core.tables import TableStore
-from .bitboard import TooManyPositions, pays
+from .bitboard import TooManyPositions, packs, pays
 from .board import Layout
 from .moves import goal_bit, layout_geometry
 from .packed import build_packed, solve_packed
@@ -106,10 +106,10 @@ def build_table(
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
     a budget stop once the set passes ``limit`` positions (None: no limit, for
-    offline work such as the hardest-start search). Boards bigger than 4x5 whose
-    key packs into 128 bits are searched compiled (:mod:`solver.klotski.packed`).
+    offline work such as the hardest-start search). Layouts whose key packs into
+    128 bits are searched compiled (:mod:`solver.klotski.packed`).
     """
-    if pays(layout):
+    if packs(layout):
         try:
             distance = build_packed(layout, start, metric, mon, limit)
         except TooManyPositions:
@@ -219,7 +219,12 @@ def forget_tables() -> None:
 
 #: level tables on disk, named by the code that generates moves and tables and by
 #: their group; the registry above is their memory (any position of a group finds it)
-STORE = TableStore("klotski", Path(__file__), Path(__file__).with_name("moves.py"), keep=False)
+STORE = TableStore(
+    "klotski",
+    *(Path(__file__).with_name(f) for f in ("tables.py", "moves.py", "bitboard.py", "kernels.py")),
+    Path(__file__).with_name("packed.py"),
+    keep=False,
+)
 
 _level_locks: dict[tuple, threading.Lock] = {}
 _looked_at: set = set()  # table files this process already loaded (or found bad)

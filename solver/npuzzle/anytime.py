@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
-from .pdb import build_groups, laid_out_search
+from .pdb import Databases, _databases_list, build_groups, laid_flat, laid_out_search
 from .pdb_build import compiled
 from .reduce import _cancel_undos as cancel_undos
 from .reduce import reduction_cells
@@ -70,14 +70,17 @@ DEFAULT_SECONDS = 10.0
 ProgressFn = Callable[[Progress], None] | None
 
 
-def tables(progress: ProgressFn = None) -> list[bytes]:
+def tables(progress: ProgressFn = None) -> Databases:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
-    return STORE.get(
-        TABLE_NAME,
-        lambda: build_groups(
-            N, GROUPS, "24-puzzle pattern databases, once per machine", progress, tracked=True
-        ),
-    )["tables"]
+    return _databases_list(
+        STORE.get(
+            TABLE_NAME,
+            lambda: build_groups(
+                N, GROUPS, "24-puzzle pattern databases, once per machine", progress, tracked=True
+            ),
+            valid=laid_flat,
+        )
+    )
 
 
 def tables_ready() -> bool:
