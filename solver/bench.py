@@ -247,6 +247,10 @@ def run_bench(args) -> int:
 
     ``--fifteen`` is such a flag: see :meth:`~solver.core.game.Game.bench_alone`.
     """
+    if getattr(args, "memory", False):
+        from .bench_memory import bench_memory  # starts the web app as a separate process
+
+        return bench_memory(args)
     for game in catalogue.games().values():
         code = game.bench_alone(args)
         if code is not None:

@@ -125,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=120.0,
         help="stop a baseline run after this long (reported as gave up)",
     )
+    bench.add_argument(
+        "--memory",
+        action="store_true",
+        help="start the production server, warm every game's tables, and sum its memory",
+    )
     for game in games.values():
         game.bench_arguments(bench)
     return parser

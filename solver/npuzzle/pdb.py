@@ -32,7 +32,9 @@ GROUPS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12)
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 #: the databases, fingerprinted by their builder and its compiled layers
 _HERE = Path(__file__).parent
-STORE = TableStore("npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
+STORE = TableStore(
+    "npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+)
 __all__ = [
     "GROUPS",
     "UNSEEN",
@@ -96,7 +98,6 @@ def _databases(progress: ProgressFn = None) -> dict:
     return STORE.get(
         TABLE_NAME,
         lambda: build_groups(N, GROUPS, "15-puzzle pattern databases, once per machine", progress),
-        valid=laid_flat,
     )
 
 
@@ -107,18 +108,13 @@ def tables_ready() -> bool:
 
 def tables(progress: ProgressFn = None) -> Databases:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
-    return _databases_list(_databases(progress))
-
-
-def laid_flat(saved) -> bool:
-    """Whether a saved split is laid out as :func:`build_groups` now saves it."""
-    return isinstance(saved, dict) and "flat" in saved and "sizes" in saved
+    return databases_list(_databases(progress))
 
 
 _lists: dict[int, Databases] = {}
 
 
-def _databases_list(saved: dict) -> Databases:
+def databases_list(saved: dict) -> Databases:
     """The list view of a saved split, made once per loaded value (so the search laid out
     over it is reused)."""
     found = _lists.get(id(saved))
