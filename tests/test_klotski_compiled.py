@@ -158,3 +158,16 @@ def test_big_boards_search_compiled_small_ones_in_python_and_tables_always_pack(
     domain = Klotski("piece")
     table = domain.warm(domain.parse(CLASSIC), disk="off")
     assert isinstance(table.distance, PackedDistances)
+
+
+def test_a_wide_open_board_checks_cancel_within_a_few_hundred_positions():
+    """Hundreds of moves a position: a compiled slice is bounded by children looked up,
+    not positions expanded, so the monitor (cancel, budget) runs every few milliseconds."""
+    board = "AA....../AA....../" + "......../" * 5 + "BCDEFGHI"
+    domain = Klotski("piece")
+    state = domain.parse(board)
+    assert bitboard.pays(state.layout)
+    checks = []
+    result = domain.solve(state, cancel=lambda: checks.append(1) or len(checks) > 3)
+    assert result.status == CANCELLED
+    assert result.nodes < 4 * bitboard.SLICE // 100  # at least 100 children a position

@@ -29,8 +29,9 @@ COMPILED_MIN_CELLS = 21
 #: distance tables of every layout whose key fits are built compiled (tests switch it off
 #: to compare with the pure-Python build)
 COMPILED_TABLES = True
-#: expansions per compiled slice (a few milliseconds: the 100 ms cancel promise holds)
-SLICE = 1 << 15
+#: work per compiled slice (positions expanded + children looked up: a few milliseconds,
+#: so the 100 ms cancel promise holds however many moves a position has)
+SLICE = 1 << 17
 WORD = 1 << 64
 #: the hash multipliers of the visited set (0x9E3779B97F4A7C15 and 0xBF58476D1CE4E5B9 as
 #: signed 64-bit integers); lookups from Python hash the same way
@@ -78,6 +79,8 @@ class Packing:
                         if 0 <= r2 <= height - h and 0 <= c2 <= width - w:
                             step_to[g * 4 + d] = k * n + r2 * width + c2
         self.cover_ints = cover
+        #: the 128-bit key bits of each (class, top-left) spot g (what :meth:`pack` ORs)
+        self.code_of = [self._code_bits(g // n + 1, g % n) for g in range(len(cover))]
         self.cover = np.array([_signed(c) for c in cover], np.int64)
         self.flip = np.array(flip, np.int64)
         self.step_to = np.array(step_to, np.int64)
@@ -107,14 +110,18 @@ class Packing:
 
         Raises ValueError when ``key`` puts two top-left cells on one cell (no position).
         """
-        n, value, used = self.cells, 0, 0
-        for g in _bits(key):
-            k, p = divmod(g, n)
-            if used >> p & 1:
+        code_of, n, value, used = self.code_of, self.cells, 0, 0
+        while key:
+            low = key & -key
+            g = low.bit_length() - 1
+            key ^= low
+            bit = 1 << (g % n)
+            if used & bit:
                 raise ValueError("two pieces on one top-left cell")
-            used |= 1 << p
-            value |= self._code_bits(k + 1, p)
-        return _signed(value % WORD), _signed(value >> 64)
+            used |= bit
+            value |= code_of[g]
+        lo, hi = value & (WORD - 1), value >> 64
+        return (lo - WORD if lo >> 63 else lo), (hi - WORD if hi >> 63 else hi)
 
     def unpack(self, lo: int, hi: int) -> int:
         """The canonical key of a packed one."""

@@ -19,8 +19,9 @@ The visited set is open addressing in one flat array, ``table`` (2 words per
 slot, a power of two slots, at most half full; (0, 0) marks an empty slot:
 no position is empty of pieces). The breadth-first queue is a second array,
 ``keys`` (2 words per position, in the order reached), with ``parent``
-beside it. :func:`bfs_run` works in slices of at most ``limit`` expansions
-and keeps its whole state in arrays and a context vector, so the Python
+beside it. :func:`bfs_run` works in slices of about ``limit`` units of work
+(a position expanded, a child looked up: wide-open boards have hundreds of
+children a position, and a slice must stay a few milliseconds) and keeps its whole state in arrays and a context vector, so the Python
 driver checks budget, cancel and progress between slices and grows the
 arrays when they fill.
 """
@@ -200,7 +201,7 @@ def fill(keys, count, table):
 
 @njit(cache=True)
 def bfs_run(ctx, geo, cover, flip, step_to, keys, parent, table, limit):
-    """Breadth-first search from ``keys[0]`` for at most ``limit`` expansions.
+    """Breadth-first search from ``keys[0]`` for about ``limit`` units of work.
 
     Returns DONE (the group is exhausted), FOUND (a goal was stored at
     ``ctx[GOAL_AT]``; only with ``ctx[STOP_AT_GOAL]``), FULL (``keys`` or
@@ -241,7 +242,7 @@ def bfs_run(ctx, geo, cover, flip, step_to, keys, parent, table, limit):
                 ctx[GOAL_AT] = count - 1
                 return FOUND
         head += 1
-        done += 1
+        done += 1 + made
     ctx[HEAD], ctx[COUNT] = head, count
     return DONE
 
@@ -276,9 +277,9 @@ def goal_distances(geo, cover, flip, step_to, keys, count, table, dist, queue, l
             return PAUSED
         h = queue[head]
         head += 1
-        done += 1
         d = dist[h] + 1
         made = expand(table[2 * h], table[2 * h + 1], geo, cover, flip, step_to, tops, out, spots)
+        done += 1 + made
         for j in range(made):
             t = find(out[2 * j], out[2 * j + 1], table)
             if t >= 0 and dist[t] < 0:

@@ -19,6 +19,9 @@ from .bitboard import MUL1, MUL2, GroupSearch, Packing, TooManyPositions, compil
 from .board import Layout
 
 
+LOW64 = (1 << 64) - 1
+
+
 class PackedDistances(Mapping):
     """Canonical key -> distance (-1: unsolvable) over a packed table and its distances.
 
@@ -34,6 +37,9 @@ class PackedDistances(Mapping):
         self.table = table
         self.dist = dist
         self._mask = table.size // 2 - 1
+        # Python-int views for lookups (a numpy scalar per read costs several times more)
+        self._words = memoryview(table).cast("B").cast("q")
+        self._dists = memoryview(dist).cast("B").cast(dist.dtype.char)
         self._slots = None
         #: size, solvable, least key: known without reading the arrays (a loaded table
         #: touches no page until a lookup needs it)
@@ -65,10 +71,11 @@ class PackedDistances(Mapping):
             lo, hi = self.pack.pack(key)
         except ValueError:
             return -1
-        table, mask = self.table, self._mask
-        h = _wrap(_wrap(lo ^ _wrap(hi * MUL2)) * MUL1) >> 24 & mask
+        words, mask = self._words, self._mask
+        # the compiled hash on signed 64-bit words: only the product's low 64 bits matter
+        h = (((lo ^ hi * MUL2) * MUL1 & LOW64) >> 24) & mask
         while True:
-            a, b = int(table[2 * h]), int(table[2 * h + 1])
+            a, b = words[2 * h], words[2 * h + 1]
             if a == lo and b == hi:
                 return h
             if a == 0 and b == 0:
@@ -79,7 +86,7 @@ class PackedDistances(Mapping):
         slot = self._slot(key)
         if slot < 0:
             raise KeyError(key)
-        return int(self.dist[slot])
+        return self._dists[slot]
 
     def __contains__(self, key) -> bool:
         return self._slot(key) >= 0
@@ -127,11 +134,6 @@ class PackedDistances(Mapping):
 
     def count(self, distance: int) -> int:
         return int((self.values() == distance).sum())
-
-
-def _wrap(value: int) -> int:
-    """``value`` as a signed 64-bit integer (what the compiled hash computes with)."""
-    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
 def _rows(table: PackedDistances) -> bytes:
