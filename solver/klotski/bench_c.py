@@ -2,7 +2,8 @@
 
 :file:`reference/klotski_bfs.c` is a plain C breadth-first search over the
 same kind of key (128-bit bit planes, moves by XOR, an open-addressing set).
-When a C compiler is present the bench compiles it with ``-O2`` and runs it
+When a C compiler is present the bench compiles it (``-O3 -march=native``,
+else ``-O2``) and runs it
 on the same board right after our CLI path, and prints the ratio of the two
 times (and of their peak memory).
 """
@@ -20,6 +21,8 @@ from ..engine import solve_board
 
 REFERENCE_SOURCE = Path(__file__).with_name("reference") / "klotski_bfs.c"
 COMPILERS = ("cc", "gcc", "clang")
+#: compiler flags tried in turn (-march=native: the same machine runs both searches)
+FLAGS = (("-O3", "-march=native"), ("-O2",))
 #: proven unsolvable: the whole 1,638,566-position group is searched
 EXHAUST_BOARD = "CDDDIL/C.GGJE/C.HAAE/KFHAAN/MFBBBB"
 
@@ -49,16 +52,20 @@ def c_reference(board: str, metric: str) -> dict | None:
         return None
     with tempfile.TemporaryDirectory(prefix="klotski-bfs-") as folder:
         binary = Path(folder) / "klotski_bfs"
-        subprocess.run(
-            [compiler, "-O2", "-o", str(binary), str(REFERENCE_SOURCE)],
-            check=True,
-            capture_output=True,
-        )
+        for flags in FLAGS:  # the best the compiler takes: it is the reference to beat
+            built = subprocess.run(
+                [compiler, *flags, "-o", str(binary), str(REFERENCE_SOURCE)],
+                capture_output=True,
+            )
+            if built.returncode == 0:
+                break
+        built.check_returncode()
         done = subprocess.run(
             [str(binary), board, metric], text=True, capture_output=True, check=True
         )
     positions, distance, seconds, peak_kib = done.stdout.split()
     return {
+        "flags": " ".join(flags),
         "positions": int(positions),
         "distance": None if int(distance) < 0 else int(distance),
         "seconds": float(seconds),
@@ -81,7 +88,7 @@ def print_against_c(name: str, ours: dict, board: str, metric: str) -> None:
     agree = ref["distance"] == ours_answer
     print(
         f"{name}: ours {ours['seconds']:.2f} s, {ours['peak_mib']:.0f} MiB peak "
-        f"({ours['status']}, {ours['nodes']:,} positions); C reference ({ref['compiler']} -O2, "
+        f"({ours['status']}, {ours['nodes']:,} positions); C reference ({ref['compiler']} {ref['flags']}, "
         f"{REFERENCE_SOURCE.name}) {ref['seconds']:.2f} s, {ref['peak_mib']:.0f} MiB, "
         f"{ref['positions']:,} positions; ratio {ours['seconds'] / max(ref['seconds'], 1e-9):.2f}x "
         f"its time (target at most 2x, goal 1.5x), "
