@@ -59,11 +59,11 @@ FLOOD_SECONDS ?= 10
 URL ?=
 LOAD_ARGS = --clients $(CLIENTS) $(foreach u,$(URL),--url $(u))
 load: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration $(DURATION) --flood-seconds $(FLOOD_SECONDS)
+	$(PY) -m loadtest $(LOAD_ARGS) --duration $(DURATION) --flood-seconds $(FLOOD_SECONDS)
 
 # the same for five minutes, watching the server's memory
 soak: $(VENV)/.test-installed
-	$(PY) -m webapp.loadtest $(LOAD_ARGS) --duration 300
+	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
 
 # the Procfile under honcho: Redis, 2 web processes (ports PORT, PORT+1) and an RQ
 # worker pool of 2 on loopback, until Ctrl-C (README: Cluster)

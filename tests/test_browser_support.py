@@ -135,7 +135,8 @@ def test_lobby_lists_games_and_levels(page, live_server):
     # every level preview is drawn with the real Klotski view, one block per piece
     first = level_links.first
     board = parse_qs(urlparse(first.get_attribute("href")).query)["board"][0]
-    assert first.locator("[data-piece]").count() == len(set(board) - {".", "/"})
+    # (drawn by the lobby script after the page loads: wait for it)
+    expect(first.locator("[data-piece]")).to_have_count(len(set(board) - {".", "/"}))
     view.screenshot("lobby.png")
     first.click()
     view.game = "klotski"

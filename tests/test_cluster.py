@@ -23,9 +23,9 @@ from helpers.sockets import ANSWERS, replay_solution
 from test_webapp_live import LiveClient
 from test_webapp_socket import ONE_MOVE_8
 
+from loadtest.players import free_port
 from solver import catalogue
-from webapp.loadtest import free_port
-from webapp.rq_runner import LOST_MESSAGE
+from webapp.jobs.cluster import LOST_MESSAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +93,7 @@ class Honcho:
     def workers(self) -> list:
         from rq import Worker
 
-        from webapp.rq_jobs import redis_client
+        from webapp.jobs.cluster_job import redis_client
 
         return Worker.all(connection=redis_client(self.url))
 

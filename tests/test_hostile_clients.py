@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import websocket
 
-from webapp.loadtest import free_port
+from loadtest.players import free_port
 
 REQUEST_SECONDS = 2
 RATE, BURST = 5, 20  # a low rate limit, so a flood outruns it even on a busy machine

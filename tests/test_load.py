@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from test_webapp_live import LiveClient
 
-from webapp.loadtest import EIGHT_START, klotski_levels, run_load, start_server
+from loadtest.players import EIGHT_START, klotski_levels, run_load, start_server
 
 LEVELS = 3
 

@@ -264,8 +264,8 @@ def test_a_solved_position_still_lists_its_moves(inbox):
 def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_pool(monkeypatch):
     """The proven distance goes out at once (as interim); the full rating follows from the
     solve pool, where the same incomplete rating is final rather than escalated again."""
-    from webapp import worker
-    from webapp.validation import JobRequest
+    from webapp.jobs import process as worker
+    from webapp.live.validation import JobRequest
 
     payload = {
         "board": "b",

@@ -24,10 +24,10 @@ from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
 from webapp import create_app
 from webapp.config import normalise
-from webapp.games import default_options, lobby_packs
-from webapp.jobs import JobRunner
-from webapp.rq_runner import ClusterRunner
-from webapp.runner import Runner
+from webapp.http.links import default_options, lobby_packs
+from webapp.jobs.cluster import ClusterRunner
+from webapp.jobs.core import Runner
+from webapp.jobs.local import JobRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)

@@ -3,11 +3,11 @@ old job's events reach nobody, not even an answer that was already on its way.
 
 Two layers keep that promise and each is tested alone, so removing either is caught:
 
-* :class:`~webapp.jobs.JobRunner` emits only the client's newest request. Here it runs
+* :class:`~webapp.jobs.local.JobRunner` emits only the client's newest request. Here it runs
   over a fake pool that just records jobs; the test plays the pool's dispatcher and
   hands the old job's events in as if they had been read off the pipe a moment before
   the player moved on (past the pool's cancelled-job check).
-* :class:`~webapp.pool.WorkerPool` hands no event of a cancelled job to its owner. Here
+* :class:`~webapp.jobs.pool.WorkerPool` hands no event of a cancelled job to its owner. Here
   its worker processes are replaced by pipes the test writes into, so an answer can be
   put in the pipe, unread, before the cancel, and read after it.
 """
@@ -19,12 +19,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from webapp import pool as pool_module
-from webapp.jobs import JobRunner
-from webapp.pool import PoolJob, WorkerPool
-from webapp.runner import ANALYSE, SOLVE
-from webapp.validation import JobRequest
-from webapp.worker import Limits, WorkerSettings
+from webapp.jobs import pool as pool_module
+from webapp.jobs.core import ANALYSE, SOLVE
+from webapp.jobs.local import JobRunner
+from webapp.jobs.pool import PoolJob, WorkerPool
+from webapp.jobs.process import Limits, WorkerSettings
+from webapp.live.validation import JobRequest
 
 BOARD = "1 2 3 4 5 6 7 0 8"
 LIMITS = {ANALYSE: Limits(5.0), SOLVE: Limits(20.0)}

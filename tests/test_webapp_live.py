@@ -14,9 +14,9 @@ import socketio
 from helpers.sockets import ANSWERS, replay_solution
 from test_webapp_socket import GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8
 
+from loadtest.players import free_port
 from solver import catalogue
-from webapp.games import default_options
-from webapp.loadtest import free_port
+from webapp.http.links import default_options
 
 
 class LiveClient:

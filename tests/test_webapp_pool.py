@@ -17,11 +17,11 @@ from test_webapp_socket import LONG, ONE_MOVE_8
 from solver.npuzzle.levels import load
 from webapp import app as app_module
 from webapp import create_app
-from webapp.jobs import BUSY_MESSAGE
-from webapp.pool import PoolBusy, PoolJob, WorkerPool
-from webapp.ratelimit import RateLimiter
-from webapp.validation import JobRequest, PayloadError, parse_job_request
-from webapp.worker import Limits, WorkerSettings
+from webapp.guard.ratelimit import RateLimiter
+from webapp.jobs.local import BUSY_MESSAGE
+from webapp.jobs.pool import PoolBusy, PoolJob, WorkerPool
+from webapp.jobs.process import Limits, WorkerSettings
+from webapp.live.validation import JobRequest, PayloadError, parse_job_request
 
 LONG_REQUEST = JobRequest(game=LONG["game"], board=LONG["board"], id="long")
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from solver import catalogue
 from solver.core.search import breadth_first
 from webapp import create_app
-from webapp.games import default_options
+from webapp.http.links import default_options
 
 #: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
 #: seconds (hundreds of thousands of positions), reporting progress, until stopped

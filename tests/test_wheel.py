@@ -24,8 +24,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from loadtest.players import free_port
 from solver import catalogue
-from webapp.loadtest import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "solver", "webapp", "templates", "static"]

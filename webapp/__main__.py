@@ -1,6 +1,6 @@
 """``python -m webapp [--host H] [--port P] [--threads N] [--dev]``: serve the arcade.
 
-Served by gunicorn (:mod:`webapp.server`): one worker process, ``--threads``
+Served by gunicorn (:mod:`webapp.serve.server`): one worker process, ``--threads``
 threads (one per open websocket). ``--dev`` runs the reloading Werkzeug
 development server instead, for people changing the code.
 
@@ -31,7 +31,7 @@ def serve_dev(host: str, port: int) -> None:
         run_simple(host, port, _never_served, use_reloader=True)
         return
     from . import create_app
-    from .server import shutdown
+    from .serve.server import shutdown
 
     app = create_app()
     signal.signal(signal.SIGTERM, _interrupt)
@@ -82,7 +82,7 @@ def main(argv=None) -> None:
     if args.dev:
         serve_dev(args.host, args.port)
         return
-    from .server import ArcadeServer
+    from .serve.server import ArcadeServer
 
     try:
         request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))

@@ -5,13 +5,13 @@ Templates and static files live at the top of the repository (``templates/``,
 ``webapp/static``, mapped in ``pyproject.toml``). :func:`asset_folder` finds
 either from this file, so the app works from any working directory.
 
-Searches run in pools of worker processes (:mod:`webapp.pool`): the quick lane
+Searches run in pools of worker processes (:mod:`webapp.jobs.pool`): the quick lane
 (analyses and the first, short try of every solve), the long lane (searches
 that need more, fair between clients) and a small pool for the searches pages
 need (generated levels, the editor's check). With
 ``MESSAGE_QUEUE`` set to a Redis URL the app joins a cluster instead: several web
 processes share clients through Flask-SocketIO's message queue and jobs go to
-RQ workers on the same Redis (:mod:`webapp.rq_runner`).
+RQ workers on the same Redis (:mod:`webapp.jobs.cluster`).
 """
 
 from __future__ import annotations
@@ -21,21 +21,21 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
-from .answers import error_payload
-from .api import api
 from .config import DEFAULTS, normalise
-from .events import register_events
-from .guard import install as install_guard
-from .health import health
-from .hosts import HostGuard
-from .jobs import JobRunner
-from .pages import pages
-from .pool import WorkerPool
-from .prebuild import start_prebuild
-from .ratelimit import RateLimiter
-from .rq_runner import ClusterRunner
-from .runner import ANALYSE, PAGE, SOLVE, Runner
-from .worker import Limits, WorkerSettings
+from .guard.frames import install as install_guard
+from .guard.hosts import HostGuard
+from .guard.ratelimit import RateLimiter
+from .http.api import api
+from .http.health import health
+from .http.pages import pages
+from .jobs.cluster import ClusterRunner
+from .jobs.core import ANALYSE, PAGE, SOLVE, Runner
+from .jobs.local import JobRunner
+from .jobs.pool import WorkerPool
+from .jobs.process import Limits, WorkerSettings
+from .live.events import register_events
+from .live.replies import error_payload
+from .serve.prebuild import start_prebuild
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -97,7 +97,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     variables and Flask settings.
 
     The app's own :class:`SocketIO` is ``app.extensions["socketio"]``; its job
-    runner (a :class:`~webapp.runner.Runner`) is ``app.extensions["job_runner"]``.
+    runner (a :class:`~webapp.jobs.core.Runner`) is ``app.extensions["job_runner"]``.
     """
     app = Flask(
         __name__,

@@ -113,7 +113,7 @@ def play_config(
     position is served instead. ``min`` is the start's known shortest solution
     ({moves, optimal}) when a pack or generator graded it; ``level`` names a
     pack level; ``choices`` fills the page's "New game" pickers. ``generate``
-    makes a seeded level (see :func:`~webapp.levels.generated_level`).
+    makes a seeded level (see :func:`~webapp.http.levels.generated_level`).
     """
     defaults = default_options(game)
     config = {

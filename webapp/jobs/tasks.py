@@ -2,7 +2,7 @@
 
 They used to run in the request thread, where a few of them at once stalled
 every socket of the web process. Now a page asks its runner
-(:meth:`~webapp.jobs.JobRunner.run_task`) and waits, within a time budget, for
+(:meth:`~webapp.jobs.local.JobRunner.run_task`) and waits, within a time budget, for
 a worker process to answer: the pool's own small page pool, or an RQ worker in
 a cluster. :func:`run_task` is what that worker runs; it knows nothing of HTTP.
 """

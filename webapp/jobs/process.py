@@ -13,7 +13,7 @@ players. A worker:
 * stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
   solver polls it every few hundred positions, well inside 100 ms.
 
-Nothing here knows about sockets: answers are shaped by :mod:`webapp.answers`.
+Nothing here knows about sockets: answers are shaped by :mod:`webapp.live.replies`.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from solver.core.errors import BoardError
 from solver.core.results import Budget
 from solver.engine import analyse_stages
 
-from .answers import error_payload, solve_reply
-from .prebuild import warm_tables
-from .runner import ANALYSE
+from ..live.replies import error_payload, solve_reply
+from ..live.validation import JobRequest
+from ..serve.prebuild import warm_tables
+from .core import ANALYSE
 from .tasks import CHECK, GENERATE, run_task
-from .validation import JobRequest
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
 """The job an RQ worker runs in a cluster, and the Redis keys it shares with web processes.
 
-A web process (:class:`webapp.rq_runner.ClusterRunner`) enqueues :func:`run_job`
+A web process (:class:`webapp.jobs.cluster.ClusterRunner`) enqueues :func:`run_job`
 on the ``arcade`` queue. The workers are RQ's own, started from the ``Procfile``
-with the worker class :class:`webapp.rq_worker.ArcadeWorker`. A job runs the same
-code as a pool worker (:func:`webapp.worker.run_job`) and emits
+with the worker class :class:`webapp.jobs.cluster_worker.ArcadeWorker`. A job runs the same
+code as a pool worker (:func:`webapp.jobs.process.run_job`) and emits
 ``progress``/``analysis``/``solution`` straight to the client through
 Flask-SocketIO's Redis message queue, whichever web process holds that client.
 
@@ -25,10 +25,10 @@ import time
 
 from flask_socketio import SocketIO
 
-from .answers import error_payload
-from .validation import JobRequest
-from .worker import Limits
-from .worker import run_job as run_search
+from ..live.replies import error_payload
+from ..live.validation import JobRequest
+from .process import Limits
+from .process import run_job as run_search
 
 QUEUE = "arcade"
 GEN_KEY = "arcade:gen:{sid}"

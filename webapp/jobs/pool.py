@@ -34,9 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-from .answers import error_payload
-from .validation import JobRequest
-from .worker import Limits, WorkerSettings, worker_main
+from ..live.replies import error_payload
+from ..live.validation import JobRequest
+from .process import Limits, WorkerSettings, worker_main
 
 log = logging.getLogger(__name__)
 

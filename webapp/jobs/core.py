@@ -1,8 +1,8 @@
 """What the app asks of a job runner, whichever runs the searches.
 
 Two runners keep the same rules (one job per client, the newest request wins,
-a bounded queue answering "server busy"): :class:`~webapp.jobs.JobRunner` over
-this process's worker pools, and :class:`~webapp.rq_runner.ClusterRunner` over
+a bounded queue answering "server busy"): :class:`~webapp.jobs.local.JobRunner` over
+this process's worker pools, and :class:`~webapp.jobs.cluster.ClusterRunner` over
 RQ workers on Redis. Event handlers, health checks and shutdown depend on this
 protocol only, so they never need to know which one the app was given.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..live.validation import JobRequest
 from .tasks import TaskRequest
-from .validation import JobRequest
 
 #: the two kinds of job: a hint and distance (table lookups, kept fast), a full solve
 ANALYSE = "analyse"
@@ -38,7 +38,7 @@ class Runner(Protocol):
         fair share of the long searches it uses."""
 
     def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
-        """Run a page's search (:mod:`webapp.tasks`) off the web process and wait for its
+        """Run a page's search (:mod:`webapp.jobs.tasks`) off the web process and wait for its
         result; BoardError for a bad request, TaskRefused when busy or too slow."""
 
     def cancel(self, sid: str, job_id: Any = None) -> bool:

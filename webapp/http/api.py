@@ -19,8 +19,8 @@ from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import parse_board
 
-from .games import play_url
-from .tasks import CHECK, TaskRequest
+from ..jobs.tasks import CHECK, TaskRequest
+from .links import play_url
 
 api = Blueprint("api", __name__, url_prefix="/api")
 

@@ -1,6 +1,6 @@
 """Load test: N simulated players on loopback, measured, checked answer by answer.
 
-``python -m webapp.loadtest [--clients 200] [--duration 60] [--url URL ...] [--pid PID ...]``
+``python -m loadtest [--clients 200] [--duration 60] [--url URL ...] [--pid PID ...]``
 (``make load``). Without ``--url`` it starts the production server (``python -m
 webapp``: gunicorn) on a free loopback port, waits until its workers are ready
 and samples the memory of the server and its workers throughout (a soak is
@@ -20,7 +20,7 @@ final one) and ``solution``, lost answers (none within ``--timeout``),
 mismatches, errors by message, throughput, and memory over time.
 
 Then, with ``--flood-seconds`` (``make load`` gives 10), the flood scenarios of
-:mod:`webapp.floods` run one after another while a canary player measures how
+:mod:`loadtest.floods` run one after another while a canary player measures how
 fast hints and quick solves still come (``--floods-only`` skips the players).
 """
 
@@ -460,9 +460,7 @@ def print_report(report: dict) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m webapp.loadtest", description=__doc__.splitlines()[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument(

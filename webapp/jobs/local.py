@@ -17,7 +17,7 @@ Every answer goes through :meth:`JobRunner._deliver`, which emits under the
 slot's lock only while the job is still the client's newest, uncancelled
 request, so a superseded job never speaks, not even a progress line.
 
-A pool whose queue is full raises :class:`~webapp.pool.PoolBusy`; the client is
+A pool whose queue is full raises :class:`~webapp.jobs.pool.PoolBusy`; the client is
 answered ``error`` "server busy, try again" at once.
 """
 
@@ -30,12 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .answers import error_payload
+from ..live.replies import error_payload
+from ..live.validation import JobRequest
+from .core import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, PAGE, SOLVE
 from .pool import PoolBusy, PoolJob, WorkerPool
-from .runner import ANALYSE, BUSY_MESSAGE, CLOSING_MESSAGE, PAGE, SOLVE
+from .process import Limits
 from .tasks import TASK_BUSY_MESSAGE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest, task_result
-from .validation import JobRequest
-from .worker import Limits
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +58,12 @@ class Slot:
 
 class JobRunner:
     """Schedules analyse/solve jobs per client on the pools and delivers their answers
-    (a :class:`~webapp.runner.Runner`).
+    (a :class:`~webapp.jobs.core.Runner`).
 
     ``emit(event, payload, to=sid)`` sends to one client (``socketio.emit``);
     ``pools`` maps ``analyse``/``solve`` (and ``page``, for :meth:`run_task`) to a
     :class:`WorkerPool`; ``limits`` maps them to each job's
-    :class:`~webapp.worker.Limits` (``analyse``'s ``escalate_after`` is the
+    :class:`~webapp.jobs.process.Limits` (``analyse``'s ``escalate_after`` is the
     quick lane's budget for solves too).
     """
 
@@ -193,10 +193,10 @@ class JobRunner:
 
     # -- called from page views ------------------------------------------------
     def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
-        """Run a page's search (:mod:`webapp.tasks`) in the page pool and wait for it.
+        """Run a page's search (:mod:`webapp.jobs.tasks`) in the page pool and wait for it.
 
         Returns the result; raises BoardError for a bad request (:func:`task_result`) and
-        :class:`~webapp.tasks.TaskRefused` when the pool is full or the task
+        :class:`~webapp.jobs.tasks.TaskRefused` when the pool is full or the task
         overran ``seconds``, so the page answers 503 instead of holding its thread.
         """
         pool = self.pools[PAGE]

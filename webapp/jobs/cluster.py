@@ -1,9 +1,9 @@
 """The job runner of a web process in a cluster: jobs go to RQ workers on Redis.
 
 With ``MESSAGE_QUEUE`` set, :class:`ClusterRunner` replaces the pool runner
-(:class:`~webapp.jobs.JobRunner`). It keeps the same rules (one job per client,
+(:class:`~webapp.jobs.local.JobRunner`). It keeps the same rules (one job per client,
 newest wins, bounded queue answering "server busy") with the state in Redis
-(:mod:`webapp.rq_jobs`), and a watcher thread makes sure no job is lost
+(:mod:`webapp.jobs.cluster_job`), and a watcher thread makes sure no job is lost
 silently: a job whose worker died (its heartbeat stopped) is enqueued once
 more, and answered with ``error`` if that fails too; a job RQ marks failed
 (over its time limit, a crash) is answered with ``error``.
@@ -21,9 +21,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from .answers import error_payload
-from .rq_jobs import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
-from .runner import BUSY_MESSAGE, CLOSING_MESSAGE
+from ..live.replies import error_payload
+from ..live.validation import JobRequest
+from .cluster_job import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
+from .core import BUSY_MESSAGE, CLOSING_MESSAGE
+from .process import Limits
 from .tasks import (
     TASK_BUSY_MESSAGE,
     TASK_SLOW_MESSAGE,
@@ -32,8 +34,6 @@ from .tasks import (
     run_task,
     task_result,
 )
-from .validation import JobRequest
-from .worker import Limits
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Tracked:
 
 
 class ClusterRunner:
-    """The job runner of a web process in a cluster (a :class:`~webapp.runner.Runner`)."""
+    """The job runner of a web process in a cluster (a :class:`~webapp.jobs.core.Runner`)."""
 
     def __init__(
         self, emit: Callable[..., Any], url: str, limits: dict[str, Limits], max_queue: int = 256

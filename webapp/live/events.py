@@ -1,7 +1,7 @@
 """Socket.IO event handlers: thin, they check the payload and hand work to the runner.
 
 Handlers never search themselves, so the server stays responsive. Every event
-first passes the client's rate limit, then :mod:`webapp.validation`; anything
+first passes the client's rate limit, then :mod:`webapp.live.validation`; anything
 bad is answered with ``error`` {message, event, id?} and nothing else. Each
 event gets a request id (``<sid prefix>/<n>``) that the log lines carry.
 """
@@ -14,9 +14,9 @@ import logging
 from flask import request
 from flask_socketio import SocketIO
 
-from .answers import error_payload
-from .ratelimit import RateLimiter
-from .runner import ANALYSE, SOLVE, Runner
+from ..guard.ratelimit import RateLimiter
+from ..jobs.core import ANALYSE, SOLVE, Runner
+from .replies import error_payload
 from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)

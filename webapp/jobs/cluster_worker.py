@@ -1,4 +1,4 @@
-"""The RQ worker class of the cluster: ``rq worker-pool -w webapp.rq_worker.ArcadeWorker``.
+"""The RQ worker class of the cluster: ``rq worker-pool -w webapp.jobs.cluster_worker.ArcadeWorker``.
 
 An RQ ``SimpleWorker`` runs each job in the worker's own process instead of a
 fork per job, so the tables it warmed before its first job stay warm from job
@@ -17,8 +17,8 @@ import redis
 from flask import Config
 from rq import SimpleWorker
 
-from .config import DEFAULTS, normalise
-from .worker import limit_memory, warm_worker
+from ..config import DEFAULTS, normalise
+from .process import limit_memory, warm_worker
 
 
 def settings() -> Config:

@@ -5,7 +5,7 @@ more web processes need the message queue, see the ``Procfile``) with many
 threads: under gunicorn's ``gthread`` worker every websocket holds a thread for
 as long as it is open (simple-websocket provides the websocket transport), so
 ``threads`` is also the most clients one process serves. The solver's worker
-processes (:mod:`webapp.pool`) are started by the app inside that gunicorn worker.
+processes (:mod:`webapp.jobs.pool`) are started by the app inside that gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
 both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
@@ -140,6 +140,6 @@ class ArcadeServer(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self):
-        from . import create_app
+        from .. import create_app
 
         return create_app(SERVED_HOST=self.options["bind"].rsplit(":", 1)[0])

@@ -1,0 +1,1 @@
+"""The live Socket.IO protocol: events, payload checks and the replies they send."""

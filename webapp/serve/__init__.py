@@ -1,0 +1,1 @@
+"""Serving in production: the gunicorn server and the table prebuild."""
