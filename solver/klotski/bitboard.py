@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ..core.results import Monitor
 from .board import Layout
-from .moves import DIRECTIONS, _bits
+from .moves import DIRECTIONS
 
 #: boards of more cells than this go to the compiled search (the classic 4x5 stays in Python:
 #: its groups are exhausted in about 0.1 s, less than loading the compiled code)

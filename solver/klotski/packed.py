@@ -18,7 +18,6 @@ from ..core.results import Monitor
 from .bitboard import MUL1, MUL2, GroupSearch, Packing, TooManyPositions, compiled, packing
 from .board import Layout
 
-
 LOW64 = (1 << 64) - 1
 
 
