@@ -15,6 +15,7 @@ from test_klotski_hardest import plain_group_distances
 
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor
 from solver.klotski import bitboard, tables
+from solver.klotski.bench_c import c_reference, print_against_c, solve_row
 from solver.klotski.board import parse_board
 from solver.klotski.domain import Klotski
 from solver.klotski.hardest import hardest_of_table, hardest_report
@@ -171,3 +172,21 @@ def test_a_wide_open_board_checks_cancel_within_a_few_hundred_positions():
     result = domain.solve(state, cancel=lambda: checks.append(1) or len(checks) > 3)
     assert result.status == CANCELLED
     assert result.nodes < 4 * bitboard.SLICE // 100  # at least 100 children a position
+
+
+@pytest.mark.parametrize("metric,length", [("piece", 81), ("straight", 90), ("step", 116)])
+def test_the_c_reference_agrees_with_the_known_lengths(metric, length):
+    """The bench's C BFS is a fair reference only if it searches the same moves."""
+    ref = c_reference(CLASSIC, metric)
+    if ref is None:
+        pytest.skip("no C compiler on this machine: the bench prints no ratio either")
+    assert ref["distance"] == length and ref["positions"] > 20_000
+
+
+def test_the_bench_row_holds_our_solve_against_the_c_reference(capsys, isolated_cache):
+    # (isolated_cache: the row points the table cache at a fresh folder; restored after)
+    ours = solve_row(UNSOLVABLE_6X5, "piece")
+    assert ours["status"] == "unsolvable" and ours["nodes"] == 1_638_566
+    print_against_c("6x5", ours, UNSOLVABLE_6X5, "piece")
+    line = capsys.readouterr().out
+    assert "ratio" in line and "1,638,566 positions" in line and "same answer: yes" in line
