@@ -1,4 +1,4 @@
-"""Klotski on packed 64-bit keys: which boards the compiled search takes, and its Python side.
+"""Klotski on packed 128-bit keys: which boards the compiled search takes, and its Python side.
 
 :class:`Packing` lays one layout out for :mod:`solver.klotski.kernels` (cover
 masks, one-cell steps per direction, the goal) and converts between the
@@ -23,8 +23,8 @@ from ..core.results import Monitor
 from .board import Layout
 from .moves import DIRECTIONS
 
-#: boards of more cells than this go to the compiled search (the classic 4x5 stays in Python:
-#: its groups are exhausted in about 0.1 s, less than loading the compiled code)
+#: searches on boards of at least this many cells go compiled (the classic 4x5 stays in
+#: Python: its groups are exhausted in about 0.1 s, less than loading the compiled code)
 COMPILED_MIN_CELLS = 21
 #: distance tables of every layout whose key fits are built compiled (tests switch it off
 #: to compare with the pure-Python build)

@@ -123,13 +123,17 @@ class PackedDistances(Mapping):
 
         if distance is None and "least" in self._facts:
             return self._facts["least"]
-
         slots = self.slots if distance is None else self.slots[self.values() == distance]
         pack = self.pack
         slot = int(
             compiled().smallest(self.table, np.ascontiguousarray(slots), pack.geo, pack.cover)
         )
-        return pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
+        if slot < 0:
+            raise ValueError(f"no position at distance {distance}")
+        least = pack.unpack(int(self.table[2 * slot]), int(self.table[2 * slot + 1]))
+        if distance is None:
+            self._facts["least"] = least
+        return least
 
     def count(self, distance: int) -> int:
         return int((self.values() == distance).sum())
