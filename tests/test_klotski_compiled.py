@@ -41,12 +41,8 @@ def compiled_everywhere(monkeypatch):
     monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 0)
 
 
-def pure_table(layout, key, metric, monkeypatch):
-    monkeypatch.setattr(bitboard, "COMPILED_TABLES", False)
-    try:
-        return tables.build_table(layout, key, metric, Monitor(), limit=None)
-    finally:
-        monkeypatch.setattr(bitboard, "COMPILED_TABLES", True)
+def pure_table(layout, key, metric):
+    return tables.build_table(layout, key, metric, Monitor(), limit=None, packed=False)
 
 
 def test_packed_keys_round_trip_on_random_positions():
@@ -74,15 +70,13 @@ def test_a_key_past_128_bits_is_left_to_the_python_search():
 
 @pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("board", SMALL)
-def test_every_distance_of_a_group_equals_the_python_search(
-    board, metric, compiled_everywhere, monkeypatch
-):
+def test_every_distance_of_a_group_equals_the_python_search(board, metric, compiled_everywhere):
     domain = Klotski(metric)
     state = domain.parse(board)
     key = domain.key(state)
     packed = tables.build_table(state.layout, key, metric, Monitor(), limit=None)
     assert isinstance(packed.distance, PackedDistances)
-    pure = pure_table(state.layout, key, metric, monkeypatch)
+    pure = pure_table(state.layout, key, metric)
     assert len(packed) == len(pure)
     assert dict(packed.distance.items()) == pure.distance
     assert tables.group_key(packed) == tables.group_key(pure)

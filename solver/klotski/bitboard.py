@@ -26,9 +26,6 @@ from .moves import DIRECTIONS
 #: searches on boards of at least this many cells go compiled (the classic 4x5 stays in
 #: Python: its groups are exhausted in about 0.1 s, less than loading the compiled code)
 COMPILED_MIN_CELLS = 21
-#: distance tables of every layout whose key fits are built compiled (tests switch it off
-#: to compare with the pure-Python build)
-COMPILED_TABLES = True
 #: work per compiled slice (positions expanded + children looked up: a few milliseconds,
 #: so the 100 ms cancel promise holds however many moves a position has)
 SLICE = 1 << 17
@@ -150,7 +147,7 @@ def packs(layout: Layout) -> bool:
     """Whether ``layout``'s distance tables are built compiled and kept packed: whenever
     its key fits. Tables are saved, then mapped by every process that reads them (no
     numba needed to read), so the process that builds a table pays numba's load once."""
-    return COMPILED_TABLES and packing(layout, "step").fits
+    return packing(layout, "step").fits
 
 
 class GroupSearch:

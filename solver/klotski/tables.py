@@ -100,16 +100,23 @@ class DistanceTable:
 
 
 def build_table(
-    layout: Layout, start: int, metric: str, mon: Monitor, limit: int | None = TABLE_MAX_STATES
+    layout: Layout,
+    start: int,
+    metric: str,
+    mon: Monitor,
+    limit: int | None = TABLE_MAX_STATES,
+    packed: bool | None = None,
 ) -> DistanceTable:
     """Enumerate ``start``'s reachable set, then measure every position's distance.
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
     a budget stop once the set passes ``limit`` positions (None: no limit, for
-    offline work such as the hardest-start search). Layouts whose key packs into
-    128 bits are searched compiled (:mod:`solver.klotski.packed`).
+    offline work such as the hardest-start search). ``packed``: search compiled and
+    keep the table as flat arrays (:mod:`solver.klotski.packed`); by default where
+    that pays (:func:`~solver.klotski.bitboard.pays`). The level tables a process
+    keeps are packed whenever the key fits (:func:`table_for`), to be shared.
     """
-    if packs(layout):
+    if pays(layout) if packed is None else packed:
         try:
             distance = build_packed(layout, start, metric, mon, limit)
         except TooManyPositions:
@@ -344,7 +351,7 @@ def table_for(
         if level in _too_big or (not pin and level in _gave_up):
             raise TooBig("level has too many positions for a table")
         try:
-            table = build_table(layout, key, metric, mon, TABLE_MAX_STATES)
+            table = build_table(layout, key, metric, mon, TABLE_MAX_STATES, packs(layout))
         except TooBig:
             _too_big.add(level)
             raise
