@@ -184,3 +184,19 @@ def test_the_bench_row_holds_our_solve_against_the_c_reference(capsys, isolated_
     print_against_c("6x5", ours, UNSOLVABLE_6X5, "piece")
     line = capsys.readouterr().out
     assert "ratio" in line and "1,638,566 positions" in line and "same answer: yes" in line
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_a_64_cell_board_packs_and_agrees_with_the_python_search(metric):
+    """8x8: occupancy masks use all 64 bits, the key both words."""
+    board = "BBBBCCCC/FFFFGGGG/HHHHIIII/JJJJKKKK/LLLLMMMM/NNNNOOOO/AA..PPPP/AAQQQQRR"
+    domain = Klotski(metric, goal="R@6,6")
+    state = domain.parse(board)
+    assert state.layout.cells == 64 and bitboard.pays(state.layout)
+    key = domain.key(state)
+    packed = tables.build_table(state.layout, key, metric, Monitor(), limit=None)
+    pure = pure_table(state.layout, key, metric)
+    assert isinstance(packed.distance, PackedDistances) and packed.solvable
+    assert dict(packed.distance.items()) == pure.distance
+    result = domain.solve(state)
+    assert result.status == SOLVED and result.length == pure.distance[key]
