@@ -10,7 +10,8 @@ The key. Each cell holds a code: 0, or ``class + 1`` on a piece's top-left
 cell (same-shaped pieces share a class, so the key is canonical). Code bit
 ``j`` of every cell forms *plane* ``j``, an n-bit mask; the planes are laid
 end to end in 128 bits, held as two int64 words (lo, hi). A layout fits when
-``planes * cells <= 128``: every shipped level does (at most 3 x 36 bits).
+it has at most 64 cells, 15 piece shapes (4 planes) and ``planes * cells <=
+128``: every shipped level does (at most 3 x 36 bits).
 Moving a piece of class k from top-left g to g2 is two XORs per word
 (``flip[g] ^ flip[g2]``), and decoding is bit-parallel: one class's top-left
 cells are the AND of its code's planes (or their complements).
@@ -21,9 +22,10 @@ no position is empty of pieces). The breadth-first queue is a second array,
 ``keys`` (2 words per position, in the order reached), with ``parent``
 beside it. :func:`bfs_run` works in slices of about ``limit`` units of work
 (a position expanded, a child looked up: wide-open boards have hundreds of
-children a position, and a slice must stay a few milliseconds) and keeps its whole state in arrays and a context vector, so the Python
-driver checks budget, cancel and progress between slices and grows the
-arrays when they fill.
+children a position, and a slice must stay a few milliseconds) and keeps
+its whole state in arrays and a context vector, so the Python driver checks
+budget, cancel and progress between slices and grows the arrays when they
+fill.
 """
 
 from __future__ import annotations
