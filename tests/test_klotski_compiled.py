@@ -200,3 +200,24 @@ def test_a_64_cell_board_packs_and_agrees_with_the_python_search(metric):
     assert dict(packed.distance.items()) == pure.distance
     result = domain.solve(state)
     assert result.status == SOLVED and result.length == pure.distance[key]
+
+
+def test_where_the_compiled_kernels_cannot_load_the_python_search_answers(monkeypatch):
+    """A solver worker under a tight memory cap may fail to map LLVM's library."""
+
+    def fails():
+        raise OSError("Could not find/load shared object file 'libllvmlite.so'")
+
+    monkeypatch.setattr(bitboard, "compiled", fails)
+    monkeypatch.setattr(bitboard, "_loadable", [])
+    layout = parse_board(UNSOLVABLE_6X5).layout
+    assert not bitboard.pays(layout) and not bitboard.packs(layout)
+    monkeypatch.setattr(bitboard, "_loadable", [])  # and under a tight memory cap
+    monkeypatch.setattr(bitboard, "_address_space", lambda: 160 << 20)
+    monkeypatch.setattr(bitboard, "compiled", lambda: pytest.fail("tried to load numba"))
+    assert not bitboard.pays(layout)
+    domain = Klotski("piece")
+    result = domain.solve(domain.parse(CLASSIC))
+    assert result.status == SOLVED and result.length == 81
+    table = domain.warm(domain.parse(CLASSIC), disk="off")
+    assert not isinstance(table.distance, PackedDistances) and len(table) == 25955

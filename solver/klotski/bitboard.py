@@ -34,6 +34,8 @@ WORD = 1 << 64
 #: signed 64-bit integers); lookups from Python hash the same way
 MUL1 = -7046029254386353131
 MUL2 = -4658895280553007687
+#: the least address-space limit under which the compiled search is tried
+MIN_ADDRESS_SPACE = 1 << 30
 #: the most code planes the compiled decoder reads (15 piece shapes)
 MAX_PLANES = 4
 
@@ -41,6 +43,35 @@ MAX_PLANES = 4
 def compiled():
     """The compiled kernels, imported on first use (they load numba)."""
     return importlib.import_module(".kernels", __package__)
+
+
+_loadable: list[bool] = []  # [whether the kernels load in this process], once asked
+
+
+def loadable() -> bool:
+    """Whether the compiled kernels load here. Under a tight address-space cap (a solver
+    worker's memory limit) numba and LLVM, about 330 MB of address space before any
+    array, would fail or leave too little: the process keeps the pure-Python search,
+    whose growth then meets the cap as a clean MemoryError."""
+    if not _loadable:
+        ok = _address_space() >= MIN_ADDRESS_SPACE
+        if ok:
+            try:
+                compiled()
+            except (ImportError, OSError, MemoryError):
+                ok = False
+        _loadable.append(ok)
+    return _loadable[0]
+
+
+def _address_space() -> float:
+    """This process's address-space limit in bytes (infinite when none is set)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix: no such limit
+        return float("inf")
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return float("inf") if soft == resource.RLIM_INFINITY else float(soft)
 
 
 def _signed(value: int) -> int:
@@ -51,15 +82,15 @@ class Packing:
     """One layout (and metric) laid out for the compiled search; key conversions."""
 
     def __init__(self, layout: Layout, metric: str):
-        import numpy as np
-
         n = self.cells = layout.cells
         classes = layout.classes
         self.layout, self.metric = layout, metric
         self.planes = len(classes).bit_length()  # codes 0 (empty) .. len(classes)
-        self.fits = n <= 64 and self.planes <= MAX_PLANES and self.planes * n <= 128
+        self.fits = key_fits(layout)
         if not self.fits:
             return  # the pure-Python search takes this layout: nothing to lay out
+        import numpy as np
+
         cover = [0] * (len(classes) * n)
         flip = [0] * (2 * len(classes) * n)
         step_to = [-1] * (len(classes) * n * 4)
@@ -133,6 +164,12 @@ class Packing:
         return key
 
 
+def key_fits(layout: Layout) -> bool:
+    """Whether ``layout``'s positions pack into 128 bits of planes (and its cells into 64)."""
+    planes = len(layout.classes).bit_length()
+    return layout.cells <= 64 and planes <= MAX_PLANES and planes * layout.cells <= 128
+
+
 @lru_cache(maxsize=64)
 def packing(layout: Layout, metric: str) -> Packing:
     return Packing(layout, metric)
@@ -140,14 +177,14 @@ def packing(layout: Layout, metric: str) -> Packing:
 
 def pays(layout: Layout) -> bool:
     """Whether a search of ``layout`` goes compiled: bigger than 4x5, and its key fits."""
-    return layout.cells >= COMPILED_MIN_CELLS and packing(layout, "step").fits
+    return layout.cells >= COMPILED_MIN_CELLS and key_fits(layout) and loadable()
 
 
 def packs(layout: Layout) -> bool:
     """Whether ``layout``'s distance tables are built compiled and kept packed: whenever
     its key fits. Tables are saved, then mapped by every process that reads them (no
     numba needed to read), so the process that builds a table pays numba's load once."""
-    return packing(layout, "step").fits
+    return key_fits(layout) and loadable()
 
 
 class GroupSearch:
