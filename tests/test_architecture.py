@@ -17,7 +17,7 @@ from solver.core.results import Budget
 from solver.engine import parse_board, solve_board
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("solver", "webapp")
+PACKAGES = ("solver", "webapp", "loadtest")
 
 
 def module_name(path: Path) -> str:
@@ -248,3 +248,91 @@ def test_every_game_package_has_the_same_roles(name):
         assert (folder / role).is_file(), f"solver/{name} has no {role}"
     if (folder / "levels.py").is_file():
         assert catalogue.get(name).levels(), f"solver/{name}/levels.py holds no player levels"
+
+
+# -- the web app ----------------------------------------------------------------------------
+
+#: the job core's modules: the rules, the model, the fair queue, escalation
+JOB_CORE = (
+    "webapp.jobs.core",
+    "webapp.jobs.model",
+    "webapp.jobs.fairness",
+    "webapp.jobs.escalation",
+)
+#: the two back ends (and what runs inside their workers)
+BACK_ENDS = (
+    "webapp.jobs.pool",
+    "webapp.jobs.process",
+    "webapp.jobs.cluster",
+    "webapp.jobs.cluster_job",
+    "webapp.jobs.cluster_worker",
+)
+
+
+def test_webapp_keeps_at_most_a_dozen_modules_at_its_top():
+    top = sorted(path.name for path in (ROOT / "webapp").glob("*.py"))
+    assert len(top) <= 12, top
+    packages = sorted(p.name for p in (ROOT / "webapp").iterdir() if (p / "__init__.py").exists())
+    assert {"http", "live", "guard", "jobs", "serve"} <= set(packages)
+
+
+def test_the_job_core_imports_neither_back_end():
+    files = module_files()
+    graph = import_graph(files)
+    for module in JOB_CORE:
+        reached, todo = set(), [module]
+        while todo:  # everything the module needs, directly or not
+            for name in graph[todo.pop()]:
+                if name not in reached:
+                    reached.add(name)
+                    todo.append(name)
+        assert not reached & set(BACK_ENDS), f"{module} reaches {sorted(reached & set(BACK_ENDS))}"
+        outside = {name.split(".")[0] for name in _imported_names(files[module])}
+        assert not outside & {"rq", "redis", "multiprocessing"}, f"{module} imports {outside}"
+
+
+def test_load_tools_live_outside_the_app_package():
+    for path in sorted((ROOT / "webapp").rglob("*.py")):
+        roots = {name.split(".")[0] for name in _imported_names(path)}
+        assert not roots & {"loadtest", "aiohttp"}, f"{path.relative_to(ROOT)} imports {roots}"
+    assert not list((ROOT / "webapp").rglob("*load*.py")) and not list(
+        (ROOT / "webapp").rglob("flood*.py")
+    )
+
+
+def test_tests_share_code_through_helpers_never_through_each_other():
+    """A test module imports no other test module: shared code (page drivers, socket
+    clients, each game's reference rules) lives in ``tests/helpers``, which imports
+    no test module either."""
+    tests = ROOT / "tests"
+    test_modules = {path.stem for path in tests.glob("test_*.py")}
+    assert len(test_modules) > 20
+    crossing = []
+    for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")]):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+            crossing += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in names
+                if name.split(".")[-1] in test_modules or name.startswith("tests.")
+            ]
+    assert crossing == []
+
+
+@pytest.mark.parametrize("name", list(catalogue.games()))
+def test_each_game_has_one_reference_rule_set_for_the_tests(name):
+    """The tests check the solver against each game's rules written out once, in
+    ``tests/helpers/<game>.py``, which shares no code with ``solver/``."""
+    path = ROOT / "tests" / "helpers" / f"{name}.py"
+    assert path.is_file(), f"no reference rules for {name}"
+    imported = {
+        alias.name if isinstance(node, ast.Import) else node.module or ""
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")))
+        for alias in node.names
+    }
+    # only a result checker may name the solver's result type; never its rules
+    assert not [m for m in imported if m.startswith("solver") and m != "solver.core.results"]

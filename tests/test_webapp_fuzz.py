@@ -14,11 +14,9 @@ import threading
 import urllib.request
 
 import pytest
-from helpers.sockets import ANSWERS, replay_solution
+from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_webapp_live import LiveClient
-from test_webapp_socket import ONE_MOVE_8
 
 from solver.engine import make_domain
 from webapp import create_app
@@ -53,7 +51,7 @@ def fuzz_server():
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
-    app.extensions["job_runner"].shutdown(2.0)
+    app.extensions["jobs"].shutdown(2.0)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import time
 from itertools import pairwise
 
 import pytest
-from helpers.sockets import ANSWERS, Inbox, replay_solution
+from helpers.sockets import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, Inbox, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,13 +19,6 @@ from solver import catalogue
 from solver.core.search import breadth_first
 from webapp import create_app
 from webapp.http.links import default_options
-
-#: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
-#: seconds (hundreds of thousands of positions), reporting progress, until stopped
-LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
-ONE_MOVE_8 = "1 2 3 4 5 6 7 0 8"
-GOAL_8 = "1 2 3 4 5 6 7 8 0"
-ODD_PARITY_8 = "1 2 3 4 5 6 8 7 0"
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +81,7 @@ def test_progress_streams_then_cancel_silences_the_job(app, inbox):
     assert {"depth", "elapsed"} <= set(first)
     inbox.client.emit("cancel", {})
     assert inbox.quiet_for(1.0) == []
-    runner = app.extensions["job_runner"]
+    runner = app.extensions["jobs"]
     deadline = time.monotonic() + 3
     while runner.busy_clients() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -134,7 +127,7 @@ def test_rapid_requests_answer_only_the_last(inbox):
 
 
 def test_disconnect_cancels_the_job(app):
-    runner = app.extensions["job_runner"]
+    runner = app.extensions["jobs"]
     client = app.extensions["socketio"].test_client(app)
     client.emit("solve", LONG)
     Inbox(client).wait("progress", timeout=5)
