@@ -29,6 +29,7 @@ COMPILED_MIN_CELLS = 21
 #: work per compiled slice (positions expanded + children looked up: a few milliseconds,
 #: so the 100 ms cancel promise holds however many moves a position has)
 SLICE = 1 << 17
+FIRST_SLICE = 1 << 11
 WORD = 1 << 64
 #: the hash multipliers of the visited set (0x9E3779B97F4A7C15 and 0xBF58476D1CE4E5B9 as
 #: signed 64-bit integers); lookups from Python hash the same way
@@ -228,6 +229,9 @@ class GroupSearch:
             return
         while True:
             before = int(ctx[k.HEAD])
+            # a short first slice: the monitor (progress, cancel, a budget's escalation)
+            # hears right after the compiled code has loaded
+            work = SLICE if before else FIRST_SLICE
             status = k.bfs_run(
                 ctx,
                 pack.geo,
@@ -237,7 +241,7 @@ class GroupSearch:
                 self.keys,
                 self.parent,
                 self.table,
-                SLICE,
+                work,
             )
             mon.count += int(ctx[k.HEAD]) - before
             if status == k.FOUND:
