@@ -169,6 +169,11 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
         default=120.0,
         help="stop a baseline run after this long (reported as gave up)",
     )
+    bench_parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="start the production server, warm every game's tables, and sum its memory",
+    )
     if bench:
         for module in bench_modules().values():
             if hasattr(module, "arguments"):
@@ -328,6 +333,10 @@ def run_bench(args: argparse.Namespace) -> int:
     (``--fifteen`` replaces the usual rows: a bench module's ``alone(args)``)."""
     from .bench import print_header  # the measuring kit, only for this command
 
+    if args.memory:
+        from .bench_memory import bench_memory  # starts the web app as a separate process
+
+        return bench_memory(args)
     modules = bench_modules()
     for module in modules.values():
         code = module.alone(args) if hasattr(module, "alone") else None

@@ -2,8 +2,8 @@
 file names change with the code that builds the tables; the folder the tests share holds
 what a cold build makes."""
 
+import mmap
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -11,8 +11,10 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from solver.core import mapped
 from solver.core.tables import TableStore
 
 
@@ -94,8 +96,21 @@ def _content(value):
     """What a saved table says, less how long its build took (that differs per build)."""
     fields = vars(value) if hasattr(value, "__dict__") else value
     if isinstance(fields, dict):
-        return {k: v for k, v in fields.items() if not (isinstance(k, str) and "seconds" in k)}
+        return {
+            k: _comparable(v)
+            for k, v in fields.items()
+            if not (isinstance(k, str) and "seconds" in k)
+        }
     return fields
+
+
+def _comparable(value):
+    """Arrays (mapped from the file) as their bytes, so == compares content."""
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, list | tuple):
+        return [_comparable(v) for v in value]
+    return value
 
 
 @pytest.mark.cold_tables
@@ -129,5 +144,40 @@ def test_a_cold_build_makes_exactly_what_the_shared_folder_holds(
             shutil.copyfile(cold / name, copy)
             os.replace(copy, shared)
             continue
-        fresh = pickle.loads((cold / name).read_bytes())
-        assert _content(pickle.loads(shared.read_bytes())) == _content(fresh), name
+        fresh = mapped.load(cold / name)
+        assert _content(mapped.load(shared)) == _content(fresh), name
+
+
+# -- arrays mapped from the file, shared by every process ---------------------------------
+
+
+def _backed_by_mmap(array) -> bool:
+    base = array
+    while base is not None:
+        if isinstance(base, mmap.mmap):
+            return True
+        nxt = getattr(base, "base", None)
+        base = getattr(base, "obj", None) if nxt is None else nxt
+    return False
+
+
+def test_saved_arrays_come_back_mapped_read_only_and_page_aligned(isolated_cache, store):
+    table = {"name": "t", "small": np.arange(10, dtype=np.int16), "big": np.arange(1 << 16)}
+    store.save("mapped", table)
+    store.forget()
+    again = store.load("mapped")
+    assert again["name"] == "t"
+    for key in ("small", "big"):
+        assert np.array_equal(again[key], table[key]) and again[key].dtype == table[key].dtype
+        assert not again[key].flags.writeable and _backed_by_mmap(again[key])
+        assert again[key].ctypes.data % mmap.PAGESIZE == 0
+
+
+def test_a_cut_short_table_file_is_rebuilt(isolated_cache, store):
+    store.get("cut", lambda: {"a": np.arange(5000)})
+    path = store.path("cut")
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(mapped.NotATable):
+        mapped.load(path)
+    store.forget()
+    assert store.get("cut", lambda: "rebuilt") == "rebuilt"

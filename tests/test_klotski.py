@@ -24,6 +24,7 @@ from helpers.klotski import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver.core import mapped
 from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from solver.core.search import astar, bidirectional, breadth_first
@@ -319,18 +320,21 @@ def test_cache_names_change_with_the_rules_code(monkeypatch):
     assert before != klotski_search.STORE.file_name(name)
 
 
-def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
-    import pickle
+def _write_table_file(path, value):
+    with open(path, "wb") as f:
+        mapped.dump(value, f)
 
+
+def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     state = Klotski().parse(CLASSIC)
     key = Klotski().key(state)
     signature = state.layout.signature()
     path = klotski_search.STORE.path(klotski_search.table_name(signature, key, "piece"))
     assert path.parent == isolated_cache
-    path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {key: 3})))
+    _write_table_file(path, klotski_search.DistanceTable(signature, "piece", {key: 3}))
     assert len(warm_table(CLASSIC)) == 1  # a file named by its group is read...
     klotski_search.forget_tables()
-    path.write_bytes(pickle.dumps(klotski_search.DistanceTable(signature, "piece", {123: 3})))
+    _write_table_file(path, klotski_search.DistanceTable(signature, "piece", {123: 3}))
     assert len(warm_table(CLASSIC)) == 25955  # ...one whose name lies about it is not
 
 

@@ -62,7 +62,12 @@ def test_a_table_build_is_not_charged_to_the_budget(tables, monkeypatch, isolate
 
     def slow_build(*args, **kwargs):
         shift[0] += 100.0
-        return {"groups": npuzzle_pdb.GROUPS, "tables": tables, "build_seconds": [100.0]}
+        return {
+            "groups": npuzzle_pdb.GROUPS,
+            "flat": tables.flat,
+            "sizes": [t.size for t in tables],
+            "build_seconds": [100.0],
+        }
 
     monkeypatch.setattr(npuzzle_pdb, "build_groups", slow_build)
     monkeypatch.setattr(npuzzle_pdb, "STORE", type(npuzzle_pdb.STORE)("npuzzle-test-slow"))

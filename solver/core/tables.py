@@ -9,7 +9,9 @@ Every file name carries a fingerprint of the source files that build the
 family's tables, so a table saved by other code (an older version, an edited
 checkout) is never trusted: it simply has another name. A file that cannot be
 read is rebuilt, never trusted; each file is written to a temporary name and
-renamed, so a crash mid-write leaves no half file behind.
+renamed, so a crash mid-write leaves no half file behind. Tables' numpy arrays
+are mapped from their files read-only (:mod:`solver.core.mapped`): every
+process that loads a table shares one copy of it through the page cache.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 
-FORMAT_VERSION = 1
+from . import mapped
+
+#: 2: arrays mapped from the file, shared by every process (:mod:`solver.core.mapped`)
+FORMAT_VERSION = 2
 
 #: what a store does with the disk: load or build and save, load only, or ignore it
 DISK_MODES = ("save", "read", "off")
@@ -150,8 +155,7 @@ class TableStore:
 
 def _read(path: Path) -> Any | None:
     try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
+        return mapped.load(path)
     except (
         OSError,
         pickle.UnpicklingError,
@@ -160,6 +164,8 @@ def _read(path: Path) -> Any | None:
         ValueError,
         ImportError,
         IndexError,
+        KeyError,
+        TypeError,
     ):
         return None
 
@@ -168,7 +174,7 @@ def _write(path: Path, value: Any) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            mapped.dump(value, f)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only cache only costs a rebuild next time

@@ -22,6 +22,7 @@ from ..bench import (
 from ..core.baseline import GaveUp, seed_bfs
 from ..engine import solve_board
 from .baseline import StringKlotski
+from .bench_c import EXHAUST_BOARD, print_against_c, solve_row
 from .hardest import hardest_report
 from .levels import load
 from .moves import METRICS
@@ -122,6 +123,11 @@ def rows(args) -> None:
     ours = isolated(exhaust_row, BIG_BOARD, "piece")
     base = isolated(baseline_exhaust_row, BIG_BOARD, "piece", args.baseline_seconds)
     print_pair(f"klotski big board exhausted {BIG_BOARD}", ours, base)
+    print(f"klotski hardest start of that group: {ours['seconds']:.2f} s (target within 5 s)")
+    ours = isolated(solve_row, EXHAUST_BOARD, "piece")
+    print_against_c(
+        f"klotski solve, 6x5 group exhausted {EXHAUST_BOARD}", ours, EXHAUST_BOARD, "piece"
+    )
     boards = [level["board"] for level in load("klotski-classic")["levels"]]
     if boards:
         row = isolated(levels_row, boards)

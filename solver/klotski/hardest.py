@@ -20,8 +20,9 @@ from ..core.results import Monitor
 from .board import Layout, format_board
 from .domain import Klotski
 from .moves import goal_bit, layout_geometry
+from .packed import PackedDistances
 from .placements import all_placements, label_key
-from .tables import DistanceTable, build_table, component_keys
+from .tables import DistanceTable, build_table, component_keys, group_key
 
 #: the most placements a piece-set search enumerates (the classic set has 65,880)
 MAX_PLACEMENTS = 1_000_000
@@ -43,10 +44,15 @@ class Hardest:
 
 def hardest_of_table(layout: Layout, table: DistanceTable) -> Hardest:
     """The farthest position of a built table (ties: the smallest key, so runs agree)."""
-    far = max(table.distance.values())
-    keys = [key for key, d in table.distance.items() if d == far]
-    board = format_board(label_key(layout, min(keys)))
-    return Hardest(board, far if far >= 0 else None, len(table), len(keys), min(table.distance))
+    distance = table.distance
+    far = int(max(distance.values()))
+    if isinstance(distance, PackedDistances):  # compiled: no Python loop over the group
+        first, ties = distance.smallest(far), distance.count(far)
+    else:
+        keys = [key for key, d in distance.items() if d == far]
+        first, ties = min(keys), len(keys)
+    board = format_board(label_key(layout, first))
+    return Hardest(board, far if far >= 0 else None, len(table), ties, group_key(table))
 
 
 def hardest_in_group(layout: Layout, key: int, metric: str, mon: Monitor | None = None) -> Hardest:

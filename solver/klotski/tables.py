@@ -25,8 +25,10 @@ from pathlib import Path
 from ..core.results import BUDGET, Monitor, StopSearch
 from ..core.search import walk_back
 from ..core.tables import TableStore
+from .bitboard import TooManyPositions, packs, pays
 from .board import Layout
 from .moves import goal_bit, layout_geometry
+from .packed import build_packed, solve_packed
 
 #: the largest reachable set a table is built for (about 100 MB while building)
 TABLE_MAX_STATES = 500_000
@@ -44,6 +46,8 @@ def bfs_key_path(
     Layer by layer, so the first goal seen is at the least depth: proven optimal.
     Raises :class:`~solver.core.results.StopSearch` when the monitor says stop.
     """
+    if pays(layout):
+        return solve_packed(layout, start, metric, mon)
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
@@ -88,21 +92,36 @@ class DistanceTable:
         self.metric = metric
         self.distance = distance
         self.seconds = seconds
-        self.solvable = any(d >= 0 for d in distance.values())
+        solvable = getattr(distance, "solvable", None)  # a packed table knows at once
+        self.solvable = any(d >= 0 for d in distance.values()) if solvable is None else solvable
 
     def __len__(self) -> int:
         return len(self.distance)
 
 
 def build_table(
-    layout: Layout, start: int, metric: str, mon: Monitor, limit: int | None = TABLE_MAX_STATES
+    layout: Layout,
+    start: int,
+    metric: str,
+    mon: Monitor,
+    limit: int | None = TABLE_MAX_STATES,
+    packed: bool | None = None,
 ) -> DistanceTable:
     """Enumerate ``start``'s reachable set, then measure every position's distance.
 
     Stops with :class:`~solver.core.results.StopSearch` on budget or cancel, or with
     a budget stop once the set passes ``limit`` positions (None: no limit, for
-    offline work such as the hardest-start search).
+    offline work such as the hardest-start search). ``packed``: search compiled and
+    keep the table as flat arrays (:mod:`solver.klotski.packed`); by default where
+    that pays (:func:`~solver.klotski.bitboard.pays`). The level tables a process
+    keeps are packed whenever the key fits (:func:`table_for`), to be shared.
     """
+    if pays(layout) if packed is None else packed:
+        try:
+            distance = build_packed(layout, start, metric, mon, limit)
+        except TooManyPositions:
+            raise TooBig(f"level has over {limit} positions; too many for a table") from None
+        return DistanceTable(layout.signature(), metric, distance, mon.elapsed)
     geo = layout_geometry(layout)
     moves_for = geo.expansions(metric)
     goal = goal_bit(layout)
@@ -207,7 +226,12 @@ def forget_tables() -> None:
 
 #: level tables on disk, named by the code that generates moves and tables and by
 #: their group; the registry above is their memory (any position of a group finds it)
-STORE = TableStore("klotski", Path(__file__), Path(__file__).with_name("moves.py"), keep=False)
+STORE = TableStore(
+    "klotski",
+    *(Path(__file__).with_name(f) for f in ("tables.py", "moves.py", "bitboard.py", "kernels.py")),
+    Path(__file__).with_name("packed.py"),
+    keep=False,
+)
 
 _level_locks: dict[tuple, threading.Lock] = {}
 _looked_at: set = set()  # table files this process already loaded (or found bad)
@@ -219,7 +243,8 @@ def group_key(table: DistanceTable) -> int:
     Every position of a reachable set has the same reachable set, so any of
     them yields the same smallest member; two different sets share no member.
     """
-    return min(table.distance)
+    smallest = getattr(table.distance, "smallest", None)  # a packed table finds it compiled
+    return min(table.distance) if smallest is None else smallest()
 
 
 def reachable_group(layout: Layout, key: int, mon: Monitor | None = None) -> int:
@@ -326,7 +351,7 @@ def table_for(
         if level in _too_big or (not pin and level in _gave_up):
             raise TooBig("level has too many positions for a table")
         try:
-            table = build_table(layout, key, metric, mon, TABLE_MAX_STATES)
+            table = build_table(layout, key, metric, mon, TABLE_MAX_STATES, packs(layout))
         except TooBig:
             _too_big.add(level)
             raise

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
-from .pdb import build_groups, laid_out_search
+from .pdb import Databases, build_groups, databases_list, laid_out_search
 from .pdb_build import compiled
 from .reduce import _cancel_undos as cancel_undos
 from .reduce import reduction_cells
@@ -48,7 +48,9 @@ GROUPS: tuple[tuple[int, ...], ...] = (
 #: on Korf and Felner's 50 the mean bound is 80.0 against 77.5 untracked (optima: 100.8)
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 _HERE = Path(__file__).parent
-STORE = TableStore("npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
+STORE = TableStore(
+    "npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+)
 
 #: the weights (p, q): w = p/q, tried in turn; the last one proves
 WEIGHTS: tuple[tuple[int, int], ...] = (
@@ -70,14 +72,16 @@ DEFAULT_SECONDS = 10.0
 ProgressFn = Callable[[Progress], None] | None
 
 
-def tables(progress: ProgressFn = None) -> list[bytes]:
+def tables(progress: ProgressFn = None) -> Databases:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
-    return STORE.get(
-        TABLE_NAME,
-        lambda: build_groups(
-            N, GROUPS, "24-puzzle pattern databases, once per machine", progress, tracked=True
-        ),
-    )["tables"]
+    return databases_list(
+        STORE.get(
+            TABLE_NAME,
+            lambda: build_groups(
+                N, GROUPS, "24-puzzle pattern databases, once per machine", progress, tracked=True
+            ),
+        )
+    )
 
 
 def tables_ready() -> bool:

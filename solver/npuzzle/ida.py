@@ -39,7 +39,12 @@ class PatternSearch:
         self.n = n
         cells = n * n
         self.groups = [tuple(g) for g in groups]
-        self.tabs = np.concatenate([np.frombuffer(t, np.uint8) for t in tables])
+        flat = getattr(tables, "flat", None)  # laid end to end already: read it in place
+        self.tabs = (
+            flat
+            if flat is not None
+            else np.concatenate([np.frombuffer(t, np.uint8) for t in tables])
+        )
         sizes = [len(t) for t in tables]
         self.offs = np.array([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
         grp = np.zeros(cells, np.int64)

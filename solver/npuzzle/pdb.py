@@ -32,7 +32,9 @@ GROUPS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12)
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 #: the databases, fingerprinted by their builder and its compiled layers
 _HERE = Path(__file__).parent
-STORE = TableStore("npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py")
+STORE = TableStore(
+    "npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+)
 __all__ = [
     "GROUPS",
     "UNSEEN",
@@ -66,7 +68,30 @@ def build_groups(
             )
         )
         seconds.append(round(time.perf_counter() - started, 3))
-    return {"groups": tuple(groups), "tables": built, "build_seconds": seconds}
+    import numpy as np  # only boards of 4x4 and up build databases
+
+    flat = np.concatenate([np.frombuffer(t, np.uint8) for t in built])
+    return {
+        "groups": tuple(groups),
+        "flat": flat,
+        "sizes": [len(t) for t in built],
+        "build_seconds": seconds,
+    }
+
+
+class Databases(list):
+    """The databases of one split as a list of arrays, all views of ``flat``: one uint8
+    array that a saved table maps from its file, so every process shares one copy and
+    the compiled search reads it in place (no per-process copy)."""
+
+    def __init__(self, saved: dict):
+        flat, at = saved["flat"], 0
+        views = []
+        for size in saved["sizes"]:
+            views.append(flat[at : at + size])
+            at += size
+        super().__init__(views)
+        self.flat = flat
 
 
 def _databases(progress: ProgressFn = None) -> dict:
@@ -81,9 +106,21 @@ def tables_ready() -> bool:
     return STORE.ready(TABLE_NAME)
 
 
-def tables(progress: ProgressFn = None) -> list[bytes]:
+def tables(progress: ProgressFn = None) -> Databases:
     """One database per group: memory, else disk cache, else built now (a few seconds)."""
-    return _databases(progress)["tables"]
+    return databases_list(_databases(progress))
+
+
+_lists: dict[int, Databases] = {}
+
+
+def databases_list(saved: dict) -> Databases:
+    """The list view of a saved split, made once per loaded value (so the search laid out
+    over it is reused)."""
+    found = _lists.get(id(saved))
+    if found is None or found.flat is not saved["flat"]:
+        found = _lists[id(saved)] = Databases(saved)
+    return found
 
 
 def build_seconds() -> list[float]:

@@ -1,0 +1,97 @@
+"""The Klotski rows of ``python -m solver bench`` held against compiled C, in one run.
+
+:file:`reference/klotski_bfs.c` is a plain C breadth-first search over the
+same kind of key (128-bit bit planes, moves by XOR, an open-addressing set).
+When a C compiler is present the bench compiles it (``-O3 -march=native``,
+else ``-O2``) and runs it
+on the same board right after our CLI path, and prints the ratio of the two
+times (and of their peak memory).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ..bench import cold_start, peak_mib
+from ..engine import solve_board
+
+REFERENCE_SOURCE = Path(__file__).with_name("reference") / "klotski_bfs.c"
+COMPILERS = ("cc", "gcc", "clang")
+#: compiler flags tried in turn (-march=native: the same machine runs both searches)
+FLAGS = (("-O3", "-march=native"), ("-O2",))
+#: proven unsolvable: the whole 1,638,566-position group is searched
+EXHAUST_BOARD = "CDDDIL/C.GGJE/C.HAAE/KFHAAN/MFBBBB"
+
+
+def solve_row(board: str, metric: str) -> dict:
+    """Our solve of ``board`` as the CLI runs it (cold table cache, compiled code loaded
+    from numba's cache: its load is inside the time)."""
+    cold_start()
+    started = time.perf_counter()
+    report = solve_board("klotski", board, metric=metric)
+    return {
+        "status": report["status"],
+        "length": report["length"],
+        "nodes": report["stats"]["nodes"],
+        "seconds": time.perf_counter() - started,
+        "peak_mib": peak_mib(),
+    }
+
+
+def c_reference(board: str, metric: str) -> dict | None:
+    """Compile and run the C BFS on ``board``; None when no compiler is present.
+
+    Returns {positions, distance (None: exhausted, no goal), seconds, peak_mib, compiler}.
+    """
+    compiler = next((c for c in COMPILERS if shutil.which(c)), None)
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="klotski-bfs-") as folder:
+        binary = Path(folder) / "klotski_bfs"
+        for flags in FLAGS:  # the best the compiler takes: it is the reference to beat
+            built = subprocess.run(
+                [compiler, *flags, "-o", str(binary), str(REFERENCE_SOURCE)],
+                capture_output=True,
+            )
+            if built.returncode == 0:
+                break
+        built.check_returncode()
+        done = subprocess.run(
+            [str(binary), board, metric], text=True, capture_output=True, check=True
+        )
+    positions, distance, seconds, peak_kib = done.stdout.split()
+    return {
+        "flags": " ".join(flags),
+        "positions": int(positions),
+        "distance": None if int(distance) < 0 else int(distance),
+        "seconds": float(seconds),
+        "peak_mib": int(peak_kib) / 1024,
+        "compiler": compiler,
+    }
+
+
+def print_against_c(name: str, ours: dict, board: str, metric: str) -> None:
+    """Run the C reference on ``board`` and print the ratio line under our row."""
+    try:
+        ref = c_reference(board, metric)
+    except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+        print(f"{name}: C reference could not be built or run ({exc})")
+        return
+    if ref is None:
+        print(f"{name}: no C compiler (cc, gcc, clang) found; no ratio")
+        return
+    ours_answer = ours["length"] if ours["status"] == "solved" else None
+    agree = ref["distance"] == ours_answer
+    print(
+        f"{name}: ours {ours['seconds']:.2f} s, {ours['peak_mib']:.0f} MiB peak "
+        f"({ours['status']}, {ours['nodes']:,} positions); C reference ({ref['compiler']} {ref['flags']}, "
+        f"{REFERENCE_SOURCE.name}) {ref['seconds']:.2f} s, {ref['peak_mib']:.0f} MiB, "
+        f"{ref['positions']:,} positions; ratio {ours['seconds'] / max(ref['seconds'], 1e-9):.2f}x "
+        f"its time (target at most 2x, goal 1.5x), "
+        f"{ours['peak_mib'] / max(ref['peak_mib'], 1e-9):.1f}x its memory; same answer: "
+        f"{'yes' if agree else 'no'}"
+    )
