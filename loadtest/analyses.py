@@ -42,8 +42,9 @@ def positions(count: int = 200, seed: int = 7) -> dict[str, int]:
         board = domain.format(state)
         if board not in found:
             solved = solve_board("npuzzle", board)
-            assert solved["optimal"], board
-            found[board] = solved["length"]
+            length = solved["length"]
+            assert solved["optimal"] and length is not None, board
+            found[board] = length
     return found
 
 

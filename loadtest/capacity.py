@@ -48,7 +48,8 @@ def raise_open_files() -> int:
 
 def loopback_addresses(count: int, first: str = "127.0.5.1") -> list[str]:
     """``count`` loopback addresses from ``first`` on, skipping each block's .0 and .255."""
-    found, address = [], ipaddress.ip_address(first)
+    found: list[str] = []
+    address = ipaddress.ip_address(first)
     while len(found) < count:
         if address not in ipaddress.ip_network("127.0.0.0/8"):
             raise ValueError(f"{count} addresses from {first} leave 127.0.0.0/8")

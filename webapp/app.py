@@ -124,7 +124,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     # "the newest request wins" means the newest the player sent
     socketio = SocketIO(
         app,
-        async_mode=async_mode(),
+        async_mode=async_mode(),  # type: ignore[arg-type]  # "gevent" or "threading"
         async_handlers=False,
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
@@ -143,7 +143,7 @@ def create_app(testing: bool = False, **config) -> Flask:
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )
     app.extensions["admission"] = admission
-    guard_transports(socketio.server, admission)
+    guard_transports(socketio.server, admission)  # type: ignore[attr-defined]  # not in the stubs
     register_events(socketio, runner, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .domain import Domain
 from .errors import BoardError
@@ -27,7 +28,7 @@ class Replay:
     length: int
 
 
-def replay_line(domain: Domain, board: str, states: Sequence) -> Replay:
+def replay_line(domain: Domain[Any, Any], board: str, states: Sequence[object]) -> Replay:
     """Replay ``states`` (board texts, start first) on ``domain`` from ``board``.
 
     ``board`` is the puzzle's start; the line's first position must be the same
@@ -60,7 +61,7 @@ def replay_line(domain: Domain, board: str, states: Sequence) -> Replay:
     return Replay(tuple(domain.format(p) for p in positions), len(positions) - 1)
 
 
-def _parse(domain: Domain, text, index: int):
+def _parse(domain: Domain[Any, Any], text: object, index: int) -> Any:
     if not isinstance(text, str):
         raise BoardError(f"position {index} must be board text")
     try:

@@ -258,7 +258,7 @@ class GroupSearch:
     def _grow(self) -> None:
         np, count = self.np, self.count
         size = 2 * self.parent.size
-        self.table = None  # rebuilt from the keys below: never two tables at once
+        del self.table  # rebuilt from the keys below: never two tables at once
         keys = np.zeros(2 * size, np.int64)
         keys[: 2 * count] = self.keys[: 2 * count]
         parent = np.full(size, -1, np.int32)

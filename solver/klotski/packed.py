@@ -13,6 +13,7 @@ search read it like any table.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..core.results import Monitor
 from .bitboard import MUL1, MUL2, GroupSearch, Packing, TooManyPositions, compiled, packing
@@ -39,7 +40,7 @@ class PackedDistances(Mapping):
         # Python-int views for lookups (a numpy scalar per read costs several times more)
         self._words = memoryview(table).cast("B").cast("q")
         self._dists = memoryview(dist).cast("B").cast(dist.dtype.char)
-        self._slots = None
+        self._slots: Any = None
         #: size, solvable, least key: known without reading the arrays (a loaded table
         #: touches no page until a lookup needs it)
         self._facts = dict(facts or {})
@@ -51,7 +52,7 @@ class PackedDistances(Mapping):
     def __setstate__(self, state: dict) -> None:
         pack = packing(state["layout"], "step")
         facts = {k: state[k] for k in ("size", "solvable", "least")}
-        self.__init__(pack, state["table"], state["dist"], facts)
+        PackedDistances.__init__(self, pack, state["table"], state["dist"], facts)
 
     @property
     def slots(self):
@@ -107,7 +108,7 @@ class PackedDistances(Mapping):
 
     __hash__ = None  # type: ignore[assignment]  # a mapping: unhashable, like dict
 
-    def values(self):  # type: ignore[override]  # a numpy array: max() and counts stay fast
+    def values(self):  # a numpy array, not a view: max() and counts stay fast
         return self.dist[self.slots]
 
     @property

@@ -12,7 +12,10 @@ import itertools
 import logging
 
 from flask import request
-from flask_socketio import ConnectionRefusedError, SocketIO
+from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not in the stubs
+    ConnectionRefusedError,
+    SocketIO,
+)
 
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
@@ -45,6 +48,7 @@ def register_events(
 ) -> None:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
+    server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
     def reply_error(message: str, event: str, payload: object = None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
@@ -73,8 +77,8 @@ def register_events(
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
         well-behaved client closes it first)."""
-        socketio.sleep(REFUSED_CLOSE_SECONDS)
-        socketio.server.eio.disconnect(eio_sid)
+        socketio.sleep(REFUSED_CLOSE_SECONDS)  # type: ignore[arg-type]  # any number of seconds
+        server.eio.disconnect(eio_sid)
 
     @socketio.on("connect")
     def on_connect(*_auth: object) -> None:
@@ -83,7 +87,7 @@ def register_events(
             log.info("%s connected", _sid()[:8])
             return
         log.info("%s refused: %s", _sid()[:8], refused)
-        eio_sid = socketio.server.manager.eio_sid_from_sid(_sid(), "/")
+        eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")
         if eio_sid is not None:
             socketio.start_background_task(close_later, eio_sid)
         raise ConnectionRefusedError(refused)
@@ -110,7 +114,6 @@ def register_events(
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:
-        server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
         if server.manager.is_connected(_sid(), "/"):
             # an ordinary event that a client named "disconnect" (the guard refuses
             # those first): it must never reset the client's rate limit

@@ -104,10 +104,15 @@ def _body(limit: int | None = None) -> dict:
     return body
 
 
+def _secret() -> str:
+    """The app's cookie-signing key (text: the players' settings make it)."""
+    return str(current_app.secret_key)
+
+
 @players.before_request
 def _guard():
     """Writes: same site only, and within the limits per address and per player."""
-    g.player_token = token_from_cookie(current_app.secret_key, request.cookies.get(COOKIE))
+    g.player_token = token_from_cookie(_secret(), request.cookies.get(COOKIE))
     if request.method != "POST":
         return
     config = current_app.config
@@ -130,7 +135,7 @@ def _remember(response):
         _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
         response.set_cookie(
             COOKIE,
-            signer(current_app.secret_key).dumps(token),
+            signer(_secret()).dumps(token),
             max_age=COOKIE_DAYS * 86400,
             httponly=True,
             samesite="Lax",
@@ -145,6 +150,13 @@ def _player(session, create: bool) -> Player | None:
     if player is None and create:
         player = new_player(session, _state().now())
         g.new_token = g.player_token = player.token
+    return player
+
+
+def _player_made(session) -> Player:
+    """The cookie's player, made now when there is none."""
+    player = _player(session, create=True)
+    assert player is not None  # create=True always gives one
     return player
 
 
@@ -170,7 +182,7 @@ def name_player():
         raise Refused(str(err)) from None
     code = new_code()
     with _state().db.writing() as session:
-        player = _player(session, create=True)
+        player = _player_made(session)
         player.name = name
         player.code_hash = code_hash(code)
     return jsonify(name=name, code=code)
@@ -197,7 +209,7 @@ def import_progress():
         raise Refused(f"progress must be an object of at most {MAX_IMPORTED} entries")
     rows = [_imported(key, value) for key, value in entries.items()]
     with _state().db.writing() as session:
-        player = _player(session, create=True)
+        player = _player_made(session)
         if player.imported is not None:
             return jsonify(imported=0, already=True)
         player.imported = _state().now()
@@ -256,12 +268,12 @@ def submit_result():
     state = _state()
     today = _today()
     puzzle, domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
-    replay = replay_line(domain, puzzle.board, body.get("states"))
+    replay = replay_line(domain, puzzle.board, body.get("states") or [])
     with state.db.session() as session:  # most players exist: no write lock to read them
         player = _player(session, create=False)
     if player is None:
         with state.db.writing() as session:
-            player = _player(session, create=True)
+            player = _player_made(session)
     player_id = player.id
     result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
     if created:
@@ -297,10 +309,11 @@ def _day(text) -> dt.date:
 @players.get("/daily/<name>")
 def daily(name: str):
     game = game_named(name)
-    puzzle = daily_puzzle(game, _today(), _state().daily)
+    day = _today()
+    puzzle = daily_puzzle(game, day, _state().daily)
     return jsonify(
         game=game.name,
-        date=puzzle.day.isoformat(),
+        date=day.isoformat(),
         board=puzzle.board,
         options=puzzle.options,
         shortest=puzzle.shortest,

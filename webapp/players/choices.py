@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import threading
 import time
+from typing import Any
 
 from sqlalchemy import select
 
@@ -69,7 +70,7 @@ class Choices:
         state = domain.parse(position)
         here = domain.format(state)
         taken = self._index(db, puzzle_key).get(here, {})
-        moves = []
+        moves: list[dict[str, Any]] = []
         for move, after in domain.legal_moves(state):
             board = domain.format(after)
             moves.append(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import BigInteger, case, cast, func, select
 from sqlalchemy.exc import IntegrityError
@@ -113,8 +114,8 @@ def standings(
     with db.session() as session:
         for index, (player_id, name, length, seconds) in enumerate(session.execute(query)):
             previous = entries[-1] if entries else None
-            same = previous and (previous.length, previous.seconds) == (length, seconds)
-            rank = previous.rank if same else index + 1
+            same = previous is not None and (previous.length, previous.seconds) == (length, seconds)
+            rank = previous.rank if previous is not None and same else index + 1
             entries.append(Entry(rank, player_id, shown_name(player_id, name), length, seconds))
     return entries
 
@@ -123,7 +124,7 @@ def place(entries: list[Entry], player_id: int) -> dict:
     """``rank`` (None when not ranked), ``players`` and ``beat``: the share of the other
     ranked players with a worse result, in percent (None when nobody else played)."""
     mine = next((e for e in entries if e.player_id == player_id), None)
-    reply = {"rank": None, "players": len(entries), "beat": None}
+    reply: dict[str, Any] = {"rank": None, "players": len(entries), "beat": None}
     if mine is None:
         return reply
     worse = sum(1 for e in entries if (e.length, e.seconds) > (mine.length, mine.seconds))

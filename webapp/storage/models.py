@@ -88,4 +88,4 @@ class ImportedProgress(Base):
     at: Mapped[str | None] = mapped_column(String(10))
 
 
-TABLES = [Player.__table__, Result.__table__, ImportedProgress.__table__]
+TABLES = [Base.metadata.tables[model.__tablename__] for model in (Player, Result, ImportedProgress)]

@@ -21,19 +21,20 @@ from .models import TABLES
 FORMAT = "puzzle-arcade-backup"
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     return value.isoformat() if isinstance(value, (dt.date, dt.datetime)) else value
 
 
 def backup(db: Database, path: Path) -> dict[str, int]:
     """Write every row to ``path``; returns the row count per table."""
-    data = {"format": FORMAT, "revision": db.revision(), "tables": {}}
+    tables: dict[str, list[dict[str, object]]] = {}
     with db.session() as session:
         for table in TABLES:
-            rows = session.execute(select(table).order_by(*table.primary_key.columns)).mappings()
-            data["tables"][table.name] = [{k: _plain(v) for k, v in row.items()} for row in rows]
+            rows = session.execute(select(table).order_by(*table.primary_key)).mappings()
+            tables[table.name] = [{k: _plain(v) for k, v in row.items()} for row in rows]
+    data = {"format": FORMAT, "revision": db.revision(), "tables": tables}
     path.write_text(json.dumps(data, separators=(",", ":")))
-    return {name: len(rows) for name, rows in data["tables"].items()}
+    return {name: len(rows) for name, rows in tables.items()}
 
 
 def _typed(table, row: dict) -> dict:
