@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import cache
 
+from solver.core.errors import BoardError
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
 
@@ -40,12 +41,15 @@ def generated_level(
     ``generate(params, seed, daily)`` makes it (default :meth:`Game.generate`
     here; the web app passes one that runs in a worker process).
     """
-    seed = _seed(query, game)
-    if seed is None:
-        return None
-    daily = query.get("seed") in (None, "")
     params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
     params = {name: value for name, value in params.items() if value is not None}
+    seed = _seed(query, game)
+    if seed is None:
+        if params:  # a generator's option alone would be dropped without a word
+            names = ", ".join(f"{name}={value}" for name, value in params.items())
+            raise BoardError(f"{names} makes a new puzzle only with seed=N or daily=1")
+        return None
+    daily = query.get("seed") in (None, "")
     made = (generate or game.generate)(params, seed, daily)
     return {**made, "seed": seed, "daily": daily}
 
