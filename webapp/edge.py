@@ -24,8 +24,9 @@ from flask import Flask, jsonify, render_template, request, send_from_directory
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 
-#: the longest path plus query a page accepts (the longest shareable board is far shorter)
-MAX_URL_BYTES = 8192
+#: the longest path plus query a page accepts (the longest shareable board is far shorter);
+#: within gunicorn's request-line limit (``webapp.serve.server``), so both answer alike
+MAX_URL_BYTES = 8000
 #: a year: fingerprinted files never change under their URL
 LONG_CACHE = 365 * 24 * 3600
 
@@ -83,6 +84,17 @@ def error_page(status: int, message: str | None = None, headers: dict | None = N
     return page, status, headers or {}
 
 
+def raw_error(app: Flask, status: int) -> bytes:
+    """A whole HTTP/1.1 response (``Connection: close``) with the styled page for
+    ``status``: for the server to send when a request never reaches the app."""
+    with app.test_request_context("/"):
+        response = app.process_response(app.make_response(error_page(status)))
+    body = response.get_data()
+    head = [f"HTTP/1.1 {response.status}", "Connection: close"]
+    head += [f"{name}: {value}" for name, value in response.headers.items()]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
 class _UrlLimit:
     """WSGI middleware: a path plus query over :data:`MAX_URL_BYTES` gets a styled 414
     before routing (gunicorn passes request lines up to its own, larger limit)."""
@@ -95,8 +107,7 @@ class _UrlLimit:
         if size <= MAX_URL_BYTES:
             return self.wsgi(environ, start_response)
         with self.app.request_context({**environ, "PATH_INFO": "/", "QUERY_STRING": ""}):
-            response = self.app.make_response(error_page(414))
-            response = self.app.process_response(response)
+            response = self.app.process_response(self.app.make_response(error_page(414)))
         return response(environ, start_response)
 
 

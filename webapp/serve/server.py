@@ -19,7 +19,11 @@ import socket
 import threading
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.http.errors import LimitRequestLine
+from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
+
+from ..edge import raw_error
 
 log = logging.getLogger("webapp")
 
@@ -103,6 +107,17 @@ class ArcadeWorker(ThreadWorker):
                 # not in the signal handler: the shutdown waits for the solver workers
                 threading.Thread(target=shutdown, args=(app,), name="arcade-shutdown").start()
 
+    def handle_error(self, req, client, addr, exc):
+        """An over-long request line gets the arcade's styled 414 page, not gunicorn's text."""
+        app = getattr(self, "wsgi", None)
+        if isinstance(exc, LimitRequestLine) and app is not None:
+            try:
+                write_nonblock(client, raw_error(app, 414))
+            except OSError:
+                pass
+            return
+        super().handle_error(req, client, addr, exc)
+
     handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
 
@@ -130,7 +145,11 @@ class ArcadeServer(BaseApplication):
             "graceful_timeout": 15,
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",
-            "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
+            "control_socket_disable": True,
+            # gunicorn's largest request line (default 4094): longer ones get the
+            # styled 414 from ArcadeWorker.handle_error, shorter ones over
+            # webapp.edge.MAX_URL_BYTES the same page from the app
+            "limit_request_line": 8190,  # gunicorn >= 25: no shared ~/.gunicorn socket
         }
         super().__init__()
 

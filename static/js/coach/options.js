@@ -32,8 +32,9 @@ function optionButton(option, play, continues) {
   button.dataset.verdict = option.verdict;
   button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
-  button.setAttribute("aria-label", `${option.move.text}: ${distance === "?" ? "distance not known"
-    : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`);
+  // a description, not a name: the name stays the visible text (speech input users say it)
+  button.title = `${option.move.text}: ${distance === "?" ? "distance not known"
+    : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`;
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
   button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
@@ -41,7 +42,7 @@ function optionButton(option, play, continues) {
   if (continues(option)) {
     // e.g. Klotski's piece metric: the same piece again extends the last move
     button.append(span("option-note", "extends your last move"));
-    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}; extends your last move`);
+    button.title += "; extends your last move";
   }
   button.addEventListener("click", () => play(option));
   return button;
