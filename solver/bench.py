@@ -8,8 +8,10 @@ over string states. Ratios are baseline seconds / solver seconds, so 3.0x means
 the solver took a third of the time. Absolute times drift on shared machines;
 the ratios, measured side by side, are the figures to quote.
 
-This module is the runner and the measuring kit; each game prints its own rows
-(:meth:`~solver.core.game.Game.bench`).
+This module is the measuring kit; each game prints its own rows from its
+``bench`` module (``solver/<game>/bench.py``: ``rows(args)``, optionally
+``arguments(parser)`` for its flags and ``alone(args)`` for a run of its own), which
+``python -m solver bench`` (:func:`solver.cli.run_bench`) finds and runs.
 """
 
 from __future__ import annotations
@@ -234,31 +236,14 @@ def print_pair(name: str, ours: dict, base: dict | None) -> None:
         )
 
 
-def _header() -> None:
+def print_header() -> None:
+    """The bench's first lines: how rows are measured, then the columns."""
+    print(
+        "bench: each row in a fresh process with a cold table cache; "
+        "speed-up = baseline seconds / solver seconds"
+    )
     print(
         f"{'board':<34} {'impl':<9} {'moves':>6} {'optimal':>7} {'nodes':>11} "
         f"{'seconds':>9} {'peak MiB':>8}  speed-up vs baseline"
     )
     print("-" * 110)
-
-
-def run_bench(args) -> int:
-    """Every game's rows (or ``--only`` one game's), or the run a game's own flag asks for.
-
-    ``--fifteen`` is such a flag: see :meth:`~solver.core.game.Game.bench_alone`.
-    """
-    for game in catalogue.games().values():
-        code = game.bench_alone(args)
-        if code is not None:
-            return code
-    games = [game for game in catalogue.games().values() if args.only in (None, game.name)]
-    started = time.perf_counter()
-    print(
-        "bench: each row in a fresh process with a cold table cache; "
-        "speed-up = baseline seconds / solver seconds"
-    )
-    _header()
-    for game in games:
-        game.bench(args)
-    print(f"bench finished in {time.perf_counter() - started:.1f} s")
-    return 0

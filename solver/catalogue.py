@@ -1,41 +1,61 @@
 """The one lookup for games: every package ``solver/<game>/`` that declares ``GAME``.
 
 Nothing else in the project keeps a list of games. A package becomes a game by
-exporting ``GAME``, a :class:`~solver.core.game.Game` subclass, from its
-``__init__``; :func:`games` finds it by scanning this package's subpackages.
+exporting ``GAME``, a :class:`~solver.core.game.Game` subclass named like its
+package, from its ``__init__``. :func:`names` lists the game packages without
+importing any, :func:`get` imports the one asked for, and :func:`games` imports
+them all (the web app and the bench need every one; a one-game CLI call does
+not, so it starts in the time one game takes to import).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import lru_cache
+from functools import cache
+from pathlib import Path
 
 from .core.errors import BoardError
 from .core.game import Game
 
 _HERE = __name__.rpartition(".")[0]  # "solver"
+#: subpackages of ``solver`` that are not games
+NOT_GAMES = frozenset({"core", "examples"})
 
 
-@lru_cache(maxsize=1)
+@cache
+def names() -> tuple[str, ...]:
+    """The game packages' names, sorted, found on disk without importing them."""
+    folder = str(Path(__file__).resolve().parent)
+    return tuple(
+        sorted(
+            info.name
+            for info in pkgutil.iter_modules([folder])
+            if info.ispkg and info.name not in NOT_GAMES and not info.name.startswith("_")
+        )
+    )
+
+
+@cache
+def _load(name: str) -> type[Game]:
+    """Import the package ``name`` and return its declaration (named like the package)."""
+    module = importlib.import_module(f"{_HERE}.{name}")
+    game = getattr(module, "GAME", None)
+    if not (isinstance(game, type) and issubclass(game, Game)) or game.name != name:
+        raise TypeError(f"{_HERE}.{name} must export GAME, a Game subclass named {name!r}")
+    return game
+
+
+@cache
 def games() -> dict[str, type[Game]]:
     """Every declared game by name, in a stable order (declaration ``order``, then name)."""
-    found = {}
-    package = importlib.import_module(_HERE)
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg or info.name in ("core",):
-            continue
-        module = importlib.import_module(f"{_HERE}.{info.name}")
-        game = getattr(module, "GAME", None)
-        if isinstance(game, type) and issubclass(game, Game) and game.name:
-            found[game.name] = game
-    order = sorted(found.values(), key=lambda g: (getattr(g, "order", 100), g.name))
-    return {g.name: g for g in order}
+    found = [_load(name) for name in names()]
+    return {game.name: game for game in sorted(found, key=lambda g: (g.order, g.name))}
 
 
-def get(name) -> type[Game]:
-    """The game called ``name``; a clear BoardError (quoting it) otherwise."""
-    known = games()
-    if not isinstance(name, str) or name not in known:
-        raise BoardError(f"unknown puzzle {str(name)[:40]!r}; choose one of {', '.join(known)}")
-    return known[name]
+def get(name: object) -> type[Game]:
+    """The game called ``name`` (importing only its package); a clear BoardError quoting
+    ``name`` otherwise."""
+    if not isinstance(name, str) or name not in names():
+        raise BoardError(f"unknown puzzle {str(name)[:40]!r}; choose one of {', '.join(names())}")
+    return _load(name)

@@ -3,18 +3,24 @@
 
 Exit codes: 0 solved, 1 proven unsolvable, 2 bad input (one line on stderr, no
 traceback), 3 the search gave up within its budget.
+
+A call about one puzzle imports that game alone (its flags come from its
+declaration), so ``solve npuzzle`` starts as fast as the 8-puzzle allows; ``bench``
+loads every game's ``bench`` module, which no other command imports.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import os
 import sys
+import time
+from collections.abc import Sequence
 
 from . import catalogue
-from .bench import run_bench
 from .core.errors import BoardError
 from .core.game import Option
 from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
@@ -45,10 +51,15 @@ def seconds(text: str) -> float:
     return value
 
 
-def _declared_options() -> dict[str, list[Option]]:
-    """Every game's options by name: a name several games share becomes one flag."""
+PUZZLE_COMMANDS = ("solve", "hardest")
+
+
+def _declared_options(scope: Sequence[str] | None = None) -> dict[str, list[Option]]:
+    """The options of the games in ``scope`` (every game when None) by name: a name
+    several games share becomes one flag."""
+    games = [catalogue.get(name) for name in scope] if scope else catalogue.games().values()
     flags: dict[str, list[Option]] = {}
-    for game in catalogue.games().values():
+    for game in games:
         for option in game.options:
             flags.setdefault(option.name, []).append(option)
     return flags
@@ -69,20 +80,44 @@ def _joined(names: list[str], last: str = "or") -> str:
     return f" {last} ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    games = catalogue.games()
+def bench_modules() -> dict[str, object]:
+    """Each game's ``bench`` module (its rows of ``python -m solver bench``), found the way
+    the games are: ``solver/<game>/bench.py``."""
+    found = {}
+    for name in catalogue.names():
+        try:
+            found[name] = importlib.import_module(f"{catalogue.__package__}.{name}.bench")
+        except ModuleNotFoundError as err:  # a game without bench rows
+            if err.name != f"{catalogue.__package__}.{name}.bench":
+                raise
+    return found
+
+
+def _scope(argv: Sequence[str]) -> list[str] | None:
+    """The one game a ``solve``/``hardest`` call is about, when its name comes first
+    after the command; else None (every game's flags, and argparse's own messages)."""
+    words = [word for word in argv if not word.startswith("-")]
+    if len(words) >= 2 and words[0] in PUZZLE_COMMANDS and words[1] in catalogue.names():
+        return [words[1]]
+    return None
+
+
+def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``scope`` names the games whose option flags ``solve`` and
+    ``hardest`` take (every game when None), ``bench`` False leaves out the flags of the
+    games' bench modules (no bench code is imported then)."""
+    names = list(catalogue.names())
     parser = _Parser(
         prog="python -m solver",
-        description=f"Optimal solver for "
-        f"{_joined([game.title for game in games.values()], 'and')}.",
+        description=f"Optimal solver for the puzzles {_joined(names, 'and')}.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     solve = sub.add_parser("solve", help="solve one board")
-    solve.add_argument("puzzle", help=_joined(list(games)))
+    solve.add_argument("puzzle", help=_joined(names))
     solve.add_argument("board", help="the board in the puzzle's notation (see README)")
-    for name, options in _declared_options().items():
+    for name, options in _declared_options(scope).items():
         _add_option_flag(solve, name, options)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--seconds", type=seconds, help="give up after this many seconds")
@@ -99,9 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the position of a layout's group farthest "
         "from solved (or over every placement of its pieces), proven",
     )
-    hardest.add_argument("puzzle", help=_joined(list(games)))
+    hardest.add_argument("puzzle", help=_joined(names))
     hardest.add_argument("board", help="the layout in the puzzle's notation")
-    for name, options in _declared_options().items():
+    for name, options in _declared_options(scope).items():
         _add_option_flag(hardest, name, options)
     hardest.add_argument(
         "--placements",
@@ -116,17 +151,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="report progress on stderr (default: on)",
     )
 
-    bench = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
-    bench.add_argument("--quick", action="store_true", help="a smaller, faster set of boards")
-    bench.add_argument("--only", choices=list(games), help="bench one puzzle only")
-    bench.add_argument(
+    bench_parser = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
+    bench_parser.add_argument(
+        "--quick", action="store_true", help="a smaller, faster set of boards"
+    )
+    bench_parser.add_argument("--only", choices=names, help="bench one puzzle only")
+    bench_parser.add_argument(
         "--baseline-seconds",
         type=seconds,
         default=120.0,
         help="stop a baseline run after this long (reported as gave up)",
     )
-    for game in games.values():
-        game.bench_arguments(bench)
+    if bench:
+        for module in bench_modules().values():
+            if hasattr(module, "arguments"):
+                module.arguments(bench_parser)
     return parser
 
 
@@ -178,7 +217,7 @@ def run_solve(args: argparse.Namespace) -> int:
     budget = Budget(max_nodes=args.nodes, max_seconds=args.seconds)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     progress = _StderrProgress(show)
-    options = {name: getattr(args, name) for name in _declared_options()}
+    options = {name: getattr(args, name, None) for name in _declared_options([args.puzzle])}
     report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
     progress.finish()
     if args.json:
@@ -217,7 +256,9 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_hardest(args: argparse.Namespace) -> int:
     """Exit 0 with the hardest start found, 1 when no position of the group is solved."""
     game = catalogue.get(args.puzzle)
-    options = game.check_options({name: getattr(args, name) for name in _declared_options()})
+    options = game.check_options(
+        {name: getattr(args, name, None) for name in _declared_options([args.puzzle])}
+    )
     game.check_size(args.board)
     report = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
     found = game.hardest(args.board, options, args.placements, report)
@@ -275,9 +316,42 @@ def _print_human(report: dict) -> None:
         print(f"unsolvable: {report['message'] or 'no position reachable is solved'} {tail}")
 
 
+def run_bench(args: argparse.Namespace) -> int:
+    """Every game's rows (or ``--only`` one game's), or the run a game's own flag asks for
+    (``--fifteen`` replaces the usual rows: a bench module's ``alone(args)``)."""
+    from .bench import print_header  # the measuring kit, only for this command
+
+    modules = bench_modules()
+    for module in modules.values():
+        code = module.alone(args) if hasattr(module, "alone") else None
+        if code is not None:
+            return code
+    started = time.perf_counter()
+    print_header()
+    for name in catalogue.games():
+        if args.only in (None, name) and name in modules:
+            modules[name].rows(args)
+    print(f"bench finished in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse ``argv``, importing no more games than it is about. An option of another
+    game is one clear line, as it is when every game's flags are known."""
+    scope = _scope(argv)
+    parser = build_parser(scope, bench=bool(argv) and argv[0] == "bench")
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        flags = [word for word in extra if word.startswith("--")]
+        if scope and flags:
+            raise UsageError(f"{flags[0].split('=')[0]} does not apply to {scope[0]}")
+        raise UsageError(f"unrecognized arguments: {' '.join(extra)[:100]}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = parse(sys.argv[1:] if argv is None else argv)
         if args.command == "solve":
             return run_solve(args)
         if args.command == "hardest":

@@ -218,3 +218,33 @@ def test_every_game_is_declared_and_its_default_board_solves(name):
     assert domain.format(state) == game.default_board
     report = solve_board(name, game.default_board, budget=Budget(max_seconds=20), **defaults)
     assert report["status"] == "solved" and report["length"] > 0
+
+
+def test_a_game_declaration_holds_no_bench_code():
+    """Bench rows live in ``solver/<game>/bench.py``, which only ``python -m solver bench``
+    loads: no declaration, and no module a game imports, reaches bench or baseline code."""
+    from solver.core.game import Game
+
+    assert not any(hasattr(Game, hook) for hook in ("bench", "bench_arguments", "bench_alone"))
+    files = module_files()
+    graph = import_graph(files)
+    for package in _game_packages():
+        seen, todo = set(), [package, f"{package}.game"]
+        while todo:
+            module = todo.pop()
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph.get(module, ()))
+        reached = sorted(m for m in seen if m.rsplit(".", 1)[-1] in ("bench", "baseline"))
+        assert reached == [], f"{package} reaches {reached}"
+
+
+@pytest.mark.parametrize("name", list(catalogue.games()))
+def test_every_game_package_has_the_same_roles(name):
+    """The same file names for the same roles: ``game.py`` the declaration, ``domain.py``
+    the search problem, ``bench.py`` the bench rows; ``levels.py`` only for player packs."""
+    folder = ROOT / "solver" / name
+    for role in ("game.py", "domain.py", "bench.py"):
+        assert (folder / role).is_file(), f"solver/{name} has no {role}"
+    if (folder / "levels.py").is_file():
+        assert catalogue.get(name).levels(), f"solver/{name}/levels.py holds no player levels"

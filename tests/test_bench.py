@@ -31,6 +31,10 @@ def test_bench_npuzzle_section_prints_solver_and_baseline_rows(npuzzle_tables):
     assert " 31 " in solver_row and " 31 " in baseline_row
     assert re.search(r"\d+\.\dx", solver_row)
     assert "whole optimal solution in" in proc.stdout
+    whole = re.findall(
+        r"8-puzzle CLI as a whole process .*: CLI [\d.]+ s, seed-style BFS [\d.]+ s: ", proc.stdout
+    )
+    assert len(whole) == 2
     assert re.search(
         r"15-puzzle hint for Korf's #60 .*: \d+ ms .* first 5x5 hints of 10 scrambles", proc.stdout
     )

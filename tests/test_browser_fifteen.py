@@ -16,7 +16,7 @@ from test_npuzzle import DOMAIN, scramble
 
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.domain import warm_tables
-from solver.npuzzle.levels import load
+from solver.npuzzle.instances import load
 
 pytestmark = pytest.mark.browser
 

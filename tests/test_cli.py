@@ -153,7 +153,57 @@ def test_bench_flags_come_from_the_games_and_a_game_can_take_the_run(monkeypatch
     assert args.deals == 2 and args.fifteen == "1-100"
     ranges = []
     monkeypatch.setattr(
-        "solver.npuzzle.game.bench_fifteen", lambda args: ranges.append(args.fifteen) or 7
+        "solver.npuzzle.bench.bench_fifteen", lambda args: ranges.append(args.fifteen) or 7
     )
     assert main(["bench", "--fifteen", "3-4"]) == 7
     assert ranges == ["3-4"] and capsys.readouterr().out == ""  # no usual rows
+
+
+def test_a_one_game_call_imports_that_game_alone():
+    """``solve npuzzle`` loads no other game, no bench or baseline code and no numba
+    (read from ``python -X importtime``, which lists every module a process imports)."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "solver",
+            "solve",
+            "npuzzle",
+            "1 2 3 4 5 6 7 0 8",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "solver.npuzzle.domain" in loaded
+    others = {name for name in catalogue.names() if name != "npuzzle"}
+    unwanted = sorted(
+        module
+        for module in loaded
+        if module.split(".")[0] == "numba"
+        or (module.startswith("solver.") and module.split(".")[1] in others)
+        or module.rsplit(".", 1)[-1] in ("bench", "baseline")
+    )
+    assert unwanted == []
+
+
+def test_the_game_names_are_the_package_names_and_listing_them_imports_none():
+    code = (
+        "import sys; from solver import catalogue; names = catalogue.names(); "
+        "print(','.join(names), any(m.startswith(tuple(f'solver.{n}' for n in names)) "
+        "for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [",".join(sorted(catalogue.games())), "False"]
+    assert all(game.__module__ == f"solver.{name}.game" for name, game in catalogue.games().items())
+
+
+def test_an_option_of_another_game_is_one_clear_line(capsys):
+    assert main(["solve", "npuzzle", "1 2 3 0", "--capacity=4"]) == 2
+    assert capsys.readouterr().err == "error: --capacity does not apply to npuzzle\n"

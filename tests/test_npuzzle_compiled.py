@@ -15,7 +15,7 @@ from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
 from solver.npuzzle import domain as npuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
-from solver.npuzzle.levels import load
+from solver.npuzzle.instances import load
 
 INSTANCES = load("korf100")["instances"]
 #: the issue's example: 41 moves, answered 47 "not proven" when the build ate the budget

@@ -14,7 +14,7 @@ from solver.engine import analyse_board, analyse_stages, solve_board
 from solver.npuzzle import domain as npuzzle
 from solver.npuzzle import goal_state
 from solver.npuzzle import pdb as npuzzle_pdb
-from solver.npuzzle.levels import load
+from solver.npuzzle.instances import load
 
 INSTANCES = load("korf100")["instances"]
 # quick ones of Korf's 100 for the 6-6-3 databases, numbered 1-100 as published

@@ -11,7 +11,7 @@ from test_npuzzle import DOMAIN, assert_replays, scramble
 from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
 from solver.npuzzle import anytime
-from solver.npuzzle.levels import load
+from solver.npuzzle.instances import load
 from solver.npuzzle.reduce import reduction_cells
 
 KORF50 = load("korf50")["instances"]

@@ -14,7 +14,7 @@ from helpers.sockets import Inbox
 from test_npuzzle import DOMAIN
 from test_webapp_socket import LONG, ONE_MOVE_8
 
-from solver.npuzzle.levels import load
+from solver.npuzzle.instances import load
 from webapp import app as app_module
 from webapp import create_app
 from webapp.guard.ratelimit import RateLimiter

@@ -8,7 +8,9 @@ scripts) reads these declarations through :mod:`solver.catalogue` instead, so
 adding a game means adding its package and nothing else.
 
 Hooks are classmethods with safe defaults; a game overrides only what it has
-(levels, a generator, tables worth warming, bench rows).
+(levels, a generator, tables worth warming). Bench rows are not part of the
+declaration: they live in the game's own ``bench`` module, which only
+``python -m solver bench`` imports.
 """
 
 from __future__ import annotations
@@ -229,22 +231,6 @@ class Game:
     def warm(cls, stop=None) -> int:
         """Build or load the tables its analyses look up; returns how many were warmed."""
         return 0
-
-    @classmethod
-    def bench(cls, args) -> None:
-        """Print this game's rows of ``python -m solver bench``."""
-
-    @classmethod
-    def bench_arguments(cls, parser) -> None:
-        """Add this game's own flags to the ``bench`` command's argparse ``parser``."""
-
-    @classmethod
-    def bench_alone(cls, args) -> int | None:
-        """The exit code of a run of its own that this game's flags asked for, else None.
-
-        ``bench --fifteen`` is such a run: it replaces the usual rows.
-        """
-        return None
 
     # -- as JSON -----------------------------------------------------------------
     @classmethod

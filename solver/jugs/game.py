@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
-from .rules import MAX_JUGS, Jugs
+from .domain import Jugs
+from .rules import MAX_JUGS
 
 PACK = "jugs-classic"
 LEVELS_FILE = Path(__file__).resolve().parent / "levels.json"
@@ -57,25 +57,3 @@ class JugsGame(Game):
             }
             for level in _pack()
         ]
-
-    @classmethod
-    def bench(cls, args) -> None:
-        """Every level solved with the game's own search, pours checked against the pack;
-        then each level's moves rated by the coach."""
-        from ..bench import coach_row, isolated, print_coach  # the runner imports the games
-
-        started = time.perf_counter()
-        nodes = wrong = 0
-        for level in cls.levels():
-            goal = level["options"]["goal"]
-            domain = Jugs(goal=goal)
-            result = domain.solve(domain.parse(level["board"]))
-            nodes += result.nodes
-            wrong += result.length != level["moves"][goal]
-        print(
-            f"jugs: {len(cls.levels())} levels solved in "
-            f"{time.perf_counter() - started:.3f} s, {nodes:,} positions, "
-            f"{wrong} not at the pack's pour count"
-        )
-        boards = [(level["board"], level["options"]) for level in cls.levels()]
-        print_coach("jugs (every level's start)", isolated(coach_row, "jugs", boards, {}))

@@ -111,7 +111,7 @@ def baseline_exhaust_row(board: str, metric: str, max_seconds: float) -> dict:
     }
 
 
-def bench(args) -> None:
+def rows(args) -> None:
     for board, label in ((CLASSIC, "klotski classic"), (STAGE_138, "klotski 138-move")):
         for metric in METRICS:
             ours = isolated(solver_row, "klotski", board, {"metric": metric})

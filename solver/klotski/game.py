@@ -7,10 +7,8 @@ import logging
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
-from .bench import bench
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
-from .hardest import hardest_report
 from .levels import klotski_levels
 from .moves import METRICS
 
@@ -72,10 +70,8 @@ class KlotskiGame(Game):
 
     @classmethod
     def hardest(cls, board, options, placements, report=None) -> dict:
+        from .hardest import hardest_report  # only the hardest command searches groups
+
         return hardest_report(
             board, options.get("metric", "piece"), options.get("goal"), placements, report
         )
-
-    @classmethod
-    def bench(cls, args) -> None:
-        bench(args)

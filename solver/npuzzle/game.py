@@ -6,7 +6,6 @@ from typing import Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
-from .bench import bench, bench_fifteen, bench_twenty_four
 from .domain import NPuzzle, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
@@ -81,42 +80,3 @@ class NPuzzleGame(Game):
         """The 3x3 distance table, the 4x4 and 5x5 pattern databases, the compiled searches."""
         warm_tables()
         return 3
-
-    @classmethod
-    def bench(cls, args) -> None:
-        bench(args)
-
-    @classmethod
-    def bench_arguments(cls, parser) -> None:
-        parser.add_argument(
-            "--fifteen",
-            nargs="?",
-            const="1-100",
-            metavar="RANGE",
-            help="solve Korf's 15-puzzle instances (e.g. 1-10) instead",
-        )
-        parser.add_argument(
-            "--twenty-four",
-            nargs="?",
-            const="1-50",
-            metavar="RANGE",
-            help="search Korf and Felner's 24-puzzle instances (e.g. 1-10) "
-            "for a fixed time each instead: the quality table",
-        )
-        parser.add_argument(
-            "--twenty-four-seconds",
-            type=float,
-            default=10.0,
-            metavar="SECONDS",
-            help="time per 24-puzzle instance (default 10)",
-        )
-
-    @classmethod
-    def bench_alone(cls, args) -> int | None:
-        """``bench --fifteen`` (Korf's 100 15-puzzle instances) or ``--twenty-four``
-        (the 24-puzzle quality table) instead of the usual rows."""
-        if args.fifteen:
-            return bench_fifteen(args)
-        if args.twenty_four:
-            return bench_twenty_four(args)
-        return None

@@ -59,7 +59,7 @@ def deals_row(colours: int, deals: int, seed0: int) -> dict:
     }
 
 
-def bench(args) -> None:
+def rows(args) -> None:
     deals = args.deals or (3 if args.quick else 10)
     sizes = (6, 9, 14) if args.quick else (6, 9, 12, 14)
     for colours in sizes:
@@ -85,3 +85,13 @@ def bench(args) -> None:
             f"water-sort {colours} colours seed 1 (every position of its solution)",
             isolated(coach_row, "watersort", states, {"capacity": 4}, 3),
         )
+
+
+def arguments(parser) -> None:
+    """Water sort's own flag of the ``bench`` command."""
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="water-sort deals per size (default 10, quick 3)",
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import Game, Option
-from .bench import bench
 from .domain import WaterSort
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
@@ -93,16 +92,3 @@ class WaterSortGame(Game):
             "empty": list(EMPTY),
             "defaults": dict(DEFAULTS),
         }
-
-    @classmethod
-    def bench(cls, args) -> None:
-        bench(args)
-
-    @classmethod
-    def bench_arguments(cls, parser) -> None:
-        parser.add_argument(
-            "--deals",
-            type=int,
-            default=None,
-            help="water-sort deals per size (default 10, quick 3)",
-        )

@@ -1,4 +1,5 @@
-"""Level data shipped with the N-puzzle: Korf's hundred 15-puzzle instances."""
+"""Benchmark instances shipped with the N-puzzle: Korf's hundred 15-puzzle instances and
+Korf and Felner's fifty 24-puzzle ones (the player's levels are generated, not packed)."""
 
 from __future__ import annotations
 
