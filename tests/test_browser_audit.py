@@ -94,16 +94,16 @@ def test_page_passes_axe_fits_the_screen_and_its_csp(page, live_server, path, dr
         " [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
         " > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className)]"
     )
-    assert overflow[0] <= overflow[1], f"{path} is {overflow[0]} px wide on a {overflow[1]} px screen: {overflow[2]}"
+    assert overflow[0] <= overflow[1], (
+        f"{path} is {overflow[0]} px wide on a {overflow[1]} px screen: {overflow[2]}"
+    )
 
     # served as if from the page's own origin (Playwright answers the request from
     # node_modules): an inline copy, as add_script_tag(path=...) makes, is what the
     # page's CSP rightly refuses, and the CSP stays on for the whole check
     page.route(live_server + "/__axe.js", lambda route: route.fulfill(path=str(AXE)))
     page.add_script_tag(url=live_server + "/__axe.js")
-    result = page.evaluate(
-        "() => axe.run(document, {resultTypes: ['violations']})"
-    )
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     found = serious(result["violations"])
     assert not found, "\n".join(found)
     assert not blocked, "\n".join(blocked)

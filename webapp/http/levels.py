@@ -107,6 +107,7 @@ def level_facts(game: type[Game], board: str, options: Mapping, generated: dict 
         facts["min"] = {"moves": level["moves"][game.progress_value(options)], "optimal": True}
         facts["level"] = {
             "name": level["name"],
+            "english": level.get("english"),  # beside a name in another language
             "pack": level["pack"],
             "moves": dict(level["moves"]),
         }
