@@ -15,9 +15,8 @@ axe is loaded with ``add_script_tag(url=...)`` from a route Playwright answers w
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import time
+from pathlib import Path
 
 import pytest
 from test_browser_support import ARTIFACTS

@@ -14,6 +14,7 @@ describes, while gunicorn waits for the connections to close, then both exit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import threading
@@ -111,10 +112,8 @@ class ArcadeWorker(ThreadWorker):
         """An over-long request line gets the arcade's styled 414 page, not gunicorn's text."""
         app = getattr(self, "wsgi", None)
         if isinstance(exc, LimitRequestLine) and app is not None:
-            try:
+            with contextlib.suppress(OSError):  # the client may be gone already
                 write_nonblock(client, raw_error(app, 414))
-            except OSError:
-                pass
             return
         super().handle_error(req, client, addr, exc)
 
