@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test bench load soak cluster clean
+.PHONY: run dev lint test audit bench load soak cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,12 @@ test: $(VENV)/.test-installed lint
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	$(PY) -m pytest -q
+
+# Lighthouse (npm) on the lobby, a play page and an editor, phone and desktop, against a
+# freshly started production server; prints the scores, fails under 95 (not in make test)
+audit: $(VENV)/.run-installed node_modules/.installed
+	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(PY) scripts/audit.py
 
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
