@@ -1,4 +1,5 @@
-"""``make audit``: Lighthouse on the lobby, a play page and an editor, phone and desktop.
+"""``make audit``: Lighthouse on the lobby, a play page and an editor (the first game's),
+phone and desktop.
 
 Starts a fresh production server (``python -m webapp``, gunicorn) on a free loopback
 port, or audits ``--url`` if given, runs Lighthouse from node_modules with Debian's
@@ -23,7 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-PAGES = ("/", "/play/klotski", "/editor/klotski")
+sys.path.insert(0, str(ROOT))
+from solver import catalogue  # noqa: E402  (the checkout's solver)
+
+FIRST = next(iter(catalogue.games()))  # the lobby's first game
+PAGES = ("/", f"/play/{FIRST}", f"/editor/{FIRST}")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 PRESETS = ("mobile", "desktop")
 
