@@ -127,8 +127,12 @@ def install(app: Flask) -> None:
     app.jinja_env.globals["asset"] = asset
     app.extensions["static_fingerprint"] = fingerprint
 
-    @app.get(prefix + "<path:filename>", endpoint="asset")
-    def fingerprinted(filename: str):
+    @app.get("/static/<string(length=12):stamp>/<path:filename>", endpoint="asset")
+    def fingerprinted(stamp: str, filename: str):
+        if stamp != fingerprint:  # a page from before a deploy: today's file, not cached
+            response = send_from_directory(folder, filename, max_age=0)
+            response.cache_control.no_cache = True
+            return response
         response = send_from_directory(folder, filename, max_age=LONG_CACHE)
         response.cache_control.immutable = True
         return response
