@@ -1,8 +1,8 @@
 """Browser: every page audited at a desktop and a phone width, one load per page and width.
 
-A play page's module script is held back for a second: its layout shift (the sum of
-'layout-shift' entries) must stay under 0.1, so the board's space is kept before
-the script draws it.
+A play page's or editor's module script is held back for a second: its layout shift
+(the sum of 'layout-shift' entries) must stay under 0.1, so the board's space is kept
+before the script draws it.
 
 axe-core (from node_modules, injected as a file: no CDN) must find no serious or
 critical violation; no page may be wider than the screen; the Content-Security-Policy
@@ -45,6 +45,8 @@ new PerformanceObserver((list) => {
 }).observe({type: "layout-shift", buffered: true});
 """
 LATE_SECONDS = 1.0
+#: the module script held back, by the first part of the path
+LATE_SCRIPTS = {"play": "main.js", "editor": "editor.js"}
 
 
 def late(route):
@@ -73,13 +75,13 @@ def test_page_passes_axe_fits_the_screen_and_its_csp(page, live_server, path, dr
         lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None,
     )
     page.set_viewport_size(dict(zip(("width", "height"), WIDTHS[width], strict=True)))
-    play = path.startswith("/play/")
-    if play:  # the page's script arrives late: the board's space must be kept for it
+    script = LATE_SCRIPTS.get(path.split("/")[1])
+    if script:  # the page's script arrives late: the board's space must be kept for it
         page.add_init_script(SHIFT_OBSERVER)
-        page.route("**/js/main.js", late)
+        page.route(f"**/js/{script}", late)
     page.goto(live_server + path)
     page.wait_for_selector(drawn, state="attached")
-    if play:
+    if script:
         page.wait_for_timeout(300)
         shift = page.evaluate("window.__layoutShift")
         assert shift < 0.1, f"{path} shifts by {shift:.3f} when its script arrives late"
