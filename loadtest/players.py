@@ -45,6 +45,7 @@ import socketio
 from solver.engine import make_domain
 from solver.klotski import levels as solver_levels
 
+from .crowd import crowd, print_crowd
 from .floods import print_floods, run_floods
 
 #: a 6x6 Klotski board whose breadth-first search runs for seconds: the long solve
@@ -493,6 +494,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--flood", action="append", help="run only this flood scenario (repeat for several)"
     )
+    parser.add_argument(
+        "--crowd",
+        action="store_true",
+        help="only the crowd scenario: 12 hard solves and a trivial one from one address",
+    )
     args = parser.parse_args(argv)
     process = None
     url, pid = args.url, args.pid
@@ -502,12 +508,15 @@ def main(argv=None) -> int:
         pid = [process.pid]
     report: dict = {}
     try:
-        if not args.floods_only:
+        if args.crowd:
+            report["crowd"] = asyncio.run(crowd(url if isinstance(url, str) else url[0]))
+            print_crowd(report["crowd"])
+        elif not args.floods_only:
             report = asyncio.run(
                 run_load(url, args.clients, args.duration, args.seed, args.timeout, server_pid=pid)
             )
             print_report(report)
-        if args.flood_seconds > 0 or args.floods_only:
+        if not args.crowd and (args.flood_seconds > 0 or args.floods_only):
             pids = [pid] if isinstance(pid, int) else list(pid)
             report["floods"] = asyncio.run(
                 run_floods(

@@ -203,6 +203,19 @@ def _move_payload(domain: Domain, move: Any) -> dict:
     return info
 
 
+def _lower_bound(domain: Domain, state: Any, analysis: Analysis) -> int | None:
+    """Proven fewest moves left: the distance when proven, else the search's bound or
+    the admissible heuristic (the page says "at least N%" from it)."""
+    if analysis.solvable is False:
+        return None
+    if analysis.optimal and analysis.distance is not None:
+        return analysis.distance
+    bounds = [analysis.lower_bound or 0]
+    if domain.heuristic_admissible:
+        bounds.append(domain.heuristic(state))
+    return max(bounds)
+
+
 def _analysis_payload(
     domain: Domain,
     state: Any,
@@ -227,6 +240,7 @@ def _analysis_payload(
         if analysis.next_state is not None
         else None,
         "message": analysis.message,
+        "lower_bound": _lower_bound(domain, state, analysis),
         "final": final,
         "options": options,
         "options_complete": complete,

@@ -17,7 +17,7 @@ from solver.core.results import Budget
 from solver.engine import parse_board, solve_board
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("solver", "webapp")
+PACKAGES = ("solver", "webapp", "loadtest")
 
 
 def module_name(path: Path) -> str:
@@ -248,3 +248,53 @@ def test_every_game_package_has_the_same_roles(name):
         assert (folder / role).is_file(), f"solver/{name} has no {role}"
     if (folder / "levels.py").is_file():
         assert catalogue.get(name).levels(), f"solver/{name}/levels.py holds no player levels"
+
+
+# -- the web app ----------------------------------------------------------------------------
+
+#: the job core's modules: the rules, the model, the fair queue, escalation
+JOB_CORE = (
+    "webapp.jobs.core",
+    "webapp.jobs.model",
+    "webapp.jobs.fairness",
+    "webapp.jobs.escalation",
+)
+#: the two back ends (and what runs inside their workers)
+BACK_ENDS = (
+    "webapp.jobs.pool",
+    "webapp.jobs.process",
+    "webapp.jobs.cluster",
+    "webapp.jobs.cluster_job",
+    "webapp.jobs.cluster_worker",
+)
+
+
+def test_webapp_keeps_at_most_a_dozen_modules_at_its_top():
+    top = sorted(path.name for path in (ROOT / "webapp").glob("*.py"))
+    assert len(top) <= 12, top
+    packages = sorted(p.name for p in (ROOT / "webapp").iterdir() if (p / "__init__.py").exists())
+    assert {"http", "live", "guard", "jobs", "serve"} <= set(packages)
+
+
+def test_the_job_core_imports_neither_back_end():
+    files = module_files()
+    graph = import_graph(files)
+    for module in JOB_CORE:
+        reached, todo = set(), [module]
+        while todo:  # everything the module needs, directly or not
+            for name in graph[todo.pop()]:
+                if name not in reached:
+                    reached.add(name)
+                    todo.append(name)
+        assert not reached & set(BACK_ENDS), f"{module} reaches {sorted(reached & set(BACK_ENDS))}"
+        outside = {name.split(".")[0] for name in _imported_names(files[module])}
+        assert not outside & {"rq", "redis", "multiprocessing"}, f"{module} imports {outside}"
+
+
+def test_load_tools_live_outside_the_app_package():
+    for path in sorted((ROOT / "webapp").rglob("*.py")):
+        roots = {name.split(".")[0] for name in _imported_names(path)}
+        assert not roots & {"loadtest", "aiohttp"}, f"{path.relative_to(ROOT)} imports {roots}"
+    assert not list((ROOT / "webapp").rglob("*load*.py")) and not list(
+        (ROOT / "webapp").rglob("flood*.py")
+    )

@@ -156,12 +156,19 @@ def test_an_option_that_extends_the_last_move_says_so(page, live_server):
     shown_options(view)
     again = view.page.locator('[data-testid="option"][data-move^="G "]')
     others = view.page.locator('[data-testid="option"]:not([data-move^="G "])')
-    for option in again.all():
-        expect(option).to_contain_text("extends your last move")
-    for option in others.all():
-        expect(option).not_to_contain_text("extends your last move")
-    # G on to a third place (not back to its start, which would undo the move)
+    # the option that moves G back where it started takes the move back: it extends nothing
     domain, state = parse_board("klotski", view.state())
+    back = {domain.describe(m) for m, c in domain.legal_moves(state) if domain.format(c) == start}
+    assert back and {o.get_attribute("data-move") for o in again.all()} > back
+    for option in again.all():
+        if option.get_attribute("data-move") in back:
+            expect(option).to_contain_text("takes back your last move")
+            expect(option).not_to_contain_text("extends")
+        else:
+            expect(option).to_contain_text("extends your last move")
+    for option in others.all():
+        expect(option).not_to_contain_text("your last move")
+    # G on to a third place (not back to its start, which would undo the move)
     text, board = next(
         (domain.describe(m), domain.format(c))
         for m, c in domain.legal_moves(state)

@@ -23,6 +23,7 @@ from helpers.sockets import ANSWERS, replay_solution
 from test_webapp_live import LiveClient
 from test_webapp_socket import ONE_MOVE_8
 
+from loadtest.crowd import run_crowd
 from loadtest.players import free_port
 from solver import catalogue
 from webapp.jobs.cluster import LOST_MESSAGE
@@ -98,12 +99,15 @@ class Honcho:
         return Worker.all(connection=redis_client(self.url))
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until both web processes answer and both workers have registered with RQ."""
+        """Until both web processes' quick lanes are warm and both workers have registered
+        with RQ (after warming their tables)."""
         deadline = time.monotonic() + timeout
         while True:
             try:
                 for url in self.web_urls:
-                    urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+                    with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
+                        quick = json.load(response)["pools"]["analyse"]
+                    assert quick["ready"] == quick["size"]
                 if len(self.workers()) >= 2:
                     return
             except Exception:  # noqa: BLE001 - not up yet
@@ -129,12 +133,11 @@ def cluster(tmp_path_factory):
         {
             "ARCADE_SOLVE_SECONDS": "20",
             "ARCADE_LOG_LEVEL": "WARNING",
-            "ARCADE_PREBUILD_TABLES": "0",
         },
     )
     clients = []
     try:
-        started.wait_ready(60)
+        started.wait_ready(180)
         pids = [worker.pid for worker in started.workers()]
         yield started, clients
     finally:
@@ -205,6 +208,33 @@ def test_a_worker_killed_mid_job_is_retried_or_answered(cluster):
         assert name == "error" and reply["message"] == LOST_MESSAGE
     with urllib.request.urlopen(f"{started.web_urls[1]}/readyz", timeout=5) as response:
         health = json.load(response)
-    assert health["retried"] + health["lost"] >= 1
+    assert health["pools"]["solve"]["lost"] >= 1
     client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "after"})
     assert client.wait("analysis", timeout=30)[1]["distance"] == 1
+
+
+def _readyz(url):
+    with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
+        return json.load(response)
+
+
+def test_quick_answers_never_touch_redis(cluster):
+    """Table lookups and searches within the quick budget are the web process's own."""
+    started, _ = cluster
+    client = connect(cluster, 0)
+    before = _readyz(started.web_urls[0])["pools"]
+    queued = started.workers()[0].connection.llen("rq:queue:arcade")
+    client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "q"})
+    assert client.wait("analysis", timeout=30)[1]["distance"] == 1
+    after = _readyz(started.web_urls[0])["pools"]
+    assert after["analyse"]["completed"] > before["analyse"]["completed"]
+    assert after["solve"]["completed"] == before["solve"]["completed"] and queued == 0
+    assert set(after) == {"analyse", "solve", "page"}  # the keys one server reports
+
+
+def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(cluster):
+    """The scenario of ``test_crowd.py``, on one web process of the cluster."""
+    started, _ = cluster
+    report = run_crowd(started.web_urls[0])
+    assert report["event"] == "solution" and report["length"] == 3, report
+    assert report["seconds"] < 1.0, report

@@ -59,3 +59,32 @@ def test_bad_requests_raise_board_error(puzzle, board, options, fragment):
 
 def test_none_options_are_ignored():
     assert make_domain("klotski", metric=None, goal=None, capacity=None).name == "klotski"
+
+
+def test_every_analysis_carries_a_proven_lower_bound(monkeypatch):
+    """The page says "at least N%" from it: the distance itself when proven, else the
+    search's bound or the admissible heuristic, never above the true distance."""
+    board = "1 2 3 4 5 6 0 7 8"  # two moves from solved
+    proven = analyse_board("npuzzle", board)
+    assert proven["optimal"] and proven["lower_bound"] == proven["distance"] == 2
+
+    def quick(self, state, cancel=None):
+        return Analysis(solvable=True, distance=99, optimal=False, message="interim")
+
+    monkeypatch.setattr(NPuzzle, "quick_analyse", quick, raising=False)
+    interim = next(iter(analyse_stages("npuzzle", board)))
+    domain = make_domain("npuzzle")
+    state = domain.parse(board)
+    assert not interim["optimal"] and interim["lower_bound"] == domain.heuristic(state) == 2
+    dead = analyse_board("npuzzle", "2 1 3 4 5 6 7 8 0")
+    assert dead["solvable"] is False and dead["lower_bound"] is None
+
+
+def test_the_declaration_says_whether_moves_can_be_undone():
+    from solver import catalogue
+
+    for name in ("klotski", "npuzzle", "watersort", "jugs"):
+        game = catalogue.get(name)
+        assert game.describe()["reversible"] is game.domain.reversible
+    assert catalogue.get("npuzzle").describe()["reversible"] is True
+    assert catalogue.get("watersort").describe()["reversible"] is False

@@ -261,13 +261,14 @@ def test_a_solved_position_still_lists_its_moves(inbox):
     assert [(o["distance"], o["verdict"]) for o in reply["options"]] == [(1, "worse")] * 2
 
 
-def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_pool(monkeypatch):
+def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_pool():
     """The proven distance goes out at once (as interim); the full rating follows from the
-    solve pool, where the same incomplete rating is final rather than escalated again."""
-    from webapp.jobs import process as worker
-    from webapp.live.validation import JobRequest
+    long lane, where the same incomplete rating is final rather than escalated again."""
+    from webapp.jobs.escalation import Chain, settle
 
     payload = {
+        "id": 7,
+        "game": "npuzzle",
         "board": "b",
         "solved": False,
         "solvable": True,
@@ -280,15 +281,24 @@ def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_po
         "options": [],
         "options_complete": False,
     }
-    monkeypatch.setattr(worker, "analyse_stages", lambda *args, **kwargs: iter([dict(payload)]))
-    request = JobRequest(game="npuzzle", board="b")
-    fast = list(
-        worker.analysis_events(request, lambda: False, worker.Limits(seconds=5, escalate_after=0.5))
-    )
-    assert [name for name, _ in fast] == ["analysis", "escalate"]
-    assert fast[0][1]["final"] is False and fast[0][1]["distance"] == 5
-    assert fast[1][1] == {"interim_sent": True}
-    slow = list(
-        worker.analysis_events(request, lambda: False, worker.Limits(seconds=5, skip_interim=True))
-    )
-    assert [(name, p["final"]) for name, p in slow] == [("analysis", True)]
+    chain = Chain()
+    fast = settle("analyse", True, "analysis", dict(payload), chain)
+    assert fast.escalate and [name for name, _ in fast.emit] == ["analysis"]
+    assert fast.emit[0][1]["final"] is False and fast.emit[0][1]["distance"] == 5
+    # the long lane's own interim hint is not sent again; its final answer is
+    assert settle("analyse", False, "analysis", {**payload, "final": False}, chain).emit == []
+    slow = settle("analyse", False, "analysis", dict(payload), chain)
+    assert not slow.escalate and [(n, p["final"]) for n, p in slow.emit] == [("analysis", True)]
+
+
+def test_a_try_that_runs_out_of_budget_moves_on_and_the_long_search_says_so():
+    from webapp.jobs.escalation import Chain, settle
+
+    gave_up = {"message": "gave up after 60 s", "event": "solve", "id": 1}
+    assert settle("solve", True, "gave_up", gave_up, Chain()).escalate
+    final = settle("solve", False, "gave_up", gave_up, Chain())
+    assert not final.escalate and final.emit == [("error", gave_up)]
+    unproven = {"id": 1, "optimal": False, "length": 40}
+    assert settle("solve", True, "solution", unproven, Chain()).escalate
+    assert settle("solve", False, "solution", unproven, Chain()).emit == [("solution", unproven)]
+    assert settle("solve", True, "progress", {"nodes": 5}, Chain()).emit == []

@@ -53,7 +53,7 @@ def fuzz_server():
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
-    app.extensions["job_runner"].shutdown(2.0)
+    app.extensions["jobs"].shutdown(2.0)
 
 
 @pytest.fixture(scope="module")

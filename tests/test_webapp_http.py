@@ -23,11 +23,11 @@ from solver.core.errors import BoardError
 from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
 from webapp import create_app
-from webapp.config import normalise
+from webapp.config import SETTINGS, from_environment, normalise
 from webapp.http.links import default_options, lobby_packs
-from webapp.jobs.cluster import ClusterRunner
-from webapp.jobs.core import Runner
-from webapp.jobs.local import JobRunner
+from webapp.jobs.cluster import ClusterLane
+from webapp.jobs.core import Lane
+from webapp.jobs.pool import WorkerPool
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
@@ -385,17 +385,64 @@ def test_a_generated_level_or_check_the_page_pool_cannot_take_is_a_503_saying_so
     check = client.post("/api/check", json={"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8"})
     assert check.status_code == 503 and "busy" in check.get_json()["error"]
     assert client.get("/play/npuzzle").status_code == 200  # no search needed: served
-    assert app.extensions["job_runner"].pools["page"].stats()["workers"] == 0
+    assert app.extensions["jobs"].lanes["page"].stats()["workers"] == 0
 
 
-def test_both_job_runners_follow_the_runner_protocol():
+def test_both_back_ends_follow_the_lane_protocol():
     methods = [
-        name
-        for name, _ in inspect.getmembers(Runner, inspect.isfunction)
-        if not name.startswith("_")
+        name for name, _ in inspect.getmembers(Lane, inspect.isfunction) if not name.startswith("_")
     ]
-    assert set(methods) == {"submit", "run_task", "cancel", "drop", "start", "shutdown", "health"}
-    for runner in (JobRunner, ClusterRunner):
+    assert {"submit", "cancel", "withdraw", "close", "shutdown", "stats"} <= set(methods)
+    for lane in (WorkerPool, ClusterLane):
         for name in methods:
-            mine, wanted = getattr(runner, name), getattr(Runner, name)
-            assert inspect.signature(mine) == inspect.signature(wanted), f"{runner.__name__}.{name}"
+            mine, wanted = getattr(lane, name), getattr(Lane, name)
+            mine_params = list(inspect.signature(mine).parameters)
+            assert mine_params == list(inspect.signature(wanted).parameters), f"{lane}.{name}"
+
+
+def test_readyz_has_the_same_keys_for_every_lane(client):
+    pools = client.get("/readyz").get_json()["pools"]
+    assert set(pools) == {"analyse", "solve", "page"}
+    keys = {frozenset(stats) for stats in pools.values()}
+    assert len(keys) == 1 and {"busy", "queued", "lost", "ready", "size"} <= next(iter(keys))
+
+
+def test_every_setting_declares_its_type_default_and_purpose():
+    for key, setting in SETTINGS.items():
+        assert setting.help and setting.type in (int, float, bool, str, list), key
+        assert setting.default is None or isinstance(setting.default, setting.type), key
+
+
+def test_the_server_and_the_rq_worker_read_the_same_settings_as_the_app(monkeypatch):
+    environ = {"ARCADE_THREADS": "12", "ARCADE_REQUEST_SECONDS": "2.5", "ARCADE_LOG_LEVEL": ""}
+    config = from_environment(environ)
+    assert config["THREADS"] == 12 and config["REQUEST_SECONDS"] == 2.5
+    assert config["LOG_LEVEL"] == "INFO" and config["TRUSTED_PROXIES"] == 0
+    with pytest.raises(ValueError, match="ARCADE_THREADS must be a number"):
+        from_environment({"ARCADE_THREADS": "many"})
+    monkeypatch.setenv("ARCADE_THREADS", "12")
+    assert create_app(testing=True).config["THREADS"] == config["THREADS"]
+
+
+def _remote_addr_app(**config):
+    app = create_app(testing=True, **config)
+    app.add_url_rule("/whoami", "whoami", lambda: request_address())
+    return app.test_client()
+
+
+def request_address():
+    from flask import request
+
+    return request.remote_addr
+
+
+def test_forwarded_addresses_are_ignored_unless_proxies_are_trusted():
+    forged = {"X-Forwarded-For": "10.9.9.9"}
+    plain = _remote_addr_app()
+    assert plain.get("/whoami", headers=forged, environ_base={"REMOTE_ADDR": "127.0.0.5"}).text == (
+        "127.0.0.5"
+    )
+    behind_one = _remote_addr_app(TRUSTED_PROXIES=1)
+    chain = {"X-Forwarded-For": "10.9.9.9, 172.16.0.7"}  # forged by the client, then the proxy's
+    answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.5"})
+    assert answer.text == "172.16.0.7"

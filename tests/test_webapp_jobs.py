@@ -3,10 +3,10 @@ old job's events reach nobody, not even an answer that was already on its way.
 
 Two layers keep that promise and each is tested alone, so removing either is caught:
 
-* :class:`~webapp.jobs.local.JobRunner` emits only the client's newest request. Here it runs
-  over a fake pool that just records jobs; the test plays the pool's dispatcher and
-  hands the old job's events in as if they had been read off the pipe a moment before
-  the player moved on (past the pool's cancelled-job check).
+* :class:`~webapp.jobs.core.JobCore` emits only the client's newest request. Here it runs
+  over fake lanes that just record jobs; the test plays the back end and hands the old
+  job's events in as if they had been read off the pipe a moment before the player
+  moved on (past the pool's cancelled-job check).
 * :class:`~webapp.jobs.pool.WorkerPool` hands no event of a cancelled job to its owner. Here
   its worker processes are replaced by pipes the test writes into, so an answer can be
   put in the pipe, unread, before the cancel, and read after it.
@@ -15,16 +15,26 @@ Two layers keep that promise and each is tested alone, so removing either is cau
 import multiprocessing
 import os
 import threading
+import time
 from types import SimpleNamespace
 
 import pytest
 
 from webapp.jobs import pool as pool_module
-from webapp.jobs.core import ANALYSE, SOLVE
-from webapp.jobs.local import JobRunner
-from webapp.jobs.pool import PoolJob, WorkerPool
-from webapp.jobs.process import Limits, WorkerSettings
-from webapp.live.validation import JobRequest
+from webapp.jobs.core import JobCore
+from webapp.jobs.fairness import FairQueue
+from webapp.jobs.model import (
+    ANALYSE,
+    LONG,
+    PAGE,
+    QUICK,
+    SOLVE,
+    Job,
+    JobRequest,
+    Limits,
+    WorkerSettings,
+)
+from webapp.jobs.pool import WorkerPool
 
 BOARD = "1 2 3 4 5 6 7 0 8"
 LIMITS = {ANALYSE: Limits(5.0), SOLVE: Limits(20.0)}
@@ -36,6 +46,19 @@ def request(job_id):
 
 def answer(job_id):
     return {"id": job_id, "game": "npuzzle", "length": 1}
+
+
+def analysis(job_id, final=True, distance=5, solvable=True):
+    return {
+        "id": job_id,
+        "game": "npuzzle",
+        "final": final,
+        "distance": distance,
+        "solvable": solvable,
+        "optimal": distance is not None,
+        "options_complete": True,
+        "message": "",
+    }
 
 
 class Emitted:
@@ -55,8 +78,8 @@ class Emitted:
             return self._changed.wait_for(lambda: item in self.sent, timeout)
 
 
-class FakePool:
-    """Records submitted jobs; cancelling marks them, as the real pool does."""
+class FakeLane:
+    """Records submitted jobs; cancelling marks them, as the real lanes do."""
 
     name = "fake"
 
@@ -69,17 +92,30 @@ class FakePool:
     def cancel(self, job):
         job.cancelled = True
 
-    def owners(self):
-        return {job.owner for job in self.jobs if not job.cancelled}
+    def withdraw(self, job):
+        return False
+
+    def waiting(self):
+        return []
+
+    def players(self):
+        return {job.player for job in self.jobs if not job.cancelled}
+
+    def start(self):
+        pass
+
+
+def make_core(quick_seconds=None):
+    emitted = Emitted()
+    made = JobCore(emitted, {QUICK: FakeLane(), LONG: FakeLane(), PAGE: FakeLane()}, LIMITS)
+    made.quick_seconds = quick_seconds
+    made.emitted = emitted
+    return made
 
 
 @pytest.fixture
 def runner():
-    emitted = Emitted()
-    pools = {ANALYSE: FakePool(), SOLVE: FakePool()}
-    made = JobRunner(emitted, pools, LIMITS)
-    made.emitted = emitted
-    return made
+    return make_core()
 
 
 MOVING_ON = {
@@ -93,7 +129,7 @@ MOVING_ON = {
 def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
     runner.submit("p", SOLVE, request("old"))
     runner.submit("q", SOLVE, request("other"))
-    old, other = runner.pools[SOLVE].jobs[:2]
+    old, other = runner.lanes[SOLVE].jobs[:2]
     old.on_event("progress", {"id": "old", "nodes": 10})
     assert runner.emitted.sent == [("p", "progress", "old")]  # still the newest: sent
     move_on(runner)
@@ -108,10 +144,10 @@ def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
 def test_only_the_newest_of_several_requests_answers(runner):
     for job_id in ("first", "second", "third"):
         runner.submit("p", ANALYSE, request(job_id))
-    first, second, third = runner.pools[ANALYSE].jobs
+    first, second, third = runner.lanes[ANALYSE].jobs
     assert [first.cancelled, second.cancelled, third.cancelled] == [True, True, False]
     for job in (third, first, second):  # answers in any order
-        job.on_event("analysis", answer(job.request.id))
+        job.on_event("analysis", analysis(job.request.id))
     assert runner.emitted.sent == [("p", "analysis", "third")]
 
 
@@ -120,30 +156,50 @@ def test_a_finished_old_job_does_not_free_the_new_ones_slot(runner):
     cancel would then find nothing to stop."""
     runner.submit("p", SOLVE, request("old"))
     runner.submit("p", SOLVE, request("new"))
-    old, new = runner.pools[SOLVE].jobs
+    old, new = runner.lanes[SOLVE].jobs
     old.on_done()
     assert runner.cancel("p", "new") and new.cancelled
     new.on_event("solution", answer("new"))
     assert runner.emitted.sent == []
 
 
-def test_an_old_analysis_asking_for_more_time_is_not_moved_to_the_solve_pool(runner):
-    runner.submit("p", ANALYSE, request("old"))
-    old = runner.pools[ANALYSE].jobs[0]
-    runner.submit("p", ANALYSE, request("new"))
-    old.on_event("escalate", {"interim_sent": False})
-    assert runner.pools[SOLVE].jobs == []
-    new = runner.pools[ANALYSE].jobs[1]
-    new.on_event("escalate", {"interim_sent": True})
-    (moved,) = runner.pools[SOLVE].jobs
-    assert moved.request.id == "new" and moved.limits.skip_interim
-    moved.on_event("analysis", answer("new"))
-    assert runner.emitted.sent == [("p", "analysis", "new")]
+def test_an_old_analysis_needing_more_time_is_not_moved_to_the_long_lane():
+    core = make_core(quick_seconds=0.5)
+    core.submit("p", ANALYSE, request("old"))
+    old = core.lanes[QUICK].jobs[0]
+    assert old.limits.quick and old.limits.seconds == 0.5
+    core.submit("p", ANALYSE, request("new"))
+    old.on_event("analysis", analysis("old", distance=None, solvable=None))  # gave up
+    assert core.lanes[LONG].jobs == []
+    new = core.lanes[QUICK].jobs[1]
+    new.on_event("analysis", analysis("new", final=False))  # the interim hint
+    new.on_event("analysis", analysis("new", distance=None, solvable=None))
+    (moved,) = core.lanes[LONG].jobs
+    assert moved.request.id == "new" and moved.limits == LIMITS[ANALYSE]
+    moved.on_event("analysis", analysis("new", final=False))  # sent once already
+    moved.on_event("analysis", analysis("new"))
+    assert core.emitted.sent == [("p", "analysis", "new")] * 2
+
+
+def test_a_try_that_waited_longer_than_it_may_run_moves_to_the_long_lane_untried():
+    core = make_core(quick_seconds=0.05)
+    quick = core.lanes[QUICK]
+    quick.withdraw = lambda job: job in quick.jobs and not quick.jobs.remove(job)
+    quick.waiting = lambda: list(quick.jobs)
+    core.submit("p", SOLVE, request("long"))
+    (job,) = quick.jobs
+    assert job.trial and job.limits.quick
+    deadline = time.monotonic() + 5
+    while not core.lanes[LONG].jobs and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (moved,) = core.lanes[LONG].jobs
+    assert quick.jobs == [] and moved.request.id == "long" and not moved.limits.quick
+    core.closing = True  # stops the sweeper
 
 
 def test_cancel_names_the_job_it_stops(runner):
     runner.submit("p", SOLVE, request("mine"))
-    job = runner.pools[SOLVE].jobs[0]
+    job = runner.lanes[SOLVE].jobs[0]
     assert not runner.cancel("p", "someone else's") and not job.cancelled
     assert not runner.cancel("nobody")
     assert runner.cancel("p", "mine") and job.cancelled
@@ -153,7 +209,7 @@ def test_cancel_names_the_job_it_stops(runner):
 # -- the pool's own filter, with the test playing the worker processes ---------------------
 
 
-class PlayedWorker(pool_module._Worker):
+class PlayedWorker(pool_module._SolverProcess):
     """A worker without a process: the test reads its jobs from ``child`` and writes its
     messages there. It says ``ready`` at once and never dies."""
 
@@ -190,7 +246,7 @@ class PlayedWorker(pool_module._Worker):
 def played_pool(monkeypatch):
     """A two-worker pool whose workers the test plays; its dispatcher thread is real."""
     PlayedWorker.made = []
-    monkeypatch.setattr(pool_module, "_Worker", PlayedWorker)
+    monkeypatch.setattr(pool_module, "_SolverProcess", PlayedWorker)
     made = WorkerPool("played", 2, 4, WorkerSettings())
     yield made
     made.close()
@@ -218,7 +274,7 @@ def hold_the_dispatcher(pool, start_job):
     seq, *_ = first.take()
     blocker = Blocker()
     pool.submit(
-        PoolJob(SOLVE, request("blocker"), LIMITS[SOLVE], owner="b", on_event=blocker.on_event)
+        Job(SOLVE, request("blocker"), LIMITS[SOLVE], player="b", on_event=blocker.on_event)
     )
     blocking_seq, *_ = second.take()
     second.child.send(("event", blocking_seq, "progress", {"id": "blocker"}))
@@ -228,11 +284,11 @@ def hold_the_dispatcher(pool, start_job):
 
 def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
     heard, done = [], threading.Event()
-    job = PoolJob(
+    job = Job(
         SOLVE,
         request("old"),
         LIMITS[SOLVE],
-        owner="p",
+        player="p",
         on_event=lambda event, payload: heard.append(event),
         on_done=done.set,
     )
@@ -249,7 +305,7 @@ def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
 def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_pool, move_on):
     """Both layers together, through the runner, with the pool's real dispatcher."""
     emitted = Emitted()
-    runner = JobRunner(emitted, {ANALYSE: played_pool, SOLVE: played_pool}, LIMITS)
+    runner = JobCore(emitted, {QUICK: played_pool, LONG: played_pool, PAGE: played_pool}, LIMITS)
     blocker, worker, seq = hold_the_dispatcher(
         played_pool, lambda: runner.submit("p", SOLVE, request("old"))
     )
@@ -265,3 +321,40 @@ def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_po
     worker.child.send(("event", queued_seq, "solution", answer("queued")))
     assert emitted.wait_for(("q", "solution", "queued"))
     assert emitted.sent == [("q", "solution", "queued")]
+
+
+# -- the fair queue every lane keeps ---------------------------------------------------------
+
+
+def queued(job_id, player, address, trial=False):
+    return Job(SOLVE, request(job_id), LIMITS[SOLVE], player=player, address=address, trial=trial)
+
+
+def test_a_free_worker_goes_to_the_address_then_the_player_with_the_fewest_running():
+    running = [queued("r", "p1", "A")]
+    line = FairQueue(10)
+    for job in (queued("a-p1", "p1", "A"), queued("a-p2", "p2", "A"), queued("b", "p9", "B")):
+        assert line.push(job)
+    assert line.pop(running).request.id == "b"  # address B has nothing running
+    assert line.pop(running).request.id == "a-p2"  # within A, p2 has nothing running
+    assert line.pop(running).request.id == "a-p1" and line.pop(running) is None
+
+
+def test_plain_jobs_go_before_tries_and_the_newest_try_first():
+    line = FairQueue(10)
+    for job in (
+        queued("try-old", "p1", "A", trial=True),
+        queued("try-new", "p2", "A", trial=True),
+        queued("hint", "p3", "A"),
+    ):
+        line.push(job)
+    assert line.pop([], plain_only=True).request.id == "hint"
+    assert line.pop([], plain_only=True) is None  # only tries wait
+    assert [line.pop([]).request.id for _ in range(2)] == ["try-new", "try-old"]
+
+
+def test_an_address_may_queue_only_its_share_whatever_its_players():
+    line = FairQueue(10, max_per_address=2)
+    assert line.push(queued("1", "p1", "A")) and line.push(queued("2", "p2", "A"))
+    assert not line.push(queued("3", "p3", "A"))  # a third player of the same address
+    assert line.push(queued("4", "p4", "B")) and len(line) == 3

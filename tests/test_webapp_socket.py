@@ -88,7 +88,7 @@ def test_progress_streams_then_cancel_silences_the_job(app, inbox):
     assert {"depth", "elapsed"} <= set(first)
     inbox.client.emit("cancel", {})
     assert inbox.quiet_for(1.0) == []
-    runner = app.extensions["job_runner"]
+    runner = app.extensions["jobs"]
     deadline = time.monotonic() + 3
     while runner.busy_clients() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -134,7 +134,7 @@ def test_rapid_requests_answer_only_the_last(inbox):
 
 
 def test_disconnect_cancels_the_job(app):
-    runner = app.extensions["job_runner"]
+    runner = app.extensions["jobs"]
     client = app.extensions["socketio"].test_client(app)
     client.emit("solve", LONG)
     Inbox(client).wait("progress", timeout=5)

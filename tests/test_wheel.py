@@ -119,6 +119,7 @@ def test_the_wheel_holds_every_module_and_asset(wheel):
             if p.is_file()
         }
     assert expected - names == set()
+    assert not [name for name in names if name.startswith("loadtest/")]  # a tool, not the app
 
 
 class _Assets(HTMLParser):

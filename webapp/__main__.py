@@ -16,6 +16,8 @@ import logging
 import os
 import signal
 
+from .config import from_environment
+
 log = logging.getLogger("webapp")
 
 
@@ -58,6 +60,10 @@ def _never_served(environ, start_response):  # pragma: no cover - the watcher's 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.splitlines()[0])
+    try:
+        config = from_environment()
+    except ValueError as err:
+        parser.error(str(err))
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
         "--port",
@@ -68,14 +74,14 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--threads",
         type=int,
-        default=int(os.environ.get("ARCADE_THREADS", 1000)),
+        default=config["THREADS"],
         help="threads, so at most this many clients at once (default $ARCADE_THREADS or 1000)",
     )
     parser.add_argument(
         "--dev", action="store_true", help="the reloading development server instead of gunicorn"
     )
     args = parser.parse_args(argv)
-    level = os.environ.get("ARCADE_LOG_LEVEL", "INFO").upper()
+    level = config["LOG_LEVEL"].upper()
     logging.basicConfig(level=level, format="%(asctime)s %(process)d %(name)s %(message)s")
     logging.getLogger("werkzeug").setLevel(level)  # request lines only at INFO
     print(f"Puzzle arcade on http://{args.host}:{args.port}/", flush=True)
@@ -84,12 +90,12 @@ def main(argv=None) -> None:
         return
     from .serve.server import ArcadeServer
 
-    try:
-        request_seconds = float(os.environ.get("ARCADE_REQUEST_SECONDS", 10))
-    except ValueError:
-        parser.error("ARCADE_REQUEST_SECONDS must be a number of seconds")
     ArcadeServer(
-        args.host, args.port, threads=args.threads, log_level=level, request_seconds=request_seconds
+        args.host,
+        args.port,
+        threads=args.threads,
+        log_level=level,
+        request_seconds=config["REQUEST_SECONDS"],
     ).run()
 
 

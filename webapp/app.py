@@ -5,13 +5,15 @@ Templates and static files live at the top of the repository (``templates/``,
 ``webapp/static``, mapped in ``pyproject.toml``). :func:`asset_folder` finds
 either from this file, so the app works from any working directory.
 
-Searches run in pools of worker processes (:mod:`webapp.jobs.pool`): the quick lane
-(analyses and the first, short try of every solve), the long lane (searches
-that need more, fair between clients) and a small pool for the searches pages
-need (generated levels, the editor's check). With
-``MESSAGE_QUEUE`` set to a Redis URL the app joins a cluster instead: several web
-processes share clients through Flask-SocketIO's message queue and jobs go to
-RQ workers on the same Redis (:mod:`webapp.jobs.cluster`).
+Searches run off the request thread, under the job core (:mod:`webapp.jobs.core`)
+and its three lanes: the quick lane (this machine's analysis processes: lookups
+and every first, short try), the long lane (searches that need more, fair between
+addresses and their players) and the page lane (generated levels, the editor's
+check). On one server every lane is a pool of this machine's processes
+(:mod:`webapp.jobs.pool`). With ``MESSAGE_QUEUE`` set to a Redis URL the app joins a
+cluster: web processes share clients through Flask-SocketIO's message queue and
+the long lane's searches go to RQ workers on the same Redis
+(:mod:`webapp.jobs.cluster`); quick answers stay in the web process.
 """
 
 from __future__ import annotations
@@ -25,15 +27,14 @@ from .config import DEFAULTS, normalise
 from .edge import install as install_edge
 from .guard.frames import install as install_guard
 from .guard.hosts import HostGuard
+from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
 from .http.api import api
 from .http.health import health
 from .http.pages import pages
-from .jobs.cluster import ClusterRunner
-from .jobs.core import ANALYSE, PAGE, SOLVE, Runner
-from .jobs.local import JobRunner
+from .jobs.core import JobCore, Lane
+from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
-from .jobs.process import Limits, WorkerSettings
 from .live.events import register_events
 from .live.replies import error_payload
 from .serve.prebuild import start_prebuild
@@ -48,49 +49,51 @@ def asset_folder(name: str) -> Path:
     return inside if inside.is_dir() else ROOT / name
 
 
-def _limits(config) -> dict:
+def _limits(config) -> dict[str, Limits]:
     interval = float(config["PROGRESS_INTERVAL"])
-    fast = float(config["ANALYSE_FAST_SECONDS"]) or None
     return {
-        ANALYSE: Limits(
-            float(config["ANALYSE_SECONDS"]),
-            config["ANALYSE_MAX_NODES"],
-            interval,
-            escalate_after=fast,
-        ),
-        SOLVE: Limits(
-            float(config["SOLVE_SECONDS"]), config["SOLVE_MAX_NODES"], interval, escalate_after=fast
-        ),
+        ANALYSE: Limits(config["ANALYSE_SECONDS"], config["ANALYSE_MAX_NODES"], interval),
+        SOLVE: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
     }
 
 
-def _make_runner(app: Flask, socketio: SocketIO) -> Runner:
-    """The cluster's runner with ``MESSAGE_QUEUE`` set, else one over this process's pools."""
-    config = app.config
+def _long_lane(config, settings) -> Lane:
+    """RQ's workers in a cluster (``MESSAGE_QUEUE``), else this machine's solve processes."""
     if config["MESSAGE_QUEUE"]:
-        return ClusterRunner(
-            socketio.emit, config["MESSAGE_QUEUE"], _limits(config), max_queue=config["MAX_QUEUE"]
+        from .jobs.cluster import ClusterLane  # needs the cluster extra
+
+        return ClusterLane(
+            LONG,
+            config["MESSAGE_QUEUE"],
+            config["LONG_QUEUE"],
+            max_per_address=config["LONG_QUEUE_PER_CLIENT"],
         )
+    return WorkerPool(
+        LONG,
+        config["SOLVE_WORKERS"],
+        config["LONG_QUEUE"],
+        settings(5),
+        max_per_address=config["LONG_QUEUE_PER_CLIENT"],
+    )
+
+
+def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
+    """The job core over its lanes: the quick and page lanes are this machine's
+    processes in both modes, the long lane depends on the mode."""
+    config = app.config
 
     def settings(nice: int, warm: bool = config["PREBUILD_TABLES"]) -> WorkerSettings:
         return WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, nice=nice)
 
-    pools = {
-        # the quick lane: solves' short tries never take its last worker from the lookups
-        ANALYSE: WorkerPool(
-            ANALYSE, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0), reserved=1
+    lanes: dict[str, Lane] = {
+        # tries never take the quick lane's last process from the lookups
+        QUICK: WorkerPool(
+            QUICK, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0), reserved=1
         ),
-        # the long lane: fair between clients' addresses, capped per address
-        SOLVE: WorkerPool(
-            SOLVE,
-            config["SOLVE_WORKERS"],
-            config["LONG_QUEUE"],
-            settings(5),
-            max_per_group=config["LONG_QUEUE_PER_CLIENT"],
-        ),
+        LONG: _long_lane(config, settings),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
     }
-    return JobRunner(socketio.emit, pools, _limits(config))
+    return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
 
 
 def create_app(testing: bool = False, **config) -> Flask:
@@ -98,7 +101,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     variables and Flask settings.
 
     The app's own :class:`SocketIO` is ``app.extensions["socketio"]``; its job
-    runner (a :class:`~webapp.jobs.core.Runner`) is ``app.extensions["job_runner"]``.
+    core (a :class:`~webapp.jobs.core.JobCore`) is ``app.extensions["jobs"]``.
     """
     app = Flask(
         __name__,
@@ -125,8 +128,8 @@ def create_app(testing: bool = False, **config) -> Flask:
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         message_queue=app.config["MESSAGE_QUEUE"],
     )
-    runner = _make_runner(app, socketio)
-    app.extensions["job_runner"] = runner
+    runner = _make_core(app, socketio)
+    app.extensions["jobs"] = runner
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
@@ -137,6 +140,8 @@ def create_app(testing: bool = False, **config) -> Flask:
     register_events(socketio, runner, limiter)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     app.wsgi_app = HostGuard(app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
-    if app.config["PREBUILD_TABLES"] and not app.config["MESSAGE_QUEUE"]:
+    # outermost, so the host guard, the pages and Socket.IO all see the resolved address
+    app.wsgi_app = trust_proxies(app.wsgi_app, app.config["TRUSTED_PROXIES"])
+    if app.config["PREBUILD_TABLES"]:
         start_prebuild(then=runner.start)
     return app

@@ -1,82 +1,138 @@
-"""The app's settings: defaults, then ``ARCADE_<KEY>`` environment variables, then arguments.
+"""Every setting of the arcade in one place: its type, default and ``ARCADE_*`` variable.
 
-Flask's :meth:`~flask.Config.from_prefixed_env` reads the environment (each value
-parsed as JSON when it can be, so ``ARCADE_SOLVE_SECONDS=20`` is a number);
-:func:`normalise` then gives every setting its default's type, so
-``ARCADE_PREBUILD_TABLES=no`` is False and ``ARCADE_ALLOWED_ORIGINS=https://a,https://b``
-(or ``ARCADE_ALLOWED_HOSTS=arcade.example,other.example``) a list.
+Each key ``K`` below is read from the environment variable ``ARCADE_K``; the web
+app (:func:`webapp.create_app`), the server (``python -m webapp``) and the RQ
+worker (:mod:`webapp.jobs.cluster_worker`) all read them through
+:func:`from_environment` (or, in the app, Flask's
+:meth:`~flask.Config.from_prefixed_env`, each value parsed as JSON when it can be)
+and :func:`normalise`, which gives every setting its declared type: so
+``ARCADE_SOLVE_SECONDS=20`` is a number, ``ARCADE_PREBUILD_TABLES=no`` is False
+and ``ARCADE_ALLOWED_ORIGINS=https://a,https://b`` a list. Nobody rewrites a
+setting after start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
-DEFAULTS = {
-    "ANALYSE_SECONDS": 5.0,  # time budget for one analysis (a hint, the distance bar)
-    "SOLVE_SECONDS": 60.0,  # time budget for one full solve
-    "ANALYSE_FAST_SECONDS": 0.5,  # the quick lane's budget: an analysis or solve that is
-    # not done by then (not a lookup, not a tiny search) moves
-    # to the solve pool, so quick jobs never queue behind it
-    "ANALYSE_MAX_NODES": 20_000_000,  # node budget for one analysis: the time budget binds
-    # first on every search but the compiled 15-puzzle
-    # one, whose hardest proof (Korf #60) takes 11 M
-    "SOLVE_MAX_NODES": 100_000_000,  # node budget for one solve
-    "JOB_MEMORY_MB": 3072,  # address-space cap of each worker process
-    "ANALYSE_WORKERS": 2,  # worker processes for analysis (lookups)
-    "SOLVE_WORKERS": 2,  # worker processes for solves (niced below analysis)
-    "MAX_QUEUE": 256,  # queued quick-lane jobs before "server busy, try again"
-    "LONG_QUEUE": 32,  # queued long searches before "server busy, try again"
-    "LONG_QUEUE_PER_CLIENT": 4,  # ... and from one client address
-    "PAGE_WORKERS": 1,  # worker processes for generated levels and the editor's
-    "PAGE_QUEUE": 8,  # check, and how many may wait (then 503 "busy")
-    "PAGE_SECONDS": 15.0,  # time budget of one generated level or check
-    "PROGRESS_INTERVAL": 0.25,  # at most ~4 progress events per second
-    "RATE_LIMIT": 30.0,  # events per second per client, on average (0: off)
-    "RATE_BURST": 60,  # ... and in a burst
-    "MAX_MESSAGE_BYTES": 16_384,  # the transport refuses bigger Socket.IO messages
-    "MAX_WAITING_BYTES": 131_072,  # received but not yet handled, per websocket: over it
-    # the connection is closed
-    "MAX_CONTENT_LENGTH": 65_536,  # the largest HTTP request body (Flask answers 413)
-    "ALLOWED_ORIGINS": None,  # None: same origin only; or a list of origins
-    "ALLOWED_HOSTS": None,  # Host names served (besides IP addresses, localhost
-    # and SERVED_HOST); others get 400 (DNS rebinding)
-    "SERVED_HOST": None,  # the address the server listens on (set by the server)
-    "PREBUILD_TABLES": True,  # warm tables and start workers at startup (not in tests)
-    "MESSAGE_QUEUE": None,  # "redis://host:port/0" to run as part of a cluster
-    "SHUTDOWN_SECONDS": 5.0,  # how long a graceful shutdown waits for workers
+PREFIX = "ARCADE_"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its type (``list``: comma-separated text; ``str``: None when empty),
+    its default, and what it is for."""
+
+    type: type
+    default: Any
+    help: str
+
+
+SETTINGS: dict[str, Setting] = {
+    # -- searches ------------------------------------------------------------------
+    "ANALYSE_SECONDS": Setting(float, 5.0, "time budget for one analysis (a hint, the distance)"),
+    "SOLVE_SECONDS": Setting(float, 60.0, "time budget for one full solve"),
+    "ANALYSE_FAST_SECONDS": Setting(
+        float,
+        0.5,
+        "the quick lane's budget for a try: an analysis or solve not done by then moves "
+        "to the long lane, so quick jobs never queue behind it (0: no tries)",
+    ),
+    "ANALYSE_MAX_NODES": Setting(
+        int,
+        20_000_000,
+        "node budget for one analysis: the time budget binds first on every search but "
+        "the compiled 15-puzzle one, whose hardest proof (Korf #60) takes 11 M",
+    ),
+    "SOLVE_MAX_NODES": Setting(int, 100_000_000, "node budget for one solve"),
+    "PROGRESS_INTERVAL": Setting(float, 0.25, "at most ~4 progress events per second"),
+    "JOB_MEMORY_MB": Setting(int, 3072, "address-space cap of each solver process / RQ worker"),
+    # -- lanes -----------------------------------------------------------------------
+    "ANALYSE_WORKERS": Setting(int, 2, "solver processes of the quick lane (lookups, tries)"),
+    "SOLVE_WORKERS": Setting(int, 2, "solver processes of the long lane (niced), one server"),
+    "MAX_QUEUE": Setting(int, 256, "jobs waiting in the quick lane before 'server busy'"),
+    "LONG_QUEUE": Setting(int, 32, "jobs waiting in the long lane before 'server busy'"),
+    "LONG_QUEUE_PER_CLIENT": Setting(
+        int, 4, "... and from one client address (its players share them fairly)"
+    ),
+    "PAGE_WORKERS": Setting(int, 1, "solver processes for generated levels and checks"),
+    "PAGE_QUEUE": Setting(int, 8, "page tasks that may wait (then 503 'busy')"),
+    "PAGE_SECONDS": Setting(float, 15.0, "time budget of one generated level"),
+    "CHECK_SECONDS": Setting(float, 3.0, "time budget of the editor's solvability check"),
+    "PREBUILD_TABLES": Setting(bool, True, "warm tables and start processes at start-up"),
+    # -- the edge --------------------------------------------------------------------
+    "RATE_LIMIT": Setting(float, 30.0, "events per second per client, on average (0: off)"),
+    "RATE_BURST": Setting(int, 60, "... and in a burst"),
+    "MAX_MESSAGE_BYTES": Setting(int, 16_384, "the transport refuses bigger Socket.IO messages"),
+    "MAX_WAITING_BYTES": Setting(
+        int, 131_072, "received but not yet handled, per websocket: over it the socket closes"
+    ),
+    "MAX_CONTENT_LENGTH": Setting(int, 65_536, "the largest HTTP request body (413 over it)"),
+    "ALLOWED_ORIGINS": Setting(list, None, "None: same origin only; or a list of origins"),
+    "ALLOWED_HOSTS": Setting(
+        list,
+        None,
+        "Host names served (besides IP addresses, localhost and SERVED_HOST); others get "
+        "400 (DNS rebinding)",
+    ),
+    "TRUSTED_PROXIES": Setting(
+        int,
+        0,
+        "reverse proxies in front of the app whose X-Forwarded-For/-Proto to trust "
+        "(0: none; the client address is the connection's)",
+    ),
+    # -- serving ---------------------------------------------------------------------
+    "THREADS": Setting(int, 1000, "gunicorn threads: at most this many clients at once"),
+    "REQUEST_SECONDS": Setting(
+        float, 10.0, "seconds a client may take to send a request's headers"
+    ),
+    "LOG_LEVEL": Setting(str, "INFO", "DEBUG, INFO, WARNING, ..."),
+    "SERVED_HOST": Setting(str, None, "the address the server listens on (set by the server)"),
+    "SHUTDOWN_SECONDS": Setting(float, 5.0, "how long a graceful shutdown waits for workers"),
+    "MESSAGE_QUEUE": Setting(str, None, '"redis://host:port/0" to run as part of a cluster'),
 }
+
+DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 
 
-def _origins(value: Any):
-    """A list of origins from a list or comma-separated text; None when empty."""
-    if isinstance(value, str):
-        value = value.split(",")
-    origins = [str(origin).strip() for origin in value or () if str(origin).strip()]
-    return origins or None
-
-
-def _typed(key: str, value: Any, default: Any) -> Any:
-    """``value`` as the type of its default (environment text becomes a number, a flag)."""
-    if isinstance(default, bool):
+def typed(key: str, value: Any) -> Any:
+    """``value`` (environment text, JSON, a Python value) as setting ``key``'s type."""
+    setting = SETTINGS[key]
+    if setting.type is list:
+        if isinstance(value, str):
+            value = value.split(",")
+        items = [str(item).strip() for item in value or () if str(item).strip()]
+        return items or None
+    if setting.type is str:
+        return str(value) if value not in (None, "") else setting.default
+    if setting.type is bool:
         return value.strip().lower() in TRUE_WORDS if isinstance(value, str) else bool(value)
-    if isinstance(default, (int, float)) and value is not None:  # None: no limit
-        try:
-            return type(default)(float(value))
-        except (TypeError, ValueError):
-            raise ValueError(f"ARCADE_{key} must be a number, not {str(value)[:40]!r}") from None
-    return value
+    if value is None:  # a number set to None: no limit
+        return None
+    try:
+        return setting.type(float(value))
+    except (TypeError, ValueError):
+        raise ValueError(f"{PREFIX}{key} must be a number, not {str(value)[:40]!r}") from None
 
 
 def normalise(config: MutableMapping) -> None:
-    """Give every known setting its default's type, in place."""
-    for key, default in DEFAULTS.items():
-        value = config.get(key)
-        if key in ("ALLOWED_ORIGINS", "ALLOWED_HOSTS"):
-            config[key] = _origins(value)
-        elif key in ("MESSAGE_QUEUE", "SERVED_HOST"):
-            config[key] = value or None
-        else:
-            config[key] = _typed(key, value, default)
+    """Give every setting its declared type, in place (missing ones their default)."""
+    for key, setting in SETTINGS.items():
+        config[key] = typed(key, config.get(key, setting.default))
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> dict:
+    """Every setting, from ``ARCADE_*`` variables over the defaults (for the processes
+    that have no Flask app: the server's command line, the RQ worker)."""
+    environ = os.environ if environ is None else environ
+    config = dict(DEFAULTS)
+    config.update(
+        {key: environ[PREFIX + key] for key in SETTINGS if environ.get(PREFIX + key, "") != ""}
+    )
+    normalise(config)
+    return config

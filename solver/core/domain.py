@@ -38,6 +38,8 @@ class Analysis:
     best_move: Any = None
     next_state: Any = None
     message: str = ""
+    #: proven: no solution is shorter (None when only the domain's heuristic is known)
+    lower_bound: int | None = None
 
 
 class Domain:

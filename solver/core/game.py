@@ -246,6 +246,8 @@ class Game:
             "generator": [o.describe() for o in cls.generator],
             "progress_option": cls.progress_option,
             "features": sorted(cls.features),
+            # moves can be undone: a bound for one position bounds the next one too
+            "reversible": bool(getattr(cls.domain, "reversible", False)),
             "choices": cls.choices(),
             "level_languages": dict(cls.level_languages),
         }

@@ -326,6 +326,7 @@ def _analysis_of(result: SearchResult, message: str) -> Analysis:
         best_move=result.moves[0],
         next_state=result.states[1],
         message=message,
+        lower_bound=result.lower_bound,
     )
 
 

@@ -1,40 +1,58 @@
 // The solver's answers by board text. Most come from the server's analyses; a
-// found solution also proves the distance of every board along it, and an
+// found solution also bounds the distance of every board along it, and an
 // unsolvable verdict is an answer too, so neither board is asked about again.
-// A board's rated moves (its `options`) also tell the distance after each move:
-// those are kept apart, so the board after a move is still asked about itself.
+// Besides the latest answer per board, every bound ever learned about a board is
+// kept (coach/bounds.js): a later answer that is worse than an earlier one (an
+// anytime search that gave up sooner) never makes a shown number worse.
+
+import { factsOf, mergeFacts, unknownFacts } from "./coach/bounds.js";
 
 export class Analyses extends Map {
   constructor() {
     super();
-    this.learned = new Map(); // board -> {distance, optimal, solvable} from a parent's options
+    this.facts = new Map(); // board -> {upper, lower, unsolvable}
+  }
+
+  /** Remember a bound for `board` ({distance, optimal, solvable, lower_bound}). */
+  learn(board, known) {
+    if (!board) return;
+    this.facts.set(board, mergeFacts(this.facts.get(board) || unknownFacts(), factsOf(known)));
   }
 
   set(board, reply) {
     super.set(board, reply);
-    for (const option of (reply && reply.options) || []) {
-      if (option.optimal) this.learned.set(option.board, option);
-    }
+    this.learn(board, reply);
+    for (const option of (reply && reply.options) || []) this.learn(option.board, option);
     return this;
   }
 
-  /** What is known of `board`'s distance: {distance, optimal, solvable}, or null. */
-  distanceOf(board) {
+  /** Every bound known for `board`: {upper, lower, unsolvable}. */
+  factsFor(board) { return this.facts.get(board) || unknownFacts(); }
+
+  /** True while `board`'s latest answer is an interim one (more is on its way or wanted). */
+  interim(board) {
     const own = this.get(board);
-    if (own && (Number.isInteger(own.distance) || own.solvable === false)) {
-      if (own.optimal || !this.learned.has(board)) return own;
-    }
-    return this.learned.get(board) || own || null;
+    return Boolean(own && own.final === false && !own.optimal);
+  }
+
+  /** What is known of `board`'s distance: {distance, optimal, solvable} (distance may be a bound). */
+  distanceOf(board) {
+    const f = this.factsFor(board);
+    if (f.unsolvable) return { distance: null, optimal: true, solvable: false };
+    const own = this.get(board);
+    return { distance: f.upper, optimal: f.upper !== null && f.lower === f.upper,
+             solvable: f.upper !== null ? true : own ? own.solvable : null };
   }
 
   /** What `solution` ({moves, states, optimal}) tells about each board it passes. */
   learnSolution({ moves, states, optimal }) {
     const length = moves.length;
     states.forEach((board, i) => {
+      this.learn(board, { distance: length - i, optimal: Boolean(optimal), solvable: true });
       const known = this.get(board);
       if (known && known.distance !== null) return;
-      this.set(board, { board, solved: i === length, solvable: true, distance: length - i,
-                        optimal: Boolean(optimal), best_move: moves[i] || null, next_board: states[i + 1] || null });
+      super.set(board, { board, solved: i === length, solvable: true, distance: length - i,
+                         optimal: Boolean(optimal), best_move: moves[i] || null, next_board: states[i + 1] || null });
     });
   }
 

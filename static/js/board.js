@@ -67,7 +67,7 @@ export function button(text, attrs, onClick) {
  * The middle of a view whose move is two clicks, a source then a target
  * (water-sort tubes, jugs): selection, hint marks and number keys. A game's
  * view extends it, keeps its containers in `this.items` (each carrying
- * `data-<attr>` = its index) and says which may be picked first in `canPick`.
+ * `data-<attr>` = its index) and says why one may not be picked first in `pickProblem`.
  */
 export class PickTwoView {
   constructor(board, ctrl, game, attr) {
@@ -77,6 +77,7 @@ export class PickTwoView {
     this.state = null;
     this.selected = null;
     this.items = [];
+    this.noun = attr;
     if (ctrl) {
       board.addEventListener("click", (e) => {
         const item = e.target.closest(`[data-${attr}]`);
@@ -85,14 +86,15 @@ export class PickTwoView {
     }
   }
 
-  /** Overridden: may the container at `index` be the source? */
-  canPick() { return true; }
+  /** Overridden: why the container at `index` cannot be the source ("" when it can). */
+  pickProblem() { return ""; }
 
   /** First click picks the source, the second moves into the target. */
   choose(index) {
     const item = this.items[index];
     if (this.selected === null) {
-      if (!this.canPick(index)) { refuse(item); return; }
+      const problem = this.pickProblem(index);
+      if (problem) { this.ctrl.refuse(problem, item); return; }
       this.select(index);
       return;
     }
@@ -122,7 +124,7 @@ export class PickTwoView {
     if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       const index = event.key === "0" ? 9 : Number(event.key) - 1;
       if (index < this.items.length) this.choose(index);
-      else refuse(this.board);
+      else this.ctrl.refuse(`There is no ${this.noun} ${index + 1}.`, this.board);
       return true;
     }
     if (event.key === "Escape") { this.select(null); return true; }

@@ -6,6 +6,7 @@
 
 import { Analyses } from "./analyses.js";
 import { Clock } from "./clock.js";
+import { lineOf } from "./coach/line.js";
 import { History } from "./history.js";
 import { Playback } from "./playback.js";
 import { levelKey, record } from "./progress.js";
@@ -40,6 +41,7 @@ export class Controller {
     this.progressText = "";
     this.solving = false;
     this.hintWanted = false;
+    this.assisted = false; // Solve played moves on this puzzle: its lines earn no stars
     this.clock = new Clock();
     this.playback = new Playback({
       step: (i) => this.playSolutionMove(i),
@@ -90,29 +92,36 @@ export class Controller {
     this.setState(next, { duration: 0 });
   }
 
-  /** The start's known fewest moves: {moves, optimal} from the level or the solver, or null. */
-  minimum() {
-    if (this.config.min) return this.config.min;
-    const start = this.analyses.get(this.initialBoard);
-    if (start && Number.isInteger(start.distance)) return { moves: start.distance, optimal: start.optimal };
-    return null;
+  /** The start's fewest moves as known from every source (coach/line.js): {moves, optimal, lower}, or null. */
+  minimum(points = lineOf(this)) {
+    const start = points[0];
+    if (!start || !Number.isInteger(start.distance)) return null;
+    return { moves: start.distance, optimal: start.optimal, lower: start.lower };
   }
 
-  /** Remember a solve in the browser's progress store (best per level). */
+  /** Remember a solve in the browser's progress store (best per level; help is recorded). */
   rememberSolve() {
     const [moves, extra] = this.counts();
     if (moves === 0 || this.recorded === this.board) return;
     this.recorded = this.board;
     const min = this.minimum();
     record(levelKey(this.info, this.options, this.initialBoard),
-           { moves, extra, min: min && min.optimal ? min.moves : null });
+           { moves, extra, min: min && min.optimal ? min.moves : null, assisted: this.assisted });
   }
 
-  /** A move the player asked for; refused moves shake `target`. Returns true if played. */
+  /** An attempt the rules refuse: the board stays, `target` shakes, the status says why. */
+  refuse(reason, target) {
+    this.view.refuse(target);
+    this.notice = reason || "That move is not allowed.";
+    this.refusals = (this.refusals || 0) + 1; // the same words twice are still announced
+    this.changed();
+  }
+
+  /** A move the player asked for; a refused one is explained (unless `quiet`). Returns true if played. */
   playerMove(move, target, { quiet = false } = {}) {
     const next = this.game.apply(this.state, move);
     if (!next) {
-      if (!quiet) this.view.refuse(target);
+      if (!quiet) this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
       return false;
     }
     this.playback.pause();
@@ -142,6 +151,7 @@ export class Controller {
     }
     let next = this.game.apply(this.state, moves[i]);
     if (!next || this.game.format(next) !== target) next = this.game.parse(target);
+    this.assisted = true;
     this.startClock();
     this.setState(next, { duration: Math.min(this.playback.speed * 0.8, 600) });
     return true;
@@ -169,6 +179,7 @@ export class Controller {
     if (!keepPlayback) this.playback.pause();
     const entry = this.history.undo();
     if (!entry) return false;
+    this.notice = "";
     this.setState(this.game.parse(entry.before), { duration: PLAYER_MOVE_MS });
     return true;
   }
@@ -177,6 +188,7 @@ export class Controller {
     this.playback.pause();
     const entry = this.history.redo();
     if (!entry) return false;
+    this.notice = "";
     this.setState(this.game.parse(entry.after), { duration: PLAYER_MOVE_MS });
     return true;
   }

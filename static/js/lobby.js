@@ -3,7 +3,7 @@
 // browser solved. Games and their declarations come from the page's catalogue.
 
 import { loadGame } from "./games.js";
-import { best, levelKey } from "./progress.js";
+import { best, isPerfect, levelKey } from "./progress.js";
 
 const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
 const declared = new Map(catalogue.map((info) => [info.name, info]));
@@ -21,7 +21,7 @@ async function drawPreview(node) {
     board.className = `board board-${node.dataset.preview} preview-board`;
     node.append(board);
     game.createView(board, null).render(game.parse(node.dataset.board));
-  } catch (error) {
+  } catch {
     node.textContent = node.dataset.board; // still show the layout as text
   }
 }
@@ -33,8 +33,9 @@ function markSolved(link) {
   link.dataset.solved = "true";
   const mark = link.querySelector("[data-testid='level-best']");
   if (mark) {
-    const perfect = result.min !== null && result.moves <= result.min;
-    mark.textContent = perfect ? `✓ solved in ${result.moves} (perfect)` : `✓ solved in ${result.moves}`;
+    const how = result.assisted ? " (with Solve)" : isPerfect(result) ? " (perfect)" : "";
+    mark.textContent = `✓ solved in ${result.moves}${how}`;
+    mark.dataset.assisted = result.assisted ? "true" : "false";
     mark.hidden = false;
   }
 }

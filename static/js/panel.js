@@ -4,6 +4,7 @@
 
 import { clockText } from "./clock.js";
 import { Coach } from "./coach/coach.js";
+import { lineOf } from "./coach/line.js";
 import { positionLink } from "./share.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -13,10 +14,19 @@ function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 /** "12" for a proven minimum, "≤ 12" (with `space`) for an upper bound. */
 function bound(min, space = " ") { return `${min.optimal ? "" : `≤${space}`}${min.moves}`; }
 
+/** The words that must stay on one line ("80 moves to solve"). */
+function nowrap(text, className = "nowrap") {
+  const span = document.createElement("span");
+  span.className = className;
+  span.textContent = text;
+  return span;
+}
+
 export class Panel {
   constructor(ctrl) {
     this.ctrl = ctrl;
     this.coach = new Coach(ctrl);
+    this.shownRefusals = 0;
   }
 
   /** Redraw everything from the controller's state. */
@@ -26,11 +36,11 @@ export class Panel {
       $("status").textContent = ctrl.notice;
       return;
     }
-    const analysis = ctrl.analyses.get(ctrl.board);
-    const start = ctrl.analyses.get(ctrl.initialBoard);
+    const points = lineOf(ctrl);
+    const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
     const solved = ctrl.isSolved();
     const [moves, extra] = ctrl.counts();
-    const min = ctrl.minimum();
+    const min = ctrl.minimum(points);
     $("board").dataset.state = ctrl.board;
     $("moves").textContent = String(moves);
     $("moves-line").textContent = `Moves: ${moves}` + (min ? ` (min ${bound(min)})` : "")
@@ -40,17 +50,26 @@ export class Panel {
     $("redo").disabled = !ctrl.history.canRedo;
     $("hint").disabled = solved;
     $("solve").disabled = solved || ctrl.solving;
-    $("status").textContent = this.statusText(analysis, solved, moves, extra);
-    $("status").dataset.kind = solved ? "solved" : analysis && analysis.solvable === false ? "unsolvable"
+    this.showStatus(this.statusText(here, solved, moves, extra, min));
+    $("status").dataset.kind = solved ? "solved" : here.solvable === false ? "unsolvable"
       : ctrl.notice ? "notice" : "playing";
-    this.showDistance(analysis, start, solved);
+    this.showDistance(here, points, solved);
     $("cancel").hidden = !ctrl.solving;
     $("progress").textContent = ctrl.progressText || "";
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);
     $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
-    $("best").textContent = min ? bound(min, "") : start && start.solvable === false ? "–" : "…";
-    this.coach.refresh();
+    $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–" : "…";
+    $("best").dataset.optimal = String(Boolean(min && min.optimal));
+    this.coach.refresh(points);
+  }
+
+  /** The status words; a refusal repeated in the same words is still announced (aria-live). */
+  showStatus(text) {
+    const ctrl = this.ctrl;
+    const again = (ctrl.refusals || 0) !== this.shownRefusals && $("status").textContent.replace(/\u200b/g, "") === text;
+    this.shownRefusals = ctrl.refusals || 0;
+    $("status").textContent = again && !$("status").textContent.endsWith("\u200b") ? `${text}\u200b` : text;
   }
 
   showPlayback(pb) {
@@ -64,18 +83,19 @@ export class Panel {
     document.body.classList.toggle("has-solution", pb.loaded);
   }
 
-  statusText(analysis, solved, moves, extra) {
+  statusText(here, solved, moves, extra, min) {
     const ctrl = this.ctrl;
     const judged = this.coach.judgement();
     if (solved) {
       if (moves === 0) return "Already solved: try another position from the lobby.";
-      const min = ctrl.minimum();
       const extras = extra ? ` with ${plural(extra, ctrl.extra.noun)}` : "";
-      const done = `Puzzle solved in ${plural(moves, "move")}${extras} (optimal ${min ? bound(min) : "?"})!`;
+      const shortest = !min ? "shortest not known" : min.optimal ? `optimal ${min.moves}` : `shortest ≤ ${min.moves}, not proven`;
+      const help = ctrl.assisted ? " Solve played moves for you: an assisted line earns no stars." : "";
+      const done = `Puzzle solved in ${plural(moves, "move")}${extras} (${shortest})!${help}`;
       return judged ? `${judged} ${done}` : done;
     }
     if (judged) return judged;
-    if (analysis && analysis.solvable === false) {
+    if (here.solvable === false && here.optimal) {
       return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
         : "Now unsolvable: undo or restart.";
     }
@@ -87,49 +107,50 @@ export class Panel {
     return moves === 0 ? "Your move." : "Keep going!";
   }
 
-  /** The distance line (with the last move's verdict) and the meter. */
-  showDistance(analysis, start, solved) {
-    let text;
+  /** The distance line (with the last move's verdict) and the meter, from the line's point `here`. */
+  showDistance(here, points, solved) {
+    const node = $("distance");
+    // an unproven number is interim while a better answer is on its way or was cut off
+    const interim = !solved && !here.optimal && here.distance !== null && (here.interim || this.ctrl.evaluating);
+    const parts = [];
     let fill = 0;
     if (solved) {
-      text = "solved";
+      parts.push("solved");
       fill = 1;
-    } else if (!analysis) {
-      text = this.ctrl.evaluating ? "evaluating…" : "not evaluated yet (ask for a hint)";
-    } else if (analysis.solvable === false) {
-      text = "unsolvable";
-    } else if (analysis.distance === null || analysis.distance === undefined) {
-      text = "too far to evaluate quickly";
+    } else if (here.solvable === false && here.optimal) {
+      parts.push("unsolvable");
+    } else if (here.distance === null) {
+      const asked = this.ctrl.analyses.has(this.ctrl.board);
+      parts.push(this.ctrl.evaluating ? "evaluating…" : asked ? "too far to evaluate quickly"
+        : "not evaluated yet (ask for a hint)");
     } else {
-      const d = analysis.distance;
-      text = `${analysis.optimal ? "" : "≤ "}${plural(d, "move")} to solve`;
-      if (start && start.distance) fill = Math.max(0, Math.min(1, 1 - d / start.distance));
+      const d = here.distance;
+      parts.push(nowrap(`${here.optimal ? "" : "≤ "}${plural(d, "move")} to solve`));
+      if (interim) parts.push(nowrap(" (interim: still searching)", "interim"));
+      else if (!here.optimal) parts.push(nowrap(" (best found, not proven)", "interim"));
+      const start = points[0].distance;
+      if (start) fill = Math.max(0, Math.min(1, 1 - d / start));
     }
-    const verdict = this.verdict(analysis, solved);
-    const node = $("distance");
-    node.replaceChildren(text);
+    node.dataset.interim = String(interim);
+    node.dataset.optimal = String(Boolean(solved || here.optimal));
+    const verdict = this.verdict(points, solved);
+    node.replaceChildren(...parts);
     node.dataset.kind = verdict === "optimal move" ? "good" : verdict ? "bad" : "";
-    if (verdict) {
-      const span = document.createElement("span");
-      span.className = "verdict";
-      span.textContent = ` · ${verdict}`;
-      node.append(span);
-    }
+    if (verdict) node.append(nowrap(` · ${verdict}`, "verdict"));
     const meter = document.querySelector(".meter > span");
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
   }
 
   /** How the last move did: "optimal move", "+N" or "that move made it unsolvable" ("" when unknown). */
-  verdict(analysis, solved) {
-    const last = this.ctrl.history.last;
-    if (!last || !analysis) return "";
-    const before = this.ctrl.analyses.get(last.before);
-    if (!before) return "";
-    if (before.solvable !== false && analysis.solvable === false) return "that move made it unsolvable";
+  verdict(points, solved) {
+    const cursor = this.ctrl.history.cursor;
+    if (cursor === 0 || !points[cursor]) return "";
+    const [before, after] = [points[cursor - 1], points[cursor]];
+    if (before.solvable !== false && after.solvable === false && after.optimal) return "that move made it unsolvable";
     // only proven distances can judge a move (an unproven "≤ N" may shrink by more than one)
     if (before.optimal && Number.isInteger(before.distance)
-        && (solved || (analysis.optimal && Number.isInteger(analysis.distance)))) {
-      const extra = (solved ? 0 : analysis.distance) - (before.distance - 1);
+        && (solved || (after.optimal && Number.isInteger(after.distance)))) {
+      const extra = (solved ? 0 : after.distance) - (before.distance - 1);
       return extra <= 0 ? "optimal move" : `+${extra}`;
     }
     return "";

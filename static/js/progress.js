@@ -27,25 +27,39 @@ function readAll() {
   }
 }
 
-/** The stored best {moves, extra, min, at, accuracy} for `key`, or null. */
+/** The stored best {moves, extra, min, at, accuracy, assisted} for `key`, or null. */
 export function best(key) { return readAll()[key] || null; }
 
-/** The accuracy of a solve in `moves` when `min` is the proven shortest: a whole percentage. */
-export function accuracy(min, moves) { return Math.round((100 * min) / moves); }
+/** The accuracy of a solve in `moves` when `min` is the proven shortest: a whole percentage, at most 100. */
+export function accuracy(min, moves) { return Math.min(100, Math.round((100 * min) / moves)); }
+
+/** True when a stored result may be called perfect: unassisted, in the proven fewest moves. */
+export function isPerfect(result) {
+  return Boolean(result && !result.assisted && Number.isInteger(result.min) && result.moves <= result.min);
+}
 
 /**
  * Record a solve; keeps the fewest moves (then fewest extra tubes), and apart
  * from that the best accuracy ever reached (known only with a proven `min`).
+ * An `assisted` solve (Solve played moves) is kept only while the level has no
+ * solve of the player's own, and never counts for the best or the accuracy.
  * Returns the best.
  */
-export function record(key, { moves, extra = 0, min = null }) {
+export function record(key, { moves, extra = 0, min = null, assisted = false }) {
   const all = readAll();
   const old = all[key];
-  const better = !old || extra < (old.extra || 0) || (extra === (old.extra || 0) && moves < old.moves);
-  const score = min ? accuracy(min, moves) : null;
-  const top = Math.max(score || 0, (old && old.accuracy) || 0) || null;
-  if (better) all[key] = { moves, extra, min, at: new Date().toISOString().slice(0, 10) };
-  all[key].accuracy = top;
+  const own = old && !old.assisted ? old : null;
+  if (assisted) {
+    if (!own) all[key] = { moves, extra, min, assisted: true, accuracy: null, at: today() };
+  } else {
+    const better = !own || extra < (own.extra || 0) || (extra === (own.extra || 0) && moves < own.moves);
+    const score = min ? accuracy(min, moves) : null;
+    const top = Math.max(score || 0, (own && own.accuracy) || 0) || null;
+    if (better) all[key] = { moves, extra, min, at: today() };
+    all[key].accuracy = top;
+  }
   try { localStorage.setItem(STORE, JSON.stringify(all)); } catch { /* private mode: no memory */ }
   return all[key];
 }
+
+function today() { return new Date().toISOString().slice(0, 10); }

@@ -1,1 +1,1 @@
-"""Hardening at the edge: socket frames, allowed hosts, rate limits."""
+"""Hardening at the edge: socket frames, allowed hosts, rate limits, trusted proxies."""

@@ -19,12 +19,10 @@ from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import parse_board
 
-from ..jobs.tasks import CHECK, TaskRequest
+from ..jobs.model import CHECK, TaskRequest
 from .links import play_url
 
 api = Blueprint("api", __name__, url_prefix="/api")
-
-CHECK_SECONDS = 3.0
 
 
 class BodyTooLarge(BoardError):
@@ -113,10 +111,10 @@ def check():
     except BoardError as err:
         return _refused(err)
     if reply["ok"]:
-        seconds = float(current_app.config.get("CHECK_SECONDS", CHECK_SECONDS))
+        seconds = current_app.config["CHECK_SECONDS"]
         task = TaskRequest(game, {"board": board, "options": options})
         try:
-            reply.update(current_app.extensions["job_runner"].run_task(CHECK, task, seconds))
+            reply.update(current_app.extensions["jobs"].page_task(CHECK, task, seconds))
         except BoardError as err:
             return _refused(err)
     return jsonify(reply)

@@ -45,7 +45,7 @@ def healthz():
 
 @health.get("/readyz")
 def readyz():
-    runner = current_app.extensions["job_runner"]
+    runner = current_app.extensions["jobs"]
     ready = not runner.closing
     return (
         jsonify(status="ok" if ready else "shutting down", **runner.health()),

@@ -1,254 +1,220 @@
-"""The job runner of a web process in a cluster: jobs go to RQ workers on Redis.
+"""The cluster's long lane: long searches on RQ workers, sharing one Redis.
 
-With ``MESSAGE_QUEUE`` set, :class:`ClusterRunner` replaces the pool runner
-(:class:`~webapp.jobs.local.JobRunner`). It keeps the same rules (one job per client,
-newest wins, bounded queue answering "server busy") with the state in Redis
-(:mod:`webapp.jobs.cluster_job`), and a watcher thread makes sure no job is lost
-silently: a job whose worker died (its heartbeat stopped) is enqueued once
-more, and answered with ``error`` if that fails too; a job RQ marks failed
-(over its time limit, a crash) is answered with ``error``.
+With ``MESSAGE_QUEUE`` set, the job core's long lane is a :class:`ClusterLane`;
+its quick and page lanes stay this machine's process pools, so a table lookup
+or a search within the quick budget never touches Redis. The lane keeps the
+core's rules (a :class:`~webapp.jobs.fairness.FairQueue` in front, bounded), and
+hands RQ only as many jobs at a time as RQ has workers, so the fair order, not
+RQ's first-come order, decides who runs next. Each job's events come back on
+this web process's reply list (:mod:`webapp.jobs.cluster_job`) and go to the
+job's ``on_event``, so the core delivers them as it does its own processes'.
 
-``rq`` is imported where it is used: it is an optional dependency (the
-``cluster`` extra), needed only when the app runs as part of a cluster.
+A watcher thread makes sure no job is lost silently: a job whose worker died (its
+heartbeat stopped) is reported lost and may run once more; a job RQ marks failed
+(over its time limit, a crash) is reported lost for good.
+
+``rq`` and ``redis`` are imported where they are used: they are an optional
+dependency (the ``cluster`` extra), needed only when the app runs in a cluster.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+import uuid
+from dataclasses import asdict
 
-from ..live.replies import error_payload
-from ..live.validation import JobRequest
-from .cluster_job import BEAT_KEY, CANCEL_KEY, GEN_KEY, KEY_SECONDS, QUEUE, redis_client, run_job
-from .core import BUSY_MESSAGE, CLOSING_MESSAGE
-from .process import Limits
-from .tasks import (
-    TASK_BUSY_MESSAGE,
-    TASK_SLOW_MESSAGE,
-    TaskRefused,
-    TaskRequest,
-    run_task,
-    task_result,
-)
+from .cluster_job import BEAT_KEY, CANCEL_KEY, KEY_SECONDS, QUEUE, REPLY_KEY, long_search
+from .cluster_job import redis_client as redis_client
+from .core import LaneBusy
+from .fairness import FairLane
+from .model import Job
 
 log = logging.getLogger(__name__)
 
 LOST_MESSAGE = "the solver worker stopped; try again"
+FAILED_MESSAGE = "the search failed on the worker (over its time limit?)"
 WATCH_EVERY = 0.5
-TASK_POLL = 0.05  # how often a page waiting for its task asks Redis
-MAX_ATTEMPTS = 2
 
 
-@dataclass
-class Tracked:
-    """A job this web process enqueued and still watches."""
+class ClusterLane(FairLane):
+    """A lane whose workers are RQ's, on the Redis at ``url``."""
 
-    sid: str
-    generation: int
-    kind: str
-    request: JobRequest
-    limits: Limits
-    attempt: int = 1
-    missed_beats: int = 0
-
-
-class ClusterRunner:
-    """The job runner of a web process in a cluster (a :class:`~webapp.jobs.core.Runner`)."""
-
-    def __init__(
-        self, emit: Callable[..., Any], url: str, limits: dict[str, Limits], max_queue: int = 256
-    ):
+    def __init__(self, name: str, url: str, max_queue: int, max_per_address: int | None = None):
         from rq import Queue
 
-        self._emit = emit
-        # one queue here: no fast analysis pool to escalate from
-        self.limits = {kind: replace(value, escalate_after=None) for kind, value in limits.items()}
-        self.max_queue = max_queue
+        super().__init__(name, max_queue, max_per_address)
+        self.key = uuid.uuid4().hex[:12]  # this web process's reply list
         self.redis = redis_client(url)
         self.queue = Queue(QUEUE, connection=self.redis)
-        self._jobs: dict[str, Tracked] = {}
-        self._current: dict[str, str] = {}  # sid -> its newest job id
-        self._lock = threading.Lock()
-        self.closing = False
-        self.retried = 0
-        self.lost = 0
-        self._watcher = threading.Thread(target=self._watch, name="cluster-watch", daemon=True)
-        self._watcher.start()
+        self._running: dict[str, tuple[Job, str, list[int]]] = {}  # key -> job, rq id, misses
+        self._threads: list[threading.Thread] = []
+        self.capacity = 1  # RQ workers, as last counted
+        self.completed = self.rejected = self.lost = 0
 
-    # -- the runner interface ------------------------------------------------------
-    def submit(
-        self, sid: str, kind: str, request: JobRequest, log_id: str = "", group: str | None = None
-    ) -> None:
-        generation = self._supersede(sid)
-        if self.closing:
-            self._error(sid, kind, request, CLOSING_MESSAGE)
-            return
-        if self.queue.count >= self.max_queue:
-            log.warning("%s %s rejected: cluster queue full", log_id, kind)
-            self._error(sid, kind, request, BUSY_MESSAGE)
-            return
-        tracked = Tracked(sid, generation, kind, request, self.limits[kind])
-        self._enqueue(tracked)
-
-    def run_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
-        """A page's search on an RQ worker; the page waits (polling Redis) within budget."""
-        if self.closing or self.queue.count >= self.max_queue:
-            raise TaskRefused(TASK_BUSY_MESSAGE)
-        job = self.queue.enqueue_call(
-            run_task,
-            args=(kind, request, seconds),
-            timeout=int(seconds * 1.5 + 10),
-            result_ttl=60,
-            failure_ttl=60,
-        )
-        deadline = time.monotonic() + seconds + 2
-        while time.monotonic() < deadline:
-            status = job.get_status(refresh=True)
-            if status == "finished":
-                return task_result(job.return_value())
-            if status in ("failed", "stopped", "canceled"):
-                raise TaskRefused(TASK_SLOW_MESSAGE)
-            time.sleep(TASK_POLL)
-        job.cancel()
-        raise TaskRefused(TASK_SLOW_MESSAGE)
-
-    def cancel(self, sid: str, job_id: Any = None) -> bool:
+    # -- the lane, as the job core uses it ----------------------------------------
+    def submit(self, job: Job) -> None:
         with self._lock:
-            current = self._current.get(sid)
-            tracked = self._jobs.get(current) if current else None
-        if tracked is None or (job_id is not None and tracked.request.id != job_id):
-            return False
-        self._supersede(sid)
-        return True
+            if self._closing or not self._queue.push(job):
+                self.rejected += 1
+                raise LaneBusy(self.name)
+            self._start_locked()
+            self._pump_locked()
 
-    def drop(self, sid: str) -> None:
-        self._supersede(sid)
-        self.redis.delete(GEN_KEY.format(sid=sid))
-
-    def busy_clients(self) -> int:
+    def cancel(self, job: Job) -> None:
         with self._lock:
-            return len({t.sid for t in self._jobs.values()})
+            job.cancelled = True
+            self._queue.remove(job)
+            key = self._key_of(job)
+        if key is not None:
+            self.redis.set(CANCEL_KEY.format(job=key), 1, ex=KEY_SECONDS)
 
-    def health(self) -> dict:
-        from rq import Worker
-
-        return {
-            "busy_clients": self.busy_clients(),
-            "queued": self.queue.count,
-            "workers": len(Worker.all(connection=self.redis)),
-            "retried": self.retried,
-            "lost": self.lost,
-        }
+    def running_jobs(self) -> list[Job]:
+        with self._lock:
+            return [job for job, _, _ in self._running.values()]
 
     def start(self) -> None:
-        """Workers are separate processes here; nothing to start."""
-
-    def shutdown(self, timeout: float = 5.0) -> int:
-        """Refuse new jobs; tell this process's clients with a job that it stopped."""
-        self.closing = True
         with self._lock:
-            tracked = list(self._jobs.values())
-            self._jobs.clear()
-        told = 0
-        for job in tracked:
-            if self._is_current(job):
-                self._supersede(job.sid)
-                self._error(job.sid, job.kind, job.request, CLOSING_MESSAGE)
-                told += 1
-        return told
+            self._start_locked()
 
-    # -- internals -------------------------------------------------------------------
-    def _supersede(self, sid: str) -> int:
-        """Cancel the client's job and return the client's next request number."""
-        generation = int(self.redis.incr(GEN_KEY.format(sid=sid)))
-        self.redis.expire(GEN_KEY.format(sid=sid), KEY_SECONDS)
+    def close(self) -> list[Job]:
         with self._lock:
-            old = self._current.pop(sid, None)
-        if old is not None:
-            self.redis.set(CANCEL_KEY.format(job=old), 1, ex=KEY_SECONDS)
-        return generation
+            dropped = self._close_locked()
+            keys = list(self._running)
+        for key in keys:
+            self.redis.set(CANCEL_KEY.format(job=key), 1, ex=KEY_SECONDS)
+        return dropped
 
-    def _enqueue(self, tracked: Tracked) -> None:
-        limits = tracked.limits
-        job = self.queue.enqueue_call(
-            run_job,
-            args=(
-                tracked.sid,
-                tracked.generation,
-                tracked.kind,
-                asdict(tracked.request),
-                asdict(limits),
-            ),
-            timeout=int(limits.seconds * 1.5 + 10),
-            result_ttl=60,
-            failure_ttl=600,
-        )
+    def shutdown(self, timeout: float = 5.0) -> list[Job]:
+        dropped = self.close()
+        for thread in self._threads:
+            thread.join(min(timeout, 2.0))
+        return dropped
+
+    def stats(self) -> dict:
         with self._lock:
-            self._jobs[job.id] = tracked
-            self._current[tracked.sid] = job.id
+            return {
+                "workers": self.capacity,
+                "size": self.capacity,
+                "alive": self.capacity,
+                "ready": self.capacity,
+                "busy": len(self._running),
+                "queued": len(self._queue),
+                "max_queue": self.max_queue,
+                "completed": self.completed,
+                "restarts": 0,
+                "rejected": self.rejected,
+                "lost": self.lost,
+            }
 
-    def _is_current(self, tracked: Tracked) -> bool:
-        newest = self.redis.get(GEN_KEY.format(sid=tracked.sid))
-        return newest is not None and int(newest) == tracked.generation
+    # -- internals ------------------------------------------------------------------
+    def _start_locked(self) -> None:
+        if self._threads or self._closing:
+            return
+        self._count_workers()
+        for target, name in ((self._listen, "replies"), (self._watch, "watch")):
+            thread = threading.Thread(target=target, name=f"cluster-{name}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
-    def _error(self, sid: str, kind: str, request: JobRequest, message: str) -> None:
-        self._emit("error", error_payload(message, kind, request.id, request.game), to=sid)
+    def _key_of(self, job: Job) -> str | None:
+        for key, (running, _, _) in self._running.items():
+            if running is job:
+                return key
+        return None
+
+    def _pump_locked(self) -> None:
+        """Hand RQ the fair queue's next jobs while it has idle workers for them."""
+        while len(self._running) < self.capacity:
+            running = [job for job, _, _ in self._running.values()]
+            job = self._queue.pop(running)
+            if job is None:
+                return
+            key = f"{self.key}-{job.seq}"
+            rq_job = self.queue.enqueue_call(
+                long_search,
+                args=(self.key, key, job.kind, asdict(job.request), asdict(job.limits)),
+                timeout=int(job.limits.seconds * 1.5 + 10),
+                result_ttl=60,
+                failure_ttl=600,
+            )
+            self._running[key] = (job, rq_job.id, [0])
+
+    def _listen(self) -> None:
+        replies = REPLY_KEY.format(lane=self.key)
+        while not self._closing:
+            try:
+                item = self.redis.blpop([replies], timeout=1)
+            except Exception:  # Redis hiccup: try again in a moment
+                log.exception("cluster reply list failed")
+                time.sleep(0.5)
+                continue
+            if item is not None:
+                self._reply(json.loads(item[1]))
+
+    def _reply(self, message: dict) -> None:
+        with self._lock:
+            entry = self._running.get(message["job"])
+            if entry is not None and message.get("done"):
+                del self._running[message["job"]]
+                self.completed += 1
+                self._pump_locked()
+        if entry is None:
+            return
+        job = entry[0]
+        if message.get("done"):
+            job.on_done()
+        elif not job.cancelled:
+            job.on_event(message["event"], message["payload"])
+
+    def _count_workers(self) -> None:
+        from rq import Worker
+
+        try:
+            self.capacity = max(1, Worker.count(connection=self.redis, queue=self.queue))
+        except Exception:  # Redis hiccup: keep the last count
+            log.exception("could not count the RQ workers")
 
     def _watch(self) -> None:
-        while not self.closing:
+        while not self._closing:
             time.sleep(WATCH_EVERY)
             try:
-                self._check_jobs()
+                self._count_workers()
+                self._check_running()
+                with self._lock:
+                    self._pump_locked()
             except Exception:  # Redis hiccup: try again next round
                 log.exception("cluster watcher failed")
 
-    def _check_jobs(self) -> None:
-        from rq.job import Job, JobStatus
+    def _check_running(self) -> None:
+        from rq.job import Job as RQJob
+        from rq.job import JobStatus
 
         with self._lock:
-            watched = list(self._jobs.items())
-        for job_id, tracked in watched:
+            watched = list(self._running.items())
+        for key, (_job, rq_id, misses) in watched:
             try:
-                status = Job.fetch(job_id, connection=self.redis).get_status()
-            except Exception:  # expired or deleted: nothing to watch
+                status = RQJob.fetch(rq_id, connection=self.redis).get_status()
+            except Exception:  # expired or deleted: its done line is on its way or lost
                 status = None
-            if status in (None, JobStatus.FINISHED, JobStatus.CANCELED, JobStatus.STOPPED):
-                self._forget(job_id)
-            elif status == JobStatus.FAILED:
-                self._forget(job_id)
-                if self._is_current(tracked):
-                    self._error(
-                        tracked.sid,
-                        tracked.kind,
-                        tracked.request,
-                        "the search failed on the worker (over its time limit?)",
-                    )
-            elif status == JobStatus.STARTED and not self.redis.exists(BEAT_KEY.format(job=job_id)):
-                tracked.missed_beats += 1
-                if tracked.missed_beats >= 2:  # a second after its last heartbeat
-                    self._forget(job_id)
-                    self._worker_lost(tracked)
+            if status == JobStatus.FAILED:
+                self._lost(key, FAILED_MESSAGE, retry=False)
+            elif status == JobStatus.STARTED and not self.redis.exists(BEAT_KEY.format(job=key)):
+                misses[0] += 1
+                if misses[0] >= 2:  # a second after its last heartbeat
+                    self._lost(key, LOST_MESSAGE, retry=True)
 
-    def _forget(self, job_id: str) -> None:
+    def _lost(self, key: str, message: str, retry: bool) -> None:
         with self._lock:
-            tracked = self._jobs.pop(job_id, None)
-            if tracked is not None and self._current.get(tracked.sid) == job_id:
-                del self._current[tracked.sid]
-
-    def _worker_lost(self, tracked: Tracked) -> None:
-        """Retry once on another worker; after that, answer ``error``."""
-        if not self._is_current(tracked):
-            return
-        if tracked.attempt < MAX_ATTEMPTS:
-            self.retried += 1
-            log.warning("worker lost a %s job; retrying it", tracked.kind)
-            tracked.attempt += 1
-            tracked.missed_beats = 0
-            self._enqueue(tracked)
-        else:
+            entry = self._running.pop(key, None)
+            if entry is None:
+                return
             self.lost += 1
-            self._error(tracked.sid, tracked.kind, tracked.request, LOST_MESSAGE)
+            self._pump_locked()
+        job = entry[0]
+        log.warning("%s an RQ worker lost a %s job", job.log_id, job.kind)
+        if not job.cancelled and job.on_lost is not None:
+            job.on_lost(message, retry)
+        job.on_done()

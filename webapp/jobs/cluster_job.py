@@ -1,37 +1,35 @@
-"""The job an RQ worker runs in a cluster, and the Redis keys it shares with web processes.
+"""What an RQ worker runs for the cluster's long lane, and the Redis keys it shares.
 
-A web process (:class:`webapp.jobs.cluster.ClusterRunner`) enqueues :func:`run_job`
-on the ``arcade`` queue. The workers are RQ's own, started from the ``Procfile``
-with the worker class :class:`webapp.jobs.cluster_worker.ArcadeWorker`. A job runs the same
-code as a pool worker (:func:`webapp.jobs.process.run_job`) and emits
-``progress``/``analysis``/``solution`` straight to the client through
-Flask-SocketIO's Redis message queue, whichever web process holds that client.
+A web process (:class:`webapp.jobs.cluster.ClusterLane`) enqueues
+:func:`long_search` on the ``arcade`` queue; RQ's own workers run it, started
+from the ``Procfile`` with :class:`webapp.jobs.cluster_worker.ArcadeWorker`. The
+job runs the same code as a solver process of this machine
+(:func:`webapp.jobs.process.perform`) and pushes every event back to the web
+process that asked, on that process's reply list; the web process's job core
+decides what the player sees, exactly as for its own processes.
 
 Shared keys (all expire on their own):
 
-* ``arcade:gen:<sid>``: the client's newest request number. A job speaks only
-  while it is still the newest, so a superseded or cancelled job never answers;
-* ``arcade:cancel:<job id>``: set to stop a job; the search polls it (at most
-  every 50 ms) through :class:`RedisCancel`;
-* ``arcade:beat:<job id>``: refreshed every half second while the job runs, so
-  a web process can tell a running job from one whose worker died.
+* ``arcade:replies:<lane>``: the web process's reply list, one JSON line per
+  event, then ``{"job": key, "done": true}``;
+* ``arcade:cancel:<job>``: set to stop a job; the search polls it (at most every
+  50 ms) through :class:`RedisCancel`;
+* ``arcade:beat:<job>``: refreshed every half second while the job runs, so the
+  web process can tell a running job from one whose worker died.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import threading
 import time
 
-from flask_socketio import SocketIO
-
-from ..live.replies import error_payload
-from ..live.validation import JobRequest
-from .process import Limits
-from .process import run_job as run_search
+from ..config import from_environment
+from .model import JobRequest, Limits
+from .process import perform
 
 QUEUE = "arcade"
-GEN_KEY = "arcade:gen:{sid}"
+REPLY_KEY = "arcade:replies:{lane}"
 CANCEL_KEY = "arcade:cancel:{job}"
 BEAT_KEY = "arcade:beat:{job}"
 KEY_SECONDS = 3600
@@ -42,35 +40,22 @@ CHECK_EVERY = 0.05
 _clients: dict = {}
 
 
-def redis_url() -> str:
-    return os.environ["ARCADE_MESSAGE_QUEUE"]
-
-
 def redis_client(url: str | None = None):
-    """One Redis connection per URL and process."""
+    """One Redis connection per URL and process (default: ``ARCADE_MESSAGE_QUEUE``)."""
     import redis
 
-    url = url or redis_url()
+    url = url or from_environment()["MESSAGE_QUEUE"]
     if url not in _clients:
         _clients[url] = redis.Redis.from_url(url)
     return _clients[url]
 
 
-def emitter(url: str | None = None):
-    """A write-only Socket.IO server that reaches clients through the message queue."""
-    url = url or redis_url()
-    key = ("emitter", url)
-    if key not in _clients:
-        _clients[key] = SocketIO(message_queue=url)
-    return _clients[key]
-
-
 class RedisCancel:
-    """``is_set()`` is True once the job is cancelled or superseded (polled at most
-    every CHECK_EVERY seconds, so the search loop pays almost nothing for it)."""
+    """``is_set()`` is True once the web process cancelled the job (polled at most every
+    CHECK_EVERY seconds, so the search loop pays almost nothing for it)."""
 
-    def __init__(self, redis, job_id: str, sid: str, generation: int):
-        self._redis, self._job, self._sid, self._generation = redis, job_id, sid, generation
+    def __init__(self, redis, job: str):
+        self._redis, self._key = redis, CANCEL_KEY.format(job=job)
         self._checked = 0.0
         self._stopped = False
 
@@ -80,55 +65,43 @@ class RedisCancel:
         now = time.monotonic()
         if now - self._checked >= CHECK_EVERY:
             self._checked = now
-            self._stopped = not self.current()
+            self._stopped = bool(self._redis.exists(self._key))
         return self._stopped
 
-    def current(self) -> bool:
-        """Still the client's newest request, and not cancelled."""
-        newest, cancelled = self._redis.mget(
-            GEN_KEY.format(sid=self._sid), CANCEL_KEY.format(job=self._job)
-        )
-        return newest is not None and int(newest) == self._generation and cancelled is None
+    __call__ = is_set
 
 
-def _heartbeat(redis, job_id: str, stop: threading.Event) -> None:
-    key = BEAT_KEY.format(job=job_id)
+def _heartbeat(redis, job: str, stop: threading.Event) -> None:
+    key = BEAT_KEY.format(job=job)
     while not stop.is_set():
         redis.set(key, 1, ex=BEAT_SECONDS)
         stop.wait(BEAT_EVERY)
     redis.delete(key)
 
 
-def run_job(sid: str, generation: int, kind: str, request: dict, limits: dict) -> str:
-    """RQ's entry point: run one analyse/solve and emit its answers to ``sid``."""
-    from rq import get_current_job
-
-    job = get_current_job()
-    job_id = job.id if job is not None else f"local-{time.monotonic()}"
+def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> str:
+    """RQ's entry point: run one long-lane search, replying to the web process ``lane``."""
     redis = redis_client()
+    replies = REPLY_KEY.format(lane=lane)
     stop = threading.Event()
-    beat = threading.Thread(target=_heartbeat, args=(redis, job_id, stop), daemon=True)
+    beat = threading.Thread(target=_heartbeat, args=(redis, job, stop), daemon=True)
     beat.start()
-    cancel = RedisCancel(redis, job_id, sid, generation)
-    sio = emitter()
+    cancel = RedisCancel(redis, job)
 
-    def send(event: str, payload: dict) -> None:
-        if cancel.current():
-            sio.emit(event, payload, to=sid)
+    def reply(message: dict) -> None:
+        redis.rpush(replies, json.dumps(message))
+        redis.expire(replies, KEY_SECONDS)
 
     try:
-        run_search(kind, JobRequest(**request), Limits(**limits), cancel, send)
-    except MemoryError:
-        send(
-            "error",
-            error_payload(
-                "this position needs more memory than the server allows per search",
-                kind,
-                request.get("id"),
-                request.get("game"),
-            ),
+        perform(
+            kind,
+            JobRequest(**request),
+            Limits(**limits),
+            cancel,
+            lambda event, payload: reply({"job": job, "event": event, "payload": payload}),
         )
     finally:
+        reply({"job": job, "done": True})
         stop.set()
         beat.join(2)
     return "cancelled" if cancel.is_set() else "done"

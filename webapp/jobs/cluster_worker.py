@@ -1,4 +1,4 @@
-"""The RQ worker class of the cluster: ``rq worker-pool -w webapp.jobs.cluster_worker.ArcadeWorker``.
+"""The cluster's RQ worker: ``rq worker-pool -w webapp.jobs.cluster_worker.ArcadeWorker``.
 
 An RQ ``SimpleWorker`` runs each job in the worker's own process instead of a
 fork per job, so the tables it warmed before its first job stay warm from job
@@ -10,36 +10,25 @@ moment later. Only RQ workers import this module (it needs the cluster extra).
 
 from __future__ import annotations
 
-import os
 import time
 
 import redis
-from flask import Config
 from rq import SimpleWorker
 
-from ..config import DEFAULTS, normalise
-from .process import limit_memory, warm_worker
-
-
-def settings() -> Config:
-    """The ``ARCADE_*`` settings, read the way the web app reads them."""
-    config = Config(os.getcwd())
-    config.update(DEFAULTS)
-    config.from_prefixed_env("ARCADE")
-    normalise(config)
-    return config
+from ..config import from_environment
+from .process import limit_memory, warm_process
 
 
 class ArcadeWorker(SimpleWorker):
-    """RQ's SimpleWorker, set up for the arcade's searches before its first job."""
+    """RQ's SimpleWorker, set up for the arcade's long searches before its first job."""
 
     def work(self, *args, **kwargs):
-        if not os.environ.get("ARCADE_MESSAGE_QUEUE"):
-            raise RuntimeError("set ARCADE_MESSAGE_QUEUE to the Redis URL: jobs emit through it")
-        config = settings()
+        config = from_environment()
+        if not config["MESSAGE_QUEUE"]:
+            raise RuntimeError("set ARCADE_MESSAGE_QUEUE to the Redis URL: jobs reply through it")
         limit_memory(config["JOB_MEMORY_MB"])
         if config["PREBUILD_TABLES"]:
-            warm_worker()
+            warm_process()
         self._wait_for_redis()
         return super().work(*args, **kwargs)
 

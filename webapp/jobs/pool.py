@@ -1,47 +1,41 @@
-"""A bounded pool of solver worker processes with a bounded queue in front of it.
+"""A lane on this machine: a bounded pool of solver processes behind a fair queue.
 
-``submit`` puts a :class:`PoolJob` in the queue (or raises :class:`PoolBusy` when
-the queue is full, or holds ``max_per_group`` jobs of the job's group already, so
-a flood is answered at once instead of waiting forever). Queued jobs are served
-fairly, round robin between groups (clients' addresses): an idle worker takes
-the oldest job of the group with the fewest jobs running and, among those, the
-one served least recently, so one client asking for many searches never keeps
-everyone else's waiting. One dispatcher thread waits on every
-worker's pipe and process sentinel and:
+The job core (:mod:`webapp.jobs.core`) hands a :class:`~webapp.jobs.model.Job` to
+:meth:`WorkerPool.submit`; a full queue (overall, or the address's share) raises
+:class:`~webapp.jobs.core.LaneBusy` at once. Waiting jobs are taken out by the
+lane's :class:`~webapp.jobs.fairness.FairQueue`. One dispatcher thread waits on
+every solver process's pipe and sentinel and:
 
-* hands each event a worker sends to the job's ``on_event`` (never for a
+* hands each event a process sends to the job's ``on_event`` (never for a
   cancelled job), then ``on_done`` when the job ends;
-* answers ``error`` and starts a fresh worker when a worker dies mid-job (killed
-  over its memory cap, crashed) or overruns its job's time budget by a margin
-  (a search that stopped checking its clock), so no job is ever lost silently.
+* reports the job lost (``on_lost``) and starts a fresh process when one dies
+  mid-job (killed over its memory cap, crashed) or overruns its job's time
+  budget by a margin (a search that stopped checking its clock), so no job is
+  ever lost silently.
 
 Cancelling writes the job's number into the worker's shared cancel flag; the
-search polls it every few hundred positions. Workers start on first use, so an
-app that never searches never spawns a process.
+search polls it every few hundred positions. Processes start on first use, so an
+app that never searches never spawns one.
 """
 
 from __future__ import annotations
 
 import atexit
-import collections
 import contextlib
-import itertools
 import logging
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-from ..live.replies import error_payload
-from ..live.validation import JobRequest
-from .process import Limits, WorkerSettings, worker_main
+from .core import LaneBusy
+from .fairness import FairLane
+from .model import Job, WorkerSettings
+from .process import process_main
 
 log = logging.getLogger(__name__)
 
 _SPAWN = multiprocessing.get_context("spawn")  # safe with the server's threads
-_seq = itertools.count(1)
 
 #: a job may overrun its time budget by this factor plus GRACE_SECONDS before its
 #: worker is killed; the solver normally stops itself long before that
@@ -53,45 +47,23 @@ MAX_BACKOFF = 10.0
 STRANDED_AFTER = 3
 
 
-class PoolBusy(Exception):
-    """The queue is full: the caller answers "server busy, try again"."""
-
-
-@dataclass(eq=False)
-class PoolJob:
-    """One request on its way through the pool; callbacks run on the dispatcher thread."""
-
-    kind: str
-    request: JobRequest
-    limits: Limits
-    owner: str
-    on_event: Callable[[str, dict], None]
-    on_done: Callable[[], None] = lambda: None
-    seq: int = field(default_factory=lambda: next(_seq))
-    cancelled: bool = False
-    queued_at: float = field(default_factory=time.monotonic)
-    log_id: str = ""  # the request id the log lines carry
-    group: str = ""  # whose share it uses (a client's address)
-    priority: int = 0  # within a group's turn, lower goes first
-
-
-class _Worker:
-    """The web process's handle on one worker process."""
+class _SolverProcess:
+    """The web process's handle on one solver process."""
 
     def __init__(self, index: int, settings: WorkerSettings, name: str):
         self.index = index
         self.cancel_flag = _SPAWN.RawValue("q", 0)
         self.conn, child_end = _SPAWN.Pipe()
         self.process = _SPAWN.Process(
-            target=worker_main,
-            name=f"{name}-worker-{index}",
+            target=process_main,
+            name=f"{name}-solver-{index}",
             args=(child_end, self.cancel_flag, settings),
             daemon=True,
         )
         self.process.start()
         child_end.close()
         self.ready = False
-        self.job: PoolJob | None = None
+        self.job: Job | None = None
         self.deadline = 0.0
         self.restart_at: float | None = None  # set while dead, waiting to restart
         self.send_lock = threading.Lock()
@@ -113,8 +85,9 @@ class _Worker:
         self.conn.close()
 
 
-class WorkerPool:
-    """``size`` worker processes behind a queue of at most ``max_queue`` jobs."""
+class WorkerPool(FairLane):
+    """``size`` solver processes behind a :class:`~webapp.jobs.fairness.FairQueue` of at most ``max_queue`` jobs
+    (and ``max_per_address`` of one address); a lane of the job core."""
 
     def __init__(
         self,
@@ -122,54 +95,44 @@ class WorkerPool:
         size: int,
         max_queue: int,
         settings: WorkerSettings,
-        max_per_group: int | None = None,
+        max_per_address: int | None = None,
         reserved: int = 0,
     ):
-        self.name = name
+        super().__init__(name, max_queue, max_per_address)
         self.size = max(1, int(size))
-        self.max_queue = max(0, int(max_queue))
-        self.max_per_group = max_per_group
-        #: workers only priority-0 jobs may take (a quick lane keeps one for lookups)
+        #: processes only plain jobs may take (the quick lane keeps one for lookups)
         self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
-        self._lock = threading.RLock()
-        self._queue: collections.deque[PoolJob] = collections.deque()
-        self._workers: list[_Worker] = []
+        self._workers: list[_SolverProcess] = []
         self._dispatcher: threading.Thread | None = None
-        self._closing = False
         self.completed = 0
         self.restarts = 0
         self.rejected = 0
-        self._start_failures = 0  # workers in a row that died before getting ready
-        self._served: dict[str, int] = {}  # group -> when it last got a worker
-        self._turns = itertools.count()
+        self.lost = 0
+        self._start_failures = 0  # processes in a row that died before getting ready
 
-    # -- used by the job runner ------------------------------------------------
-    def submit(self, job: PoolJob) -> None:
-        """Queue ``job``; raises :class:`PoolBusy` when the queue is full or closing."""
+    # -- the lane, as the job core uses it ----------------------------------------
+    def submit(self, job: Job) -> None:
+        """Queue ``job``; raises :class:`LaneBusy` when the queue is full or closing."""
         with self._lock:
-            if self._closing or len(self._queue) >= self.max_queue or self._group_full(job):
+            if self._closing or not self._queue.push(job):
                 self.rejected += 1
-                raise PoolBusy(self.name)
+                raise LaneBusy(self.name)
             self._start_locked()
-            self._queue.append(job)
             self._assign_locked()
 
-    def cancel(self, job: PoolJob) -> None:
-        """Stop ``job``: drop it from the queue, or flag its worker to stop searching."""
+    def cancel(self, job: Job) -> None:
+        """Stop ``job``: drop it from the queue, or flag its process to stop searching."""
         with self._lock:
             job.cancelled = True
-            with contextlib.suppress(ValueError):
-                self._queue.remove(job)
+            self._queue.remove(job)
             for worker in self._workers:
                 if worker.job is job:
                     worker.cancel_flag.value = job.seq
 
-    def owners(self) -> set:
-        """Owners (client ids) with a job queued or still running in a worker."""
+    def running_jobs(self) -> list[Job]:
         with self._lock:
-            running = {w.job.owner for w in self._workers if w.job is not None}
-            return running | {job.owner for job in self._queue}
+            return [w.job for w in self._workers if w.job is not None]
 
     def stats(self) -> dict:
         with self._lock:
@@ -184,6 +147,7 @@ class WorkerPool:
                 "completed": self.completed,
                 "restarts": self.restarts,
                 "rejected": self.rejected,
+                "lost": self.lost,
             }
 
     def start(self) -> None:
@@ -191,25 +155,17 @@ class WorkerPool:
         with self._lock:
             self._start_locked()
 
-    def close(self) -> list[PoolJob]:
+    def close(self) -> list[Job]:
         """Stop taking jobs and cancel the queued and running ones; returns them, so the
         caller can tell their owners before the workers are stopped."""
         with self._lock:
-            if self._closing:
-                return []
-            self._closing = True
-            dropped = list(self._queue)
-            self._queue.clear()
+            dropped = self._close_locked()
             for worker in self._workers:
-                if worker.job is not None:
-                    dropped.append(worker.job)
+                if worker.job in dropped:
                     worker.cancel_flag.value = worker.job.seq
-            dropped = [job for job in dropped if not job.cancelled]
-            for job in dropped:
-                job.cancelled = True
             return dropped
 
-    def shutdown(self, timeout: float = 5.0) -> list[PoolJob]:
+    def shutdown(self, timeout: float = 5.0) -> list[Job]:
         """:meth:`close`, then stop the workers (killing any still busy at ``timeout``)."""
         dropped = self.close()
         with self._lock:
@@ -230,42 +186,18 @@ class WorkerPool:
         # runs before multiprocessing's own exit hook terminates the workers, so
         # the dispatcher never mistakes interpreter exit for lost workers
         atexit.register(self.shutdown, 1.0)
-        self._workers = [_Worker(i, self.settings, self.name) for i in range(self.size)]
+        self._workers = [_SolverProcess(i, self.settings, self.name) for i in range(self.size)]
         self._dispatcher = threading.Thread(
             target=self._dispatch, name=f"{self.name}-dispatch", daemon=True
         )
         self._dispatcher.start()
 
-    def _group_full(self, job: PoolJob) -> bool:
-        if self.max_per_group is None:
-            return False
-        return sum(queued.group == job.group for queued in self._queue) >= self.max_per_group
-
-    def _next_locked(self) -> PoolJob | None:
-        """The oldest queued job of the group with the fewest jobs running, then of lower
-        priority, then of the group served least recently (never served first); None
-        when only lower-priority jobs wait and the free workers are reserved."""
-        busy = [w.job for w in self._workers if w.job is not None]
-        running = collections.Counter(job.group for job in busy)
-        candidates = self._queue
-        if sum(job.priority > 0 for job in busy) >= self.size - self.reserved:
-            candidates = [queued for queued in self._queue if queued.priority == 0]
-            if not candidates:
-                return None
-        job = min(
-            candidates,
-            key=lambda queued: (
-                running[queued.group],
-                queued.priority,
-                self._served.get(queued.group, -1),
-            ),
-        )
-        self._queue.remove(job)
-        self._served[job.group] = next(self._turns)
-        if len(self._served) > 4 * (self.max_queue + self.size):  # forget long-gone groups
-            waiting = {queued.group for queued in self._queue} | set(running)
-            self._served = {g: t for g, t in self._served.items() if g in waiting}
-        return job
+    def _next_locked(self) -> Job | None:
+        """The fair queue's next job; only plain ones while the tries running hold every
+        process but the reserved ones."""
+        running = [w.job for w in self._workers if w.job is not None]
+        tries = sum(job.trial for job in running)
+        return self._queue.pop(running, plain_only=tries >= self.size - self.reserved)
 
     def _assign_locked(self) -> None:
         for worker in self._workers:
@@ -306,7 +238,7 @@ class WorkerPool:
                     self._lost(worker, "the solver worker stopped (out of memory?); try again")
             self._check_deadlines(workers)
 
-    def _read(self, worker: _Worker) -> None:
+    def _read(self, worker: _SolverProcess) -> None:
         try:
             while worker.conn.poll():
                 self._handle(worker, worker.conn.recv())
@@ -314,7 +246,7 @@ class WorkerPool:
             if not self._closing:
                 self._lost(worker, "the solver worker stopped; try again")
 
-    def _handle(self, worker: _Worker, message) -> None:
+    def _handle(self, worker: _SolverProcess, message) -> None:
         kind = message[0]
         if kind == "ready":
             with self._lock:
@@ -334,7 +266,7 @@ class WorkerPool:
                 self._assign_locked()
             job.on_done()
 
-    def _check_deadlines(self, workers: list[_Worker]) -> None:
+    def _check_deadlines(self, workers: list[_SolverProcess]) -> None:
         now = time.monotonic()
         for worker in workers:
             if worker.restart_at is not None and now >= worker.restart_at:
@@ -350,7 +282,7 @@ class WorkerPool:
                 worker.process.kill()
                 self._lost(worker, f"gave up after {job.limits.seconds:g} s (search stopped)")
 
-    def _lost(self, worker: _Worker, message: str) -> None:
+    def _lost(self, worker: _SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its job with ``error``, start a fresh one."""
         with self._lock:
             if self._closing or worker not in self._workers:
@@ -362,8 +294,8 @@ class WorkerPool:
             worker.conn.close()
             self._start_failures = 0 if worker.ready else self._start_failures + 1
             stranded = []
-            if self._start_failures >= STRANDED_AFTER:  # workers cannot even start
-                stranded, self._queue = list(self._queue), collections.deque()
+            if self._start_failures >= STRANDED_AFTER:  # processes cannot even start
+                stranded = self._queue.clear()
             # a worker that dies before getting ready is restarted after a growing pause,
             # never in a tight loop
             delay = (
@@ -381,23 +313,23 @@ class WorkerPool:
         if delay == 0:
             self._restart(worker)
         if job is not None:
+            self.lost += 1
             self._fail(job, message)
         for queued in stranded:
             self._fail(queued, "the solver cannot start right now; try again later")
 
-    def _restart(self, worker: _Worker) -> None:
+    def _restart(self, worker: _SolverProcess) -> None:
         with self._lock:
             if self._closing or worker not in self._workers:
                 return
-            self._workers[self._workers.index(worker)] = _Worker(
+            self._workers[self._workers.index(worker)] = _SolverProcess(
                 worker.index, self.settings, self.name
             )
             self.restarts += 1
 
     @staticmethod
-    def _fail(job: PoolJob, message: str) -> None:
-        if not job.cancelled:
-            job.on_event(
-                "error", error_payload(message, job.kind, job.request.id, job.request.game)
-            )
+    def _fail(job: Job, message: str) -> None:
+        """Tell the core the job's process is gone (it decides what the player hears)."""
+        if not job.cancelled and job.on_lost is not None:
+            job.on_lost(message, False)
         job.on_done()

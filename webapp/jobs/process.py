@@ -1,8 +1,10 @@
-"""What runs inside one solver worker process: a loop of jobs, each under budgets.
+"""What runs inside a solver process: a loop of jobs, each under budgets.
 
-The web process keeps the event loop and the sockets; CPU-bound searches run
-here, in separate processes, so the GIL never lets one long search stall other
-players. A worker:
+The web process keeps the sockets; CPU-bound searches run here, in separate
+processes, so the GIL never lets one long search stall other players.
+:func:`perform` runs one job and reports what the search found as it is (the
+core, :mod:`webapp.jobs.escalation`, decides what that means for the player); an
+RQ worker in a cluster runs the same function. A solver process of this machine:
 
 * caps its own address space (``RLIMIT_AS``) so a runaway search raises
   ``MemoryError`` (answered with ``error``) instead of eating the machine;
@@ -13,7 +15,7 @@ players. A worker:
 * stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
   solver polls it every few hundred positions, well inside 100 ms.
 
-Nothing here knows about sockets: answers are shaped by :mod:`webapp.live.replies`.
+Nothing here knows about sockets or lanes: answers are shaped by :mod:`webapp.live.replies`.
 """
 
 from __future__ import annotations
@@ -22,95 +24,40 @@ import logging
 import os
 import resource
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from solver.core.errors import BoardError
 from solver.core.results import Budget
 from solver.engine import analyse_stages
 
 from ..live.replies import error_payload, solve_reply
-from ..live.validation import JobRequest
 from ..serve.prebuild import warm_tables
-from .core import ANALYSE
-from .tasks import CHECK, GENERATE, run_task
+from .model import (
+    ANALYSE,
+    INTERNAL_MESSAGE,
+    MEMORY_MESSAGE,
+    JobRequest,
+    Limits,
+    Request,
+    TaskRequest,
+    WorkerSettings,
+)
+from .tasks import page_search
 
 log = logging.getLogger(__name__)
 
-Event = tuple[str, dict]
 
-
-@dataclass(frozen=True)
-class Limits:
-    """One job's budgets, from the app's configuration."""
-
-    seconds: float
-    max_nodes: int | None = None
-    progress_interval: float = 0.25
-    #: give up after this many seconds and ask to be moved to the solve pool (an
-    #: ``escalate`` event) instead of answering ``error``: the quick lane's budget
-    escalate_after: float | None = None
-    #: analysis only: the interim hint was sent already (by the escalated try)
-    skip_interim: bool = False
-
-
-@dataclass(frozen=True)
-class WorkerSettings:
-    """How a worker process sets itself up (picklable: it crosses into the process)."""
-
-    memory_mb: int | None = None
-    warm_tables: bool = False
-    nice: int = 0
-
-
-def analysis_events(
-    request: JobRequest, cancel: Callable[[], bool], limits: Limits
-) -> Iterator[Event]:
-    """Every ``analysis`` payload of :func:`solver.engine.analyse_stages`, or one ``error``.
-
-    A quick interim hint (``final`` False) may come first, then the proven one.
-    Nothing is yielded once the job is cancelled. With ``limits.escalate_after``
-    an analysis that is not a quick lookup stops early and yields ``escalate``
-    (``{interim_sent}``), so the analysis pool stays free for lookups; so does
-    one whose moves could not all be rated in that time (its distance goes first),
-    and one whose final answer is as unproven as the interim hint already sent.
-    """
-    fast = limits.escalate_after is not None and limits.escalate_after < limits.seconds
-    seconds = limits.escalate_after if fast else limits.seconds
-    budget = Budget(max_nodes=limits.max_nodes, max_seconds=seconds)
-    interim_sent = False
+def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Limits):
+    """Every ``analysis`` payload of :func:`solver.engine.analyse_stages` as it comes
+    (the core decides what each means), or one ``error`` for a bad board; nothing
+    once the job is cancelled."""
+    budget = Budget(max_nodes=limits.max_nodes, max_seconds=limits.seconds)
     try:
         for payload in analyse_stages(
             request.game, request.board, budget=budget, cancel=cancel, **request.options
         ):
             if cancel():
                 return
-            if payload["final"] and fast and interim_sent and not payload["optimal"]:
-                # an unproven hint again: the proof needs the longer budget of the solve pool
-                yield "escalate", {"interim_sent": True}
-                return
-            gave_up = payload["distance"] is None and payload["solvable"] is not False
-            if payload["final"] and gave_up:
-                if fast and payload["solvable"] is None:
-                    yield "escalate", {"interim_sent": interim_sent or limits.skip_interim}
-                    return
-                message = payload["message"] or "gave up before finding the distance"
-                yield "error", error_payload(message, ANALYSE, request.id, request.game)
-                return
-            if payload["final"] and fast and not payload["options_complete"]:
-                # the distance is proven but rating every move needs more time: send
-                # what is known as an interim answer, and finish in the solve pool
-                if not limits.skip_interim:
-                    yield (
-                        "analysis",
-                        {"id": request.id, "game": request.game, **payload, "final": False},
-                    )
-                yield "escalate", {"interim_sent": True}
-                return
-            if not payload["final"]:
-                if limits.skip_interim:
-                    continue
-                interim_sent = True
             yield "analysis", {"id": request.id, "game": request.game, **payload}
     except BoardError as err:
         yield "error", error_payload(str(err), ANALYSE, request.id, request.game)
@@ -129,20 +76,13 @@ class _Flag:
     __call__ = is_set
 
 
-def run_job(
-    kind: str, request: JobRequest, limits: Limits, cancel, send: Callable[[str, dict], None]
-) -> None:
-    """Run one job, calling ``send(event, payload)`` for each answer or progress line.
-
-    A solve with ``limits.escalate_after`` is a quick-lane try: over that budget it
-    sends ``escalate`` and the runner moves it to the solve pool's fair queue.
-    """
+def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
+    if isinstance(request, TaskRequest):
+        send(*page_search(kind, request, limits.seconds))
+        return
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):
             send(event, payload)
-        return
-    if kind in (GENERATE, CHECK):
-        send(*run_task(kind, request, limits.seconds))
         return
     last = [0.0]
 
@@ -163,19 +103,30 @@ def run_job(
                     payload[name] = value
             send("progress", payload)
 
-    # a quick try reports no progress: it is over in a moment, and the long lane's
-    # search, if it comes to that, reports its own from the start
-    quick = limits.escalate_after is not None and limits.escalate_after < limits.seconds
     reply = solve_reply(
         request,
         cancel,
-        limits.escalate_after if quick else limits.seconds,
-        progress=None if quick else progress,
+        limits.seconds,
+        progress=None if limits.quick else progress,
         max_nodes=limits.max_nodes,
-        escalate=quick,
     )
     if reply is not None:
         send(*reply)
+
+
+def perform(kind: str, request: Request, limits: Limits, cancel, send) -> None:
+    """Run one job, calling ``send(event, payload)`` for each outcome or progress line.
+
+    The same in a solver process of this machine and in an RQ worker: a search
+    that runs out of memory or hits a bug answers ``error`` and the process lives on.
+    """
+    try:
+        _search(kind, request, limits, cancel, send)
+    except MemoryError:
+        send("error", error_payload(MEMORY_MESSAGE, kind, request.id, request.game))
+    except Exception:  # a bug answers, the process lives on
+        log.exception("job %s failed", kind)
+        send("error", error_payload(INTERNAL_MESSAGE, kind, request.id, request.game))
 
 
 def limit_memory(memory_mb: int | None) -> None:
@@ -189,22 +140,27 @@ def limit_memory(memory_mb: int | None) -> None:
         log.warning("could not cap worker memory at %s MB", memory_mb)
 
 
-def warm_worker() -> None:
+def warm_process() -> None:
     """Load (or build) every game's tables before the first job, and log how long it took."""
     started = time.monotonic()
     count = warm_tables()
-    log.info("worker %d warmed %d tables in %.2f s", os.getpid(), count, time.monotonic() - started)
+    log.info(
+        "solver process %d warmed %d tables in %.2f s",
+        os.getpid(),
+        count,
+        time.monotonic() - started,
+    )
 
 
-def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
-    """The worker process: set up, then answer jobs until the pipe closes or says stop."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one core per worker
+def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
+    """The solver process: set up, then answer jobs until the pipe closes or says stop."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one core per process
         os.environ.setdefault(name, "1")
     if settings.nice:
         os.nice(settings.nice)
     limit_memory(settings.memory_mb)
     if settings.warm_tables:
-        warm_worker()
+        warm_process()
     try:
         conn.send(("ready", 0))
     except OSError:  # the pool shut down while we warmed up
@@ -222,22 +178,5 @@ def worker_main(conn, cancel_flag, settings: WorkerSettings) -> None:
         def send(event: str, payload: dict, seq=seq) -> None:
             conn.send(("event", seq, event, payload))
 
-        try:
-            run_job(kind, request, limits, cancel, send)
-        except MemoryError:
-            send(
-                "error",
-                error_payload(
-                    "this position needs more memory than the server allows per search",
-                    kind,
-                    request.id,
-                    request.game,
-                ),
-            )
-        except Exception:  # a bug answers, the worker lives on
-            log.exception("job %s failed", kind)
-            send(
-                "error",
-                error_payload("internal error while searching", kind, request.id, request.game),
-            )
+        perform(kind, request, limits, cancel, send)
         conn.send(("done", seq))

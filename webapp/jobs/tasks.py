@@ -1,42 +1,22 @@
 """Searches that HTTP pages need: a generated level, the editor's solvability check.
 
 They used to run in the request thread, where a few of them at once stalled
-every socket of the web process. Now a page asks its runner
-(:meth:`~webapp.jobs.local.JobRunner.run_task`) and waits, within a time budget, for
-a worker process to answer: the pool's own small page pool, or an RQ worker in
-a cluster. :func:`run_task` is what that worker runs; it knows nothing of HTTP.
+every socket of the web process. Now a page asks the job core
+(:meth:`~webapp.jobs.core.JobCore.page_task`) and waits, within a time budget,
+for a solver process of the page lane to answer. :func:`page_search` is what
+that process runs; it knows nothing of HTTP.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.results import Budget
 from solver.engine import analyse_board
 
-#: the two kinds of page task
-GENERATE = "generate"
-CHECK = "check"
+from .model import CHECK, GENERATE, TASK_SLOW_MESSAGE, TaskRefused, TaskRequest
 
 CHECK_NODES = 400_000
-TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"
-TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
-
-
-class TaskRefused(Exception):
-    """The task could not be run now (queue full, over its time budget): a 503."""
-
-
-@dataclass(frozen=True)
-class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily} or ``check`` {board, options}."""
-
-    game: str
-    args: dict = field(default_factory=dict)
-    id: Any | None = None  # pools echo a job's id in errors; tasks have none
 
 
 def task_result(answer: tuple[str, dict] | None) -> dict:
@@ -52,7 +32,7 @@ def task_result(answer: tuple[str, dict] | None) -> dict:
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)
 
 
-def run_task(kind: str, request: TaskRequest, seconds: float) -> tuple[str, dict]:
+def page_search(kind: str, request: TaskRequest, seconds: float) -> tuple[str, dict]:
     """``("done", result)``, or ``("refused", {message})`` for a bad request."""
     game = catalogue.get(request.game)
     args = request.args

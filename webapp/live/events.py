@@ -1,4 +1,4 @@
-"""Socket.IO event handlers: thin, they check the payload and hand work to the runner.
+"""Socket.IO event handlers: thin, they check the payload and hand work to the job core.
 
 Handlers never search themselves, so the server stays responsive. Every event
 first passes the client's rate limit, then :mod:`webapp.live.validation`; anything
@@ -15,7 +15,8 @@ from flask import request
 from flask_socketio import SocketIO
 
 from ..guard.ratelimit import RateLimiter
-from ..jobs.core import ANALYSE, SOLVE, Runner
+from ..jobs.core import JobCore
+from ..jobs.model import ANALYSE, SOLVE
 from .replies import error_payload
 from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
 
@@ -29,7 +30,7 @@ def _log_id() -> str:
     return f"{request.sid[:8]}/{next(_counter)}"
 
 
-def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) -> None:
+def register_events(socketio: SocketIO, runner: JobCore, limiter: RateLimiter) -> None:
     """Attach the protocol's handlers (analyse, solve, cancel, disconnect) to ``socketio``."""
 
     def reply_error(message: str, event: str, payload=None) -> None:
@@ -53,7 +54,8 @@ def register_events(socketio: SocketIO, runner: Runner, limiter: RateLimiter) ->
             reply_error(str(err), kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
-        runner.submit(request.sid, kind, job, log_id, group=request.remote_addr)
+        # the address as resolved through the trusted proxies (webapp.guard.proxy)
+        runner.submit(request.sid, kind, job, log_id, address=request.remote_addr or "")
 
     @socketio.on("connect")
     def on_connect(*_auth):

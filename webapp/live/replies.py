@@ -13,7 +13,7 @@ from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Progress
 from solver.engine import solve_board
 
-from .validation import JobRequest
+from ..jobs.model import GAVE_UP, JobRequest
 
 Reply = tuple[str, dict] | None
 
@@ -34,14 +34,10 @@ def solve_reply(
     seconds: float,
     progress: Callable[[Progress], None] | None = None,
     max_nodes: int | None = None,
-    escalate: bool = False,
 ) -> Reply:
-    """``solution``, ``unsolvable``, or ``error`` (bad board, over budget).
-
-    With ``escalate`` (a quick try) running out of budget is ``escalate``, and so
-    is a solution not proven shortest: a solver that falls back to a fast answer
-    when its budget runs out gets its full budget in the long lane first.
-    """
+    """``solution``, ``unsolvable``, ``error`` (a bad board), or ``gave_up`` with the
+    error to show when the budget ran out (:mod:`webapp.jobs.escalation` decides
+    whether the player sees it or the search moves to the long lane)."""
     budget = Budget(max_nodes=max_nodes, max_seconds=seconds)
     try:
         report = solve_board(
@@ -57,8 +53,6 @@ def solve_reply(
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None
-    if escalate and (status == BUDGET or (status == SOLVED and not report["optimal"])):
-        return "escalate", {}
     if status == SOLVED:
         moves = []
         for detail, text in zip(report["move_details"], report["moves"], strict=True):
@@ -82,5 +76,6 @@ def solve_reply(
             "board": report["board"],
             "message": report["message"] or "no solution exists",
         }
-    message = report["message"] if status == BUDGET else f"search stopped: {status}"
-    return "error", error_payload(message, "solve", request.id, request.game)
+    if status == BUDGET:
+        return GAVE_UP, error_payload(report["message"], "solve", request.id, request.game)
+    return "error", error_payload(f"search stopped: {status}", "solve", request.id, request.game)

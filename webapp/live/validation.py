@@ -9,30 +9,19 @@ server carries on. Deeper checks of the board itself are the solver's job
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import MAX_BOARD_CHARS
 
-MAX_ID_CHARS = 100
+from ..jobs.model import JobRequest, RequestId
 
-RequestId = str | int | None
+MAX_ID_CHARS = 100
 
 
 class PayloadError(ValueError):
     """A Socket.IO payload that breaks the protocol (shape, types, sizes)."""
-
-
-@dataclass(frozen=True)
-class JobRequest:
-    """A checked ``analyse``/``solve`` request: what the job runner works on."""
-
-    game: str
-    board: str
-    id: RequestId = None
-    options: dict = field(default_factory=dict)
 
 
 def _is_int(value: Any) -> bool:

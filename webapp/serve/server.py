@@ -8,7 +8,7 @@ as long as it is open (simple-websocket provides the websocket transport), so
 processes (:mod:`webapp.jobs.pool`) are started by the app inside that gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
-both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
+both); :class:`GracefulThreadWorker` then stops the app gracefully, as :func:`shutdown`
 describes, while gunicorn waits for the connections to close, then both exit.
 """
 
@@ -34,7 +34,7 @@ def shutdown(app) -> int:
     ("server is shutting down"), stop the solver workers, then close the
     remaining connections; returns how many clients were told."""
     socketio = app.extensions["socketio"]
-    told = app.extensions["job_runner"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
+    told = app.extensions["jobs"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
     socketio.sleep(0.3)  # let the last error events go out
     # every client, so their websockets end; bounded, as Engine.IO waits for each
     # socket's queue to drain and a connection gunicorn already closed never drains
@@ -45,13 +45,9 @@ def shutdown(app) -> int:
     return told
 
 
-#: seconds a client may take to send a request's headers (and body) before its
-#: connection is closed: slowloris connections must not hold the worker's threads
-REQUEST_SECONDS = 10.0
-
-
 class _TimedSocket(socket.socket):
-    """A connection whose blocking reads give up after :data:`REQUEST_SECONDS`.
+    """A connection whose blocking reads give up after ``seconds`` (``REQUEST_SECONDS``:
+    slowloris connections must not hold the worker's threads).
 
     gunicorn's gthread worker reads a request with the socket blocking and no
     timeout; turning "blocking" into "blocking with a timeout" here bounds how
@@ -60,10 +56,11 @@ class _TimedSocket(socket.socket):
     """
 
     __slots__ = ()
+    seconds = 10.0
 
     def setblocking(self, flag: bool) -> None:
         if flag:
-            self.settimeout(REQUEST_SECONDS)
+            self.settimeout(self.seconds)
         else:
             super().setblocking(False)
 
@@ -78,10 +75,12 @@ class _QuietTimeouts(logging.Filter):
         return True
 
 
-class ArcadeWorker(ThreadWorker):
+class GracefulThreadWorker(ThreadWorker):
     """gunicorn's gthread worker, stopping the arcade gracefully on SIGTERM, SIGINT
     or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes;
-    a slow client's request times out (:class:`_TimedSocket`)."""
+    a slow client's request times out (:class:`_TimedSocket`, its ``timed_socket``)."""
+
+    timed_socket: type[_TimedSocket] = _TimedSocket
 
     def init_process(self):
         self.log.error_log.addFilter(_QuietTimeouts())
@@ -89,7 +88,7 @@ class ArcadeWorker(ThreadWorker):
 
     def handle(self, conn):
         if type(conn.sock) is socket.socket:
-            conn.sock.__class__ = _TimedSocket
+            conn.sock.__class__ = self.timed_socket
         return super().handle(conn)
 
     def handle_request(self, req, conn):
@@ -129,14 +128,15 @@ class ArcadeServer(BaseApplication):
         port: int = 5000,
         threads: int = 1000,
         log_level: str = "info",
-        request_seconds: float = REQUEST_SECONDS,
+        request_seconds: float = 10.0,
     ):
-        global REQUEST_SECONDS
-        REQUEST_SECONDS = request_seconds  # the forked worker inherits it
+        # this server's own classes: the forked worker inherits them, no global changes
+        timed = type("TimedSocket", (_TimedSocket,), {"__slots__": (), "seconds": request_seconds})
+        worker = type("ArcadeThreadWorker", (GracefulThreadWorker,), {"timed_socket": timed})
         self.options = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
-            "worker_class": ArcadeWorker,
+            "worker_class": worker,
             "threads": threads,
             # every open websocket holds a thread; idle keep-alive HTTP connections
             # (up to the difference) wait in gunicorn's poller without one
@@ -144,11 +144,11 @@ class ArcadeServer(BaseApplication):
             "graceful_timeout": 15,
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",
-            "control_socket_disable": True,
+            "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
             # gunicorn's largest request line (default 4094): longer ones get the
-            # styled 414 from ArcadeWorker.handle_error, shorter ones over
+            # styled 414 from GracefulThreadWorker.handle_error, shorter ones over
             # webapp.edge.MAX_URL_BYTES the same page from the app
-            "limit_request_line": 8190,  # gunicorn >= 25: no shared ~/.gunicorn socket
+            "limit_request_line": 8190,
         }
         super().__init__()
 

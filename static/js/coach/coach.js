@@ -20,26 +20,34 @@ export class Coach {
     bindShare(this.result.share);
   }
 
-  /** Redraw everything from the controller's state. */
-  refresh() {
+  /** Redraw everything from the controller's state; `points` is lineOf(ctrl) when at hand. */
+  refresh(points = lineOf(this.ctrl)) {
     const ctrl = this.ctrl;
     if (!ctrl.initialBoard) return;
-    const points = lineOf(ctrl);
+    const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
     drawOptions($("options"), ctrl.analyses.get(ctrl.board),
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
-                  last: ctrl.history.last, continues: (o) => this.continuesLastMove(o) });
+                  last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
+                  ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null });
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
   }
 
-  /** True when playing `option` would merge into the last move, as the controller merges. */
+  /**
+   * How playing `option` joins the last move, as the controller merges moves:
+   * "extends" it, "takes back" it (back where it started) or "changes" it (the
+   * same piece turning back part of the way); null when it is a move of its own.
+   */
   continuesLastMove(option) {
     const { history, game, state, board } = this.ctrl;
     const last = history.last;
-    if (!last || last.kind !== "player" || last.after !== board || history.canRedo) return false;
+    if (!last || last.kind !== "player" || last.after !== board || history.canRedo) return null;
     const described = game.describeMove(state, option.move);
-    return Boolean(described && game.continues(last.move, described));
+    const merged = described && game.continues(last.move, described);
+    if (!merged) return null;
+    if (option.board === last.before) return "takes back";
+    return merged.turnsBack ? "changes" : "extends";
   }
 
   /** What the status line says while a mistake is being retried, else "". */

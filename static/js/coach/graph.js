@@ -11,6 +11,7 @@ const WIDTH = 320;
 const HEIGHT = 96;
 const PAD = 10;
 const LEFT = 26; // room for the scale's numbers
+const INSET = 1.5; // half the focus stroke: the box drawn on a focused point stays inside
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(NS, tag);
@@ -22,7 +23,7 @@ function label(point) {
   const where = point.ply === 0 ? "start" : `after move ${point.ply} (${moveText(point.entry)})`;
   const distance = distanceText(point);
   const what = distance === "?" ? "distance not known yet"
-    : distance === "unsolvable" ? "unsolvable" : `${distance} to solve`;
+    : distance === "unsolvable" ? "unsolvable" : `${distance} to solve${point.interim ? " (interim)" : ""}`;
   return `${where}: ${what}${point.wasted ? ", wasted move" : ""}`;
 }
 
@@ -38,7 +39,7 @@ function marker(point, x, y) {
 /** Draw `points` (from lineOf) into `box`; `cursor` is the current ply; `jump(ply)`. */
 export function drawGraph(box, points, cursor, jump) {
   // redrawn only when something shown changed, so a click is never lost to a redraw
-  const key = JSON.stringify([cursor, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted])]);
+  const key = JSON.stringify([cursor, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted, p.interim])]);
   if (box.coachKey === key) return;
   box.coachKey = key;
   const focused = box.contains(document.activeElement);
@@ -78,11 +79,15 @@ export function drawGraph(box, points, cursor, jump) {
       class: `point${p.ply === cursor ? " current" : ""}${p.ply > cursor ? " redo" : ""}`,
       "data-testid": "graph-point", "data-ply": p.ply, "data-distance": distanceData(p), "data-optimal": String(p.optimal),
       "data-wasted": p.wasted ? "" : null, "data-current": p.ply === cursor ? "" : null,
+      "data-interim": p.interim ? "" : null,
       tabindex: p.ply === cursor ? "0" : "-1", role: "button", "aria-label": label(p),
       "aria-current": p.ply === cursor ? "step" : null,
     });
+    // the hit area (and the focus box drawn on it) stays inside the chart
     const width = points.length === 1 ? 24 : Math.max(step, 1);
-    group.append(svg("rect", { class: "hit", x: x - width / 2, y: 0, width, height: HEIGHT }));
+    const left = Math.max(INSET, x - width / 2);
+    const right = Math.min(WIDTH - INSET, x + width / 2);
+    group.append(svg("rect", { class: "hit", x: left, y: INSET, width: Math.max(1, right - left), height: HEIGHT - 2 * INSET }));
     if (p.ply === cursor) group.append(svg("circle", { class: "ring", cx: x, cy: y, r: 6.5 }));
     group.append(marker(p, x, y));
     const title = svg("title");

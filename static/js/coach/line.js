@@ -1,27 +1,46 @@
 // The line played: every position of the undo history (the start, then the one
 // after each entry, redoable entries included) with what the solver proved about
-// it. The graph, the review and the shared result all read this one list.
+// it. The graph, the review, the panel and the shared result all read this one list.
+
+import { factsOf, mergeFacts, propagate } from "./bounds.js";
 
 /** True when `point`'s distance (or its being unsolvable) is proven. */
 export function exact(point) {
   return Boolean(point && point.optimal && (point.distance !== null || point.solvable === false));
 }
 
+/** What the page knows of the start's fewest moves before asking: the level's or the generator's. */
+function startFacts(ctrl) {
+  const min = ctrl.config.min;
+  return min && Number.isInteger(min.moves) ? factsOf({ distance: min.moves, optimal: min.optimal, solvable: true }) : null;
+}
+
 /**
- * The line of `ctrl`'s history: [{ply, board, distance, optimal, solvable, entry, wasted}].
- * `entry` is the history entry that led to the point (null at the start).
+ * The line of `ctrl`'s history: [{ply, board, distance, optimal, solvable, lower,
+ * interim, entry, wasted}], each distance tightened by its neighbours' (bounds.js),
+ * so two neighbouring points never differ by more than one once both are known.
+ * `distance` is an upper bound unless `optimal`; `entry` led to the point (null at the start).
  */
 export function lineOf(ctrl) {
   const entries = ctrl.history.entries;
   const boards = entries.length ? ctrl.history.boards() : [ctrl.initialBoard];
-  const points = boards.map((board, ply) => {
-    const known = ctrl.analyses.distanceOf(board);
+  const facts = boards.map((board, ply) => {
+    const known = { board, ...ctrl.analyses.factsFor(board) };
+    const given = ply === 0 || board === ctrl.initialBoard ? startFacts(ctrl) : null;
+    return given ? { board, ...mergeFacts(known, given) } : known;
+  });
+  const kinds = entries.map((e) => (e.kind === "extra" ? "extra" : "move"));
+  const bounded = propagate(facts, kinds, { reversible: Boolean(ctrl.info && ctrl.info.reversible) });
+  const points = bounded.map((b, ply) => {
+    const own = ctrl.analyses.get(b.board);
     return {
       ply,
-      board,
-      distance: known && Number.isInteger(known.distance) ? known.distance : null,
-      optimal: Boolean(known && known.optimal),
-      solvable: known ? known.solvable : null,
+      board: b.board,
+      distance: b.unsolvable ? null : b.upper,
+      optimal: b.exact,
+      lower: b.lower,
+      solvable: b.unsolvable ? false : b.upper !== null ? true : own ? own.solvable : null,
+      interim: !b.exact && ctrl.analyses.interim(b.board),
       entry: ply > 0 ? entries[ply - 1] : null,
       wasted: false,
     };

@@ -20,7 +20,21 @@ function span(className, text) {
   return node;
 }
 
-function optionButton(option, play, continues) {
+/** An option's distance, no looser than the current position's bound allows (`ceiling`: its bound + 1). */
+function bounded(option, ceiling) {
+  if (option.optimal || ceiling === null || ceiling === undefined) return option;
+  if (option.solvable === false || (Number.isInteger(option.distance) && option.distance <= ceiling)) return option;
+  return { ...option, distance: ceiling };
+}
+
+const JOINS = {
+  extends: "extends your last move",
+  "takes back": "takes back your last move",
+  changes: "changes your last move",
+};
+
+function optionButton(given, play, continues, ceiling) {
+  const option = bounded(given, ceiling);
   const verdict = VERDICTS[option.verdict] ? option.verdict : "unknown";
   const [icon, word] = VERDICTS[verdict];
   const button = document.createElement("button");
@@ -39,12 +53,13 @@ function optionButton(option, play, continues) {
   const dead = distance === "unsolvable";
   button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
                 span("option-verdict", `${icon} ${word}${dead ? ": unsolvable" : ""}`));
-  if (continues(option)) {
-    // e.g. Klotski's piece metric: the same piece again extends the last move
-    button.append(span("option-note", "extends your last move"));
-    button.title += "; extends your last move";
+  const joins = JOINS[continues(given)];
+  if (joins) {
+    // e.g. Klotski's piece metric: the same piece again is still the same move
+    button.append(span("option-note", joins));
+    button.title += `; ${joins}`;
   }
-  button.addEventListener("click", () => play(option));
+  button.addEventListener("click", () => play(given));
   return button;
 }
 
@@ -55,12 +70,15 @@ function optionButton(option, play, continues) {
  * Redrawn only when the analysis, the solved state or the `last` history entry
  * changes, so keyboard focus stays put between other refreshes.
  */
-export function drawOptions(box, analysis, { solved, evaluating, play, last = null, continues = () => false }) {
+export function drawOptions(box, analysis, { solved, evaluating, play, last = null, continues = () => null,
+                                            ceiling = null }) {
   const key = solved ? "solved" : analysis;
-  if (box.coachKey === key && box.coachEvaluating === evaluating && box.coachLast === last) return;
+  if (box.coachKey === key && box.coachEvaluating === evaluating && box.coachLast === last
+      && box.coachCeiling === ceiling) return;
   box.coachKey = key;
   box.coachEvaluating = evaluating;
   box.coachLast = last;
+  box.coachCeiling = ceiling;
   const note = (text) => box.replaceChildren(span("options-note", text));
   if (solved) { note("Solved: nothing left to rate."); return; }
   if (!analysis || !analysis.options) {
@@ -68,6 +86,6 @@ export function drawOptions(box, analysis, { solved, evaluating, play, last = nu
     return;
   }
   if (!analysis.options.length) { note("no legal move"); return; }
-  box.replaceChildren(...analysis.options.map((option) => optionButton(option, play, continues)));
-  if (analysis.final === false) box.append(span("options-note", "proving the distances…"));
+  box.replaceChildren(...analysis.options.map((option) => optionButton(option, play, continues, ceiling)));
+  if (analysis.final === false) box.append(span("options-note", "interim: proving the distances…"));
 }

@@ -2,7 +2,8 @@
 // the best accuracy kept for the level, and a one-line result to paste in a chat
 // with the distance line as a text sparkline, like daily-puzzle results.
 
-import { accuracy, best, levelKey } from "../progress.js";
+import { best, levelKey } from "../progress.js";
+import { accuracyOf } from "./bounds.js";
 import { copyLink } from "../share.js";
 
 const BLOCKS = "▁▂▃▄▅▆▇█";
@@ -27,34 +28,58 @@ export function sparkline(points) {
   }).join("");
 }
 
-/** {percent, shortest, moves, proven} for a solved game, else null. */
-export function scoreOf(ctrl) {
+/**
+ * The score of a solved game, else null: {moves, shortest (an upper bound unless
+ * proven), proven, percent (proven) or atLeast (bounded), assisted}.
+ */
+export function scoreOf(ctrl, points) {
   const [moves] = ctrl.counts();
-  const min = ctrl.minimum();
-  if (!ctrl.isSolved() || moves === 0 || !min) return null;
-  return { percent: accuracy(min.moves, moves), shortest: min.moves, moves, proven: Boolean(min.optimal) };
+  if (!ctrl.isSolved() || moves === 0) return null;
+  const start = points[0];
+  const shortest = Number.isInteger(start.distance) ? start.distance : null;
+  const accuracy = accuracyOf({ upper: shortest, lower: start.lower, exact: start.optimal }, moves);
+  return { moves, shortest, proven: Boolean(start.optimal && shortest !== null), assisted: Boolean(ctrl.assisted),
+           percent: accuracy && accuracy.proven ? accuracy.percent : null,
+           atLeast: accuracy && !accuracy.proven ? accuracy.atLeast : null };
 }
 
-/** One line: game (and level), moves made, shortest, accuracy and stars, the sparkline. */
+/** "87%", "at least 62%" or "" (nothing known); the stars a score earns (none when assisted). */
+export function accuracyText(score) {
+  return score.percent !== null ? `${score.percent}%` : score.atLeast !== null ? `at least ${score.atLeast}%` : "";
+}
+
+export function starsOf(score) {
+  if (score.assisted) return 0;
+  return starsFor(score.percent !== null ? score.percent : score.atLeast || 0);
+}
+
+/** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
 export function resultLine(ctrl, points, score) {
   const name = ctrl.config.level ? ` "${ctrl.config.level.name}"` : "";
-  const bound = score.proven ? "" : "≤ ";
-  return `${ctrl.info.title}${name}: solved in ${score.moves} moves (shortest ${bound}${score.shortest}) · `
-    + `accuracy ${bound}${score.percent}% ${starText(starsFor(score.percent))} · ${sparkline(points)}`;
+  const shortest = score.shortest === null ? "shortest not known"
+    : score.proven ? `shortest ${score.shortest}` : `shortest ≤ ${score.shortest}`;
+  const rated = accuracyText(score);
+  const grade = score.assisted ? "assisted (Solve used), no stars"
+    : `accuracy ${rated || "not known"}${rated ? ` ${starText(starsOf(score))}` : ""}`;
+  return `${ctrl.info.title}${name}: solved in ${score.moves} moves (${shortest}) · ${grade} · ${sparkline(points)}`;
 }
 
-/** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}. */
+/** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */
 export function drawResult(ctrl, points, parts) {
-  const score = scoreOf(ctrl);
+  const score = scoreOf(ctrl, points);
   parts.box.hidden = !score;
   if (!score) return;
-  const bound = score.proven ? "" : "≤ ";
-  parts.accuracy.textContent = `${bound}${score.percent}%`;
-  const stars = starsFor(score.percent);
-  parts.stars.textContent = starText(stars);
-  parts.stars.setAttribute("aria-label", `${stars} of 3 stars`);
+  const rated = accuracyText(score);
+  parts.accuracy.textContent = score.assisted ? "assisted (Solve used)" : rated || "not known yet";
+  parts.accuracy.dataset.assisted = String(score.assisted);
+  parts.accuracy.dataset.proven = String(score.percent !== null);
+  parts.accuracy.title = score.assisted ? "Solve played moves for you: no stars, and it is not your best"
+    : score.percent === null ? "the shortest solution is not proven yet: this is what is certain" : "";
+  const stars = starsOf(score);
+  parts.stars.textContent = score.assisted || !rated ? "" : starText(stars);
+  parts.stars.setAttribute("aria-label", score.assisted ? "no stars: assisted" : `${stars} of 3 stars`);
   const kept = best(levelKey(ctrl.info, ctrl.options, ctrl.initialBoard));
-  parts.best.textContent = kept && kept.accuracy ? `best ${kept.accuracy}%` : "";
+  parts.best.textContent = kept && kept.accuracy && !kept.assisted ? `best ${kept.accuracy}%` : "";
   parts.share.dataset.text = resultLine(ctrl, points.slice(0, ctrl.history.cursor + 1), score);
 }
 

@@ -69,6 +69,14 @@ export function createGame(options = {}) {
       return { from: move.from, to: move.to, amount, text: `jug ${move.from + 1} -> ${move.to + 1}` };
     },
 
+    /** Why a pour is refused, in words. */
+    whyNot(state, move) {
+      const [src, dst] = [state.jugs[move.from], state.jugs[move.to]];
+      if (!src || !dst || move.from === move.to) return "Pick two different jugs: pour from one into another.";
+      if (!src.held) return `Jug ${move.from + 1} is empty: nothing to pour.`;
+      return `Jug ${move.to + 1} is full.`;
+    },
+
     continues() { return null; },
 
     createView(board, ctrl) { return new JugsView(board, ctrl, game); },
@@ -83,7 +91,9 @@ class JugsView extends PickTwoView {
   }
 
   /** An empty jug has nothing to pour. */
-  canPick(index) { return this.state.jugs[index].held > 0; }
+  pickProblem(index) {
+    return this.state.jugs[index].held > 0 ? "" : `Jug ${index + 1} is empty: pick a jug with water to pour.`;
+  }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);

@@ -1,4 +1,4 @@
-// Klotski (Huarong Dao): rules and view (the editor: klotski-editor.js).
+// Klotski (Huarong Dao): rules and view (moves: klotski-moves.js, editor: klotski-editor.js).
 // Notation: rows top to bottom joined by "/", one character per piece on every
 // cell of that piece, "." empty. A move is {piece, from, to, path}: top-left
 // cells, path = the top-left after each unit step. Moving the same piece again
@@ -6,29 +6,7 @@
 // (90) while it keeps its direction; in "step" (116) every cell is a move.
 
 import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
-
-const EMPTY = ".";
-
-/** Where each piece is: label -> {r, c, h, w} (its bounding rectangle). */
-function piecesOf(state) {
-  const pieces = new Map();
-  state.cells.forEach((label, i) => {
-    if (label === EMPTY) return;
-    const r = Math.floor(i / state.w);
-    const c = i % state.w;
-    const p = pieces.get(label);
-    if (!p) pieces.set(label, { r, c, r2: r, c2: c });
-    else {
-      p.r = Math.min(p.r, r); p.c = Math.min(p.c, c);
-      p.r2 = Math.max(p.r2, r); p.c2 = Math.max(p.c2, c);
-    }
-  });
-  for (const p of pieces.values()) {
-    p.h = p.r2 - p.r + 1;
-    p.w = p.c2 - p.c + 1;
-  }
-  return pieces;
-}
+import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, whyNot } from "./klotski-moves.js";
 
 /** The goal: {label|null, r, c, h, w}; default the 2x2 piece at the bottom centre. */
 function goalOf(state, options) {
@@ -76,34 +54,7 @@ export function createGame(options = {}) {
     },
 
     /** Move a piece along `move.path` (or one cell in `move.dir`); null if blocked. */
-    apply(state, move) {
-      const piece = piecesOf(state).get(move.piece);
-      if (!piece) return null;
-      if (move.from && (move.from[0] !== piece.r || move.from[1] !== piece.c)) return null;
-      let path = move.path;
-      if (!path) {
-        const d = DIRECTIONS[move.dir];
-        if (!d) return null;
-        path = [[piece.r + d[0], piece.c + d[1]]];
-      }
-      let cells = state.cells.slice();
-      let [r, c] = [piece.r, piece.c];
-      for (const [nr, nc] of path) {
-        if (Math.abs(nr - r) + Math.abs(nc - c) !== 1) return null;
-        if (nr < 0 || nc < 0 || nr + piece.h > state.h || nc + piece.w > state.w) return null;
-        const next = cells.map((x) => (x === move.piece ? EMPTY : x));
-        for (let i = 0; i < piece.h; i++) {
-          for (let j = 0; j < piece.w; j++) {
-            const k = (nr + i) * state.w + nc + j;
-            if (next[k] !== EMPTY) return null;
-            next[k] = move.piece;
-          }
-        }
-        cells = next;
-        [r, c] = [nr, nc];
-      }
-      return { h: state.h, w: state.w, cells };
-    },
+    apply(state, move) { return applyMove(state, move); },
 
     /** The move as the server would describe it (from, to, path, text). */
     describeMove(state, move) {
@@ -115,31 +66,27 @@ export function createGame(options = {}) {
                text: `${move.piece} ${pathWords([piece.r, piece.c], path)}` };
     },
 
-    /** Another step of the same piece continues the last move (straight: in one line). */
+    /** Why `move` is refused, in words: the wall or the piece in the way. */
+    whyNot(state, move) { return whyNot(state, move); },
+
+    /** The shortest path by which `label` covers cell (r, c) in one move of the metric, or null. */
+    pathTo(state, label, r, c) { return pathTo(game.metric, state, label, r, c); },
+
+    /**
+     * Another step of the same piece continues the last move (straight: in one
+     * line). A step back along the way shortens the path; `turnsBack` says so.
+     */
     continues(last, move) {
       if (game.metric === "step" || !last || last.piece !== move.piece) return null;
-      const path = [...last.path, ...move.path];
+      const { path, turnsBack } = joinPaths(last, move);
       if (game.metric === "straight" && pathWords(last.from, path).includes(",")) return null;
-      return { piece: move.piece, from: last.from, to: move.to, path,
-               text: `${move.piece} ${pathWords(last.from, path)}` };
+      return { piece: move.piece, from: last.from, to: move.to, path, turnsBack,
+               text: `${move.piece} ${path.length ? pathWords(last.from, path) : "back"}` };
     },
 
     createView(board, ctrl) { return new KlotskiView(board, ctrl, game); },
   };
   return game;
-}
-
-/** "down", "down 2", "left, down": the directions of a path, runs merged. */
-function pathWords(from, path) {
-  const words = [];
-  let [r, c] = from;
-  for (const [nr, nc] of path) {
-    const dir = nr < r ? "up" : nr > r ? "down" : nc < c ? "left" : "right";
-    const last = words[words.length - 1];
-    if (last && last.dir === dir) last.n += 1; else words.push({ dir, n: 1 });
-    [r, c] = [nr, nc];
-  }
-  return words.map((w) => (w.n > 1 ? `${w.dir} ${w.n}` : w.dir)).join(", ");
 }
 
 /** The class a piece is drawn with: its shape (the goal piece's shape is the goal's). */
@@ -165,6 +112,10 @@ class KlotskiView {
   }
 
   listen() {
+    this.floor.addEventListener("click", (e) => {
+      const cell = e.target.closest("[data-cell]");
+      if (cell) this.sendTo(...cell.dataset.cell.split(",").map(Number), cell);
+    });
     this.floor.addEventListener("pointerdown", (e) => {
       const node = e.target.closest("[data-piece]");
       if (!node) return;
@@ -200,6 +151,37 @@ class KlotskiView {
     }
   }
 
+  /** Click-to-target: the selected piece goes to the empty cell (r, c) in one move. */
+  sendTo(r, c, cell) {
+    const label = this.selected;
+    if (!label || !this.pieces.has(label)) {
+      this.ctrl.refuse("Pick a piece first, then click the empty cell it should move to.", cell);
+      return;
+    }
+    const path = this.game.pathTo(this.state, label, r, c);
+    if (!path) {
+      this.ctrl.refuse(`Piece ${label} cannot reach row ${r + 1}, column ${c + 1} in one move.`, this.pieces.get(label));
+      return;
+    }
+    this.ctrl.playerMove({ piece: label, path }, this.pieces.get(label));
+  }
+
+  /** The empty cells as click targets (data-cell="R,C"), on a playable board only. */
+  markEmpty(state) {
+    if (!this.ctrl) return;
+    this.cells = this.cells || new Map();
+    const empty = new Set();
+    state.cells.forEach((label, i) => { if (label === EMPTY) empty.add(`${Math.floor(i / state.w)},${i % state.w}`); });
+    for (const [key, node] of this.cells) if (!empty.has(key)) { node.remove(); this.cells.delete(key); }
+    for (const key of empty) {
+      if (this.cells.has(key)) continue;
+      const [r, c] = key.split(",");
+      const node = el("div", { class: "cell", "data-cell": key, style: { "--r": r, "--c": c } });
+      this.cells.set(key, node);
+      this.floor.append(node);
+    }
+  }
+
   select(label) {
     this.selected = label;
     for (const [l, node] of this.pieces) {
@@ -229,6 +211,7 @@ class KlotskiView {
       }
       for (const [k, v] of Object.entries({ "--r": p.r, "--c": p.c, "--h": p.h, "--w": p.w })) node.style.setProperty(k, v);
     }
+    this.markEmpty(state);
     this.state = state;
     this.board.classList.toggle("won", this.game.isGoal(state));
   }
@@ -239,6 +222,7 @@ class KlotskiView {
     this.board.style.setProperty("--cols", state.w);
     this.floor.replaceChildren();
     this.pieces.clear();
+    if (this.cells) this.cells.clear();
     const goal = this.game.goal();
     this.board.querySelectorAll(".exit").forEach((n) => n.remove());
     if (goal) {

@@ -51,6 +51,14 @@ export function createGame() {
       return { tile: Number(move.tile), dir, text: `${move.tile} ${dir}` };
     },
 
+    /** Why `move` is refused, in words. */
+    whyNot(state, move) {
+      const tile = Number(move.tile);
+      if (!tile || !state.tiles.includes(tile)) return "There is no such tile.";
+      if (!game.apply(state, { tile })) return `Tile ${tile} is not beside the gap: only a tile next to the gap can slide.`;
+      return `Tile ${tile} cannot slide ${move.dir}.`;
+    },
+
     /** Each tile move is one move; nothing merges. */
     continues() { return null; },
 
@@ -123,7 +131,8 @@ class NPuzzleView {
     const r = Math.floor(blank / n) - dr;
     const c = (blank % n) - dc;
     if (r < 0 || r >= n || c < 0 || c >= n) {
-      refuse(this.board);
+      const side = { up: "below", down: "above", left: "to the right of", right: "to the left of" }[dir];
+      this.ctrl.refuse(`Nothing can slide ${dir}: no tile is ${side} the gap.`, this.board);
       return true;
     }
     const tile = tiles[r * n + c];

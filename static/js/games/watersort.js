@@ -88,6 +88,16 @@ export function createGame(options = {}) {
                text: `tube ${move.from + 1} -> ${move.to + 1}` };
     },
 
+    /** Why a pour is refused, in words. */
+    whyNot(state, move) {
+      const [src, dst] = [state.tubes[move.from], state.tubes[move.to]];
+      if (src === undefined || dst === undefined) return "There is no such tube.";
+      if (!src) return `Tube ${move.from + 1} is empty: nothing to pour.`;
+      if (dst.length >= capacity) return `Tube ${move.to + 1} is full.`;
+      const [from, onto] = [swatch(src.slice(-1)).name, swatch(dst.slice(-1)).name];
+      return `Cannot pour ${from} onto ${onto}: a pour needs the same colour on top of tube ${move.to + 1}, or an empty tube.`;
+    },
+
     continues() { return null; },
 
     createView(board, ctrl) { return new WaterSortView(board, ctrl, game); },
@@ -119,7 +129,9 @@ class WaterSortView extends PickTwoView {
   }
 
   /** An empty tube has nothing to pour. */
-  canPick(index) { return Boolean(this.state.tubes[index]); }
+  pickProblem(index) {
+    return this.state.tubes[index] ? "" : `Tube ${index + 1} is empty: pick a tube with something to pour.`;
+  }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);

@@ -1,0 +1,73 @@
+"""The one place that decides what a search's outcome means for the player.
+
+A solver process (or RQ worker) reports what the search found, as it is: every
+stage of an analysis, a solution, or ``gave_up`` when its budget ran out. Here
+those outcomes become the events a player sees, or a move to the long lane:
+
+* in the quick lane (a *try*, ``Limits.quick``) a search that ran out of time,
+  a solution not proven shortest, a distance whose moves are not all rated yet
+  and a final hint as unproven as the interim one already sent all *escalate*:
+  the core queues the same request in the long lane with the full budget;
+* in the long lane the same outcomes are final: running out of budget is an
+  ``error`` that says so;
+* an analysis that moves on does not repeat its interim hint: the long lane's
+  own first hint is dropped when the quick try sent one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..live.replies import error_payload
+from .model import ANALYSE, GAVE_UP, SOLVE
+
+
+@dataclass
+class Outcome:
+    """What to do with one reported event: emit these, then move the job or not."""
+
+    emit: list[tuple[str, dict]] = field(default_factory=list)
+    escalate: bool = False
+
+
+@dataclass
+class Chain:
+    """One request's state across its lanes."""
+
+    interim_sent: bool = False
+
+
+def settle(kind: str, quick: bool, event: str, payload: dict, chain: Chain) -> Outcome:
+    """The player's events for ``event`` of a ``kind`` job (``quick``: a try)."""
+    if kind == ANALYSE and event == "analysis":
+        return _analysis(payload, quick, chain)
+    if kind == SOLVE and quick and event == "progress":
+        return Outcome()  # a try is over in a moment; the long search reports its own
+    if kind == SOLVE and event == GAVE_UP:
+        return Outcome(escalate=True) if quick else Outcome([("error", payload)])
+    if kind == SOLVE and quick and event == "solution" and not payload.get("optimal"):
+        return Outcome(escalate=True)  # a fast fallback answer: the long lane may prove one
+    return Outcome([(event, payload)])
+
+
+def _analysis(payload: dict, quick: bool, chain: Chain) -> Outcome:
+    tagged = dict(payload)
+    if not payload["final"]:
+        if chain.interim_sent:
+            return Outcome()
+        chain.interim_sent = True
+        return Outcome([("analysis", tagged)])
+    if quick and chain.interim_sent and not payload["optimal"]:
+        return Outcome(escalate=True)  # as unproven as the hint sent: the proof needs time
+    gave_up = payload["distance"] is None and payload["solvable"] is not False
+    if gave_up:
+        if quick and payload["solvable"] is None:
+            return Outcome(escalate=True)
+        message = payload["message"] or "gave up before finding the distance"
+        return Outcome([("error", error_payload(message, ANALYSE, payload["id"], payload["game"]))])
+    if quick and not payload["options_complete"]:
+        # the distance is proven, rating every move needs more time: what is known goes
+        # out as an interim answer, and the long lane finishes it
+        chain.interim_sent = True
+        return Outcome([("analysis", {**tagged, "final": False})], escalate=True)
+    return Outcome([("analysis", tagged)])

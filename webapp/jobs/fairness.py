@@ -1,0 +1,145 @@
+"""Fair shares of a lane: between addresses first, then between the players of one address.
+
+Every lane (a process pool, the cluster's RQ lane) keeps its waiting jobs in a
+:class:`FairQueue`. A free worker takes, in this order:
+
+1. a job of the address with the fewest jobs running in the lane, and among
+   equals the address served least recently, so one address (a NAT, a proxy
+   whose client addresses are not trusted) never keeps every other one waiting;
+2. within that address, a job of the player with the fewest jobs running, then
+   the player served least recently, so twelve players behind one address share
+   its turns instead of queueing behind each other;
+3. plain jobs before quick tries (``Job.trial``); tries newest first, because a
+   try that has waited is moved to the long lane anyway (:mod:`webapp.jobs.core`)
+   and the newest one is the player still waiting at the screen.
+
+The queue is bounded overall (``max_queue``) and per address (``max_per_address``):
+over either bound :meth:`FairQueue.push` refuses and the player hears "server busy".
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import threading
+from collections.abc import Iterable
+
+from .model import Job
+
+
+class FairQueue:
+    """Waiting jobs of one lane, taken out fairly (not thread-safe: the lane locks)."""
+
+    def __init__(self, max_queue: int, max_per_address: int | None = None):
+        self.max_queue = max(0, int(max_queue))
+        self.max_per_address = max_per_address
+        self._jobs: list[Job] = []
+        self._served: dict[str, int] = {}  # address or player -> when it last got a worker
+        self._turns = itertools.count()
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    def __iter__(self):
+        return iter(list(self._jobs))
+
+    def full_for(self, job: Job) -> bool:
+        """True when ``job`` may not wait here (the queue or its address's share is full)."""
+        if len(self._jobs) >= self.max_queue:
+            return True
+        if self.max_per_address is None:
+            return False
+        waiting = sum(queued.group == job.group for queued in self._jobs)
+        return waiting >= self.max_per_address
+
+    def push(self, job: Job) -> bool:
+        """Queue ``job``; False (nothing queued) when :meth:`full_for` it."""
+        if self.full_for(job):
+            return False
+        self._jobs.append(job)
+        return True
+
+    def remove(self, job: Job) -> bool:
+        """Take ``job`` out if it is still waiting; True when it was."""
+        try:
+            self._jobs.remove(job)
+        except ValueError:
+            return False
+        return True
+
+    def clear(self) -> list[Job]:
+        jobs, self._jobs = self._jobs, []
+        return jobs
+
+    def pop(self, running: Iterable[Job], plain_only: bool = False) -> Job | None:
+        """The next job for a free worker, given the jobs running in the lane; None when
+        nothing (or, with ``plain_only``, no job but a try) waits."""
+        candidates = [job for job in self._jobs if not (plain_only and job.trial)]
+        if not candidates:
+            return None
+        running = list(running)
+        by_address = collections.Counter(job.group for job in running)
+        by_player = collections.Counter(job.player for job in running)
+        job = min(
+            candidates,
+            key=lambda queued: (
+                by_address[queued.group],
+                self._served.get("a:" + queued.group, -1),
+                by_player[queued.player],
+                self._served.get("p:" + queued.player, -1),
+                queued.trial,
+                -queued.seq if queued.trial else queued.seq,
+            ),
+        )
+        self._jobs.remove(job)
+        turn = next(self._turns)
+        self._served["a:" + job.group] = self._served["p:" + job.player] = turn
+        if len(self._served) > 8 * (self.max_queue + 8):  # forget long-gone addresses
+            keep = {job.group for job in self._jobs} | {job.player for job in self._jobs}
+            keep |= set(by_address) | set(by_player)
+            self._served = {k: t for k, t in self._served.items() if k[2:] in keep}
+        return job
+
+
+class FairLane:
+    """What every lane shares: a lock, a :class:`FairQueue` and the jobs running.
+
+    A back end subclasses it and says which jobs are running (:meth:`running_jobs`);
+    the waiting side of the :class:`~webapp.jobs.core.Lane` protocol is here.
+    """
+
+    def __init__(self, name: str, max_queue: int, max_per_address: int | None = None):
+        self.name = name
+        self.max_queue = max(0, int(max_queue))
+        self._lock = threading.RLock()
+        self._queue = FairQueue(max_queue, max_per_address)
+        self._closing = False
+
+    def running_jobs(self) -> list[Job]:
+        raise NotImplementedError
+
+    def withdraw(self, job: Job) -> bool:
+        """Take ``job`` back if it is still waiting (True), to queue it in another lane."""
+        with self._lock:
+            return self._queue.remove(job)
+
+    def waiting(self) -> list[Job]:
+        with self._lock:
+            return list(self._queue)
+
+    def players(self) -> set:
+        """Players (client sessions) with a job queued or still running here."""
+        with self._lock:
+            jobs = self.running_jobs() + list(self._queue)
+            return {job.player for job in jobs}
+
+    def _close_locked(self) -> list[Job]:
+        """Stop taking jobs; the queued and running ones, now cancelled (the caller stops
+        the running ones in its back end); none when closed already."""
+        if self._closing:
+            return []
+        self._closing = True
+        dropped = [job for job in self._queue.clear() + self.running_jobs() if not job.cancelled]
+        for job in dropped:
+            job.cancelled = True
+        return dropped

@@ -1,0 +1,126 @@
+"""The job model: what a client or a page asks for, the budgets it runs under, one job.
+
+Everything here is plain data. A :class:`Job` crosses the whole job machinery:
+the core (:mod:`webapp.jobs.core`) makes it, a lane queues it fairly, a back end
+runs its ``kind``/``request``/``limits`` in a solver process or an RQ worker and
+hands every event back to ``on_event``. Requests and limits are frozen and
+picklable, so they cross into other processes unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: a client's two kinds of job: a hint and distance (table lookups, kept fast), a full solve
+ANALYSE = "analyse"
+SOLVE = "solve"
+#: the two kinds of page task: a generated level, the editor's solvability check
+GENERATE = "generate"
+CHECK = "check"
+#: the three lanes, named as ``/readyz`` reports them: the quick lane (this machine's
+#: analysis processes, in both modes), the long lane (this machine's solve processes,
+#: or RQ workers in a cluster) and the page lane (generated levels, checks)
+QUICK = "analyse"
+LONG = "solve"
+PAGE = "page"
+
+#: what a search reports when its budget ran out (never sent to a player as such)
+GAVE_UP = "gave_up"
+
+BUSY_MESSAGE = "server busy, try again"
+CLOSING_MESSAGE = "server is shutting down, try again soon"
+MEMORY_MESSAGE = "this position needs more memory than the server allows per search"
+INTERNAL_MESSAGE = "internal error while searching"
+TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"
+TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
+
+RequestId = str | int | None
+
+
+@dataclass(frozen=True)
+class JobRequest:
+    """A checked ``analyse``/``solve`` request (:mod:`webapp.live.validation` makes it)."""
+
+    game: str
+    board: str
+    id: RequestId = None
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """One page task: ``generate`` {params, seed, daily} or ``check`` {board, options}."""
+
+    game: str
+    args: dict = field(default_factory=dict)
+    id: RequestId = None  # errors echo a job's id; tasks have none
+
+
+Request = JobRequest | TaskRequest
+
+
+class TaskRefused(Exception):
+    """A page task could not be run now (queue full, over its time budget): a 503."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """One job's budgets, from the app's configuration."""
+
+    seconds: float
+    max_nodes: int | None = None
+    progress_interval: float = 0.25
+    #: a quick try: no progress lines, and running out of budget is an outcome the
+    #: core turns into a move to the long lane (:mod:`webapp.jobs.escalation`)
+    quick: bool = False
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """How a solver process sets itself up (picklable: it crosses into the process)."""
+
+    memory_mb: int | None = None
+    warm_tables: bool = False
+    nice: int = 0
+
+
+_numbers = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Job:
+    """One request on its way through a lane; the callbacks run on a back end's thread.
+
+    ``player`` is the client (its Socket.IO session, empty for a page task),
+    ``address`` the client's address as resolved through the trusted proxies:
+    lanes share their workers fairly between addresses, then between the players
+    of one address. A back end calls ``on_event`` for every event of the search,
+    ``on_lost(message, retry)`` when the worker running it vanished, and
+    ``on_done`` once, at the end.
+    """
+
+    kind: str
+    request: Request
+    limits: Limits
+    player: str = ""
+    address: str = ""
+    on_event: Callable[[str, dict], None] = lambda event, payload: None
+    on_done: Callable[[], None] = lambda: None
+    on_lost: Callable[[str, bool], None] | None = None
+    seq: int = field(default_factory=lambda: next(_numbers))
+    cancelled: bool = False
+    queued_at: float = field(default_factory=time.monotonic)
+    log_id: str = ""  # the request id the log lines carry
+    #: a quick try: within an address's turn it goes after plain lookups, newest first
+    trial: bool = False
+    attempt: int = 1
+    note: Any = None  # the core's own bookkeeping for this job
+
+    @property
+    def group(self) -> str:
+        """Whose share of a lane the job uses: its address, else its player."""
+        return self.address or self.player
