@@ -45,8 +45,11 @@ def generated_level(
     params = {name: value for name, value in params.items() if value is not None}
     seed = _seed(query, game)
     if seed is None:
-        if params:  # a generator's option alone would be dropped without a word
-            names = ", ".join(f"{name}={value}" for name, value in params.items())
+        # a generator's own option (not also a game option, as water sort's capacity
+        # is) would be dropped without a word
+        own = {name: value for name, value in params.items() if game.option(name) is None}
+        if own:
+            names = ", ".join(f"{name}={value}" for name, value in own.items())
             raise BoardError(f"{names} makes a new puzzle only with seed=N or daily=1")
         return None
     daily = query.get("seed") in (None, "")
