@@ -41,17 +41,19 @@ def generated_level(
     ``generate(params, seed, daily)`` makes it (default :meth:`Game.generate`
     here; the web app passes one that runs in a worker process).
     """
-    params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
-    params = {name: value for name, value in params.items() if value is not None}
     seed = _seed(query, game)
     if seed is None:
         # a generator's own option (not also a game option, as water sort's capacity
-        # is) would be dropped without a word
-        own = {name: value for name, value in params.items() if game.option(name) is None}
-        if own:
-            names = ", ".join(f"{name}={value}" for name, value in own.items())
+        # is, read with the board) would be dropped without a word: refuse it
+        own = [o for o in game.generator if game.option(o.name) is None]
+        given = {o.name: o.coerce(query.get(o.name)) for o in own}
+        given = {name: value for name, value in given.items() if value is not None}
+        if given:
+            names = ", ".join(f"{name}={value}" for name, value in given.items())
             raise BoardError(f"{names} makes a new puzzle only with seed=N or daily=1")
         return None
+    params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
+    params = {name: value for name, value in params.items() if value is not None}
     daily = query.get("seed") in (None, "")
     made = (generate or game.generate)(params, seed, daily)
     return {**made, "seed": seed, "daily": daily}
