@@ -1,4 +1,5 @@
-"""Shared fixtures: the table cache, a live server, and Debian's Chromium."""
+"""Shared fixtures: the table cache, the app and its clients, a live server, and Debian's
+Chromium. Shared code that is not a fixture lives in ``tests/helpers``."""
 
 import os
 import shutil
@@ -110,6 +111,21 @@ def browser_type_launch_args(browser_type_launch_args):
         args["executable_path"] = path
     args["args"] = CHROMIUM_FLAGS
     return args
+
+
+@pytest.fixture(scope="module")
+def app():
+    """The app with its default settings, testing on (Flask's tutorial layout): a module
+    that needs other settings overrides this fixture with its own ``app``."""
+    from webapp import create_app
+
+    return create_app(testing=True)
+
+
+@pytest.fixture
+def client(app):
+    """An HTTP test client of the module's ``app``."""
+    return app.test_client()
 
 
 @pytest.fixture

@@ -298,3 +298,41 @@ def test_load_tools_live_outside_the_app_package():
     assert not list((ROOT / "webapp").rglob("*load*.py")) and not list(
         (ROOT / "webapp").rglob("flood*.py")
     )
+
+
+def test_tests_share_code_through_helpers_never_through_each_other():
+    """A test module imports no other test module: shared code (page drivers, socket
+    clients, each game's reference rules) lives in ``tests/helpers``, which imports
+    no test module either."""
+    tests = ROOT / "tests"
+    test_modules = {path.stem for path in tests.glob("test_*.py")}
+    assert len(test_modules) > 20
+    crossing = []
+    for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")]):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+            crossing += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in names
+                if name.split(".")[-1] in test_modules or name.startswith("tests.")
+            ]
+    assert crossing == []
+
+
+@pytest.mark.parametrize("name", list(catalogue.games()))
+def test_each_game_has_one_reference_rule_set_for_the_tests(name):
+    """The tests check the solver against each game's rules written out once, in
+    ``tests/helpers/<game>.py``, which shares no code with ``solver/``."""
+    path = ROOT / "tests" / "helpers" / f"{name}.py"
+    assert path.is_file(), f"no reference rules for {name}"
+    imported = {
+        alias.name if isinstance(node, ast.Import) else node.module or ""
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")))
+        for alias in node.names
+    }
+    # only a result checker may name the solver's result type; never its rules
+    assert not [m for m in imported if m.startswith("solver") and m != "solver.core.results"]

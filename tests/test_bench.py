@@ -4,7 +4,7 @@ import re
 import subprocess
 import sys
 
-from test_watersort import fewest_pours_by_bfs
+from helpers.watersort import fewest_pours_by_bfs
 
 from solver.klotski.baseline import StringKlotski
 from solver.npuzzle.baseline import StringNPuzzle

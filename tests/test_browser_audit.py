@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_browser_support import ARTIFACTS
+from helpers.browser import ARTIFACTS
 
 from solver import catalogue
 

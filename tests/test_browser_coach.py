@@ -1,23 +1,28 @@
 """The coach in Chromium: every move rated, the distance graph, accuracy, review, share.
 
-Listed distances are checked against the plain breadth-first searches of
-``test_webapp_coach`` (each game's rules written out in the test); the boards the
-moves lead to come from the solver's own legal moves only to pair a move's text
-with its board.
+Listed distances are checked against a plain breadth-first search over each game's
+reference rules (``tests/helpers``); the boards the moves lead to come from the
+solver's own legal moves only to pair a move's text with its board.
 """
 
 import random
 import re
 
 import pytest
+from helpers.browser import ARTIFACTS, GamePage, engine_distance, engine_solution
+from helpers.jugs import capacities_of, contents_of, goal_met, jug_pours
+from helpers.klotski import coach_rules
+from helpers.npuzzle import GOAL_8, scramble, slides, tiles_of
+from helpers.search import bfs_distance
+from helpers.watersort import pours, sorted_out, tubes_of
 from playwright.sync_api import expect
-from test_browser_support import ARTIFACTS, GamePage, engine_distance, engine_solution
-from test_npuzzle import DOMAIN, scramble
-from test_webapp_coach import bfs_distance, jug_pours, klotski_rules, pours, slides, sorted_out
 
 from solver import catalogue
 from solver.engine import parse_board
+from solver.npuzzle import NPuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
+
+DOMAIN = NPuzzle()
 
 pytestmark = pytest.mark.browser
 
@@ -35,32 +40,22 @@ def photograph(page, name, width=1280, height=1300):
     page.screenshot(path=str(ARTIFACTS / name))
 
 
-def tiles(text):
-    return tuple(int(t) for t in text.split())
-
-
-# the rules of each game, written out in test_webapp_coach: (neighbours, is_goal, to_state)
+# the reference rules of each game (tests/helpers): (neighbours, is_goal, to_state)
 def eight_rules(_board, _options):
-    return slides, (1, 2, 3, 4, 5, 6, 7, 8, 0).__eq__, tiles
+    return slides, GOAL_8.__eq__, tiles_of
 
 
 def water_rules(_board, options):
     cap = options["capacity"]
-    return pours(cap), sorted_out(cap), lambda text: tuple(text.split(","))
+    return pours(cap), sorted_out(cap), tubes_of
 
 
 def jug_rules(board, options):
-    caps = tuple(int(j.split("/")[1]) for j in board.split(","))
-    want = [None if g == "*" else int(g) for g in options["goal"].split(",")]
-    return (
-        jug_pours(caps),
-        lambda c: all(w is None or w == h for w, h in zip(want, c, strict=True)),
-        lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")),
-    )
+    return jug_pours(capacities_of(board)), goal_met(options["goal"]), contents_of
 
 
 def klotski(board, _options):
-    return klotski_rules(board)
+    return coach_rules(board)
 
 
 SMALL_BOARDS = [

@@ -3,8 +3,8 @@
 import re
 
 import pytest
+from helpers.browser import ARTIFACTS, GamePage
 from playwright.sync_api import expect
-from test_browser_support import ARTIFACTS, GamePage
 
 from solver.engine import analyse_board
 

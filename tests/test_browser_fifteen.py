@@ -10,13 +10,16 @@ import re
 import time
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
+from helpers.npuzzle import scramble
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_distance, engine_solution
-from test_npuzzle import DOMAIN, scramble
 
+from solver.npuzzle import NPuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.domain import warm_tables
 from solver.npuzzle.instances import load
+
+DOMAIN = NPuzzle()
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver import catalogue
 from solver.engine import parse_board, solve_board

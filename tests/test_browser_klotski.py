@@ -7,8 +7,8 @@ play are taken from the solver's own answer, and checked against the page.
 import re
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.engine import analyse_board, parse_board
 

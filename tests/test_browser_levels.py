@@ -4,8 +4,8 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.klotski.levels import klotski_levels
 from solver.npuzzle.generate import npuzzle_at_distance

@@ -1,124 +1,16 @@
-"""Shared helpers for the browser tests, plus tests of the page machinery every game
-uses (lobby, shareable links, bad-board fallback, undo/redo keys, no console errors).
-
-The other test_browser_* files import :class:`GamePage` from here. Expected boards
-and distances always come from the solver itself (``solver.engine``), never from
-numbers typed into the test.
+"""The page machinery every game uses, in Chromium: lobby, shareable links, bad-board
+fallback, undo/redo keys, no console errors (the page driver is ``helpers.browser``).
 """
 
-import re
-from pathlib import Path
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
 
 from solver import catalogue
-from solver.engine import analyse_board, solve_board
-
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
 
 pytestmark = pytest.mark.browser
-
-
-class GamePage:
-    """A play page driven like a person would, with console errors collected."""
-
-    def __init__(self, page, base_url):
-        self.page = page
-        self.base = base_url
-        self.errors = []
-        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
-        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-
-    # -- navigation ------------------------------------------------------------
-    def open(self, game, board=None, wait_analysis=True, **params):
-        query = {"speed": 30, **params}
-        if board is not None:
-            query["board"] = board
-        self.game = game
-        self.page.goto(f"{self.base}/play/{game}?{urlencode(query)}")
-        expect(self.board).to_have_attribute("data-state", re.compile(".+"))
-        if wait_analysis:
-            expect(self.testid("distance")).not_to_have_text("evaluating…", timeout=10_000)
-        return self
-
-    # -- reading -------------------------------------------------------------
-    def testid(self, name):
-        return self.page.locator(f'[data-testid="{name}"]')
-
-    @property
-    def board(self):
-        return self.testid("board")
-
-    def state(self):
-        return self.board.get_attribute("data-state")
-
-    def moves(self):
-        return int(self.testid("moves").inner_text())
-
-    def distance(self):
-        """The distance the page shows, or None when it shows none."""
-        match = DISTANCE.search(self.testid("distance").inner_text())
-        return int(match.group(2)) if match else None
-
-    # -- waiting ---------------------------------------------------------------
-    def wait_state(self, expected, timeout=5_000):
-        expect(self.board).to_have_attribute("data-state", expected, timeout=timeout)
-
-    def wait_distance(self, n, timeout=10_000):
-        pattern = re.compile(rf"(^|\D){n} moves? to solve") if n else re.compile("solved")
-        expect(self.testid("distance")).to_have_text(pattern, timeout=timeout)
-
-    def wait_status(self, pattern, timeout=10_000):
-        expect(self.testid("status")).to_contain_text(pattern, timeout=timeout)
-
-    # -- acting ---------------------------------------------------------------
-    def click(self, name):
-        self.testid(name).click()
-
-    def follow_two_click_hint(self, attr):
-        """Ask for a hint and play it: the marked source, then the marked target
-        (containers carrying ``data-<attr>``, as water-sort tubes or jugs do)."""
-        self.click("hint")
-        source = self.page.locator(f"[data-{attr}][data-hint]")
-        target = self.page.locator(f"[data-{attr}][data-hint-target]")
-        expect(source).to_have_count(1)
-        expect(target).to_have_count(1)
-        source.click()
-        target.click()
-
-    def solve_then_undo_and_redo(self, moves, states):
-        """Solve plays the solution back to the goal; its moves undo and redo like a player's."""
-        self.click("solve")
-        self.wait_state(states[-1], timeout=15_000)
-        self.wait_status("solved")
-        assert self.moves() == len(moves)
-        self.click("undo")
-        self.wait_state(states[-2])
-        self.click("redo")
-        self.wait_state(states[-1])
-
-    def screenshot(self, name):
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.page.wait_for_timeout(600)  # let slides and the meter settle
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-    def assert_no_errors(self):
-        assert self.errors == [], f"console errors: {self.errors}"
-
-
-def engine_distance(game, board, **options):
-    """The solver's own proven distance for ``board`` (None when unsolvable)."""
-    return analyse_board(game, board, **options)["distance"]
-
-
-def engine_solution(game, board, **options):
-    """(move dicts, states) of the solver's shortest solution for ``board``."""
-    report = solve_board(game, board, **options)
-    assert report["status"] == "solved", report
-    return report["move_details"], report["states"]
 
 
 # ---------------------------------------------------------------------------

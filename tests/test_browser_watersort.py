@@ -3,8 +3,8 @@
 import re
 
 import pytest
+from helpers.browser import GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
-from test_browser_support import GamePage, engine_distance, engine_solution
 
 from solver.engine import parse_board
 

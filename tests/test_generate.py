@@ -3,8 +3,8 @@
 import datetime as dt
 
 import pytest
-from test_npuzzle import reference_distances
-from test_watersort import fewest_pours_by_bfs
+from helpers.npuzzle import reference_distances
+from helpers.watersort import fewest_pours_by_bfs
 
 from solver import catalogue
 from solver.core.errors import BoardError

@@ -1,18 +1,26 @@
 """Klotski domain: notation, rules, optimal lengths, distance tables, errors, speed.
 
-Solutions are checked by an independent referee written here on plain strings
-(it shares no code with solver/), and optimal lengths are compared against an
-independent seed-style string BFS, the generic algorithms and the tables.
+Solutions are checked by the reference rules on plain strings (``helpers.klotski``,
+no code shared with solver/), and optimal lengths are compared against its string
+BFS, the generic algorithms and the tables.
 """
 
 import collections
 import os
 import random
-from collections import deque
-from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from helpers.klotski import (
+    cells_of,
+    check_solution,
+    goal_met,
+    grid,
+    group_distances,
+    reachable,
+    shapes_of,
+    string_bfs,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,116 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
 LEVELS = levels.load("klotski-classic")["levels"]
-DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-
-
-# -- an independent referee and oracle on plain strings ----------------------------
-
-
-def grid(board):
-    return [list(row) for row in board.split("/")]
-
-
-def cells_of(g, label):
-    return sorted((r, c) for r, row in enumerate(g) for c, ch in enumerate(row) if ch == label)
-
-
-def referee_step(board, label, dr, dc):
-    """The board after moving ``label`` one cell, or None if the rules forbid it."""
-    g = grid(board)
-    mine = cells_of(g, label)
-    assert mine, f"no piece {label}"
-    for r, c in mine:
-        r2, c2 = r + dr, c + dc
-        if not (0 <= r2 < len(g) and 0 <= c2 < len(g[0])) or g[r2][c2] not in (".", label):
-            return None
-    for r, c in mine:
-        g[r][c] = "."
-    for r, c in mine:
-        g[r + dr][c + dc] = label
-    return "/".join("".join(row) for row in g)
-
-
-def check_solution(board, report_moves, states, metric):
-    """Replay every move with the referee; the last board must meet the goal."""
-    assert states[0] == board
-    current = board
-    for info, expected in zip(report_moves, states[1:], strict=True):
-        path = [info["from"]] + info["path"]
-        assert info["to"] == path[-1]
-        top = cells_of(grid(current), info["piece"])[0]
-        assert list(top) == info["from"]
-        if metric == "step":
-            assert len(info["path"]) == 1
-        if metric == "straight":  # every step the same direction
-            assert len({(r2 - r1, c2 - c1) for (r1, c1), (r2, c2) in pairwise(path)}) == 1
-        for (r1, c1), (r2, c2) in pairwise(path):
-            current = referee_step(current, info["piece"], r2 - r1, c2 - c1)
-            assert current is not None, f"illegal step in {info}"
-        assert current == expected
-    return current
-
-
-def goal_met(board, label, row, col):
-    g = grid(board)
-    return cells_of(g, label)[0] == (row, col)
-
-
-def plain_moves(pos, labels, metric):
-    """Boards one move away in ``metric`` (labels kept)."""
-    for lab in labels:
-        if metric == "straight":
-            for dr, dc in DIRS.values():
-                q = referee_step(pos, lab, dr, dc)
-                while q is not None:
-                    yield q
-                    q = referee_step(q, lab, dr, dc)
-            continue
-        frontier, seen = [pos], {pos}
-        while frontier:
-            nxt = []
-            for p in frontier:
-                for dr, dc in DIRS.values():
-                    q = referee_step(p, lab, dr, dc)
-                    if q is not None and q not in seen:
-                        seen.add(q)
-                        yield q
-                        if metric == "piece":
-                            nxt.append(q)
-            frontier = nxt
-
-
-def string_bfs(board, label, row, col, metric):
-    """Seed-style breadth-first search over board strings; the optimal length or None."""
-    g = grid(board)
-    labels = sorted({ch for row_ in g for ch in row_} - {"."})
-    shape = {}
-    for lab in labels:
-        cs = cells_of(g, lab)
-        shape[lab] = (cs[-1][0] - cs[0][0], cs[-1][1] - cs[0][1])
-    classes = {}
-    xlat = str.maketrans(
-        {lab: chr(65 + classes.setdefault(shape[lab], len(classes))) for lab in labels}
-    )
-
-    def successors(pos):
-        return plain_moves(pos, labels, metric)
-
-    def solved(pos):
-        goal_shape = shape[label]
-        return any(shape[lab] == goal_shape and goal_met(pos, lab, row, col) for lab in labels)
-
-    queue, depth = deque([(board, 0)]), {board.translate(xlat): 0}
-    while queue:
-        pos, d = queue.popleft()
-        if solved(pos):
-            return d
-        for q in successors(pos):
-            k = q.translate(xlat)
-            if k not in depth:
-                depth[k] = d + 1
-                queue.append((q, d + 1))
-    return None
 
 
 def random_walk(domain, board, steps, rnd):
@@ -223,109 +121,20 @@ def test_every_classic_level_solves_optimally_and_legally():
         )
 
 
-def seed_style_steps(pos, width):
-    """Boards one seed-style step from ``pos`` (a flat string ``width`` cells wide): a
-    piece next to a free cell shifts one cell into it, if it stays whole and on the board."""
-    n, blanks = len(pos), pos.count(".")
-    for dest in [i for i, ch in enumerate(pos) if ch == "."]:
-        for adj in (-width, -1, 1, width):
-            src = dest + adj
-            if not 0 <= src < n or (adj in (-1, 1) and src // width != dest // width):
-                continue
-            piece = pos[src]
-            if piece == ".":
-                continue
-            new = list(pos.replace(piece, "."))
-            for i in range(n):
-                if 0 <= i + adj < n and pos[i + adj] == piece:
-                    new[i] = piece
-            new = "".join(new)
-            if new.count(".") == blanks:
-                yield new
-
-
-def seed_style_step_bfs(board, label, row, col):
-    """The seed's PaPuzzle approach, sized to any board: string states, str.replace moves.
-
-    This is the yardstick the step metric must beat threefold; returns the optimal length.
-    """
-    rows = board.split("/")
-    width, start = len(rows[0]), "".join(rows)
-    shapes = {}
-    for ch in set(start) - {"."}:
-        cells = [i for i, x in enumerate(start) if x == ch]
-        shapes[ch] = (cells[-1] // width - cells[0] // width, cells[-1] % width - cells[0] % width)
-    classes = {}
-    xlat = str.maketrans(
-        {ch: chr(65 + classes.setdefault(shape, len(classes))) for ch, shape in shapes.items()}
-    )
-    goal = [i for i, x in enumerate(start) if x == label]
-    offset = row * width + col - goal[0]
-    goal = [i + offset for i in goal]
-
-    trail = {start.translate(xlat): None}
-    queue = deque([(start, 0)])
-    while queue:
-        pos, depth = queue.popleft()
-        if all(pos[i] == label for i in goal):
-            return depth
-        for nxt in seed_style_steps(pos, width):
-            key = nxt.translate(xlat)
-            if key not in trail:
-                trail[key] = pos
-                queue.append((nxt, depth + 1))
-    return None
-
-
-def test_step_metric_agrees_with_a_seed_style_string_bfs():
-    """(The bench compares their speed: ``python -m solver bench``.)"""
+def test_step_metric_agrees_with_the_reference_string_bfs():
+    """(The bench compares its speed with the seed-style baseline: ``python -m solver bench``.)"""
     board = "GAAH/IAAJ/BCDD/BCEE/.FF."
-    expected = seed_style_step_bfs(board, "A", 3, 1)
+    expected = string_bfs(board, "A", 3, 1, "step")
     domain = Klotski("step")
     assert domain.solve(domain.parse(board)).length == expected == 53
 
 
-def seed_style_reachable(board, goal_label, row, col):
-    """Every position ``board`` reaches, each with its fewest steps to a goal (-1: none).
-
-    The seed-style moves of :func:`seed_style_step_bfs` on plain strings, pieces of one
-    shape written alike (a region tiled by one rectangle has one tiling, so no two
-    positions are confused); any piece of the goal piece's shape may meet the goal.
-    Every position is reached forward, then distances run backward from the goals
-    (steps can be undone, so the forward moves serve).
-    """
-    rows = board.split("/")
-    width, start = len(rows[0]), "".join(rows)
-    shapes = {}
-    for ch in set(start) - {"."}:
-        cells = [i for i, x in enumerate(start) if x == ch]
-        shapes[ch] = (cells[-1] // width - cells[0] // width, cells[-1] % width - cells[0] % width)
-    classes = {}
-    xlat = str.maketrans(
-        {
-            ch: chr(65 + classes.setdefault(shape, len(classes)))
-            for ch, shape in sorted(shapes.items())
-        }
-    )
-    mates = [ch for ch in shapes if shapes[ch] == shapes[goal_label]]
-
-    seen, queue = {start.translate(xlat): start}, deque([start])
-    while queue:
-        for nxt in seed_style_steps(queue.popleft(), width):
-            if nxt.translate(xlat) not in seen:
-                seen[nxt.translate(xlat)] = nxt
-                queue.append(nxt)
-    layer = [p for p in seen.values() if any(p.index(m) == row * width + col for m in mates)]
-    distance = {p.translate(xlat): 0 for p in layer}
-    while layer:
-        following = []
-        for pos in layer:
-            for nxt in seed_style_steps(pos, width):
-                if nxt.translate(xlat) not in distance:
-                    distance[nxt.translate(xlat)] = distance[pos.translate(xlat)] + 1
-                    following.append(nxt)
-        layer = following
-    return {key: distance.get(key, -1) for key in seen}
+def reference_reachable(board, goal_label, row, col):
+    """Every position ``board`` reaches, each with its fewest steps to a goal (-1: none);
+    any piece of the goal piece's shape may meet the goal (the reference rules)."""
+    _labels, shape, _xlat = shapes_of(board)
+    dist, _ = group_distances(board, "step", shape[goal_label], (row, col))
+    return {key: dist.get(key, -1) for key in reachable(board)}
 
 
 @pytest.mark.parametrize(
@@ -341,7 +150,7 @@ def seed_style_reachable(board, goal_label, row, col):
 def test_tables_hold_exactly_the_reachable_set_of_an_independent_search(board, goal, at):
     """Same reachable count (the classic level's 25,955 is the published figure), and
     in the step metric the same number of positions at every distance."""
-    reference = seed_style_reachable(board, *at)
+    reference = reference_reachable(board, *at)
     by_distance = collections.Counter(reference.values())
     for metric in ("step", "piece"):
         domain = Klotski(metric, goal=goal)
@@ -525,33 +334,6 @@ def test_a_foreign_cached_file_is_rebuilt(isolated_cache):
     assert len(warm_table(CLASSIC)) == 25955  # ...one whose name lies about it is not
 
 
-def plain_reachable(board):
-    """Every board reachable from ``board`` by one-cell steps, shapes merged (plain BFS)."""
-    g = grid(board)
-    labels = sorted({ch for row in g for ch in row} - {"."})
-    shape = {
-        lab: (
-            cells_of(g, lab)[-1][0] - cells_of(g, lab)[0][0],
-            cells_of(g, lab)[-1][1] - cells_of(g, lab)[0][1],
-        )
-        for lab in labels
-    }
-    names = {}
-    xlat = str.maketrans(
-        {lab: chr(65 + names.setdefault(shape[lab], len(names))) for lab in labels}
-    )
-    seen, todo = {board.translate(xlat)}, [board]
-    while todo:
-        pos = todo.pop()
-        for lab in labels:
-            for dr, dc in DIRS.values():
-                q = referee_step(pos, lab, dr, dc)
-                if q is not None and q.translate(xlat) not in seen:
-                    seen.add(q.translate(xlat))
-                    todo.append(q)
-    return seen, xlat
-
-
 def shuffled_placement(board, rnd):
     """The same pieces as ``board`` dropped at random spots (another group, maybe)."""
     g = grid(board)
@@ -589,8 +371,8 @@ def test_group_keys_agree_exactly_when_a_plain_search_connects_two_positions():
         same = klotski_search.reachable_group(
             a.layout, domain.key(a)
         ) == klotski_search.reachable_group(b.layout, domain.key(b))
-        reach, xlat = plain_reachable(board)
-        assert same == (other.translate(xlat) in reach), (board, other)
+        _labels, _shape, xlat = shapes_of(board)
+        assert same == (other.translate(xlat) in reachable(board)), (board, other)
         outcomes.add(same)
     assert outcomes == {True, False}
 

@@ -1,70 +1,28 @@
 """The hardest-start search: every answer re-derived by plain searches written here.
 
-The oracle works on labelled board strings with a one-cell referee, deduplicates
-positions by their shape pattern (interchangeable pieces), and measures a whole
-group by breadth-first search from its solved positions: no solver code.
+The oracle is the reference rules of ``helpers.klotski``: labelled board strings, a
+one-cell referee, positions deduplicated by their shape pattern (interchangeable
+pieces), a whole group measured by breadth-first search from its solved positions.
 """
 
 import json
-from collections import deque
 
 import pytest
-from test_klotski import CLASSIC, cells_of, grid, plain_moves
+from helpers.klotski import grid, group_distances, moves, shapes_of
 
 from solver.cli import main
 from solver.klotski.baseline import StringKlotski
 from solver.klotski.hardest import hardest_report
 
 METRICS = ("piece", "straight", "step")
-
-
-def shapes_of(board):
-    g = grid(board)
-    labels = sorted({ch for row in g for ch in row} - {"."})
-    shape = {}
-    for lab in labels:
-        cs = cells_of(g, lab)
-        shape[lab] = (cs[-1][0] - cs[0][0] + 1, cs[-1][1] - cs[0][1] + 1)
-    names = {}
-    xlat = str.maketrans(
-        {lab: chr(65 + names.setdefault(shape[lab], len(names))) for lab in labels}
-    )
-    return labels, shape, xlat
-
-
-def solved(board, shape, goal_shape=(2, 2)):
-    g = grid(board)
-    row, col = len(g) - 2, (len(g[0]) - 2) // 2
-    return any(shape[lab] == goal_shape and cells_of(g, lab)[0] == (row, col) for lab in shape)
-
-
-def plain_group_distances(board, metric):
-    """{canonical board: moves to solved} over ``board``'s whole group ({} if unsolvable)."""
-    labels, shape, xlat = shapes_of(board)
-    members, todo = {board.translate(xlat): board}, [board]
-    while todo:
-        pos = todo.pop()
-        for q in plain_moves(pos, labels, "step"):
-            if q.translate(xlat) not in members:
-                members[q.translate(xlat)] = q
-                todo.append(q)
-    dist = {k: 0 for k, pos in members.items() if solved(pos, shape)}
-    queue = deque(members[k] for k in dist)
-    while queue:
-        pos = queue.popleft()
-        d = dist[pos.translate(xlat)]
-        for q in plain_moves(pos, labels, metric):
-            if q.translate(xlat) not in dist:
-                dist[q.translate(xlat)] = d + 1
-                queue.append(q)
-    return dist, xlat
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 
 
 @pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("board", ["AAB/AAC/DE./F.G", "BAAC/BAAC/D..E/FGHE", "AA../AABB/CDEE"])
 def test_group_hardest_start_matches_a_plain_search_of_the_whole_group(board, metric):
     found = hardest_report(board, metric)
-    dist, xlat = plain_group_distances(board, metric)
+    dist, xlat = group_distances(board, metric)
     far = max(dist.values())
     best = found["hardest"]
     assert best["distance"] == far and found["distance"] == dist[board.translate(xlat)]
@@ -79,8 +37,8 @@ def test_classic_group_hardest_start_resolved_independently():
     found = hardest_report(CLASSIC, "piece")
     assert found["distance"] == 81 and found["positions"] == 25955
     best = found["hardest"]["board"]
-    moves, _nodes = StringKlotski(best, "A", 3, 1, "piece").solve()
-    assert moves == found["hardest"]["distance"] == 81 + found["beats_by"]
+    length, _nodes = StringKlotski(best, "A", 3, 1, "piece").solve()
+    assert length == found["hardest"]["distance"] == 81 + found["beats_by"]
     assert found["beats_by"] > 0
 
 
@@ -120,12 +78,12 @@ def test_piece_set_hardest_start_matches_plain_enumeration(metric):
         if key in seen:
             continue
         groups += 1
-        dist, _ = plain_group_distances(pos, metric)
+        dist, _ = group_distances(pos, metric)
         labels, _shape, xlat = shapes_of(pos)
         members, todo = {key}, [pos]  # the group, solvable or not
         while todo:
             p = todo.pop()
-            for q in plain_moves(p, labels, "step"):
+            for q in moves(p, labels, "step"):
                 if q.translate(xlat) not in members:
                     members.add(q.translate(xlat))
                     todo.append(q)
@@ -139,7 +97,7 @@ def test_piece_set_hardest_start_matches_plain_enumeration(metric):
         sorted((h["distance"] for h in found["top"]), reverse=True)
         == sorted(hardest, reverse=True)[: len(found["top"])]
     )
-    dist, xlat = plain_group_distances(found["hardest"]["board"], metric)
+    dist, xlat = group_distances(found["hardest"]["board"], metric)
     assert dist[found["hardest"]["board"].translate(xlat)] == max(hardest)
 
 
@@ -154,7 +112,7 @@ def test_cli_hardest_prints_json_and_progress(capsys):
 
 def test_an_unsolvable_group_has_no_hardest_start(capsys):
     board = "BAA./BAAC/DEEC/F..G"
-    assert plain_group_distances(board, "piece")[0] == {}
+    assert group_distances(board, "piece")[0] == {}
     assert main(["hardest", "klotski", board]) == 1
     assert "unsolvable" in capsys.readouterr().out
 

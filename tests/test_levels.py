@@ -2,8 +2,7 @@
 groups, traps) that the solver and a plain referee agree with."""
 
 import pytest
-from test_klotski import plain_moves
-from test_klotski_hardest import shapes_of
+from helpers.klotski import moves, shapes_of
 
 from solver.core.search import replay_keys
 from solver.engine import parse_board, solve_board
@@ -77,7 +76,7 @@ def test_stored_group_and_traps_agree_with_the_tables_and_a_plain_referee(level)
             closer = table.distance[domain.key(domain.parse(board))] - 1
             best = {
                 q.translate(xlat)
-                for q in plain_moves(board, labels, metric)
+                for q in moves(board, labels, metric)
                 if table.distance[domain.key(domain.parse(q))] == closer
             }
             traps += len(best) == 1

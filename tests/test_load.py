@@ -10,7 +10,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from test_webapp_live import LiveClient
+from helpers.sockets import LiveClient
 
 from loadtest.players import EIGHT_START, klotski_levels, run_load, start_server
 

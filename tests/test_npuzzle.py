@@ -1,10 +1,10 @@
 """N-puzzle: notation, errors, parity, and the 8-puzzle distance table against generic search."""
 
 import collections
-import functools
 import random
 
 import pytest
+from helpers.npuzzle import assert_replays, reference_distances, scramble, slides, solvable_boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,23 +12,11 @@ from solver.core.errors import BoardError
 from solver.core.results import SOLVED, UNSOLVABLE
 from solver.core.search import astar, bidirectional, breadth_first, ida_star
 from solver.engine import analyse_board, solve_board
-from solver.npuzzle import NPuzzle, Slide, goal_state, manhattan_conflicts, solvable
+from solver.npuzzle import NPuzzle, Slide, manhattan_conflicts, solvable
 from solver.npuzzle import table as npuzzle_table
 
 DOMAIN = NPuzzle()
 HARDEST = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
-
-
-def assert_replays(start, result, domain=DOMAIN):
-    """Every move is legal from the state before it and the last state is the goal."""
-    assert result.status == SOLVED
-    assert result.states[0] == tuple(start)
-    assert len(result.states) == len(result.moves) + 1
-    for move, before, after in zip(
-        result.moves, result.states[:-1], result.states[1:], strict=True
-    ):
-        assert (move, after) in list(domain.moves(before))
-    assert domain.is_goal(result.states[-1])
 
 
 def permutation_boards(sides=(2, 3, 4, 5)):
@@ -72,60 +60,6 @@ PUBLISHED_8_PUZZLE_COUNTS = [
     221,
     2,
 ]
-
-
-def slides(tiles, n=3):
-    """Every board one slide away (the blank swaps with a tile beside it)."""
-    blank = tiles.index(0)
-    row, col = divmod(blank, n)
-    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if 0 <= r < n and 0 <= c < n:
-            board = list(tiles)
-            board[blank], board[r * n + c] = board[r * n + c], 0
-            yield tuple(board)
-
-
-@functools.cache
-def reference_distances():
-    """Every 8-puzzle position the goal reaches, with its distance: a plain breadth-first
-    search on tuples written here (no solver code), about a second."""
-    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
-    distance, layer = {goal: 0}, [goal]
-    while layer:
-        following = []
-        for board in layer:
-            for nxt in slides(board):
-                if nxt not in distance:
-                    distance[nxt] = distance[board] + 1
-                    following.append(nxt)
-        layer = following
-    return distance
-
-
-def solvable_boards(n):
-    """Random solvable n x n positions: a permutation, two tiles swapped if it cannot be
-    solved. Which ones can is decided without the solver's parity rule (the rule under
-    test): the 8-puzzle by the reference search, larger boards by sliding from the goal."""
-    if n != 3:
-        return st.randoms(use_true_random=False).map(lambda rng: scramble(n, 400, rng))
-
-    def fix(tiles):
-        tiles = list(tiles)
-        if tuple(tiles) not in reference_distances():
-            i, j = [k for k, t in enumerate(tiles) if t][:2]
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        return tuple(tiles)
-
-    return st.permutations(list(range(n * n))).map(fix)
-
-
-def scramble(n, k, rng):
-    """The goal after ``k`` random moves (never straight back)."""
-    state, previous = goal_state(n), None
-    for _ in range(k):
-        options = [nxt for _, nxt in DOMAIN.moves(state) if nxt != previous]
-        previous, state = state, rng.choice(options)
-    return state
 
 
 # -- notation -------------------------------------------------------------------

@@ -8,14 +8,17 @@ import sys
 import time
 
 import pytest
-from test_npuzzle import DOMAIN, assert_replays, scramble
+from helpers.npuzzle import assert_replays, scramble
 
 from solver import catalogue
 from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
+from solver.npuzzle import NPuzzle
 from solver.npuzzle import domain as npuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.instances import load
+
+DOMAIN = NPuzzle()
 
 INSTANCES = load("korf100")["instances"]
 #: the issue's example: 41 moves, answered 47 "not proven" when the build ate the budget

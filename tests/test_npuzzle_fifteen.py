@@ -4,17 +4,19 @@ import random
 import threading
 
 import pytest
+from helpers.npuzzle import assert_replays, scramble
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_npuzzle import DOMAIN, assert_replays, scramble
 
 from solver.core.results import BUDGET, CANCELLED, SOLVED, Budget
 from solver.core.search import bidirectional
 from solver.engine import analyse_board, analyse_stages, solve_board
+from solver.npuzzle import NPuzzle, goal_state
 from solver.npuzzle import domain as npuzzle
-from solver.npuzzle import goal_state
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.instances import load
+
+DOMAIN = NPuzzle()
 
 INSTANCES = load("korf100")["instances"]
 # quick ones of Korf's 100 for the 6-6-3 databases, numbered 1-100 as published

@@ -2,14 +2,16 @@
 
 import random
 
+from helpers.npuzzle import assert_replays, scramble, solvable_boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_npuzzle import DOMAIN, assert_replays, scramble, solvable_boards
 
 from solver.core.results import Budget
 from solver.engine import solve_board
-from solver.npuzzle import replay_cells
+from solver.npuzzle import NPuzzle, replay_cells
 from solver.npuzzle.reduce import _cancel_undos, reduction_cells
+
+DOMAIN = NPuzzle()
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,10 +3,13 @@
 import random
 
 import pytest
-from test_npuzzle import DOMAIN, scramble
+from helpers.npuzzle import scramble
 
+from solver.npuzzle import NPuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
 from solver.npuzzle.pdb_build import UNSEEN, build_pattern, build_plain, home_index
+
+DOMAIN = NPuzzle()
 
 
 @pytest.mark.parametrize(

@@ -6,13 +6,15 @@ import subprocess
 import sys
 
 import pytest
-from test_npuzzle import DOMAIN, assert_replays, scramble
+from helpers.npuzzle import assert_replays, scramble
 
 from solver.core.results import SOLVED, Budget
 from solver.core.search import bidirectional
-from solver.npuzzle import anytime
+from solver.npuzzle import NPuzzle, anytime
 from solver.npuzzle.instances import load
 from solver.npuzzle.reduce import reduction_cells
+
+DOMAIN = NPuzzle()
 
 KORF50 = load("korf50")["instances"]
 

@@ -1,10 +1,10 @@
 """Water sort: notation, rules, the lower bound's soundness and proven-shortest solving."""
 
-import itertools
 import random
 import threading
 
 import pytest
+from helpers.watersort import fewest_pours_by_bfs, reference_pour
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,50 +17,6 @@ from solver.watersort.deals import bench
 from solver.watersort.search import expand, solve_fewest_pours
 
 # -- helpers --------------------------------------------------------------
-
-
-def reference_pour(state, src, dst, capacity):
-    """The rules written the seed's way: move one unit at a time while it is legal."""
-    tubes = [list(t) for t in state]
-    moved = 0
-    while (
-        tubes[src]
-        and len(tubes[dst]) < capacity
-        and (not tubes[dst] or tubes[dst][-1] == tubes[src][-1])
-        and (moved == 0 or tubes[src][-1] == tubes[dst][-1])
-    ):
-        tubes[dst].append(tubes[src].pop())
-        moved += 1
-    return moved, tuple("".join(t) for t in tubes)
-
-
-def fewest_pours_by_bfs(board, capacity):
-    """Fewest pours by a plain breadth-first search on :func:`reference_pour`, or None
-    when no pour sequence sorts the deal. Shares nothing with the solver but the board
-    text; tube order is ignored (tubes sorted), which cannot change a distance."""
-    start = tuple(sorted(board.split(",")))
-
-    def done(tubes):
-        return all(len(set(t)) <= 1 and len(t) in (0, capacity) for t in tubes)
-
-    seen, layer, depth = {start}, [start], 0
-    while layer:
-        if any(done(tubes) for tubes in layer):
-            return depth
-        depth += 1
-        following = []
-        for tubes in layer:
-            for src, dst in itertools.permutations(range(len(tubes)), 2):
-                top, under = tubes[src][-1:], tubes[dst][-1:]
-                if not top or len(tubes[dst]) == capacity or under not in ("", top):
-                    continue  # nothing moves: skip the slow rules
-                moved, after = reference_pour(tubes, src, dst, capacity)
-                after = tuple(sorted(after))
-                if after not in seen:
-                    seen.add(after)
-                    following.append(after)
-        layer = following
-    return None
 
 
 def replay(domain, start, moves):

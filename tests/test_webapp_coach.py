@@ -1,13 +1,16 @@
 """The coach's ``options`` in the ``analysis`` payload, over Socket.IO.
 
-Every listed distance is checked against a plain breadth-first search written
-here, with each game's rules written out again from the notation (never the
+Every listed distance is checked against a plain breadth-first search over each
+game's reference rules in ``tests/helpers`` (written from the notation, never the
 solver's own move generator), on boards small enough to search whole.
 """
 
-from collections import deque
-
 import pytest
+from helpers.jugs import capacities_of, contents_of, goal_met, jug_pours
+from helpers.klotski import coach_rules
+from helpers.npuzzle import GOAL_8, slides, tiles_of
+from helpers.search import bfs_distance
+from helpers.watersort import pours, sorted_out, tubes_of
 
 from solver.npuzzle import pdb as npuzzle_pdb
 from webapp import create_app
@@ -26,21 +29,6 @@ def analysis(inbox, game, board, **options):
         "analysis", timeout=30, where=lambda p: p.get("id") == board and p.get("final") is not False
     )
     return reply
-
-
-def bfs_distance(start, neighbours, is_goal):
-    """Fewest moves from ``start`` to a goal, or None when no goal is reachable."""
-    seen = {start}
-    queue = deque([(start, 0)])
-    while queue:
-        state, depth = queue.popleft()
-        if is_goal(state):
-            return depth
-        for nxt in neighbours(state):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append((nxt, depth + 1))
-    return None
 
 
 def check_options(reply, neighbours, is_goal, to_state):
@@ -66,54 +54,15 @@ def check_options(reply, neighbours, is_goal, to_state):
 # -- the 8-puzzle -------------------------------------------------------------------
 
 
-def slides(tiles):
-    z = tiles.index(0)
-    r, c = divmod(z, 3)
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= r + dr < 3 and 0 <= c + dc < 3:
-            q = (r + dr) * 3 + c + dc
-            board = list(tiles)
-            board[z], board[q] = board[q], 0
-            yield tuple(board)
-
-
-def tiles_of(text):
-    return tuple(int(t) for t in text.split())
-
-
 @pytest.mark.parametrize("board", ["1 2 3 4 5 6 0 7 8", "4 1 3 7 2 6 0 5 8", "1 2 3 4 0 6 7 5 8"])
 def test_eight_puzzle_options_match_a_plain_bfs(inbox, board):
     reply = analysis(inbox, "npuzzle", board)
-    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
-    options = check_options(reply, slides, goal.__eq__, tiles_of)
+    options = check_options(reply, slides, GOAL_8.__eq__, tiles_of)
     assert {o["verdict"] for o in options} <= {"best", "worse"}  # tiles never stay level
     assert options[0]["verdict"] == "best"
 
 
 # -- water sort ----------------------------------------------------------------------
-
-
-def pours(capacity):
-    def neighbours(tubes):
-        for i, src in enumerate(tubes):
-            for j, dst in enumerate(tubes):
-                if i == j or not src or len(dst) >= capacity or (dst and dst[-1] != src[-1]):
-                    continue
-                run = len(src) - len(src.rstrip(src[-1]))
-                amount = min(run, capacity - len(dst))
-                after = list(tubes)
-                after[i], after[j] = src[:-amount], dst + src[-1] * amount
-                yield tuple(after)
-
-    return neighbours
-
-
-def sorted_out(capacity):
-    return lambda tubes: all(not t or (len(t) == capacity and len(set(t)) == 1) for t in tubes)
-
-
-def tubes_of(text):
-    return tuple(text.split(","))
 
 
 @pytest.mark.parametrize("board,capacity", [("AAB,BBA,,", 3), ("ABA,BAB,,", 3), ("AB,BA,", 2)])
@@ -136,57 +85,9 @@ def test_a_careless_pour_is_dead(inbox):
 # -- Klotski (piece metric: one piece moved any distance is one move) -------------------
 
 
-def klotski_rules(board):
-    rows = board.split("/")
-    height, width = len(rows), len(rows[0])
-
-    def pieces(cells):
-        found = {}
-        for i, ch in enumerate(cells):
-            if ch != ".":
-                found.setdefault(ch, []).append(divmod(i, width))
-        return found
-
-    def neighbours(cells):
-        for label, spots in pieces(cells).items():
-            empty = tuple("." if ch == label else ch for ch in cells)
-            start = (min(r for r, _ in spots), min(c for _, c in spots))
-            shape = [(r - start[0], c - start[1]) for r, c in spots]
-
-            def fits(top, empty=empty, shape=shape):
-                return all(
-                    0 <= top[0] + dr < height
-                    and 0 <= top[1] + dc < width
-                    and empty[(top[0] + dr) * width + top[1] + dc] == "."
-                    for dr, dc in shape
-                )
-
-            seen, queue = {start}, [start]
-            while queue:
-                r, c = queue.pop()
-                for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                    if nxt not in seen and fits(nxt):
-                        seen.add(nxt)
-                        queue.append(nxt)
-            for top in seen - {start}:
-                after = list(empty)
-                for dr, dc in shape:
-                    after[(top[0] + dr) * width + top[1] + dc] = label
-                yield tuple(after)
-
-    big = next(ch for ch, spots in pieces(tuple(board.replace("/", ""))).items() if len(spots) == 4)
-    goal_top = (height - 2, (width - 2) // 2)
-
-    def is_goal(cells):
-        spots = pieces(cells)[big]
-        return min(spots) == goal_top
-
-    return neighbours, is_goal, lambda text: tuple(text.replace("/", ""))
-
-
 @pytest.mark.parametrize("board", ["AA./AAG/FEB/CD.", "AAB/AAC/D.E/F.G"])
 def test_klotski_options_match_a_plain_bfs(inbox, board):
-    neighbours, is_goal, to_state = klotski_rules(board)
+    neighbours, is_goal, to_state = coach_rules(board)
     reply = analysis(inbox, "klotski", board)
     options = check_options(reply, neighbours, is_goal, to_state)
     assert {o["verdict"] for o in options} <= VERDICTS
@@ -195,33 +96,12 @@ def test_klotski_options_match_a_plain_bfs(inbox, board):
 # -- water jugs ----------------------------------------------------------------------
 
 
-def jug_pours(capacities):
-    def neighbours(contents):
-        for i in range(len(contents)):
-            for j in range(len(contents)):
-                amount = min(contents[i], capacities[j] - contents[j])
-                if i != j and amount > 0:
-                    after = list(contents)
-                    after[i] -= amount
-                    after[j] += amount
-                    yield tuple(after)
-
-    return neighbours
-
-
 @pytest.mark.parametrize(
     "board,goal", [("0/3,0/5,8/8", "0,4,4"), ("0/3,5/5,3/8", "0,4,4"), ("2/3,0/5,6/8", "*,4,*")]
 )
 def test_jugs_options_match_a_plain_bfs(inbox, board, goal):
-    capacities = tuple(int(j.split("/")[1]) for j in board.split(","))
-    want = [None if g == "*" else int(g) for g in goal.split(",")]
     reply = analysis(inbox, "jugs", board, goal=goal)
-    check_options(
-        reply,
-        jug_pours(capacities),
-        lambda c: all(w is None or w == h for w, h in zip(want, c, strict=True)),
-        lambda text: tuple(int(j.split("/")[0]) for j in text.split(",")),
-    )
+    check_options(reply, jug_pours(capacities_of(board)), goal_met(goal), contents_of)
 
 
 # -- the payload itself ----------------------------------------------------------------

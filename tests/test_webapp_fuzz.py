@@ -14,11 +14,9 @@ import threading
 import urllib.request
 
 import pytest
-from helpers.sockets import ANSWERS, replay_solution
+from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_webapp_live import LiveClient
-from test_webapp_socket import ONE_MOVE_8
 
 from solver.engine import make_domain
 from webapp import create_app

@@ -2,13 +2,13 @@
 
 Only the load test (a client that plays chosen positions, like these tests) may
 name games; every other module of ``webapp/`` must work for any declared game.
-``files_naming`` (and its own tests) live in ``test_game_boundaries``.
+``files_naming`` lives in ``helpers.sources`` (its own tests in ``test_game_boundaries``).
 """
 
 from pathlib import Path
 
 import pytest
-from test_game_boundaries import files_naming
+from helpers.sources import files_naming
 
 from solver import catalogue
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from test_klotski import string_bfs
-from test_npuzzle import reference_distances
-from test_watersort import fewest_pours_by_bfs
+from helpers.klotski import string_bfs
+from helpers.npuzzle import reference_distances
+from helpers.watersort import fewest_pours_by_bfs
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -31,11 +31,6 @@ from webapp.jobs.pool import WorkerPool
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_SCRIPT = re.compile(r'<script id="config" type="application/json">(.*?)</script>', re.S)
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app(testing=True).test_client()
 
 
 def all_levels() -> list:

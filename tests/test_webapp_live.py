@@ -1,7 +1,6 @@
 """The Socket.IO protocol over a real websocket against the live server (conftest)."""
 
 import os
-import queue
 import signal
 import subprocess
 import sys
@@ -11,52 +10,19 @@ import urllib.request
 
 import pytest
 import socketio
-from helpers.sockets import ANSWERS, replay_solution
-from test_webapp_socket import GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8
+from helpers.sockets import (
+    ANSWERS,
+    GOAL_8,
+    LONG,
+    ODD_PARITY_8,
+    ONE_MOVE_8,
+    LiveClient,
+    replay_solution,
+)
 
 from loadtest.players import free_port
 from solver import catalogue
 from webapp.http.links import default_options
-
-
-class LiveClient:
-    """A python-socketio client over websocket that queues every event it receives."""
-
-    def __init__(self, url):
-        self.events = queue.Queue()
-        self.sio = socketio.Client(reconnection=False)
-        self.sio.on("*", lambda event, data=None: self.events.put((event, data)))
-        self.sio.connect(url, transports=["websocket"], wait_timeout=5)
-        assert self.sio.transport() == "websocket"
-
-    def emit(self, event, *args):
-        self.sio.emit(event, *args)
-
-    def wait(self, names, timeout=10.0, where=lambda payload: True):
-        names = (names,) if isinstance(names, str) else tuple(names)
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no {names} within {timeout} s")
-            try:
-                name, payload = self.events.get(timeout=left)
-            except queue.Empty:
-                continue
-            if name in names and where(payload):
-                return name, payload
-
-    def drain(self, seconds):
-        """Every event that arrives within ``seconds``."""
-        time.sleep(seconds)
-        got = []
-        while not self.events.empty():
-            got.append(self.events.get())
-        return got
-
-    def close(self):
-        """Disconnect without waiting out websocket-client's 3 s close handshake."""
-        threading.Thread(target=self.sio.disconnect, daemon=True).start()
 
 
 @pytest.fixture

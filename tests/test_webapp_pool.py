@@ -12,10 +12,9 @@ import signal
 import time
 
 import pytest
-from helpers.sockets import Inbox
-from test_npuzzle import DOMAIN
-from test_webapp_socket import LONG, ONE_MOVE_8
+from helpers.sockets import LONG, ONE_MOVE_8, Inbox
 
+from solver.npuzzle import NPuzzle
 from solver.npuzzle.instances import load
 from webapp import app as app_module
 from webapp import create_app
@@ -24,6 +23,8 @@ from webapp.jobs.core import LaneBusy
 from webapp.jobs.model import BUSY_MESSAGE, Job, JobRequest, Limits, WorkerSettings
 from webapp.jobs.pool import WorkerPool
 from webapp.live.validation import PayloadError, parse_job_request
+
+DOMAIN = NPuzzle()
 
 LONG_REQUEST = JobRequest(game=LONG["game"], board=LONG["board"], id="long")
 

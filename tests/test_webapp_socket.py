@@ -11,7 +11,7 @@ import time
 from itertools import pairwise
 
 import pytest
-from helpers.sockets import ANSWERS, Inbox, replay_solution
+from helpers.sockets import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, Inbox, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,13 +19,6 @@ from solver import catalogue
 from solver.core.search import breadth_first
 from webapp import create_app
 from webapp.http.links import default_options
-
-#: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
-#: seconds (hundreds of thousands of positions), reporting progress, until stopped
-LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
-ONE_MOVE_8 = "1 2 3 4 5 6 7 0 8"
-GOAL_8 = "1 2 3 4 5 6 7 8 0"
-ODD_PARITY_8 = "1 2 3 4 5 6 8 7 0"
 
 
 @pytest.fixture(scope="module")

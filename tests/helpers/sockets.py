@@ -1,15 +1,27 @@
-"""Socket.IO test helpers: an inbox over Flask-SocketIO's test client, and a solution checker.
+"""Socket.IO test helpers: an inbox over Flask-SocketIO's test client, a websocket client
+for live servers, the boards the protocol tests send, and a solution checker.
 
 Answers arrive from background workers, so :class:`Inbox` polls ``get_received``
 until the awaited event shows up (or a timeout fails the test).
 """
 
+import queue
+import threading
 import time
+
+import socketio
 
 from solver.engine import make_domain
 
 #: the events that answer a request
 ANSWERS = ("analysis", "solution", "unsolvable", "error")
+
+#: a 6x6 Klotski level far too big for a table: its breadth-first search runs for
+#: seconds (hundreds of thousands of positions), reporting progress, until stopped
+LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
+ONE_MOVE_8 = "1 2 3 4 5 6 7 0 8"
+GOAL_8 = "1 2 3 4 5 6 7 8 0"
+ODD_PARITY_8 = "1 2 3 4 5 6 8 7 0"
 
 
 class Inbox:
@@ -60,3 +72,43 @@ def replay_solution(game, board, solution, options=None):
         state = matches[0]
     assert domain.is_goal(state)
     return domain, domain.parse(board)
+
+
+class LiveClient:
+    """A python-socketio client over websocket that queues every event it receives."""
+
+    def __init__(self, url):
+        self.events = queue.Queue()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("*", lambda event, data=None: self.events.put((event, data)))
+        self.sio.connect(url, transports=["websocket"], wait_timeout=5)
+        assert self.sio.transport() == "websocket"
+
+    def emit(self, event, *args):
+        self.sio.emit(event, *args)
+
+    def wait(self, names, timeout=10.0, where=lambda payload: True):
+        names = (names,) if isinstance(names, str) else tuple(names)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {names} within {timeout} s")
+            try:
+                name, payload = self.events.get(timeout=left)
+            except queue.Empty:
+                continue
+            if name in names and where(payload):
+                return name, payload
+
+    def drain(self, seconds):
+        """Every event that arrives within ``seconds``."""
+        time.sleep(seconds)
+        got = []
+        while not self.events.empty():
+            got.append(self.events.get())
+        return got
+
+    def close(self):
+        """Disconnect without waiting out websocket-client's 3 s close handshake."""
+        threading.Thread(target=self.sio.disconnect, daemon=True).start()

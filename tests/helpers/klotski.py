@@ -1,0 +1,174 @@
+"""Klotski's rules written out once for the tests, on plain board strings.
+
+A referee that shares no code with ``solver/``: a piece moves one cell at a time into
+free cells; a move in the ``piece`` metric is one piece moved any distance, in
+``straight`` any distance in one direction, in ``step`` one cell. Searches built on
+it are the independent oracles the Klotski, levels, hardest-start and coach tests
+check the solver against.
+"""
+
+from collections import deque
+from itertools import pairwise
+
+DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def grid(board):
+    return [list(row) for row in board.split("/")]
+
+
+def cells_of(g, label):
+    return sorted((r, c) for r, row in enumerate(g) for c, ch in enumerate(row) if ch == label)
+
+
+def step(board, label, dr, dc):
+    """The board after moving ``label`` one cell, or None if the rules forbid it."""
+    g = grid(board)
+    mine = cells_of(g, label)
+    assert mine, f"no piece {label}"
+    for r, c in mine:
+        r2, c2 = r + dr, c + dc
+        if not (0 <= r2 < len(g) and 0 <= c2 < len(g[0])) or g[r2][c2] not in (".", label):
+            return None
+    for r, c in mine:
+        g[r][c] = "."
+    for r, c in mine:
+        g[r + dr][c + dc] = label
+    return "/".join("".join(row) for row in g)
+
+
+def moves(pos, labels, metric):
+    """Boards one move away in ``metric`` (labels kept)."""
+    for lab in labels:
+        if metric == "straight":
+            for dr, dc in DIRS.values():
+                q = step(pos, lab, dr, dc)
+                while q is not None:
+                    yield q
+                    q = step(q, lab, dr, dc)
+            continue
+        frontier, seen = [pos], {pos}
+        while frontier:
+            nxt = []
+            for p in frontier:
+                for dr, dc in DIRS.values():
+                    q = step(p, lab, dr, dc)
+                    if q is not None and q not in seen:
+                        seen.add(q)
+                        yield q
+                        if metric == "piece":
+                            nxt.append(q)
+            frontier = nxt
+
+
+def shapes_of(board):
+    """(labels, {label: (height, width)}, a str.translate table writing pieces of one
+    shape alike): two boards are one position when their translations are equal."""
+    g = grid(board)
+    labels = sorted({ch for row in g for ch in row} - {"."})
+    shape = {}
+    for lab in labels:
+        cs = cells_of(g, lab)
+        shape[lab] = (cs[-1][0] - cs[0][0] + 1, cs[-1][1] - cs[0][1] + 1)
+    names = {}
+    xlat = str.maketrans(
+        {lab: chr(65 + names.setdefault(shape[lab], len(names))) for lab in labels}
+    )
+    return labels, shape, xlat
+
+
+def goal_met(board, label, row, col):
+    return cells_of(grid(board), label)[0] == (row, col)
+
+
+def solved(board, shape, goal_shape=(2, 2), at=None):
+    """Some piece of ``goal_shape`` has its top-left cell at ``at`` (default: the
+    bottom centre, the classic exit)."""
+    g = grid(board)
+    row, col = at if at is not None else (len(g) - 2, (len(g[0]) - 2) // 2)
+    return any(shape[lab] == goal_shape and cells_of(g, lab)[0] == (row, col) for lab in shape)
+
+
+def string_bfs(board, label, row, col, metric):
+    """Breadth-first search over board strings; the optimal length or None. Any piece
+    of ``label``'s shape may meet the goal (pieces of one shape are interchangeable)."""
+    labels, shape, xlat = shapes_of(board)
+    queue, depth = deque([(board, 0)]), {board.translate(xlat): 0}
+    while queue:
+        pos, d = queue.popleft()
+        if solved(pos, shape, shape[label], (row, col)):
+            return d
+        for q in moves(pos, labels, metric):
+            k = q.translate(xlat)
+            if k not in depth:
+                depth[k] = d + 1
+                queue.append((q, d + 1))
+    return None
+
+
+def reachable(board):
+    """{canonical board: a labelled board} for every position ``board`` reaches."""
+    labels, _shape, xlat = shapes_of(board)
+    members, todo = {board.translate(xlat): board}, [board]
+    while todo:
+        pos = todo.pop()
+        for q in moves(pos, labels, "step"):
+            if q.translate(xlat) not in members:
+                members[q.translate(xlat)] = q
+                todo.append(q)
+    return members
+
+
+def group_distances(board, metric, goal_shape=(2, 2), at=None):
+    """({canonical board: moves to solved} over ``board``'s whole group, positions that
+    cannot be solved left out; the translate table). Distances run backward from the
+    solved positions: every move can be undone, so the forward moves serve."""
+    labels, shape, xlat = shapes_of(board)
+    members = reachable(board)
+    dist = {k: 0 for k, pos in members.items() if solved(pos, shape, goal_shape, at)}
+    queue = deque(members[k] for k in dist)
+    while queue:
+        pos = queue.popleft()
+        d = dist[pos.translate(xlat)]
+        for q in moves(pos, labels, metric):
+            if q.translate(xlat) not in dist:
+                dist[q.translate(xlat)] = d + 1
+                queue.append(q)
+    return dist, xlat
+
+
+def check_solution(board, report_moves, states, metric):
+    """Replay every reported move with the referee; returns the last board."""
+    assert states[0] == board
+    current = board
+    for info, expected in zip(report_moves, states[1:], strict=True):
+        path = [info["from"]] + info["path"]
+        assert info["to"] == path[-1]
+        top = cells_of(grid(current), info["piece"])[0]
+        assert list(top) == info["from"]
+        if metric == "step":
+            assert len(info["path"]) == 1
+        if metric == "straight":  # every step the same direction
+            assert len({(r2 - r1, c2 - c1) for (r1, c1), (r2, c2) in pairwise(path)}) == 1
+        for (r1, c1), (r2, c2) in pairwise(path):
+            current = step(current, info["piece"], r2 - r1, c2 - c1)
+            assert current is not None, f"illegal step in {info}"
+        assert current == expected
+    return current
+
+
+def coach_rules(board):
+    """(neighbours, is_goal, to_state) in the piece metric for the coach's checks: the
+    2x2 piece's top-left cell at the bottom centre solves (labels are kept)."""
+    labels, shape, _xlat = shapes_of(board)
+    big = next(lab for lab in labels if shape[lab] == (2, 2))
+    g = grid(board)
+    at = (len(g) - 2, (len(g[0]) - 2) // 2)
+
+    def neighbours(pos):
+        return moves(pos, labels, "piece")
+
+    def is_goal(pos):
+        return goal_met(pos, big, *at)
+
+    return neighbours, is_goal, str

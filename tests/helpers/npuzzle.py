@@ -1,0 +1,90 @@
+"""The N-puzzle's rules written out once for the tests, on tuples of tiles (0 the blank).
+
+Shares no code with ``solver/``: the reference searches here reproduce published
+counts and check the solver's distances, parity and the coach's ratings.
+"""
+
+import functools
+
+from hypothesis import strategies as st
+
+GOAL_8 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+
+
+def tiles_of(text):
+    return tuple(int(t) for t in text.split())
+
+
+def goal(n):
+    return tuple(range(1, n * n)) + (0,)
+
+
+def slides(tiles, n=3):
+    """Every board one slide away (the blank swaps with a tile beside it)."""
+    blank = tiles.index(0)
+    row, col = divmod(blank, n)
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < n and 0 <= c < n:
+            board = list(tiles)
+            board[blank], board[r * n + c] = board[r * n + c], 0
+            yield tuple(board)
+
+
+@functools.cache
+def reference_distances():
+    """Every 8-puzzle position the goal reaches, with its distance: a plain breadth-first
+    search on tuples (no solver code), about a second."""
+    distance, layer = {GOAL_8: 0}, [GOAL_8]
+    while layer:
+        following = []
+        for board in layer:
+            for nxt in slides(board):
+                if nxt not in distance:
+                    distance[nxt] = distance[board] + 1
+                    following.append(nxt)
+        layer = following
+    return distance
+
+
+def scramble(n, k, rng):
+    """The goal after ``k`` random slides (never straight back)."""
+    state, previous = goal(n), None
+    for _ in range(k):
+        options = [nxt for nxt in slides(state, n) if nxt != previous]
+        previous, state = state, rng.choice(options)
+    return state
+
+
+def assert_replays(start, result, n=None):
+    """A solver result: every move slides the tile it names into the blank, legally by
+    these rules, and the last state is the goal."""
+    from solver.core.results import SOLVED
+
+    n = n or int(len(start) ** 0.5)
+    assert result.status == SOLVED
+    assert result.states[0] == tuple(start)
+    assert len(result.states) == len(result.moves) + 1
+    for move, before, after in zip(
+        result.moves, result.states[:-1], result.states[1:], strict=True
+    ):
+        assert tuple(after) in set(slides(tuple(before), n))
+        assert move.tile == before[tuple(after).index(0)]  # the tile that slid
+    assert tuple(result.states[-1]) == goal(n)
+
+
+def solvable_boards(n):
+    """Random solvable n x n positions: a permutation, two tiles swapped if it cannot be
+    solved. Which ones can is decided without the solver's parity rule (the rule under
+    test): the 8-puzzle by the reference search, larger boards by sliding from the goal
+    (a hypothesis strategy)."""
+    if n != 3:
+        return st.randoms(use_true_random=False).map(lambda rng: scramble(n, 400, rng))
+
+    def fix(tiles):
+        tiles = list(tiles)
+        if tuple(tiles) not in reference_distances():
+            i, j = [k for k, t in enumerate(tiles) if t][:2]
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        return tuple(tiles)
+
+    return st.permutations(list(range(n * n))).map(fix)

@@ -1,0 +1,18 @@
+"""A plain breadth-first search over any rules in ``tests/helpers`` (no solver code)."""
+
+from collections import deque
+
+
+def bfs_distance(start, neighbours, is_goal):
+    """Fewest moves from ``start`` to a goal, or None when no goal is reachable."""
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        state, depth = queue.popleft()
+        if is_goal(state):
+            return depth
+        for nxt in neighbours(state):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, depth + 1))
+    return None
