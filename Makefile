@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test docs bench load soak capacity serving cluster clean
+.PHONY: run dev lint test docs audit bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,12 @@ $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 docs: $(VENV)/.docs-installed
 	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs/_build/html/index.html"
+
+# Lighthouse (npm) on the lobby, a play page and an editor, phone and desktop, against a
+# freshly started production server; prints the scores, fails under 95 (not in make test)
+audit: $(VENV)/.run-installed node_modules/.installed
+	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(PY) scripts/audit.py
 
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench

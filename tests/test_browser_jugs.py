@@ -68,6 +68,8 @@ def test_lobby_links_the_jugs_page_and_its_levels(page, live_server):
     expect(page.locator('a[href="/play/jugs"]')).to_have_count(1)
     levels = page.locator('a.level[href^="/play/jugs?"]')
     assert levels.count() >= 5
+    expect(levels.first).to_be_hidden()  # its pack is folded: the player opens it
+    page.locator("details.levels", has=levels.first).locator("summary").click()
     levels.first.click()
     view.game = "jugs"
     expect(view.board).to_have_attribute("data-state", re.compile(r"^\d+/\d+(,\d+/\d+)+$"))

@@ -109,6 +109,7 @@ def test_lobby_marks_a_solved_level(page, live_server):
 def test_lobby_shows_traps_and_which_levels_are_the_hardest_start_of_their_group(page, live_server):
     view = GamePage(page, live_server)
     page.goto(live_server + "/")
+    page.evaluate("document.querySelectorAll('details.levels').forEach(d => { d.open = true; })")
     for level in klotski_levels():
         card = page.locator(f'[data-pack="{level["pack"]}"] a.level[data-board="{level["board"]}"]')
         expect(card.locator('[data-testid="level-traps"]')).to_have_text(

@@ -47,7 +47,7 @@ def test_titles_and_pack_headings_come_from_the_declarations(page, live_server):
         )
     assert headings, "no pack declares its title"
     for pack, title in headings.items():
-        expect(page.locator(f'section[data-pack="{pack}"] h2')).to_have_text(title)
+        expect(page.locator(f'[data-pack="{pack}"] h2')).to_have_text(title)
     for name, game in catalogue.games().items():
         page.goto(f"{live_server}/play/{name}")
         expect(page).to_have_title(f"{game.title} · Puzzle Arcade")

@@ -1,7 +1,8 @@
 """Each game lives in one place: code outside a game's own package names it in at most
 four source files (comments and docstrings may mention it).
 
-A game's own places are ``solver/<game>/``, ``static/js/games/<game>.js`` and
+A game's own places are ``solver/<game>/``, ``static/js/games/<game>.js`` (and the
+modules it is split into, ``static/js/games/<game>-<job>.js``) and
 ``static/css/games/<game>.css``; tests are free to name any game. Everything
 else learns about games from their declarations (``solver.catalogue``).
 """

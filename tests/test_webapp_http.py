@@ -81,6 +81,7 @@ def test_every_level_link_opens_its_board_named_and_graded(client, level):
     assert config["error"] is None and config["board"] == level["board"]
     assert config["level"] == {
         "name": level["name"],
+        "english": level.get("english"),
         "pack": level["pack"],
         "moves": level["moves"],
     }

@@ -24,6 +24,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from .config import DEFAULTS, normalise
+from .edge import install as install_edge
 from .guard.frames import install as install_guard
 from .guard.hosts import HostGuard
 from .guard.proxy import trust_proxies
@@ -135,6 +136,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
+    install_edge(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)

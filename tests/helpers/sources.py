@@ -43,6 +43,7 @@ def own_files(game: str):
     return (
         ROOT / "solver" / game,
         ROOT / "static/js/games" / f"{game}.js",
+        *(ROOT / "static/js/games").glob(f"{game}-*.js"),  # its modules split by job
         ROOT / "static/css/games" / f"{game}.css",
     )
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from solver.core.errors import BoardError
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
 
@@ -43,10 +44,18 @@ def generated_level(
     """
     seed = _seed(query, game)
     if seed is None:
+        # a generator's own option (not also a game option, as water sort's capacity
+        # is, read with the board) would be dropped without a word: refuse it
+        own = [o for o in game.generator if game.option(o.name) is None]
+        given = {o.name: o.coerce(query.get(o.name)) for o in own}
+        given = {name: value for name, value in given.items() if value is not None}
+        if given:
+            names = ", ".join(f"{name}={value}" for name, value in given.items())
+            raise BoardError(f"{names} makes a new puzzle only with seed=N or daily=1")
         return None
-    daily = query.get("seed") in (None, "")
     params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
     params = {name: value for name, value in params.items() if value is not None}
+    daily = query.get("seed") in (None, "")
     made = (generate or game.generate)(params, seed, daily)
     return {**made, "seed": seed, "daily": daily}
 
@@ -105,6 +114,7 @@ def level_facts(game: type[Game], board: str, options: Mapping, generated: dict 
         facts["min"] = {"moves": level["moves"][game.progress_value(options)], "optimal": True}
         facts["level"] = {
             "name": level["name"],
+            "english": level.get("english"),  # beside a name in another language
             "pack": level["pack"],
             "moves": dict(level["moves"]),
         }

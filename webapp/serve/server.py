@@ -19,6 +19,7 @@ describes, while gunicorn waits for the connections to close, then both exit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -26,8 +27,11 @@ from typing import Any
 
 import gevent
 from gunicorn.app.base import BaseApplication
+from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
+
+from ..edge import raw_error
 
 log = logging.getLogger("webapp")
 
@@ -97,6 +101,15 @@ class ArcadeWorker(GeventWorker):
                 # where nothing may wait): the shutdown waits for the solver workers
                 gevent.spawn(shutdown, app)
 
+    def handle_error(self, req, client, addr, exc):
+        """An over-long request line gets the arcade's styled 414 page, not gunicorn's text."""
+        app = getattr(self, "wsgi", None)
+        if isinstance(exc, LimitRequestLine) and app is not None:
+            with contextlib.suppress(OSError):  # the client may be gone already
+                client.sendall(raw_error(app, 414))
+            return
+        super().handle_error(req, client, addr, exc)
+
     handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
 
@@ -123,6 +136,10 @@ class ArcadeServer(BaseApplication):
             "loglevel": log_level.lower(),
             "proc_name": "puzzle-arcade",
             "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
+            # gunicorn's largest request line (default 4094): longer ones get the
+            # styled 414 from GracefulThreadWorker.handle_error, shorter ones over
+            # webapp.edge.MAX_URL_BYTES the same page from the app
+            "limit_request_line": 8190,
         }
         super().__init__()
 

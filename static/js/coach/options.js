@@ -46,8 +46,9 @@ function optionButton(given, play, continues, ceiling) {
   button.dataset.verdict = option.verdict;
   button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
-  button.setAttribute("aria-label", `${option.move.text}: ${distance === "?" ? "distance not known"
-    : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`);
+  // a description, not a name: the name stays the visible text (speech input users say it)
+  button.title = `${option.move.text}: ${distance === "?" ? "distance not known"
+    : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`;
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
   button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
@@ -56,7 +57,7 @@ function optionButton(given, play, continues, ceiling) {
   if (joins) {
     // e.g. Klotski's piece metric: the same piece again is still the same move
     button.append(span("option-note", joins));
-    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}; ${joins}`);
+    button.title += `; ${joins}`;
   }
   button.addEventListener("click", () => play(given));
   return button;

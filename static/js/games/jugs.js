@@ -115,8 +115,7 @@ class JugsView extends PickTwoView {
       node.querySelector(".litres").textContent = `${jug.held} / ${jug.capacity} L`;
       node.querySelector(".want").textContent = want === null ? "goal: any" : `goal: ${want} L`;
       node.classList.toggle("done", want !== null && want === jug.held);
-      node.setAttribute("aria-label",
-        `jug ${i + 1}: ${jug.held} of ${jug.capacity} litres, ${want === null ? "any amount" : `${want} wanted`}`);
+      node.title = `jug ${i + 1}: ${jug.held} of ${jug.capacity} litres, ${want === null ? "any amount" : `${want} wanted`}`;
     });
     this.state = state;
   }

@@ -1,11 +1,11 @@
-// Klotski (Huarong Dao): rules, view and editor.
+// Klotski (Huarong Dao): rules and view (moves: klotski-moves.js, editor: klotski-editor.js).
 // Notation: rows top to bottom joined by "/", one character per piece on every
 // cell of that piece, "." empty. A move is {piece, from, to, path}: top-left
 // cells, path = the top-left after each unit step. Moving the same piece again
 // continues the move in the "piece" metric (the classic's 81), and in "straight"
 // (90) while it keeps its direction; in "step" (116) every cell is a move.
 
-import { el, refuse, clearHintMarks, setDuration, numberInput, button, ARROWS, DIRECTIONS } from "../board.js";
+import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
 import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, whyNot } from "./klotski-moves.js";
 
 /** The goal: {label|null, r, c, h, w}; default the 2x2 piece at the bottom centre. */
@@ -89,7 +89,8 @@ export function createGame(options = {}) {
   return game;
 }
 
-function shapeClass(p, goal) {
+/** The class a piece is drawn with: its shape (the goal piece's shape is the goal's). */
+export function shapeClass(p, goal) {
   if (goal && p.h === goal.h && p.w === goal.w) return "goal-piece";
   if (p.h === p.w) return p.h === 1 ? "small" : "square";
   return p.h > p.w ? "tall" : "wide";
@@ -273,61 +274,4 @@ class KlotskiView {
   refuse(target) { refuse(target || this.board); }
 }
 
-const LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz";
-
-function pieceColour(label) {
-  return label === "A" ? "#e4572e" : `hsl(${(label.codePointAt(0) * 67) % 360} 55% 55%)`;
-}
-
-/** The editor: paint cells with the chosen piece label; sizes 2..10. */
-export function createEditor(changed) {
-  const ed = {
-    help: "Pick a piece, then click cells to paint it (click a painted cell again to clear it). "
-      + "Each piece must be a solid rectangle; the one 2x2 piece must reach the bottom centre.",
-    rows: [],
-    current: "A",
-    fromText(text) {
-      const rows = String(text).split("/").filter((r) => r.length);
-      if (rows.length) ed.rows = rows.map((r) => r.split(""));
-    },
-    toText() { return ed.rows.map((r) => r.join("")).join("/"); },
-    options() { return {}; },
-    resize(height, width) {
-      ed.rows = Array.from({ length: height }, (_, r) => Array.from({ length: width }, (_, c) => ed.rows[r]?.[c] || "."));
-      changed();
-    },
-    tools(box) {
-      const onBoard = new Set(ed.rows.flat());
-      const used = [...onBoard, ed.current].filter((l, i, all) => l !== "." && all.indexOf(l) === i);
-      const free = () => [...LABELS].find((l) => !onBoard.has(l)) || "A";
-      box.replaceChildren(
-        numberInput("width", ed.rows[0] ? ed.rows[0].length : 4, 2, 10, (w) => ed.resize(ed.rows.length, w)),
-        numberInput("height", ed.rows.length, 2, 10, (h) => ed.resize(h, ed.rows[0].length)),
-        el("span", { class: "tool-label" }, "piece"),
-        ...used.sort().map((l) => {
-          const b = el("button", { type: "button", class: "swatch", "data-label": l, "aria-pressed": String(l === ed.current),
-                                   style: { background: pieceColour(l) } }, l);
-          b.addEventListener("click", () => { ed.current = l; changed(); });
-          return b;
-        }),
-        button("New piece", { "data-testid": "editor-new-piece" }, () => { ed.current = free(); changed(); }),
-        button("Clear", { "data-testid": "editor-clear" }, () => { ed.rows = ed.rows.map((r) => r.map(() => ".")); changed(); }),
-      );
-    },
-    render(grid) {
-      grid.style.setProperty("--cols", ed.rows[0] ? ed.rows[0].length : 0);
-      grid.className = "editor-grid klotski-grid";
-      grid.replaceChildren(...ed.rows.flatMap((row, r) => row.map((ch, c) => {
-        const cell = el("button", { type: "button", class: "cell", "data-cell": `${r},${c}`,
-                                    "aria-label": `row ${r + 1} column ${c + 1}: ${ch === "." ? "empty" : ch}`,
-                                    style: ch === "." ? {} : { background: pieceColour(ch) } }, ch === "." ? "" : ch);
-        cell.addEventListener("click", () => {
-          ed.rows[r][c] = ed.rows[r][c] === ed.current ? "." : ed.current;
-          changed();
-        });
-        return cell;
-      })));
-    },
-  };
-  return ed;
-}
+export { createEditor } from "./klotski-editor.js";

@@ -171,7 +171,8 @@ export function createEditor(changed) {
       grid.style.setProperty("--cols", ed.size());
       grid.replaceChildren(...ed.tiles.map((t, i) => {
         const node = el("button", { type: "button", class: "edit-tile", "data-tile": t, "data-cell": i,
-                                    "aria-pressed": String(ed.picked === i) }, String(t) === "0" ? "" : String(t));
+                                    "aria-pressed": String(ed.picked === i),
+                                    "aria-label": String(t) === "0" ? "gap" : null }, String(t) === "0" ? "" : String(t));
         node.addEventListener("click", () => {
           if (ed.picked === null) { ed.picked = i; changed(); return; }
           const j = ed.picked;

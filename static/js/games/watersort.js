@@ -105,16 +105,20 @@ export function createGame(options = {}) {
   return game;
 }
 
-function unitNode(ch) {
+/** A node of colour `ch`, drawn as the game draws it: its colour and its symbol. */
+function colourNode(tag, ch, attrs) {
   const s = swatch(ch);
-  const node = el("span", { class: "unit", "data-colour": ch, title: `colour ${ch} (${s.name})`,
-                            style: { "--colour": s.colour } });
+  const node = el(tag, { ...attrs, title: `colour ${ch} (${s.name})`, style: { "--colour": s.colour } });
   if (s.symbol) {
     node.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${s.symbol}</svg>`;
   } else {
     node.append(el("b", {}, ch));
   }
   return node;
+}
+
+function unitNode(ch) {
+  return colourNode("span", ch, { class: "unit", "data-colour": ch });
 }
 
 class WaterSortView extends PickTwoView {
@@ -192,8 +196,9 @@ export function createEditor(changed, options = {}) {
         }),
         el("span", { class: "tool-label" }, "colour"),
         ...[..."ABCDEFGHIJKL"].map((ch) => {
-          const b = el("button", { type: "button", class: "swatch", "data-colour": ch, "aria-pressed": String(ch === ed.current),
-                                   style: { background: swatch(ch).colour } }, ch);
+          const b = colourNode("button", ch, { type: "button", class: "swatch symbol", "data-colour": ch,
+                                               "aria-label": `colour ${ch} (${swatch(ch).name})`,
+                                               "aria-pressed": String(ch === ed.current) });
           b.addEventListener("click", () => { ed.current = ch; changed(); });
           return b;
         }),
@@ -206,7 +211,7 @@ export function createEditor(changed, options = {}) {
       grid.style.setProperty("--capacity", ed.capacity);
       grid.replaceChildren(...ed.tubes.map((tube, i) => {
         const node = el("button", { type: "button", class: "edit-tube", "data-tube": i, "aria-label": `tube ${i + 1}` },
-          ...[...tube].map((ch) => el("span", { class: "edit-unit", style: { background: swatch(ch).colour } }, ch)));
+          ...[...tube].map((ch) => colourNode("span", ch, { class: "edit-unit symbol" })));
         node.addEventListener("click", () => {
           ed.tubes[i] = ed.current === null ? tube.slice(0, -1) : tube + ed.current;
           changed();

@@ -1,0 +1,110 @@
+"""Browser: every page audited at a desktop and a phone width, one load per page and width.
+
+A play page's or editor's module script is held back for a second: its layout shift
+(the sum of 'layout-shift' entries) must stay under 0.1, so the board's space is kept
+before the script draws it.
+
+axe-core (from node_modules, injected as a file: no CDN) must find no serious or
+critical violation; no page may be wider than the screen; the Content-Security-Policy
+must block nothing the page needs. A screenshot of each lands in
+``test-artifacts/audit/`` for a person to look at.
+
+axe is loaded with ``add_script_tag(url=...)`` from a route Playwright answers with
+``node_modules/axe-core/axe.min.js``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from helpers.browser import ARTIFACTS
+
+from solver import catalogue
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+GAMES = list(catalogue.games())
+#: path, and a selector that exists once the page's script has drawn it
+PAGES = (
+    [("/", ".preview svg, .preview *")]
+    + [(f"/play/{game}", '[data-testid="board"] *') for game in GAMES]
+    + [(f"/editor/{game}", '[data-testid="editor-grid"] *') for game in GAMES]
+    + [("/no-such-page", "main h1")]
+)
+
+
+#: the sum of layout shifts not caused by input (the page's CLS, in one window)
+SHIFT_OBSERVER = """
+window.__layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__layoutShift += e.value;
+}).observe({type: "layout-shift", buffered: true});
+"""
+LATE_SECONDS = 1.0
+#: the module script held back, by the first part of the path
+LATE_SCRIPTS = {"play": "main.js", "editor": "editor.js"}
+
+
+def late(route):
+    """Hold the play page's module script back, as a slow network would."""
+    time.sleep(LATE_SECONDS)
+    route.continue_()
+
+
+def serious(violations: list[dict]) -> list[str]:
+    """One line per serious or critical axe violation: rule, impact, first nodes."""
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:3])
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize(("path", "drawn"), PAGES, ids=[p for p, _ in PAGES])
+def test_page_passes_axe_fits_the_screen_and_its_csp(page, live_server, path, drawn, width):
+    assert AXE.is_file(), "make node_modules/.installed puts axe-core there"
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    page.set_viewport_size(dict(zip(("width", "height"), WIDTHS[width], strict=True)))
+    script = LATE_SCRIPTS.get(path.split("/")[1])
+    if script:  # the page's script arrives late: the board's space must be kept for it
+        page.add_init_script(SHIFT_OBSERVER)
+        page.route(f"**/js/{script}", late)
+    page.goto(live_server + path)
+    page.wait_for_selector(drawn, state="attached")
+    if script:
+        page.wait_for_timeout(300)
+        shift = page.evaluate("window.__layoutShift")
+        assert shift < 0.1, f"{path} shifts by {shift:.3f} when its script arrives late"
+    page.evaluate("document.fonts.ready")
+    name = (path.strip("/").replace("/", "-") or "lobby") + f"-{width}.png"
+    (ARTIFACTS / "audit").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "audit" / name), full_page=True)
+
+    overflow = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+        " > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className)]"
+    )
+    assert overflow[0] <= overflow[1], (
+        f"{path} is {overflow[0]} px wide on a {overflow[1]} px screen: {overflow[2]}"
+    )
+
+    # served as if from the page's own origin (Playwright answers the request from
+    # node_modules): an inline copy, as add_script_tag(path=...) makes, is what the
+    # page's CSP rightly refuses, and the CSP stays on for the whole check
+    page.route(live_server + "/__axe.js", lambda route: route.fulfill(path=str(AXE)))
+    page.add_script_tag(url=live_server + "/__axe.js")
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = serious(result["violations"])
+    assert not found, "\n".join(found)
+    assert not blocked, "\n".join(blocked)
