@@ -358,3 +358,15 @@ def test_an_address_may_queue_only_its_share_whatever_its_players():
     assert line.push(queued("1", "p1", "A")) and line.push(queued("2", "p2", "A"))
     assert not line.push(queued("3", "p3", "A"))  # a third player of the same address
     assert line.push(queued("4", "p4", "B")) and len(line) == 3
+
+
+@pytest.mark.parametrize("kind", [ANALYSE, SOLVE])
+def test_a_quick_try_keeps_its_kinds_whole_budget_before_its_process_is_a_runaway(kind):
+    """A try searches for the quick budget only, but its process may load tables first
+    (before the search's clock starts): the runaway backstop counts from the kind's budget,
+    so a cold process loading the 15-puzzle's databases is not killed after half a second."""
+    core = make_core(quick_seconds=0.5)
+    core.submit("p", kind, request("try"))
+    (job,) = core.lanes[QUICK].jobs
+    assert job.limits.quick and job.limits.seconds == 0.5
+    assert job.limits.runaway_after == LIMITS[kind].seconds > 0.5

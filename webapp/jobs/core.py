@@ -286,12 +286,16 @@ class JobCore:
         if kind == ANALYSE:
             if trial is None or not quick:
                 return self.lanes[QUICK], limits
-            return self.lanes[QUICK], replace(limits, seconds=trial, quick=True)
+            return self.lanes[QUICK], replace(
+                limits, seconds=trial, quick=True, backstop_seconds=limits.seconds
+            )
         if trial is None or not quick or self._is_known_long(request):
             return self.lanes[LONG], limits
         self._start_sweeper()
         self.lanes[LONG].start()  # ready by the time a try escalates
-        return self.lanes[QUICK], replace(limits, seconds=trial, quick=True)
+        return self.lanes[QUICK], replace(
+            limits, seconds=trial, quick=True, backstop_seconds=limits.seconds
+        )
 
     def _queue_locked(self, slot: Slot, job: Job, lane: Lane, chain: Chain) -> None:
         """Hand ``job`` to ``lane`` as the slot's current job (the slot's lock is held)."""

@@ -79,6 +79,15 @@ class Limits:
     #: a quick try: no progress lines, and running out of budget is an outcome the
     #: core turns into a move to the long lane (:mod:`webapp.jobs.escalation`)
     quick: bool = False
+    #: the budget a process's runaway backstop counts from, when longer than ``seconds``:
+    #: tables load before a search's clock starts, so a quick try whose process loads
+    #: the 15-puzzle's databases first is not taken for a runaway after half a second
+    backstop_seconds: float | None = None
+
+    @property
+    def runaway_after(self) -> float:
+        """The budget a solver process is allowed before it is stopped as a runaway."""
+        return max(self.seconds, self.backstop_seconds or 0.0)
 
 
 @dataclass(frozen=True)

@@ -215,7 +215,7 @@ class WorkerPool(FairLane):
                     return
                 worker.job = job
                 worker.deadline = (
-                    time.monotonic() + job.limits.seconds * OVERRUN_FACTOR + GRACE_SECONDS
+                    time.monotonic() + job.limits.runaway_after * OVERRUN_FACTOR + GRACE_SECONDS
                 )
                 with contextlib.suppress(OSError):  # died just now: the sentinel reports it
                     worker.send((job.seq, job.kind, job.request, job.limits))
@@ -286,7 +286,7 @@ class WorkerPool(FairLane):
                     worker.index,
                 )
                 worker.process.kill()
-                self._lost(worker, f"gave up after {job.limits.seconds:g} s (search stopped)")
+                self._lost(worker, f"gave up after {job.limits.runaway_after:g} s (search stopped)")
 
     def _lost(self, worker: _SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its job with ``error``, start a fresh one."""
