@@ -173,8 +173,7 @@ def test_a_wide_open_board_checks_cancel_within_a_few_hundred_positions():
 def test_the_c_reference_agrees_with_the_known_lengths(metric, length):
     """The bench's C BFS is a fair reference only if it searches the same moves."""
     ref = c_reference(CLASSIC, metric)
-    if ref is None:
-        pytest.skip("no C compiler on this machine: the bench prints no ratio either")
+    assert ref is not None, "the C reference did not build (this machine has gcc)"
     assert ref["distance"] == length and ref["positions"] > 20_000
 
 
