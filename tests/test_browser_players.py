@@ -48,6 +48,25 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     expect(ann.testid("player-note")).to_contain_text("recovery code")
     expect(page.locator('[data-testid="leaderboard-row"]', has_text="Ann")).to_have_count(1)
     ann.assert_no_errors()
+    code = re.search(r"recovery code is (\S+):", ann.testid("player-note").inner_text())[1]
+
+    # Ann on another browser: her recovery code, typed into the page, makes her Ann there
+    laptop = browser.new_context()
+    try:
+        again = GamePage(laptop.new_page(), live_server).open("jugs", daily=1)
+        again.testid("player-restore").locator("summary").click()
+        again.testid("player-code").fill("not-a-code")
+        again.testid("player-restore-form").locator("button").click()
+        expect(again.testid("player-restore-note")).to_contain_text("no player has that")
+        again.errors.clear()
+        again.testid("player-code").fill(code)
+        again.testid("player-restore-form").locator("button").click()
+        expect(again.testid("player-restore-note")).to_contain_text("Welcome back, Ann")
+        me = again.page.request.get(f"{live_server}/api/player").json()
+        assert me["name"] == "Ann"
+        again.assert_no_errors()
+    finally:
+        laptop.close()
 
     other = browser.new_context()
     try:

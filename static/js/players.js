@@ -66,6 +66,7 @@ export class Players {
       this.nameForm(),
     );
     anchor.after(section);
+    this.bindRestore(document.querySelector('[data-testid="player-restore-form"]'));
     return section;
   }
 
@@ -85,6 +86,25 @@ export class Players {
       }
     });
     return form;
+  }
+
+  /** The page's recovery-code form (in the template, so nothing moves when the script
+   * arrives): the code another browser gave makes this browser play as that player. */
+  bindRestore(form) {
+    if (!form) return;
+    const input = form.querySelector("input");
+    const note = form.querySelector('[data-testid="player-restore-note"]');
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const me = await call("POST", "/api/player/restore", { code: input.value.trim() });
+        note.textContent = `Welcome back${me.name ? `, ${me.name}` : ""}: this browser now plays as you.`;
+        input.value = "";
+        if (this.sent) this.showBoard();
+      } catch (error) {
+        note.textContent = error.message;
+      }
+    });
   }
 
   /** After every change: a newly solved daily or level is sent once per line. */

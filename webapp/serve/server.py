@@ -137,7 +137,7 @@ class ArcadeServer(BaseApplication):
             "proc_name": "puzzle-arcade",
             "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
             # gunicorn's largest request line (default 4094): longer ones get the
-            # styled 414 from GracefulThreadWorker.handle_error, shorter ones over
+            # styled 414 from ArcadeWorker.handle_error, shorter ones over
             # webapp.edge.MAX_URL_BYTES the same page from the app
             "limit_request_line": 8190,
         }
