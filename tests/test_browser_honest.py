@@ -244,8 +244,11 @@ def little_cell():
 
 
 def lobby_mark(page, live_server, board):
+    """The lobby card's mark for ``board``, its pack unfolded as a player would."""
     page.goto(live_server + "/")
-    return page.locator(f'a.level[data-board="{board}"] [data-testid="level-best"]')
+    card = page.locator(f'a.level[data-board="{board}"]')
+    page.locator("details.levels", has=card).locator("summary").click()
+    return card.locator('[data-testid="level-best"]')
 
 
 def test_solve_alone_earns_no_stars_and_the_lobby_does_not_call_it_perfect(page, live_server):

@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 from helpers.klotski import (
+    CLASSIC,
     cells_of,
     check_solution,
     goal_met,
     grid,
     group_distances,
+    random_small_board,
     reachable,
     shapes_of,
     string_bfs,
@@ -33,7 +35,6 @@ from solver.klotski import domain as klotski_domain
 from solver.klotski import tables as klotski_search
 
 ROOT = Path(__file__).resolve().parent.parent
-CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
 STAGE_138 = "GHIB/AACB/AACD/.EED/.JFF"
 LEVELS = levels.load("klotski-classic")["levels"]
 
@@ -43,33 +44,6 @@ def random_walk(domain, board, steps, rnd):
     for _ in range(steps):
         state = rnd.choice(domain.moves(state))[1]
     return state
-
-
-def random_small_board(rnd, height=3, width=4):
-    """A random board with one 2x2 goal piece 'A' and assorted smaller pieces."""
-    g = [["."] * width for _ in range(height)]
-
-    def place(label, h, w):
-        spots = [
-            (r, c)
-            for r in range(height - h + 1)
-            for c in range(width - w + 1)
-            if all(g[r + i][c + j] == "." for i in range(h) for j in range(w))
-        ]
-        if not spots:
-            return
-        r, c = rnd.choice(spots)
-        for i in range(h):
-            for j in range(w):
-                g[r + i][c + j] = label
-
-    place("A", 2, 2)
-    for label in "BCDEFG":
-        free = sum(row.count(".") for row in g)
-        if free <= rnd.choice([1, 2, 3]):
-            break
-        place(label, *rnd.choice([(1, 1), (1, 1), (1, 2), (2, 1)]))
-    return "/".join("".join(row) for row in g)
 
 
 @pytest.fixture(autouse=True)

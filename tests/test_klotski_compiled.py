@@ -10,9 +10,8 @@ import random
 import threading
 
 import pytest
-from helpers.klotski import check_solution
+from helpers.klotski import CLASSIC, check_solution, random_small_board
 from helpers.klotski import group_distances as plain_group_distances
-from test_klotski import CLASSIC, random_small_board
 
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor
 from solver.klotski import bitboard, tables

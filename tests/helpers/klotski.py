@@ -172,3 +172,34 @@ def coach_rules(board):
         return goal_met(pos, big, *at)
 
     return neighbours, is_goal, str
+
+
+#: the classic Huarong Dao layout (81 piece moves, 90 straight, 116 steps)
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
+
+
+def random_small_board(rnd, height=3, width=4):
+    """A random board with one 2x2 goal piece 'A' and assorted smaller pieces."""
+    g = [["."] * width for _ in range(height)]
+
+    def place(label, h, w):
+        spots = [
+            (r, c)
+            for r in range(height - h + 1)
+            for c in range(width - w + 1)
+            if all(g[r + i][c + j] == "." for i in range(h) for j in range(w))
+        ]
+        if not spots:
+            return
+        r, c = rnd.choice(spots)
+        for i in range(h):
+            for j in range(w):
+                g[r + i][c + j] = label
+
+    place("A", 2, 2)
+    for label in "BCDEFG":
+        free = sum(row.count(".") for row in g)
+        if free <= rnd.choice([1, 2, 3]):
+            break
+        place(label, *rnd.choice([(1, 1), (1, 1), (1, 2), (2, 1)]))
+    return "/".join("".join(row) for row in g)
