@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from helpers.npuzzle import scramble
+from helpers.npuzzle import group_distance, scramble
 
 from solver.npuzzle import NPuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
@@ -55,41 +55,6 @@ def test_tracking_the_blank_never_lowers_an_entry():
     assert all(a >= b for a, b in pairs) and any(a > b for a, b in pairs)
 
 
-def _exact_group_distance(group, cells):
-    """Fewest group-tile moves, by a fresh breadth-first search on real boards.
-
-    Tiles outside the group are all alike (they may be shuffled freely), so the
-    state is the group's cells plus the blank; moves of other tiles are free.
-    """
-    from collections import deque
-
-    homes = tuple(t - 1 for t in group)
-    best = {}
-    queue = deque()
-    for blank in range(16):
-        if blank not in cells:
-            best[(cells, blank)] = 0
-            queue.append((0, (cells, blank)))
-    while queue:
-        d, (placed, blank) = queue.popleft()
-        if best[(placed, blank)] < d:
-            continue
-        if placed == homes and blank == 15:
-            return d
-        r, c = divmod(blank, 4)
-        for q in [
-            blank + dq for dq, ok in ((-4, r > 0), (4, r < 3), (-1, c > 0), (1, c < 3)) if ok
-        ]:
-            if q in placed:
-                nxt, cost = (tuple(blank if p == q else p for p in placed), q), 1
-            else:
-                nxt, cost = (placed, q), 0
-            if best.get(nxt, 1 << 30) > d + cost:
-                best[nxt] = d + cost
-                (queue.append if cost else queue.appendleft)((d + cost, nxt))
-    raise AssertionError("goal not reached")
-
-
 def test_entries_equal_a_search_from_the_placement_itself():
     """The builder searches back from the goal; here each entry is searched forward."""
     group = (3, 7, 12)
@@ -98,7 +63,7 @@ def test_entries_equal_a_search_from_the_placement_itself():
     for _ in range(25):
         cells = tuple(rng.sample(range(16), 3))
         index = sum(c << (4 * i) for i, c in enumerate(cells))
-        assert table[index] == _exact_group_distance(group, cells)
+        assert table[index] == group_distance(group, cells)
 
 
 @pytest.fixture(scope="module")

@@ -53,7 +53,8 @@ def compiled():
 
 
 @cache
-def _regions(n: int):
+def regions(n: int):
+    """The blank's reach and region names of every free-cell mask (16 cells at most)."""
     return compiled().region_tables(n)
 
 
@@ -87,7 +88,7 @@ def build_pattern(
         free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
         start = home * cells + _lowest_reachable(free, cells - 1, n)
     elif tracked:
-        reach, name = _regions(n)
+        reach, name = regions(n)
         dist = np.full(cells**k * cells, UNSEEN, np.uint8)
         free = ((1 << cells) - 1) & ~sum(1 << (t - 1) for t in group)
         start = home * cells + int(name[free * cells + cells - 1])

@@ -88,3 +88,43 @@ def solvable_boards(n):
         return tuple(tiles)
 
     return st.permutations(list(range(n * n))).map(fix)
+
+
+def group_distance(group, cells, n=4):
+    """Fewest moves of ``group``'s tiles from cells ``cells`` home, by a fresh 0-1
+    breadth-first search on real boards (what a pattern database must hold).
+
+    Tiles outside the group are all alike (they may be shuffled freely), so the
+    state is the group's cells plus the blank; moves of other tiles are free.
+    """
+    from collections import deque
+
+    size = n * n
+    homes = tuple(t - 1 for t in group)
+    cells = tuple(cells)
+    best = {}
+    queue = deque()
+    for blank in range(size):
+        if blank not in cells:
+            best[(cells, blank)] = 0
+            queue.append((0, (cells, blank)))
+    while queue:
+        d, (placed, blank) = queue.popleft()
+        if best[(placed, blank)] < d:
+            continue
+        if placed == homes and blank == size - 1:
+            return d
+        r, c = divmod(blank, n)
+        for q in [
+            blank + dq
+            for dq, ok in ((-n, r > 0), (n, r < n - 1), (-1, c > 0), (1, c < n - 1))
+            if ok
+        ]:
+            if q in placed:
+                nxt, cost = (tuple(blank if p == q else p for p in placed), q), 1
+            else:
+                nxt, cost = (placed, q), 0
+            if best.get(nxt, 1 << 30) > d + cost:
+                best[nxt] = d + cost
+                (queue.append if cost else queue.appendleft)((d + cost, nxt))
+    raise AssertionError("goal not reached")
