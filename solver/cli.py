@@ -1,5 +1,5 @@
 """Command line: ``python -m solver solve PUZZLE BOARD [...]``, ``hardest PUZZLE BOARD
-[--placements]`` and ``bench``.
+[--placements]``, ``tables [build|clean]`` and ``bench``.
 
 Exit codes: 0 solved, 1 proven unsolvable, 2 bad input (one line on stderr, no
 traceback), 3 the search gave up within its budget.
@@ -157,6 +157,14 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
         default=True,
         help="report progress on stderr (default: on)",
     )
+
+    tables = sub.add_parser(
+        "tables",
+        help="list the tables each game builds once per machine; 'build' makes the missing "
+        "ones (the 15-puzzle's 7-8 databases only so), 'clean' deletes stale files",
+    )
+    tables.add_argument("action", nargs="?", default="list", choices=("list", "build", "clean"))
+    tables.add_argument("names", nargs="*", metavar="NAME", help="only these tables")
 
     bench_parser = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench_parser.add_argument(
@@ -372,6 +380,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_solve(args)
         if args.command == "hardest":
             return run_hardest(args)
+        if args.command == "tables":
+            from .tables_cli import run_tables
+
+            return run_tables(args.action, args.names)
         return run_bench(args)
     except (BoardError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)

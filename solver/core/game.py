@@ -26,6 +26,7 @@ from .seeds import check_seed
 if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
     from .domain import Domain
     from .results import CancelEvent
+    from .tables import TableSet
 
 MAX_OPTION_CHARS = 100
 
@@ -240,6 +241,11 @@ class Game:
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
         raise BoardError(f"{cls.name} has no hardest-start search")
+
+    @classmethod
+    def tables(cls) -> list[TableSet]:
+        """The tables it builds once per machine, for ``python -m solver tables``."""
+        return []
 
     # -- the server ------------------------------------------------------------
     @classmethod

@@ -23,6 +23,7 @@ import pickle
 import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -148,9 +149,46 @@ class TableStore:
         if self.keep:
             self._memory[name] = value
 
+    def stale(self) -> list[Path]:
+        """This family's files that no current code reads: saved by other code (another
+        fingerprint) or in an older format. Safe to delete."""
+        current = f"-{self.code}.v{FORMAT_VERSION}.pickle"
+        return sorted(
+            path
+            for path in cache_dir().glob(f"{glob.escape(self.family)}-*.pickle")
+            if not path.name.endswith(current)
+        )
+
     def forget(self) -> None:
         """Drop what is in memory (tests use this to measure loads and builds)."""
         self._memory.clear()
+
+
+@dataclass(frozen=True)
+class TableSet:
+    """A table (or set of tables) a game builds once per machine, as ``python -m solver
+    tables`` lists it: table ``table`` of ``store``, about ``size_bytes`` once saved (None:
+    not known before).
+
+    ``build(progress)`` loads or builds it; ``on_demand`` tables are also built on
+    first use, the others only by ``python -m solver tables build`` (they take minutes
+    and ``memory_bytes`` of memory while building).
+    """
+
+    name: str
+    what: str
+    store: TableStore
+    table: str
+    build: Callable[[Callable[[Any], None] | None], object]
+    size_bytes: int | None
+    memory_bytes: int = 0
+    on_demand: bool = True
+
+    def ready(self) -> bool:
+        return self.store.ready(self.table)
+
+    def file(self) -> Path:
+        return self.store.path(self.table)
 
 
 def _read(path: Path) -> Any | None:

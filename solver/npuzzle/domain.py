@@ -29,10 +29,15 @@ from ..core.domain import Analysis, Domain, require
 from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, Monitor, SearchResult
 from ..core.search import OnProgress, breadth_first
+from ..core.tables import TableSet
 from .anytime import DEFAULT_SECONDS, anytime_search, cells_of, without_undos
+from .anytime import GROUPS as TWENTY_FOUR_GROUPS
+from .anytime import STORE as TWENTY_FOUR_STORE
+from .anytime import TABLE_NAME as TWENTY_FOUR_TABLE
+from .anytime import tables as twenty_four_tables
 from .anytime import tables_ready as twenty_four_ready
 from .anytime import warm as warm_anytime
-from .pdb import ida_star_fifteen, tables, tables_ready
+from .pdb import database_sets, ida_star_fifteen, search_ready, searcher
 from .reduce import reduce_to, reduction_cells
 from .rules import (
     MAX_SIDE,
@@ -45,6 +50,7 @@ from .rules import (
     slide,
     solvable,
 )
+from .table import STORE as EIGHT_STORE
 from .table import best_cell, distance, distances, solve_by_table
 
 #: the proven 4x4 analysis of the rare very hard board: quick_analyse has answered already
@@ -295,7 +301,7 @@ class NPuzzle(Domain[Tiles, Slide]):
             return known
         n = side(state)
         result = None
-        if n == 4 and tables_ready():
+        if n == 4 and search_ready():
             result = ida_star_fifteen(state, budget=QUICK_PROOF, cancel=cancel)
             for weight, allowance in FALLBACKS:
                 if result.status != BUDGET:
@@ -377,9 +383,33 @@ def warm_tables() -> None:
     A server calls this before its workers report ready.
     """
     distances()
-    tables()
+    searcher()  # the set the search uses: 7-8 once built on this machine, else 6-6-3
     ida_star_fifteen(WARM_BOARD)
     warm_anytime()
+
+
+def table_sets() -> list[TableSet]:
+    """The tables :func:`warm_tables` reads (and the 15-puzzle's 7-8 set, which only
+    ``python -m solver tables build`` makes), as ``python -m solver tables`` lists them."""
+    return [
+        TableSet(
+            name="8-puzzle-distances",
+            what="every 8-puzzle position's distance (built on first use)",
+            store=EIGHT_STORE,
+            table="distances",
+            build=lambda progress: distances(),
+            size_bytes=None,  # a pickled dict: known once saved
+        ),
+        *database_sets(),
+        TableSet(
+            name="24-puzzle-5-5-5-5-4",
+            what="24-puzzle 5-5-5-5-4 pattern databases (built on first use)",
+            store=TWENTY_FOUR_STORE,
+            table=TWENTY_FOUR_TABLE,
+            build=twenty_four_tables,
+            size_bytes=sum(25 ** len(g) for g in TWENTY_FOUR_GROUPS),
+        ),
+    ]
 
 
 #: one move from the goal: a solve that only loads the compiled search's machine code

@@ -6,7 +6,8 @@ from typing import Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
-from .domain import NPuzzle, warm_tables
+from ..core.tables import TableSet
+from .domain import NPuzzle, table_sets, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
 
@@ -74,6 +75,11 @@ class NPuzzleGame(Game):
             "size": DEFAULT_SIZE,
             "distance": DEFAULT_DISTANCE,
         }
+
+    @classmethod
+    def tables(cls) -> list[TableSet]:
+        """The 8-puzzle's distances, the 15-puzzle's two database sets, the 24-puzzle's."""
+        return table_sets()
 
     @classmethod
     def warm(cls, stop=None) -> int:

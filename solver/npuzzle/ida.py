@@ -58,6 +58,7 @@ class PatternSearch:
         self.mmul = np.array([mul[mtile[t]] for t in range(cells)], np.int64)
         self.mcell = np.array(mirror_cells(n), np.int64)
         self.nb = kernels.neighbour_table(n)
+        self.kernel = kernels.ida_run
 
     # -- the heuristic -----------------------------------------------------------
     def indices(self, board: Sequence[int]) -> np.ndarray:
@@ -79,6 +80,25 @@ class PatternSearch:
 
     def lower_bound(self, board: Sequence[int]) -> int:
         return max(self.sums(self.indices(board)))
+
+    def begin(self, start: Sequence[int]) -> tuple[int, int, tuple]:
+        """The direct and mirrored bounds of ``start`` and the arrays :attr:`kernel` takes
+        before its stack (a subclass over other tables lays out its own)."""
+        idx = self.indices(start)
+        hd, hm = self.sums(idx)
+        arrays = (
+            np.array(start, np.int64),
+            idx,
+            self.tabs,
+            self.offs,
+            self.grp,
+            self.mul,
+            self.mgrp,
+            self.mmul,
+            self.mcell,
+            self.nb,
+        )
+        return hd, hm, arrays
 
     # -- the search ----------------------------------------------------------------
     def search(
@@ -109,9 +129,7 @@ class PatternSearch:
         ``mon`` propagates.
         """
         k = self.k
-        board = np.array(start, np.int64)
-        idx = self.indices(start)
-        hd, hm = self.sums(idx)
+        hd, hm, arrays = self.begin(start)
         if max(hd, hm) == 0:
             return []
         h_scale, g_scale = weight
@@ -126,21 +144,9 @@ class PatternSearch:
         ctx = np.zeros(k.CTX_SIZE, np.int64)
         ctx[k.H_SCALE], ctx[k.G_SCALE] = h_scale, g_scale
         ctx[k.UPPER] = k.INF if upper is None else upper
-        z0 = int(np.flatnonzero(board == 0)[0])
+        z0 = list(start).index(0)
         bound = h_scale * max(hd, hm)
         best = None
-        arrays = (
-            board,
-            idx,
-            self.tabs,
-            self.offs,
-            self.grp,
-            self.mul,
-            self.mgrp,
-            self.mmul,
-            self.mcell,
-            self.nb,
-        )
         limit_nodes = mon.budget.max_nodes
         while True:
             if bound // g_scale > MAX_DEPTH:
@@ -152,7 +158,7 @@ class PatternSearch:
                 limit = SLICE
                 if limit_nodes is not None:
                     limit = max(1, min(limit, limit_nodes - mon.count))
-                status = k.ida_run(
+                status = self.kernel(
                     *arrays, st_z, st_hd, st_hm, cq, chd, chm, st_n, st_k, ctx, limit
                 )
                 mon.count += int(ctx[k.NODES])
