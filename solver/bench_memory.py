@@ -9,6 +9,10 @@ k processes counts 1/k in each) of the server and all its workers from
 ``/proc/PID/smaps_rollup``. Tables are mapped from their files, so a table
 read by every worker is paid for once; the ratio printed is PSS over the sum
 of resident sizes (what the processes would hold if nothing were shared).
+The target is 1,000 MB with the 15-puzzle's 6-6-3 databases and 1,500 MB once
+the 7-8 ones are built; a few solves touch only part of the 7-8 tables, so the
+bench also prints the sum with every page of them resident (the worst case a
+long-running server reaches), and holds that to the target.
 
 Only the standard library talks to the server (Engine.IO long-polling by
 hand), so the bench needs nothing beyond ``make run``'s install; it imports no
@@ -46,7 +50,8 @@ REQUESTS = [
     ("analyse", {"game": "watersort", "board": "ABAB,BABA,,"}),
     ("analyse", {"game": "jugs", "board": "0/3,0/5,8/8", "goal": "0,4,4"}),
 ]
-TARGET_MB = 1000
+#: the most the warm server may hold, by the 15-puzzle database set it uses
+TARGET_MB = {"6-6-3": 1000, "7-8": 1500}
 
 
 class Polling:
@@ -125,6 +130,22 @@ def memory_of(pid: int) -> dict[str, int]:
     return found
 
 
+def mapped_pss(pid: int, fragment: str) -> int:
+    """Pss in KiB of the mappings of one process whose file name contains ``fragment``."""
+    total, inside = 0, False
+    try:
+        lines = Path(f"/proc/{pid}/smaps").read_text().splitlines()
+    except OSError:
+        return 0
+    for line in lines:
+        parts = line.split()
+        if parts and "-" in parts[0] and len(parts) >= 5:  # a mapping's header line
+            inside = len(parts) >= 6 and fragment in parts[-1]
+        elif inside and parts and parts[0] == "Pss:":
+            total += int(parts[1])
+    return total
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -153,6 +174,11 @@ def bench_memory(args) -> int:
     if not Path("/proc/self/smaps_rollup").exists():
         print("memory: /proc/PID/smaps_rollup is not available here; no figure")
         return 0
+    from .npuzzle import pdb  # which 15-puzzle databases the server will use
+
+    databases = pdb.chosen().name
+    packed_file = pdb.PACKED_STORE.path(pdb.PACKED_NAME)
+    target = TARGET_MB[databases]
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
@@ -173,6 +199,7 @@ def bench_memory(args) -> int:
             answers = [ask(client, event, payload) for event, payload in REQUESTS]
             tree = process_tree(server.pid)
             rows = [(pid, memory_of(pid)) for pid in tree]
+            touched = sum(mapped_pss(pid, packed_file.name) for pid in tree) / 1024
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -181,12 +208,21 @@ def bench_memory(args) -> int:
                 server.kill()
     pss = sum(m["Pss"] for _pid, m in rows) / 1024
     rss = sum(m["Rss"] for _pid, m in rows) / 1024
+    worst = pss
+    if databases == "7-8":
+        worst = pss - touched + packed_file.stat().st_size / 2**20
     print(
-        f"warm production server (ready in {ready:.1f} s; answers: {', '.join(answers)}): "
-        f"{len(rows)} processes, proportional memory (PSS) {pss:,.0f} MB in all "
-        f"(target under {TARGET_MB:,} MB), resident sizes summed {rss:,.0f} MB: "
-        f"PSS is {pss / max(rss, 1e-9):.2f}x that (tables mapped once for all workers)"
+        f"warm production server with the 15-puzzle's {databases} databases (ready in "
+        f"{ready:.1f} s; answers: {', '.join(answers)}): {len(rows)} processes, proportional "
+        f"memory (PSS) {pss:,.0f} MB in all (target under {target:,} MB), resident sizes "
+        f"summed {rss:,.0f} MB: PSS is {pss / max(rss, 1e-9):.2f}x that (tables mapped once "
+        f"for all workers)"
     )
+    if databases == "7-8":
+        print(
+            f"  of which the 7-8 tables' pages touched so far: {touched:,.0f} MB; with every "
+            f"page of them resident: {worst:,.0f} MB (target under {target:,} MB)"
+        )
     for pid, m in rows:
         print(f"  pid {pid}: PSS {m['Pss'] / 1024:,.0f} MB, RSS {m['Rss'] / 1024:,.0f} MB")
-    return 0 if pss < TARGET_MB else 1
+    return 0 if worst < target else 1

@@ -4,9 +4,11 @@
 instances for a fixed time each and prints the quality table (length against
 the published optimum, the proven lower bound).
 
-``--fifteen`` also compiles and runs :file:`reference/ida15.c` (the same search
-in plain C, building its own tables) when a C compiler is present, on the same
-instances in the same run, and prints the ratio of the two search times.
+``--fifteen`` solves Korf's 100 with each database set this machine has (6-6-3
+always; 7-8 once ``python -m solver tables build`` made it), and also compiles
+and runs :file:`reference/ida15.c` (the 6-6-3 search in plain C, building its
+own tables) when a C compiler is present, on the same instances in the same
+run, and prints each set's time as a ratio of the C reference's.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from .anytime import warm as warm_anytime
 from .baseline import StringNPuzzle
 from .domain import WARM_BOARD, NPuzzle
 from .instances import load
-from .pdb import GROUPS, build_seconds, ida_star_fifteen, tables, tables_ready
+from .pdb import SETS, ida_star_fifteen, search_ready, searcher
 from .rules import goal_state, solvable
 
 HARDEST_8 = ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]
@@ -78,7 +80,7 @@ def rows(args) -> None:
             f"{row['seed'] / row['cli']:.2f}x"
         )
     print_coach("8-puzzle", isolated(coach_row, "npuzzle", eight_positions(), {}))
-    if not tables_ready():
+    if not search_ready():
         print(
             "15-puzzle coach: skipped, the pattern databases are not built in this cache "
             "(`python -m solver bench --fifteen 1` builds them)"
@@ -143,7 +145,7 @@ def eight_positions(count: int = 100) -> list[str]:
 def fifteen_coach_row(count: int, max_distance: int = 50, seed: int = 15) -> dict:
     """Seeded random 4x4 positions at most ``max_distance`` moves from solved (proven
     first, not timed), then the time to rate every legal move of each."""
-    tables()
+    searcher()
     domain = NPuzzle()
     rng = random.Random(seed)
     times: list[float] = []
@@ -179,7 +181,7 @@ def quick_row(boards: int = 10) -> dict:
     """What a player waits for where no proof is quick: the 15-puzzle's first hint on a
     hard board (databases loaded, or built once, before the clock starts) and the first
     5x5 hint (the anytime search's better answers follow: ``--twenty-four``)."""
-    tables()
+    searcher()
     domain = NPuzzle()
     hard = domain.parse(load("korf100")["instances"][59]["board"])
     started = time.perf_counter()
@@ -201,12 +203,12 @@ def quick_row(boards: int = 10) -> dict:
     }
 
 
-def fifteen_row(board: str) -> dict:
+def fifteen_row(board: str, databases: str) -> dict:
     """Plain IDA* with no budget (the engine's default budget would stop long proofs)."""
     domain = NPuzzle()
     state = domain.parse(board)
     started = time.perf_counter()
-    result = ida_star_fifteen(state)
+    result = ida_star_fifteen(state, databases=databases)
     seconds = time.perf_counter() - started
     # the states were replayed through the rules from the start, move by move
     reaches_goal = (
@@ -222,20 +224,19 @@ def fifteen_row(board: str) -> dict:
     }
 
 
-def _fifteen_tables() -> str:
-    """Load or build the pattern databases now, so no row pays for them; say which."""
+def _fifteen_tables(name: str) -> str:
+    """Load or build one set's databases now, so no row pays for them; say how."""
     started = time.perf_counter()
-    tables()
+    search = searcher(databases=name)
     seconds = time.perf_counter() - started
     started = time.perf_counter()
-    ida_star_fifteen(WARM_BOARD)  # the compiled search's machine code, loaded
+    ida_star_fifteen(WARM_BOARD, databases=name)  # the compiled search's machine code, loaded
     loaded = time.perf_counter() - started
-    built = " + ".join(f"{s:.1f}" for s in build_seconds())
-    groups = "-".join(str(len(g)) for g in GROUPS)
+    built = " + ".join(f"{s:.1f}" for s in SETS[name].build_seconds())
     return (
-        f"{groups} pattern databases (+ mirror lookup): ready in {seconds:.2f} s from "
-        f"{cache_dir()}; building them took {built} s; compiled search loaded in "
-        f"{loaded:.2f} s"
+        f"{name} pattern databases (+ mirror lookup), {search.tabs.nbytes / 1e6:,.1f} MB: "
+        f"ready in {seconds:.2f} s from {cache_dir()}; building them took {built} s on "
+        f"this machine; compiled search loaded in {loaded:.2f} s"
     )
 
 
@@ -288,38 +289,50 @@ def _range(text: str, count: int, flag: str):
 
 
 def bench_fifteen(args) -> int:
-    """Solve Korf's instances ``args.fifteen`` ("1-10"); exit 1 if one misses its length."""
+    """Solve Korf's instances ``args.fifteen`` ("1-10") with each database set this machine
+    has (or ``args.databases``); exit 1 if one misses its length."""
     data = load("korf100")["instances"]
     lo, hi = _range(args.fifteen, len(data), "--fifteen")
-    print(_fifteen_tables(), flush=True)
-    print(
-        f"{'#':>3} {'moves':>5} {'published':>9} {'optimal':>7} {'nodes':>13} "
-        f"{'seconds':>9} {'nodes/s':>9}"
+    # 6-6-3 is built on first use (seconds); the others only by ``tables build`` (minutes)
+    names = (
+        [args.databases]
+        if args.databases
+        else [name for name, dbs in SETS.items() if not dbs.packed or dbs.ready()]
     )
-    total_nodes, times, mismatches = 0, [], 0
+    for name in SETS:
+        if name not in names and not args.databases:
+            print(f"{name} databases: not built on this machine (python -m solver tables build)")
+    for name in names:
+        print(_fifteen_tables(name), flush=True)
+    head = "".join(f" {name + ' nodes':>13} {'seconds':>8}" for name in names)
+    print(f"{'#':>3} {'moves':>5} {'published':>9}{head}")
+    nodes: dict[str, list[int]] = {name: [] for name in names}
+    times: dict[str, list[float]] = {name: [] for name in names}
+    mismatches = 0
     for i in range(lo, hi + 1):
         inst = data[i - 1]
-        row = fifteen_row(inst["board"])
-        total_nodes += row["nodes"]
-        times.append(row["seconds"])
-        if row["moves"] != inst["optimal"] or not row["optimal"] or not row["reaches_goal"]:
-            mismatches += 1
-        print(
-            f"{i:>3} {fmt(row['moves']):>5} {inst['optimal']:>9} {fmt(row['optimal']):>7} "
-            f"{row['nodes']:>13,} {row['seconds']:>9.2f} "
-            f"{row['nodes'] / max(row['seconds'], 1e-9):>9,.0f}",
-            flush=True,
-        )
+        line, moves = "", None
+        for name in names:
+            row = fifteen_row(inst["board"], name)
+            nodes[name].append(row["nodes"])
+            times[name].append(row["seconds"])
+            if row["moves"] != inst["optimal"] or not row["optimal"] or not row["reaches_goal"]:
+                mismatches += 1
+            moves = row["moves"] if moves in (None, row["moves"]) else "differ"
+            line += f" {row['nodes']:>13,} {row['seconds']:>8.3f}"
+        print(f"{i:>3} {fmt(moves):>5} {inst['optimal']:>9}{line}", flush=True)
     count = hi - lo + 1
-    total = sum(times)
-    print(
-        f"total: {count} instances, {total_nodes:,} nodes ({total_nodes // count:,} per "
-        f"instance), {total:.2f} s, {total_nodes / max(total, 1e-9):,.0f} nodes/s, median "
-        f"{statistics.median(times):.3f} s, slowest {max(times):.2f} s, "
-        f"{sum(t <= 1.0 for t in times)} of {count} proven within 1 s; "
-        f"{mismatches} not proven at the published length"
-    )
-    mismatches += _compare_with_c([inst["board"] for inst in data[lo - 1 : hi]], total, total_nodes)
+    totals = {name: (sum(nodes[name]), sum(times[name])) for name in names}
+    for name, (expanded, seconds) in totals.items():
+        print(
+            f"{name}: {count} instances, {expanded:,} nodes ({expanded // count:,} per "
+            f"instance), {seconds:.2f} s, {expanded / max(seconds, 1e-9):,.0f} nodes/s, median "
+            f"{statistics.median(times[name]):.3f} s, slowest {max(times[name]):.2f} s, "
+            f"{sum(t <= 1.0 for t in times[name])} of {count} proven within 1 s"
+        )
+    print(f"{mismatches} solutions not proven at the published length")
+    boards = [inst["board"] for inst in data[lo - 1 : hi]]
+    mismatches += _compare_with_c(boards, totals)
     published = ", ".join(f"{k} {v:,}" for k, v in PUBLISHED_MEAN_NODES.items())
     scope = "" if count == len(data) else " (those are means over all 100; this is a subset)"
     print(
@@ -329,8 +342,12 @@ def bench_fifteen(args) -> int:
     return 1 if mismatches else 0
 
 
-def _compare_with_c(boards: list[str], ours_seconds: float, ours_nodes: int) -> int:
-    """Run the C reference on the same boards and print the ratio; 1 if it disagrees."""
+#: the most each set may take, as a multiple of the C 6-6-3 reference's time
+TARGETS = {"6-6-3": "at most 2x", "7-8": "at most 0.5x, goal 0.3x"}
+
+
+def _compare_with_c(boards: list[str], totals: dict[str, tuple[int, float]]) -> int:
+    """Run the C reference on the same boards and print each set's ratio; 1 if it fails."""
     try:
         ref = c_reference(boards)
     except (OSError, subprocess.CalledProcessError, ValueError, IndexError) as exc:
@@ -342,16 +359,18 @@ def _compare_with_c(boards: list[str], ours_seconds: float, ours_nodes: int) -> 
     seconds = sum(row[2] for row in ref["rows"])
     nodes = sum(row[1] for row in ref["rows"])
     print(
-        f"C reference ({ref['compiler']} -O2, {REFERENCE_SOURCE.name}): tables built in "
+        f"C reference, 6-6-3 ({ref['compiler']} -O2, {REFERENCE_SOURCE.name}): tables built in "
         f"{ref['tables']:.1f} s; {len(ref['rows'])} instances, {nodes:,} nodes, "
         f"{seconds:.2f} s, {nodes / max(seconds, 1e-9):,.0f} nodes/s, median "
         f"{statistics.median(r[2] for r in ref['rows']):.3f} s, slowest "
         f"{max(r[2] for r in ref['rows']):.2f} s"
     )
-    print(
-        f"ratio to the C reference: {ours_seconds / max(seconds, 1e-9):.2f}x its time "
-        f"(target at most 2x); same node counts: {'yes' if nodes == ours_nodes else 'no'}"
-    )
+    for name, (ours_nodes, ours_seconds) in totals.items():
+        same = f"; same node counts: {'yes' if nodes == ours_nodes else 'no'}"
+        print(
+            f"ratio to the C reference, {name}: {ours_seconds / max(seconds, 1e-9):.2f}x its "
+            f"time (target {TARGETS.get(name, 'none')})" + (same if name == "6-6-3" else "")
+        )
     return 0 if len(ref["rows"]) == len(boards) else 1
 
 
@@ -412,6 +431,11 @@ def arguments(parser) -> None:
         const="1-100",
         metavar="RANGE",
         help="solve Korf's 15-puzzle instances (e.g. 1-10) instead",
+    )
+    parser.add_argument(
+        "--databases",
+        choices=list(SETS),
+        help="with --fifteen: only this database set (default: every set built here)",
     )
     parser.add_argument(
         "--twenty-four",
