@@ -4,16 +4,21 @@
 their sizes and whether this machine has them; ``tables build`` builds the ones
 missing (or those named), each layer of a long build reported on stderr;
 ``tables clean`` deletes the files no current code reads (saved by an older
-version). A build refuses to start without the memory it needs, and says so
-if its file could not be saved, rather than leave the user believing it is.
+version). A build refuses to start without the memory or the disk space it
+needs, or while another process builds the same table (a lock file in the
+table folder), and says so if its file could not be saved, rather than leave
+the user believing it is.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from . import catalogue
 from .core.errors import BoardError
@@ -41,6 +46,30 @@ def available_memory() -> int | None:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
+    return None
+
+
+@contextmanager
+def building(name: str) -> Iterator[bool]:
+    """Hold the lock that says ``name`` is being built; yields False when another
+    process holds it (the lock goes with the process, however it ends)."""
+    with open(cache_dir() / f".building-{name}.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+
+
+def refusal(found: TableSet) -> str | None:
+    """Why ``found`` cannot be built here now (memory, disk), or None."""
+    free = available_memory()
+    if free is not None and found.memory_bytes > free:
+        return f"building needs {size_text(found.memory_bytes)} of memory and {size_text(free)} is free"
+    room = shutil.disk_usage(cache_dir()).free
+    if found.size_bytes is not None and found.size_bytes * 1.1 > room:
+        return f"its file needs {size_text(found.size_bytes)} and {cache_dir()} has {size_text(room)} free"
     return None
 
 
@@ -109,50 +138,70 @@ def build(tables: list[TableSet], names: Sequence[str]) -> int:
         return 0
     failed = 0
     for found in todo:
-        free = available_memory()
-        if free is not None and found.memory_bytes > free:
-            print(
-                f"{found.name}: building needs {size_text(found.memory_bytes)} of memory and "
-                f"{size_text(free)} is free; not built",
-                file=sys.stderr,
-            )
+        why = refusal(found)
+        if why is not None:
+            print(f"{found.name}: {why}; not built", file=sys.stderr)
             failed += 1
             continue
-        printer = LayerPrinter()
-        started = time.perf_counter()
-        try:
-            found.build(printer)
-        except MemoryError:
-            printer.end()
-            print(f"{found.name}: ran out of memory while building; not built", file=sys.stderr)
-            failed += 1
-            continue
-        printer.end()
-        seconds = time.perf_counter() - started
-        if not found.ready():
-            print(
-                f"{found.name}: built in {seconds:.1f} s but could not be saved in "
-                f"{cache_dir()} (is it writable, is the disk full?)",
-                file=sys.stderr,
-            )
-            failed += 1
-            continue
-        print(f"{found.name}: ready in {seconds:.1f} s ({size_text(found.file().stat().st_size)})")
+        with building(found.name) as mine:
+            if not mine:
+                print(
+                    f"{found.name}: another process is building it now; not built twice",
+                    file=sys.stderr,
+                )
+                failed += 1
+                continue
+            failed += not build_one(found)
     return 1 if failed else 0
 
 
+def build_one(found: TableSet) -> bool:
+    """Build (or load) one table and check it was saved; False, said on stderr, if not."""
+    printer = LayerPrinter()
+    started = time.perf_counter()
+    try:
+        found.build(printer)
+    except MemoryError:
+        printer.end()
+        print(f"{found.name}: ran out of memory while building; not built", file=sys.stderr)
+        return False
+    printer.end()
+    seconds = time.perf_counter() - started
+    if not found.ready():
+        print(
+            f"{found.name}: built in {seconds:.1f} s but could not be saved in "
+            f"{cache_dir()} (is it writable, is the disk full?)",
+            file=sys.stderr,
+        )
+        return False
+    print(f"{found.name}: ready in {seconds:.1f} s ({size_text(found.file().stat().st_size)})")
+    return True
+
+
+#: a half-written file (``.tmp-*``) older than this was left by a process that died
+ABANDONED_SECONDS = 3600
+
+
 def clean(tables: list[TableSet]) -> int:
+    """Delete the stale files of ``tables``' stores and abandoned half-written files."""
     stores = {id(found.store): found.store for found in tables}.values()
+    doomed = [path for store in stores for path in store.stale()]
+    now = time.time()
+    for path in cache_dir().glob(".tmp-*"):
+        try:
+            if now - path.stat().st_mtime > ABANDONED_SECONDS:
+                doomed.append(path)
+        except OSError:
+            continue
     removed, freed = 0, 0
-    for store in stores:
-        for path in store.stale():
-            try:
-                size = path.stat().st_size
-                os.remove(path)
-            except OSError:
-                continue
-            removed += 1
-            freed += size
+    for path in doomed:
+        try:
+            size = path.stat().st_size
+            os.remove(path)
+        except OSError:
+            continue
+        removed += 1
+        freed += size
     print(f"removed {removed} stale file(s), {size_text(freed)}")
     return 0
 

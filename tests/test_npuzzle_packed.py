@@ -7,7 +7,9 @@ same code on other groups.
 """
 
 import itertools
+import os
 import random
+import time
 
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ from helpers.npuzzle import assert_replays, group_distance, scramble
 
 from solver import tables_cli
 from solver.cli import main
+from solver.core.errors import BoardError
 from solver.core.results import UNSOLVABLE, Monitor
 from solver.core.search import bidirectional
 from solver.core.tables import TableStore
@@ -201,6 +204,49 @@ def test_a_build_without_the_memory_it_needs_is_refused(reduced_seven_eight, mon
     assert npuzzle_pdb.chosen().name == "6-6-3"
 
 
+def test_a_second_build_of_the_same_table_is_refused(reduced_seven_eight, capsys):
+    with tables_cli.building("15-puzzle-7-8") as mine:
+        assert mine
+        assert main(["tables", "build", "15-puzzle-7-8"]) == 1
+    assert "another process is building it now" in capsys.readouterr().err
+    assert not npuzzle_pdb.SETS["7-8"].ready()
+    assert main(["tables", "build", "15-puzzle-7-8"]) == 0  # the lock went with its holder
+
+
+def test_a_build_without_the_disk_space_it_needs_is_refused(
+    reduced_seven_eight, monkeypatch, capsys
+):
+    monkeypatch.setattr(tables_cli.shutil, "disk_usage", lambda path: shutil_usage(1000))
+    assert main(["tables", "build", "15-puzzle-7-8"]) == 1
+    assert "its file needs" in capsys.readouterr().err
+    assert not npuzzle_pdb.SETS["7-8"].ready()
+
+
+def shutil_usage(free):
+    import shutil
+
+    return shutil._ntuple_diskusage(free * 2, free, free)
+
+
+def test_a_damaged_packed_file_is_never_used_nor_rebuilt_by_a_search(reduced_seven_eight, capsys):
+    """A cut-short 7-8 file: the search falls back to 6-6-3 at once (a build of the real
+    tables takes minutes and gigabytes: only ``tables build`` may start one)."""
+    path = npuzzle_pdb.PACKED_STORE.path(npuzzle_pdb.PACKED_NAME)
+    path.write_bytes(b"not a table")
+    assert not npuzzle_pdb.SETS["7-8"].ready()
+    assert npuzzle_pdb.chosen().name == "6-6-3"
+    board = DOMAIN.parse(INSTANCES[1]["board"])
+    result = npuzzle_pdb.ida_star_fifteen(board)
+    assert result.optimal and result.length == INSTANCES[1]["optimal"]
+    assert not isinstance(npuzzle_pdb.searcher(), PackedSearch)
+    assert path.read_bytes() == b"not a table"  # nothing was built over it
+    with pytest.raises(BoardError, match="not built on this machine"):
+        npuzzle_pdb.searcher(databases="7-8")
+    assert main(["tables"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "15-puzzle-7-8" in line)
+    assert row.split()[3] == "no"
+
+
 def test_bad_table_commands_are_one_line(capsys):
     assert main(["tables", "build", "no-such-table"]) == 2
     err = capsys.readouterr().err
@@ -215,9 +261,15 @@ def test_clean_removes_only_stale_files(reduced_seven_eight, capsys):
     current = npuzzle_pdb.PACKED_STORE.path(npuzzle_pdb.PACKED_NAME)
     stale = folder / f"npuzzle-test-packed-{npuzzle_pdb.PACKED_NAME}-000000000000.v2.pickle"
     stale.write_bytes(b"old")
+    abandoned, fresh = folder / ".tmp-abandoned", folder / ".tmp-being-written"
+    abandoned.write_bytes(b"half")
+    fresh.write_bytes(b"half")
+    old = time.time() - 2 * tables_cli.ABANDONED_SECONDS
+    os.utime(abandoned, (old, old))
     capsys.readouterr()
     assert main(["tables"]) == 0
     assert "1 stale file(s)" in capsys.readouterr().out
     assert main(["tables", "clean"]) == 0
-    assert "removed 1 stale file(s)" in capsys.readouterr().out
-    assert not stale.exists() and current.exists()
+    assert "removed 2 stale file(s)" in capsys.readouterr().out
+    assert not stale.exists() and not abandoned.exists()
+    assert current.exists() and fresh.exists()

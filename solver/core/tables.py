@@ -172,7 +172,8 @@ class TableSet:
 
     ``build(progress)`` loads or builds it; ``on_demand`` tables are also built on
     first use, the others only by ``python -m solver tables build`` (they take minutes
-    and ``memory_bytes`` of memory while building).
+    and ``memory_bytes`` of memory while building). ``usable``, when given, is a
+    stricter test than the file's presence (it loads the file and checks it).
     """
 
     name: str
@@ -183,9 +184,10 @@ class TableSet:
     size_bytes: int | None
     memory_bytes: int = 0
     on_demand: bool = True
+    usable: Callable[[], bool] | None = None
 
     def ready(self) -> bool:
-        return self.store.ready(self.table)
+        return self.usable() if self.usable is not None else self.store.ready(self.table)
 
     def file(self) -> Path:
         return self.store.path(self.table)

@@ -24,12 +24,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..core.errors import BoardError
 from ..core.results import SOLVED, UNSOLVABLE, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableSet, TableStore
 from .pdb_build import UNSEEN, build_pattern
 from .ranking import placements
 from .rules import mirror_cells, mirror_tiles, replay_cells
+
+if TYPE_CHECKING:  # annotations only: the search imports numpy and numba
+    from .ida import PatternSearch
 
 N = 4
 CELLS = N * N
@@ -193,19 +198,48 @@ def build_packed_set(groups, what: str, progress: ProgressFn = None) -> dict:
     }
 
 
-def _packed(progress: ProgressFn = None) -> dict:
+class NotBuilt(LookupError):
+    """The 7-8 databases are not saved on this machine (only ``tables build`` makes them)."""
+
+
+def _whole(saved: object) -> bool:
+    """A loaded 7-8 value has the arrays its groups need (not some other table's)."""
+    if not isinstance(saved, dict) or saved.get("groups") != tuple(PACKED_GROUPS):
+        return False
+    sizes = [(placements(CELLS, len(g)) + 1) // 2 for g in PACKED_GROUPS]
+    flat = saved.get("flat")
+    return saved.get("sizes") == sizes and getattr(flat, "nbytes", None) == sum(sizes)
+
+
+def build_packed_tables(progress: ProgressFn = None) -> dict:
+    """The 7-8 databases: loaded, else built now (minutes, 4.5 GB) and saved."""
     return PACKED_STORE.get(
         PACKED_NAME,
         lambda: build_packed_set(PACKED_GROUPS, "15-puzzle 7-8 pattern databases", progress),
+        valid=_whole,
     )
+
+
+def _packed() -> dict | None:
+    """The 7-8 databases if this machine has them whole; never builds them."""
+
+    def missing() -> dict:
+        raise NotBuilt(PACKED_NAME)
+
+    try:
+        return PACKED_STORE.get(PACKED_NAME, missing, disk="read", valid=_whole)
+    except NotBuilt:
+        return None
 
 
 _packed_laid_out: list = []
 
 
-def packed_searcher(progress: ProgressFn = None):
-    """The compiled search over the 7-8 databases (built first if need be: minutes)."""
-    saved = _packed(progress)
+def packed_searcher() -> PatternSearch | None:
+    """The compiled search over the 7-8 databases, or None when they are not built."""
+    saved = _packed()
+    if saved is None:
+        return None
     if not _packed_laid_out or _packed_laid_out[0][0] is not saved["flat"]:
         from .packed_search import PackedSearch
 
@@ -229,15 +263,27 @@ class DatabaseSet:
         return sum(CELLS ** len(g) for g in self.groups)
 
     def ready(self) -> bool:
-        """True when its tables are in memory or saved on this machine."""
-        return PACKED_STORE.ready(PACKED_NAME) if self.packed else tables_ready()
+        """True when its tables are in memory or saved whole on this machine."""
+        return _packed() is not None if self.packed else tables_ready()
 
-    def searcher(self, progress: ProgressFn = None):
-        return packed_searcher(progress) if self.packed else sparse_searcher(progress)
+    def searcher(self, progress: ProgressFn = None) -> PatternSearch:
+        """Its compiled search; 6-6-3 is built first if need be, 7-8 must be built already."""
+        if not self.packed:
+            return sparse_searcher(progress)
+        found = packed_searcher()
+        if found is None:
+            raise BoardError(
+                "the 15-puzzle's 7-8 databases are not built on this machine "
+                "(python -m solver tables build 15-puzzle-7-8)"
+            )
+        return found
 
     def build_seconds(self) -> list[float]:
         """How long each group's database took to build on this machine (maybe earlier)."""
-        return _packed()["build_seconds"] if self.packed else build_seconds()
+        if self.packed:
+            saved = _packed()
+            return [] if saved is None else saved["build_seconds"]
+        return build_seconds()
 
 
 #: the sets, the default first
@@ -248,7 +294,8 @@ SETS = {
 
 
 def chosen() -> DatabaseSet:
-    """The set the search uses: 7-8 once it is saved on this machine, else 6-6-3."""
+    """The set the search uses: 7-8 once it is saved whole on this machine, else 6-6-3
+    (a missing or damaged 7-8 file never starts a build: that is ``tables build``'s)."""
     return SETS["7-8"] if SETS["7-8"].ready() else SETS["6-6-3"]
 
 
@@ -290,11 +337,12 @@ def database_sets() -> list[TableSet]:
             what="15-puzzle 7-8 pattern databases, packed (used instead of 6-6-3 once built)",
             store=PACKED_STORE,
             table=PACKED_NAME,
-            build=seven_eight.searcher,
+            build=build_packed_tables,
             size_bytes=seven_eight.size_bytes(),
             # a byte per (placement, free cell) of the 8-tile group while it builds
             memory_bytes=placements(CELLS, 8) * 8 + seven_eight.size_bytes() * 2,
             on_demand=False,
+            usable=lambda: SETS["7-8"].ready(),
         ),
     ]
 
