@@ -71,7 +71,8 @@ def packed_ida_run(
     mirror): re-rank the moved tile's group, read four bits. ``cev`` keeps each
     child's two new excesses, ``saved`` the replaced ones for the way back.
     One flat loop, no helper calls that take arrays (numba would count
-    references to them per node).
+    references to them per node): so its stack handling repeats ida_run's
+    rather than sharing it.
     """
     groups = offs.shape[0]
     cells = board.shape[0]
