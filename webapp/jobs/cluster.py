@@ -28,7 +28,6 @@ from dataclasses import asdict
 
 from .cluster_job import BEAT_KEY, CANCEL_KEY, KEY_SECONDS, QUEUE, REPLY_KEY, long_search
 from .cluster_job import redis_client as redis_client
-from .core import LaneBusy
 from .fairness import FairLane
 from .model import Job
 
@@ -52,17 +51,9 @@ class ClusterLane(FairLane):
         self._running: dict[str, tuple[Job, str, list[int]]] = {}  # key -> job, rq id, misses
         self._threads: list[threading.Thread] = []
         self.capacity = 1  # RQ workers, as last counted
-        self.completed = self.rejected = self.lost = 0
+        self.completed = self.lost = 0
 
     # -- the lane, as the job core uses it ----------------------------------------
-    def submit(self, job: Job) -> None:
-        with self._lock:
-            if self._closing or not self._queue.push(job):
-                self.rejected += 1
-                raise LaneBusy(self.name)
-            self._start_locked()
-            self._pump_locked()
-
     def cancel(self, job: Job) -> None:
         with self._lock:
             job.cancelled = True
@@ -125,7 +116,7 @@ class ClusterLane(FairLane):
                 return key
         return None
 
-    def _pump_locked(self) -> None:
+    def _hand_out_locked(self) -> None:
         """Hand RQ the fair queue's next jobs while it has idle workers for them."""
         while len(self._running) < self.capacity:
             running = [job for job, _, _ in self._running.values()]
@@ -160,7 +151,7 @@ class ClusterLane(FairLane):
             if entry is not None and message.get("done"):
                 del self._running[message["job"]]
                 self.completed += 1
-                self._pump_locked()
+                self._hand_out_locked()
         if entry is None:
             return
         job = entry[0]
@@ -184,7 +175,7 @@ class ClusterLane(FairLane):
                 self._count_workers()
                 self._check_running()
                 with self._lock:
-                    self._pump_locked()
+                    self._hand_out_locked()
             except Exception:  # Redis hiccup: try again next round
                 log.exception("cluster watcher failed")
 
@@ -212,7 +203,7 @@ class ClusterLane(FairLane):
             if entry is None:
                 return
             self.lost += 1
-            self._pump_locked()
+            self._hand_out_locked()
         job = entry[0]
         log.warning("%s an RQ worker lost a %s job", job.log_id, job.kind)
         if not job.cancelled and job.on_lost is not None:

@@ -24,6 +24,7 @@ import itertools
 import threading
 from collections.abc import Iterable
 
+from .core import LaneBusy
 from .model import Job
 
 
@@ -104,8 +105,10 @@ class FairQueue:
 class FairLane:
     """What every lane shares: a lock, a :class:`FairQueue` and the jobs running.
 
-    A back end subclasses it and says which jobs are running (:meth:`running_jobs`);
-    the waiting side of the :class:`~webapp.jobs.core.Lane` protocol is here.
+    A back end subclasses it and says which jobs are running (:meth:`running_jobs`),
+    how it starts its workers (:meth:`_start_locked`) and how it gives waiting jobs to
+    idle ones (:meth:`_hand_out_locked`); the waiting side of the
+    :class:`~webapp.jobs.core.Lane` protocol, :meth:`submit` included, is here.
     """
 
     def __init__(self, name: str, max_queue: int, max_per_address: int | None = None):
@@ -114,9 +117,27 @@ class FairLane:
         self._lock = threading.RLock()
         self._queue = FairQueue(max_queue, max_per_address)
         self._closing = False
+        self.rejected = 0  # jobs refused: the queue full, or the lane closing
 
     def running_jobs(self) -> list[Job]:
         raise NotImplementedError
+
+    def _start_locked(self) -> None:
+        """Start the back end's workers if they are not running (the lock is held)."""
+        raise NotImplementedError
+
+    def _hand_out_locked(self) -> None:
+        """Give waiting jobs, fairest first, to the idle workers (the lock is held)."""
+        raise NotImplementedError
+
+    def submit(self, job: Job) -> None:
+        """Queue ``job``; raises :class:`LaneBusy` when the queue is full or closing."""
+        with self._lock:
+            if self._closing or not self._queue.push(job):
+                self.rejected += 1
+                raise LaneBusy(self.name)
+            self._start_locked()
+            self._hand_out_locked()
 
     def withdraw(self, job: Job) -> bool:
         """Take ``job`` back if it is still waiting (True), to queue it in another lane."""

@@ -30,7 +30,6 @@ import time
 from multiprocessing.connection import wait
 from typing import Any
 
-from .core import LaneBusy
 from .fairness import FairLane
 from .model import Job, WorkerSettings
 from .process import process_main
@@ -113,20 +112,10 @@ class WorkerPool(FairLane):
         self._dispatcher: threading.Thread | None = None
         self.completed = 0
         self.restarts = 0
-        self.rejected = 0
         self.lost = 0
         self._start_failures = 0  # processes in a row that died before getting ready
 
     # -- the lane, as the job core uses it ----------------------------------------
-    def submit(self, job: Job) -> None:
-        """Queue ``job``; raises :class:`LaneBusy` when the queue is full or closing."""
-        with self._lock:
-            if self._closing or not self._queue.push(job):
-                self.rejected += 1
-                raise LaneBusy(self.name)
-            self._start_locked()
-            self._assign_locked()
-
     def cancel(self, job: Job) -> None:
         """Stop ``job``: drop it from the queue, or flag its process to stop searching."""
         with self._lock:
@@ -205,7 +194,7 @@ class WorkerPool(FairLane):
         tries = sum(job.trial for job in running)
         return self._queue.pop(running, plain_only=tries >= self.size - self.reserved)
 
-    def _assign_locked(self) -> None:
+    def _hand_out_locked(self) -> None:
         for worker in self._workers:
             if not self._queue:
                 return
@@ -257,7 +246,7 @@ class WorkerPool(FairLane):
         if kind == "ready":
             with self._lock:
                 worker.ready = True
-                self._assign_locked()
+                self._hand_out_locked()
             return
         job = worker.job
         if job is None or message[1] != job.seq:
@@ -269,7 +258,7 @@ class WorkerPool(FairLane):
             with self._lock:
                 worker.job = None
                 self.completed += 1
-                self._assign_locked()
+                self._hand_out_locked()
             job.on_done()
 
     def _check_deadlines(self, workers: list[_SolverProcess]) -> None:
