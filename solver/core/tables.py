@@ -138,10 +138,19 @@ class TableStore:
             names.append(path.name[len(self.family) + 1 : -len(tail)])
         return sorted(names)
 
-    def load(self, name: str) -> Any | None:
-        """Table ``name`` from memory or disk, or None; never builds."""
+    def load(self, name: str, valid: Callable[[Any], bool] = lambda value: True) -> Any | None:
+        """Table ``name`` from memory or disk, or None when it is missing, unreadable or
+        not ``valid``; never builds (for tables only a deliberate command may build). A
+        table read from disk is kept in memory as :meth:`get` keeps it."""
         value = self._memory.get(name)
-        return value if value is not None else _read(self.path(name))
+        if value is not None:
+            return value
+        value = _read(self.path(name))
+        if value is None or not valid(value):
+            return None
+        if self.keep:
+            self._memory[name] = value
+        return value
 
     def save(self, name: str, value: Any) -> None:
         """Write ``value`` as table ``name`` (atomically; a read-only cache is no error)."""

@@ -191,22 +191,23 @@ def build_packed_set(groups, what: str, progress: ProgressFn = None) -> dict:
     return {
         "groups": tuple(groups),
         "flat": flat,
-        "sizes": [(placements(CELLS, len(g)) + 1) // 2 for g in groups],
+        "sizes": packed_sizes(groups),
         "build_seconds": seconds,
         "depths": depths,
         "cut": cut,
     }
 
 
-class NotBuilt(LookupError):
-    """The 7-8 databases are not saved on this machine (only ``tables build`` makes them)."""
+def packed_sizes(groups) -> list[int]:
+    """Bytes of each group's packed database: four bits per placement."""
+    return [(placements(CELLS, len(g)) + 1) // 2 for g in groups]
 
 
 def _whole(saved: object) -> bool:
     """A loaded 7-8 value has the arrays its groups need (not some other table's)."""
     if not isinstance(saved, dict) or saved.get("groups") != tuple(PACKED_GROUPS):
         return False
-    sizes = [(placements(CELLS, len(g)) + 1) // 2 for g in PACKED_GROUPS]
+    sizes = packed_sizes(PACKED_GROUPS)
     flat = saved.get("flat")
     return saved.get("sizes") == sizes and getattr(flat, "nbytes", None) == sum(sizes)
 
@@ -222,14 +223,7 @@ def build_packed_tables(progress: ProgressFn = None) -> dict:
 
 def _packed() -> dict | None:
     """The 7-8 databases if this machine has them whole; never builds them."""
-
-    def missing() -> dict:
-        raise NotBuilt(PACKED_NAME)
-
-    try:
-        return PACKED_STORE.get(PACKED_NAME, missing, disk="read", valid=_whole)
-    except NotBuilt:
-        return None
+    return PACKED_STORE.load(PACKED_NAME, valid=_whole)
 
 
 _packed_laid_out: list = []
@@ -259,7 +253,7 @@ class DatabaseSet:
     def size_bytes(self) -> int:
         """Bytes on disk and in the page cache once built."""
         if self.packed:
-            return sum((placements(CELLS, len(g)) + 1) // 2 for g in self.groups)
+            return sum(packed_sizes(self.groups))
         return sum(CELLS ** len(g) for g in self.groups)
 
     def ready(self) -> bool:
