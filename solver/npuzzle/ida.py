@@ -34,31 +34,36 @@ class PatternSearch:
     """The databases of one board size, laid out for the compiled search."""
 
     def __init__(self, n: int, groups: Sequence[Sequence[int]], tables: Sequence[bytes]):
-        kernels = compiled()  # numba: only boards of 4x4 and up get here
-        self.k = kernels
+        flat = getattr(tables, "flat", None)  # laid end to end already: read it in place
+        if flat is None:
+            flat = np.concatenate([np.frombuffer(t, np.uint8) for t in tables])
+        self.lay_out(n, groups, flat, [len(t) for t in tables])
+        cells = n * n
+        self.mul = np.zeros(cells, np.int64)
+        for tiles in self.groups:
+            for i, t in enumerate(tiles):
+                self.mul[t] = cells**i
+        mtile = mirror_tiles(n)
+        self.mmul = np.array([self.mul[mtile[t]] for t in range(cells)], np.int64)
+        self.kernel = self.k.ida_run
+
+    def lay_out(self, n: int, groups: Sequence[Sequence[int]], flat: np.ndarray, sizes) -> None:
+        """What every layout of databases shares: the tables end to end (``flat``) and
+        each one's offset, each tile's group and its mirror image's, the mirror's cells."""
+        self.k = compiled()  # numba: only boards of 4x4 and up get here
         self.n = n
         cells = n * n
         self.groups = [tuple(g) for g in groups]
-        flat = getattr(tables, "flat", None)  # laid end to end already: read it in place
-        self.tabs = (
-            flat
-            if flat is not None
-            else np.concatenate([np.frombuffer(t, np.uint8) for t in tables])
-        )
-        sizes = [len(t) for t in tables]
+        self.tabs = flat
         self.offs = np.array([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
-        grp = np.zeros(cells, np.int64)
-        mul = np.zeros(cells, np.int64)
+        self.grp = np.zeros(cells, np.int64)
         for g, tiles in enumerate(self.groups):
-            for i, t in enumerate(tiles):
-                grp[t], mul[t] = g, cells**i
+            for t in tiles:
+                self.grp[t] = g
         mtile = mirror_tiles(n)
-        self.grp, self.mul = grp, mul
-        self.mgrp = np.array([grp[mtile[t]] for t in range(cells)], np.int64)
-        self.mmul = np.array([mul[mtile[t]] for t in range(cells)], np.int64)
+        self.mgrp = np.array([self.grp[mtile[t]] for t in range(cells)], np.int64)
         self.mcell = np.array(mirror_cells(n), np.int64)
-        self.nb = kernels.neighbour_table(n)
-        self.kernel = kernels.ida_run
+        self.nb = self.k.neighbour_table(n)
 
     # -- the heuristic -----------------------------------------------------------
     def indices(self, board: Sequence[int]) -> np.ndarray:

@@ -30,9 +30,8 @@ from .kernels import (  # one set of answers and context slots for both searches
     UPPER,
 )
 from .packed_build import manhattan_table, popcount
-from .pdb_build import compiled
 from .ranking import excess, rank
-from .rules import mirror_cells, mirror_tiles
+from .rules import mirror_tiles
 
 
 @njit(cache=True)
@@ -204,27 +203,17 @@ class PackedSearch(PatternSearch):
     """IDA* with the mirror lookup over packed databases (one flat uint8 array)."""
 
     def __init__(self, n: int, groups: Sequence[Sequence[int]], flat: np.ndarray, sizes):
-        self.k = compiled()  # the driver's constants and ida_start are shared
-        self.n = n
-        cells = n * n
-        self.groups = [tuple(g) for g in groups]
-        self.tabs = flat
-        self.offs = np.array([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
+        self.lay_out(n, groups, flat, sizes)
         width = max(len(g) for g in self.groups)
         mtile = mirror_tiles(n)
         self.gtiles = np.zeros((len(groups), width), np.int64)
         self.mtiles = np.zeros((len(groups), width), np.int64)
         self.gsize = np.array([len(g) for g in self.groups], np.int64)
-        self.grp = np.zeros(cells, np.int64)
         for g, tiles in enumerate(self.groups):
             for i, t in enumerate(tiles):
                 self.gtiles[g, i] = t
                 self.mtiles[g, i] = mtile[t]  # the tile whose mirror image is t
-                self.grp[t] = g
-        self.mgrp = np.array([self.grp[mtile[t]] for t in range(cells)], np.int64)
-        self.mcell = np.array(mirror_cells(n), np.int64)
         self.md = manhattan_table(n)
-        self.nb = compiled().neighbour_table(n)
         self.kernel = packed_ida_run
 
     def excesses(self, board: Sequence[int]) -> np.ndarray:
