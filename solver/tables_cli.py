@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from . import catalogue
 from .core.errors import BoardError
@@ -82,6 +83,12 @@ def chosen(tables: list[TableSet], names: Sequence[str]) -> list[TableSet]:
     return [known[name] for name in dict.fromkeys(names)] if names else tables
 
 
+def stale_files(tables: list[TableSet]) -> list[Path]:
+    """The stale files of ``tables``' stores, each store asked once."""
+    stores = {id(found.store): found.store for found in tables}.values()
+    return [path for store in stores for path in store.stale()]
+
+
 def print_list(tables: list[TableSet]) -> None:
     width = max(len(found.name) for found in tables)
     print(f"{'table':<{width}}  {'size':>10}  {'built':<5}  what")
@@ -92,9 +99,7 @@ def print_list(tables: list[TableSet]) -> None:
             f"{found.name:<{width}}  {size_text(size):>10}  {'yes' if ready else 'no':<5}  "
             f"{found.what}"
         )
-    stale = [
-        path for store in {id(t.store): t.store for t in tables}.values() for path in store.stale()
-    ]
+    stale = stale_files(tables)
     tail = ""
     if stale:
         freed = sum(path.stat().st_size for path in stale)
@@ -184,8 +189,7 @@ ABANDONED_SECONDS = 3600
 
 def clean(tables: list[TableSet]) -> int:
     """Delete the stale files of ``tables``' stores and abandoned half-written files."""
-    stores = {id(found.store): found.store for found in tables}.values()
-    doomed = [path for store in stores for path in store.stale()]
+    doomed = stale_files(tables)
     now = time.time()
     for path in cache_dir().glob(".tmp-*"):
         try:
