@@ -333,8 +333,11 @@ def database_sets() -> list[TableSet]:
             table=PACKED_NAME,
             build=build_packed_tables,
             size_bytes=seven_eight.size_bytes(),
-            # a byte per (placement, free cell) of the 8-tile group while it builds
-            memory_bytes=placements(CELLS, 8) * 8 + seven_eight.size_bytes() * 2,
+            # a byte per (placement, free cell) of the largest group while it builds
+            memory_bytes=max(
+                placements(CELLS, len(g)) * (CELLS - len(g)) for g in seven_eight.groups
+            )
+            + seven_eight.size_bytes() * 2,
             on_demand=False,
             usable=lambda: SETS["7-8"].ready(),
         ),
