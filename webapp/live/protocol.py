@@ -1,9 +1,8 @@
 """The Socket.IO protocol's payloads, one ``TypedDict`` per event and direction.
 
-Client to server: ``analyse`` and ``solve`` (:class:`JobPayload`), ``cancel``
-(:class:`CancelPayload`). Server to client: ``analysis`` (:class:`AnalysisEvent`),
-``progress`` (:class:`ProgressEvent`), ``solution`` (:class:`SolutionEvent`),
-``unsolvable`` (:class:`UnsolvableEvent`) and ``error`` (:class:`ErrorEvent`).
+The protocol itself (the events, their fields and the rules) is described once, in
+the manual's protocol page (``docs/protocol.rst``), which renders these classes; mypy
+checks the server's code against them.
 
 What a client sends is untrusted: :mod:`webapp.live.validation` checks it field by
 field before anything else reads it, so :class:`JobPayload` describes what a
