@@ -1,5 +1,6 @@
 """The code in the README and the tutorial runs as written (doctest), so neither drifts
-from the library it documents."""
+from the library it documents; and the README stays a front page whose links reach the
+manual's pages."""
 
 from __future__ import annotations
 
