@@ -35,9 +35,9 @@ from .http.pages import pages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
+from .jobs.replies import error_payload
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
-from .live.replies import error_payload
 from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..protocol import RequestId
+
 #: a client's two kinds of job: a hint and distance (table lookups, kept fast), a full solve
 ANALYSE = "analyse"
 SOLVE = "solve"
@@ -38,8 +40,7 @@ INTERNAL_MESSAGE = "internal error while searching"
 TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"
 TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
 
-RequestId = str | int | None
-#: any event's payload as the job machinery carries it (one of webapp.live.protocol's)
+#: any event's payload as the job machinery carries it (one of webapp.protocol's)
 Payload = Mapping[str, Any]
 
 

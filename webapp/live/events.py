@@ -20,8 +20,8 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
+from ..jobs.replies import error_payload
 from .admission import Admission
-from .replies import error_payload
 from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import MAX_BOARD_CHARS
 
-from ..jobs.model import JobRequest, RequestId
+from ..jobs.model import JobRequest
+from ..protocol import RequestId
 
 MAX_ID_CHARS = 100
 
