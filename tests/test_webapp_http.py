@@ -24,7 +24,7 @@ from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
 from webapp import create_app
 from webapp.config import SETTINGS, from_environment, normalise
-from webapp.http.links import default_options, lobby_packs
+from webapp.http.links import lobby_packs
 from webapp.jobs.cluster import ClusterLane
 from webapp.jobs.core import Lane
 from webapp.jobs.pool import WorkerPool
@@ -98,7 +98,7 @@ def test_play_page_defaults(client, game):
     config = page_config(client.get(f"/play/{game}"))
     assert config["game"] == game and config["error"] is None
     assert config["speed"] == 400
-    assert config["options"] == default_options(declared)
+    assert config["options"] == declared.default_options()
     assert config["game_info"] == json.loads(json.dumps(declared.describe()))
     assert config["choices"] == json.loads(json.dumps(declared.choices()))
     domain, state = parse_board(game, config["board"], **config["options"])
@@ -145,7 +145,7 @@ def test_bad_board_in_the_url_shows_the_error_and_the_default(client, url, words
     if words:
         assert words in config["error"]
     assert config["board"] == catalogue.get(game).default_board
-    assert config["options"] == default_options(catalogue.get(game))
+    assert config["options"] == catalogue.get(game).default_options()
 
 
 @pytest.mark.parametrize("speed, expected", [("abc", 400), ("-5", 20), ("99999", 5000), ("", 400)])

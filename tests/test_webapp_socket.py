@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from solver import catalogue
 from solver.core.search import breadth_first
 from webapp import create_app
-from webapp.http.links import default_options
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +46,7 @@ def test_analyse_of_a_solved_board(inbox):
 def test_solve_replays_to_the_goal_in_the_fewest_moves(inbox, game):
     """Each play page's default board is solved optimally (BFS agrees on the length)."""
     board = catalogue.get(game).default_board
-    options = {k: v for k, v in default_options(catalogue.get(game)).items() if v is not None}
+    options = {k: v for k, v in catalogue.get(game).default_options().items() if v is not None}
     inbox.client.emit("solve", {"game": game, "board": board, "id": 7, **options})
     _, solution = inbox.wait("solution", timeout=20)
     assert solution["id"] == 7 and solution["game"] == game and solution["optimal"] is True

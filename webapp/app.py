@@ -36,6 +36,7 @@ from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
 from .jobs.replies import error_payload
+from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .players import init_players
@@ -133,6 +134,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     )
     runner = _make_core(app, socketio)
     app.extensions["jobs"] = runner
+    app.extensions["levels"] = LevelMaker(runner, float(app.config["PAGE_SECONDS"]))
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 

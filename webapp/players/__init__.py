@@ -17,8 +17,6 @@ from pathlib import Path
 
 from flask import Flask
 
-from solver import catalogue
-from solver.core.seeds import daily_seed
 
 from ..storage import Database
 from ..storage.database import data_dir
@@ -61,10 +59,8 @@ class PlayersState:
         return self._db
 
     def daily(self, game: str, day: dt.date) -> dict:
-        """``game``'s daily level on ``day``, made by the pages' generator (kept there)."""
-        from ..http.pages import level_generator
-
-        return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
+        """``game``'s daily level on ``day``, from the app's level maker (kept there)."""
+        return self.app.extensions["levels"].daily(game, day)
 
 
 def _secret_key(app: Flask) -> str:

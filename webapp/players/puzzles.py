@@ -18,8 +18,7 @@ from solver.core.domain import Domain
 from solver.core.errors import BoardError
 from solver.core.game import Game
 
-from ..http.levels import find_level
-from ..http.links import default_options
+from ..levels.facts import find_level
 
 #: (game name, UTC day) -> the generator's daily level {board, options, min_moves, optimal}
 DailyMaker = Callable[[str, dt.date], dict]
@@ -54,7 +53,7 @@ def full_options(game: type[Game], given) -> dict:
         given = {}
     if not isinstance(given, dict):
         raise BoardError("options must be an object")
-    return {**default_options(game), **game.check_options(given)}
+    return {**game.default_options(), **game.check_options(given)}
 
 
 def game_named(name) -> type[Game]:
