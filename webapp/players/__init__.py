@@ -17,7 +17,6 @@ from pathlib import Path
 
 from flask import Flask
 
-
 from ..storage import Database
 from ..storage.database import data_dir
 from .api import players
