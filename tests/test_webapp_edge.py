@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 
 import pytest
 from gunicorn.http.errors import LimitRequestLine
+from helpers.apps import make_app
 
 from solver import catalogue
-from webapp import create_app
 from webapp.edge import LONG_CACHE, MAX_URL_BYTES, raw_error, static_fingerprint
 from webapp.serve.server import ArcadeWorker
 
@@ -19,7 +19,7 @@ PAGES = ["/", *(f"/play/{g}" for g in GAMES), *(f"/editor/{g}" for g in GAMES)]
 
 @pytest.fixture(scope="module")
 def app():
-    return create_app(testing=True)
+    return make_app()
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from helpers.apps import make_app
 from helpers.klotski import string_bfs
 from helpers.npuzzle import reference_distances
 from helpers.watersort import fewest_pours_by_bfs
@@ -169,7 +170,7 @@ def test_vendored_socketio_client_is_served(client):
 
 def test_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    app = create_app(testing=True)
+    app = make_app()
     assert Path(app.template_folder).is_absolute() and Path(app.static_folder).is_absolute()
     assert app.test_client().get("/play/klotski").status_code == 200
 
@@ -342,7 +343,7 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
     assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
     assert config["SOLVE_SECONDS"] == 20.0 and isinstance(config["SOLVE_SECONDS"], float)
     assert config["RATE_BURST"] == 7 and config["MESSAGE_QUEUE"] is None
-    assert create_app(testing=True, RATE_BURST=9).config["RATE_BURST"] == 9  # arguments win
+    assert make_app(RATE_BURST=9).config["RATE_BURST"] == 9  # arguments win
 
 
 @pytest.mark.parametrize(
@@ -360,7 +361,7 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
 )
 def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
     monkeypatch.setenv("ARCADE_PREBUILD_TABLES", text)
-    app = create_app(testing=True)  # testing turns prebuilding off
+    app = make_app()  # the test settings turn prebuilding off
     app.config.from_prefixed_env("ARCADE")
     normalise(app.config)
     assert app.config["PREBUILD_TABLES"] is expected
@@ -369,11 +370,11 @@ def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
 def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
     monkeypatch.setenv("ARCADE_SOLVE_SECONDS", "soon")
     with pytest.raises(ValueError, match="ARCADE_SOLVE_SECONDS must be a number"):
-        create_app(testing=True)
+        make_app()
 
 
 def test_a_generated_level_or_check_the_page_pool_cannot_take_is_a_503_saying_so():
-    app = create_app(testing=True, PAGE_QUEUE=0)
+    app = make_app(PAGE_QUEUE=0)
     client = app.test_client()
     page = client.get("/play/npuzzle?seed=3&size=3&distance=5")
     assert page.status_code == 503 and b"busy" in page.data
@@ -417,11 +418,11 @@ def test_the_server_and_the_rq_worker_read_the_same_settings_as_the_app(monkeypa
     with pytest.raises(ValueError, match="ARCADE_MAX_CLIENTS must be a number"):
         from_environment({"ARCADE_MAX_CLIENTS": "many"})
     monkeypatch.setenv("ARCADE_MAX_CLIENTS", "12")
-    assert create_app(testing=True).config["MAX_CLIENTS"] == config["MAX_CLIENTS"]
+    assert make_app().config["MAX_CLIENTS"] == config["MAX_CLIENTS"]
 
 
 def _remote_addr_app(**config):
-    app = create_app(testing=True, **config)
+    app = make_app(**config)
     app.add_url_rule("/whoami", "whoami", lambda: request_address())
     return app.test_client()
 

@@ -11,19 +11,19 @@ import time
 from itertools import pairwise
 
 import pytest
+from helpers.apps import make_app
 from helpers.sockets import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, Inbox, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import catalogue
 from solver.core.search import breadth_first
-from webapp import create_app
 
 
 @pytest.fixture(scope="module")
 def app():
     # no rate limit here: these tests fire events as fast as they can on purpose
-    return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
+    return make_app(ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
 
 
 def test_analyse_gives_distance_and_best_move(inbox):
@@ -151,7 +151,7 @@ def test_a_long_solve_does_not_block_another_client(app, inbox):
 
 
 def test_over_budget_is_an_error_naming_the_effort():
-    budget_app = create_app(testing=True, SOLVE_SECONDS=0.3, ANALYSE_SECONDS=0.3)
+    budget_app = make_app(SOLVE_SECONDS=0.3, ANALYSE_SECONDS=0.3)
     inbox = Inbox(budget_app.extensions["socketio"].test_client(budget_app))
     for event in ("solve", "analyse"):
         inbox.client.emit(event, {**LONG, "id": event})

@@ -100,7 +100,7 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
     return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
 
 
-def create_app(testing: bool = False, **config) -> Flask:
+def create_app(**config) -> Flask:
     """Build the app; ``config`` overrides :data:`~webapp.config.DEFAULTS`, ``ARCADE_*``
     variables and Flask settings.
 
@@ -115,9 +115,6 @@ def create_app(testing: bool = False, **config) -> Flask:
     )
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env("ARCADE")
-    app.config["TESTING"] = testing
-    if testing:
-        app.config["PREBUILD_TABLES"] = False
     app.config.update(config)
     normalise(app.config)
     app.debug = False  # never debug mode, whatever the environment
@@ -142,7 +139,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
-    init_players(app, migrate=not testing)  # tests migrate on first use
+    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )

@@ -103,6 +103,9 @@ SETTINGS: dict[str, Setting] = {
     "MESSAGE_QUEUE": Setting(str, None, '"redis://host:port/0" to run as part of a cluster'),
     # -- players (webapp/players, webapp/storage) ----------------------------------
     "DATABASE_URL": Setting(str, None, "an SQLAlchemy URL; None: a SQLite file in DATA_DIR"),
+    "MIGRATE_AT_START": Setting(
+        bool, True, "apply the database's migrations at start-up (False: on first use)"
+    ),
     "DATA_DIR": Setting(str, None, "the SQLite file and cookie key's folder (None: platformdirs)"),
     "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
     "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
