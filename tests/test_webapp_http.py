@@ -319,7 +319,7 @@ def test_editor_home_opens_the_first_games_editor(client):
 def test_every_response_carries_a_request_id_and_readyz_reports_the_runner(client):
     response = client.get("/readyz", headers={"X-Request-Id": "abc"})
     assert response.status_code == 200 and response.headers["X-Request-Id"] == "abc"
-    assert response.get_json()["status"] == "ok" and "pools" in response.get_json()
+    assert response.get_json()["status"] == "ok" and "lanes" in response.get_json()
     assert client.get("/nowhere").headers["X-Request-Id"]
 
 
@@ -398,9 +398,9 @@ def test_both_back_ends_follow_the_lane_protocol():
 
 
 def test_readyz_has_the_same_keys_for_every_lane(client):
-    pools = client.get("/readyz").get_json()["pools"]
-    assert set(pools) == {"analyse", "solve", "page"}
-    keys = {frozenset(stats) for stats in pools.values()}
+    lanes = client.get("/readyz").get_json()["lanes"]
+    assert set(lanes) == {"quick", "long", "page"}
+    keys = {frozenset(stats) for stats in lanes.values()}
     assert len(keys) == 1 and {"busy", "queued", "lost", "ready", "size"} <= next(iter(keys))
 
 

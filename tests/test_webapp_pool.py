@@ -254,8 +254,8 @@ def test_runner_answers_server_busy_when_the_queue_is_full():
         (error,) = errors
         assert error["message"] == BUSY_MESSAGE and error["id"] in ("q", "r")
         health = app.extensions["jobs"].health()
-        assert health["pools"]["solve"]["rejected"] == 1
-        assert health["pools"]["solve"]["queued"] == 1 and health["busy_clients"] == 2
+        assert health["lanes"]["long"]["rejected"] == 1
+        assert health["lanes"]["long"]["queued"] == 1 and health["busy_clients"] == 2
     finally:
         for inbox in (busy, queued, rejected):
             inbox.client.disconnect()
@@ -340,7 +340,7 @@ def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
     try:
         searching.client.emit("analyse", {**LONG, "id": "deep"})
         deadline = time.monotonic() + 10
-        while runner.health()["pools"]["solve"]["busy"] == 0:
+        while runner.health()["lanes"]["long"]["busy"] == 0:
             assert time.monotonic() < deadline, "the analysis never moved to the solve pool"
             time.sleep(0.02)
         looking.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})

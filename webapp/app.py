@@ -1,4 +1,4 @@
-"""The Flask app factory: pages, Socket.IO events and the job runner, wired together.
+"""The Flask app factory: pages, Socket.IO events and the job core, wired together.
 
 Templates and static files live at the top of the repository (``templates/``,
 ``static/``); a wheel carries them inside the package (``webapp/templates``,
@@ -129,9 +129,9 @@ def create_app(**config) -> Flask:
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         message_queue=app.config["MESSAGE_QUEUE"],
     )
-    runner = _make_core(app, socketio)
-    app.extensions["jobs"] = runner
-    app.extensions["levels"] = LevelMaker(runner, float(app.config["PAGE_SECONDS"]))
+    jobs = _make_core(app, socketio)
+    app.extensions["jobs"] = jobs
+    app.extensions["levels"] = LevelMaker(jobs, float(app.config["PAGE_SECONDS"]))
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
@@ -145,7 +145,7 @@ def create_app(**config) -> Flask:
     )
     app.extensions["admission"] = admission
     guard_transports(socketio.server, admission)  # type: ignore[attr-defined]  # not in the stubs
-    register_events(socketio, runner, limiter, admission)
+    register_events(socketio, jobs, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
     # method replaced)
@@ -157,5 +157,5 @@ def create_app(**config) -> Flask:
         app.wsgi_app, app.config["TRUSTED_PROXIES"]
     )
     if app.config["PREBUILD_TABLES"]:
-        start_prebuild(then=runner.start)
+        start_prebuild(then=jobs.start)
     return app

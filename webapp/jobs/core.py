@@ -247,7 +247,7 @@ class JobCore:
         return {
             "clients": clients,
             "busy_clients": self.busy_clients(),
-            "pools": {name: lane.stats() for name, lane in self.lanes.items()},
+            "lanes": {name: lane.stats() for name, lane in self.lanes.items()},
         }
 
     def start(self) -> None:

@@ -44,7 +44,7 @@ REFUSED_CLOSE_SECONDS = 1.0
 
 
 def register_events(
-    socketio: SocketIO, runner: JobCore, limiter: RateLimiter, admission: Admission
+    socketio: SocketIO, jobs: JobCore, limiter: RateLimiter, admission: Admission
 ) -> None:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
@@ -72,7 +72,7 @@ def register_events(
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         # the address as resolved through the trusted proxies (webapp.guard.proxy)
-        runner.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
+        jobs.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -110,7 +110,7 @@ def register_events(
         except PayloadError as err:
             reply_error(str(err), "cancel", payload)
             return
-        runner.cancel(_sid(), job_id)
+        jobs.cancel(_sid(), job_id)
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:
@@ -122,7 +122,7 @@ def register_events(
         log.info("%s disconnected", _sid()[:8])
         admission.release(_sid())
         limiter.forget(_sid())
-        runner.drop(_sid())
+        jobs.drop(_sid())
 
     @socketio.on_error_default
     def on_unexpected(err: BaseException) -> None:
