@@ -44,8 +44,8 @@ def server(tmp_path_factory):
         "ARCADE_PREBUILD_TABLES": "0",
         "ARCADE_LOG_LEVEL": "WARNING",
         "ARCADE_REQUEST_SECONDS": str(REQUEST_SECONDS),
-        "ARCADE_ANALYSE_WORKERS": "1",
-        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_QUICK_WORKERS": "1",
+        "ARCADE_LONG_WORKERS": "1",
         "ARCADE_RATE_LIMIT": str(RATE),
         "ARCADE_RATE_BURST": str(BURST),
     }

@@ -443,3 +443,19 @@ def test_forwarded_addresses_are_ignored_unless_proxies_are_trusted():
     chain = {"X-Forwarded-For": "10.9.9.9, 172.16.0.7"}  # forged by the client, then the proxy's
     answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.5"})
     assert answer.text == "172.16.0.7"
+
+
+def test_an_old_setting_name_still_works_and_warns(monkeypatch):
+    monkeypatch.setenv("ARCADE_ANALYSE_WORKERS", "3")
+    with pytest.warns(FutureWarning) as caught:
+        app = make_app(MAX_QUEUE=7)
+    assert sorted(str(w.message).split(";")[0] for w in caught) == [
+        "ARCADE_ANALYSE_WORKERS is now ARCADE_QUICK_WORKERS",
+        "ARCADE_MAX_QUEUE is now ARCADE_QUICK_QUEUE",
+    ]
+    assert app.config["QUICK_WORKERS"] == 3 and app.config["QUICK_QUEUE"] == 7
+    assert "ANALYSE_WORKERS" not in app.config and "MAX_QUEUE" not in app.config
+    with pytest.warns(FutureWarning):  # the new name, when given, wins
+        assert make_app(QUICK_WORKERS=1).config["QUICK_WORKERS"] == 1
+    with pytest.warns(FutureWarning, match="ARCADE_SOLVE_WORKERS"):
+        assert from_environment({"ARCADE_SOLVE_WORKERS": "5"})["LONG_WORKERS"] == 5

@@ -235,7 +235,7 @@ def test_runner_answers_server_busy_when_the_queue_is_full():
     """One long search runs, one waits (LONG_QUEUE 1): a third is told the server is busy.
     Which of the two latecomers waits depends on their quick tries (the newest try runs
     first, one that waited moves on untried), so either may be the one refused."""
-    app = make_app(SOLVE_WORKERS=1, LONG_QUEUE=1, RATE_LIMIT=0)
+    app = make_app(LONG_WORKERS=1, LONG_QUEUE=1, RATE_LIMIT=0)
     sio = app.extensions["socketio"]
     busy, queued, rejected = (Inbox(sio.test_client(app)) for _ in range(3))
     try:
@@ -334,7 +334,7 @@ def test_oversized_boards_are_refused_before_any_work(payload, words):
 def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
     """Lookups never queue behind a search: after ANALYSE_FAST_SECONDS the search
     continues in the solve pool with the full analysis budget."""
-    app = make_app(ANALYSE_WORKERS=1, ANALYSE_FAST_SECONDS=0.3, ANALYSE_SECONDS=6, RATE_LIMIT=0)
+    app = make_app(QUICK_WORKERS=1, ANALYSE_FAST_SECONDS=0.3, ANALYSE_SECONDS=6, RATE_LIMIT=0)
     sio, runner = app.extensions["socketio"], app.extensions["jobs"]
     searching, looking = Inbox(sio.test_client(app)), Inbox(sio.test_client(app))
     try:

@@ -74,7 +74,7 @@ def _long_lane(config, settings) -> Lane:
         )
     return WorkerPool(
         LONG,
-        config["SOLVE_WORKERS"],
+        config["LONG_WORKERS"],
         config["LONG_QUEUE"],
         settings(5),
         max_per_address=config["LONG_QUEUE_PER_CLIENT"],
@@ -92,7 +92,7 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
     lanes: dict[str, Lane] = {
         # tries never take the quick lane's last process from the lookups
         QUICK: WorkerPool(
-            QUICK, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0), reserved=1
+            QUICK, config["QUICK_WORKERS"], config["QUICK_QUEUE"], settings(0), reserved=1
         ),
         LONG: _long_lane(config, settings),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
