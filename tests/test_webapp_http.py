@@ -459,3 +459,41 @@ def test_an_old_setting_name_still_works_and_warns(monkeypatch):
         assert make_app(QUICK_WORKERS=1).config["QUICK_WORKERS"] == 1
     with pytest.warns(FutureWarning, match="ARCADE_SOLVE_WORKERS"):
         assert from_environment({"ARCADE_SOLVE_WORKERS": "5"})["LONG_WORKERS"] == 5
+
+
+# -- one parser for (game, board, options), one policy for unknown options ---------------
+
+
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        ({"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8", "capacity": 4}, "capacity"),
+        ({"game": "klotski", "board": "A", "size": 3}, "size"),
+        ({"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8", "colour": "red"}, "colour"),
+    ],
+)
+def test_an_option_the_game_does_not_declare_is_refused_everywhere(client, fields, words):
+    """Socket.IO, the editor's API and the players' API read the request with one parser:
+    another game's option, or a name no game declares, is an error naming it."""
+    from webapp.live.validation import parse_job_request
+    from webapp.puzzle_request import BadRequest
+
+    with pytest.raises(BadRequest, match=words):
+        parse_job_request(fields)
+    game, board = fields["game"], fields["board"]
+    options = {k: v for k, v in fields.items() if k not in ("game", "board")}
+    body = {"game": game, "board": board, "options": options}
+    editor = client.post("/api/validate", json=body)
+    assert editor.status_code == 400 and words in editor.get_json()["error"]
+    result = client.post("/api/results", json={**body, "states": [board], "seconds": 1})
+    assert result.status_code == 400 and words in result.get_json()["error"]
+
+
+def test_the_options_a_game_declares_pass_the_parser_typed():
+    from webapp.puzzle_request import PuzzleRequest
+
+    asked = PuzzleRequest.from_fields(
+        {"game": "watersort", "board": "AB,BA,,", "capacity": "2", "id": 7, "metric": None},
+        reserved=("id",),
+    )
+    assert asked == PuzzleRequest("watersort", "AB,BA,,", {"capacity": 2})

@@ -21,8 +21,9 @@ from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
 from ..jobs.replies import error_payload
+from ..puzzle_request import BadRequest
 from .admission import Admission
-from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
+from .validation import one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def register_events(
         log_id = _log_id()
         try:
             job = parse_job_request(one_payload(kind, args))
-        except PayloadError as err:
+        except BadRequest as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
             return
@@ -107,7 +108,7 @@ def register_events(
             return
         try:
             job_id = parse_cancel(one_payload("cancel", args))
-        except PayloadError as err:
+        except BadRequest as err:
             reply_error(str(err), "cancel", payload)
             return
         jobs.cancel(_sid(), job_id)
