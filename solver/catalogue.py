@@ -60,7 +60,7 @@ def get(name: object) -> type[Game]:
     """The game called ``name`` (importing only its package); a clear BoardError quoting
     ``name`` otherwise."""
     if not isinstance(name, str) or name not in names():
-        raise BoardError(f"unknown puzzle {str(name)[:40]!r}; choose one of {', '.join(names())}")
+        raise BoardError(f"unknown game {str(name)[:40]!r}; choose one of {', '.join(names())}")
     return _load(name)
 
 
