@@ -21,8 +21,8 @@ LEVELS = 3
 def server():
     env = {
         "ARCADE_PREBUILD_TABLES": "0",
-        "ARCADE_ANALYSE_WORKERS": "1",
-        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_QUICK_WORKERS": "1",
+        "ARCADE_LONG_WORKERS": "1",
         "ARCADE_SOLVE_SECONDS": "20",
     }
     process, url = start_server(env, ready_timeout=60, wait_for_workers=False)
