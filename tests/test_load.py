@@ -3,7 +3,7 @@
 20 simulated players for 10 seconds against a real server process: every answer
 must arrive, match its request (id, board, solution length = analysed distance)
 and no cancelled job may answer; analysis stays fast. The full figures (200
-players, soak) are in the README.
+players, soak) are in docs/performance.rst.
 """
 
 import asyncio
