@@ -3,12 +3,17 @@ empty database and from the previous schema, the models agreeing with the migrat
 and a backup that restores every row (also from one kind of database to the other)."""
 
 import datetime as dt
+import hashlib
+import json
 import subprocess
 import sys
 
 from sqlalchemy import inspect, select, text
 
+from solver import catalogue
+from solver.engine import solve_board
 from webapp.storage import Database
+from webapp.storage.checks import solver_daily
 from webapp.storage.models import TABLES, Player, Result
 from webapp.storage.operations import backup, restore
 
@@ -19,7 +24,7 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db = Database(database_url)
     assert db.revision() is None
     db.upgrade()
-    assert db.revision() == db.head() == "0002"
+    assert db.revision() == db.head() == "0004"
     found = inspect(db.engine)
     for table in TABLES:
         columns = {c["name"] for c in found.get_columns(table.name)}
@@ -45,29 +50,45 @@ def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
     db.close()
 
 
+def daily_result(player_id: int, day: dt.date = NOW.date(), **changes) -> dict:
+    """A result row as the API stores it: the jugs daily of ``day``, solved shortest."""
+    game = catalogue.get("jugs")
+    made = solver_daily("jugs", day)
+    options = {**{o.name: o.default for o in game.options}, **made.get("options", {})}
+    domain = game.make_domain(**game.check_options(options))
+    board = domain.format(domain.parse(made["board"]))
+    states = [domain.format(domain.parse(s)) for s in solve_board("jugs", board, **{k: v for k, v in options.items() if v is not None})[
+            "states"
+        ]]
+    line = "\n".join(states)
+    options_json = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    row = {
+        "player_id": player_id,
+        "game": "jugs",
+        "puzzle": hashlib.sha256(f"jugs|{options_json}|{board}".encode()).hexdigest(),
+        "board": board,
+        "options": options_json,
+        "day": day,
+        "length": len(states) - 1,
+        "shortest": made["min_moves"],
+        "seconds": 12.5,
+        "assisted": False,
+        "ranked": True,
+        "line_hash": hashlib.sha256(line.encode()).hexdigest(),
+        "line": line,
+        "created": NOW,
+    }
+    return {**row, **changes}
+
+
 def _fill(db: Database) -> None:
     with db.writing() as session:
-        player = Player(token="t" * 32, name="Ann", code_hash="c" * 64, created=NOW)
+        player = Player(
+            token="a" * 32, name="Ann", name_key="ann", code_hash="c" * 64, created=NOW
+        )
         session.add(player)
         session.flush()
-        session.add(
-            Result(
-                player_id=player.id,
-                game="jugs",
-                puzzle="p" * 64,
-                board="0/3,0/5,8/8",
-                options="{}",
-                day=NOW.date(),
-                length=7,
-                shortest=6,
-                seconds=12.5,
-                assisted=False,
-                ranked=True,
-                line_hash="h" * 64,
-                line="a\nb",
-                created=NOW,
-            )
-        )
+        session.add(Result(**daily_result(player.id)))
 
 
 def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_path):
@@ -75,12 +96,18 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
     source.upgrade()
     _fill(source)
     path = tmp_path / "backup.json"
-    assert backup(source, path) == {"players": 1, "results": 1, "imported_progress": 0}
+    assert backup(source, path) == {
+        "players": 1,
+        "player_sessions": 0,
+        "results": 1,
+        "imported_progress": 0,
+    }
     target = Database(database_url)
     assert restore(target, path)["results"] == 1
     with target.writing() as session:
         result = session.scalars(select(Result)).one()
         assert (result.day, result.seconds, result.created) == (NOW.date(), 12.5, NOW)
+        assert result.ranked and result.length == result.shortest
         session.add(Player(token="new", created=NOW))  # ids go on after the restored ones
         session.flush()
     try:
@@ -102,7 +129,7 @@ def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
             timeout=120,
         )
 
-    assert "at revision 0002" in run("upgrade").stdout
+    assert "at revision 0004" in run("upgrade").stdout
     _fill(Database(database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0

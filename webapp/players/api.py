@@ -15,6 +15,7 @@ import json
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
+from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException
 
 from solver.core.errors import BoardError
@@ -25,15 +26,17 @@ from .identity import (
     COOKIE,
     COOKIE_DAYS,
     NameRefused,
+    TooManyPlayers,
+    address_key,
     check_name,
     code_hash,
     find_by_code,
     find_player,
+    name_key,
     new_code,
     new_player,
-    signer,
-    token_from_cookie,
 )
+from .sessions import cookie_player, session_cookie
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
 from .records import (
@@ -66,6 +69,12 @@ class Refused(Exception):
 @players.errorhandler(Refused)
 def _refused(err: Refused):
     return jsonify(error=str(err)), err.status, err.headers
+
+
+@players.errorhandler(TooManyPlayers)
+def _too_many_players(err: TooManyPlayers):
+    g.pop("new_token", None)
+    return jsonify(error=str(err)), 429, {"Retry-After": str(err.wait)}
 
 
 @players.errorhandler(BoardError)
@@ -112,7 +121,7 @@ def _secret() -> str:
 @players.before_request
 def _guard():
     """Writes: same site only, and within the limits per address and per player."""
-    g.player_token = token_from_cookie(_secret(), request.cookies.get(COOKIE))
+    g.player_token = cookie_player(_state(), _secret())  # sessions (webapp/players/sessions.py)
     if request.method != "POST":
         return
     config = current_app.config
@@ -128,14 +137,17 @@ def _guard():
 
 @players.after_request
 def _remember(response):
-    """Set the player cookie when this request created or moved the player."""
+    """Set the player cookie when this request created or moved the player (a new
+    session), or turned an old cookie into a session."""
     token = g.get("new_token")
-    if token:
+    if token and response.status_code < 400:
         # the write that made the player counts against the player's own limit too
         _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
+    cookie = session_cookie(_state(), _secret(), token if response.status_code < 400 else None)
+    if cookie:
         response.set_cookie(
             COOKIE,
-            signer(_secret()).dumps(token),
+            cookie,
             max_age=COOKIE_DAYS * 86400,
             httponly=True,
             samesite="Lax",
@@ -148,7 +160,13 @@ def _player(session, create: bool) -> Player | None:
     """The cookie's player; with ``create``, a new one when there is none."""
     player = find_player(session, g.player_token)
     if player is None and create:
-        player = new_player(session, _state().now())
+        # at most NEW_PLAYERS_PER_ADDRESS an hour from one address (TooManyPlayers: 429)
+        player = new_player(
+            session,
+            _state().now(),
+            address_key(_secret(), request.remote_addr),
+            current_app.config["NEW_PLAYERS_PER_ADDRESS"],
+        )
         g.new_token = g.player_token = player.token
     return player
 
@@ -181,10 +199,15 @@ def name_player():
     except NameRefused as err:
         raise Refused(str(err)) from None
     code = new_code()
-    with _state().db.writing() as session:
-        player = _player_made(session)
-        player.name = name
-        player.code_hash = code_hash(code)
+    try:
+        with _state().db.writing() as session:
+            player = _player_made(session)
+            player.name = name
+            player.name_key = name_key(name)  # unique: the database refuses a look-alike
+            player.code_hash = code_hash(code)
+    except IntegrityError:
+        g.pop("new_token", None)
+        raise Refused("that name, or one that looks like it, is taken", 409) from None
     return jsonify(name=name, code=code)
 
 
