@@ -13,6 +13,8 @@ import threading
 import pytest
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, select, text
+from test_players import Clock, build_app, count, daily_line
+from test_storage import NOW, daily_result
 
 from webapp import create_app
 from webapp.edge import SECURITY_HEADERS
@@ -20,9 +22,6 @@ from webapp.storage import Database
 from webapp.storage.models import Player, PlayerSession, Result
 from webapp.storage.operations import backup
 from webapp.storage.operations import main as db_main
-
-from test_players import Clock, build_app, count, daily_line
-from test_storage import NOW, daily_result
 
 
 @pytest.fixture
@@ -127,9 +126,10 @@ def test_the_migration_keeps_the_first_of_lookalike_names(database_url):
     db.upgrade()
     with db.session() as session:
         found = session.execute(select(Player.name, Player.name_key).order_by(Player.id)).all()
-    assert found == [("Alice", "alice"), (None, None), (None, None), ("Bob", "bob")] + [
-        (None, None)
-    ] * 2
+    assert (
+        found
+        == [("Alice", "alice"), (None, None), (None, None), ("Bob", "bob")] + [(None, None)] * 2
+    )
     db.close()
 
 

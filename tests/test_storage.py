@@ -50,16 +50,17 @@ def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
     db.close()
 
 
-def daily_result(player_id: int, day: dt.date = NOW.date(), **changes) -> dict:
-    """A result row as the API stores it: the jugs daily of ``day``, solved shortest."""
+def daily_result(player_id: int, day: dt.date | None = None, **changes) -> dict:
+    """A result row as the API stores it: the jugs daily of ``day`` (default NOW's),
+    solved shortest."""
+    day = day or NOW.date()
     game = catalogue.get("jugs")
     made = solver_daily("jugs", day)
     options = {**{o.name: o.default for o in game.options}, **made.get("options", {})}
     domain = game.make_domain(**game.check_options(options))
     board = domain.format(domain.parse(made["board"]))
-    states = [domain.format(domain.parse(s)) for s in solve_board("jugs", board, **{k: v for k, v in options.items() if v is not None})[
-            "states"
-        ]]
+    given = {k: v for k, v in options.items() if v is not None}
+    states = [domain.format(domain.parse(s)) for s in solve_board("jugs", board, **given)["states"]]
     line = "\n".join(states)
     options_json = json.dumps(options, sort_keys=True, separators=(",", ":"))
     row = {
@@ -83,9 +84,7 @@ def daily_result(player_id: int, day: dt.date = NOW.date(), **changes) -> dict:
 
 def _fill(db: Database) -> None:
     with db.writing() as session:
-        player = Player(
-            token="a" * 32, name="Ann", name_key="ann", code_hash="c" * 64, created=NOW
-        )
+        player = Player(token="a" * 32, name="Ann", name_key="ann", code_hash="c" * 64, created=NOW)
         session.add(player)
         session.flush()
         session.add(Result(**daily_result(player.id)))

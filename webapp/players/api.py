@@ -36,7 +36,6 @@ from .identity import (
     new_code,
     new_player,
 )
-from .sessions import cookie_player, session_cookie
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
 from .records import (
@@ -49,6 +48,7 @@ from .records import (
     store,
     streak,
 )
+from .sessions import cookie_player, session_cookie
 
 players = Blueprint("players", __name__, url_prefix="/api")
 

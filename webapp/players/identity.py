@@ -142,9 +142,7 @@ def agent_family(user_agent: str | None) -> str:
     return next((label for marker, label in AGENTS if marker in text_), "Other")
 
 
-def new_session(
-    session: Session, player_id: int, now: dt.datetime, user_agent: str | None
-) -> str:
+def new_session(session: Session, player_id: int, now: dt.datetime, user_agent: str | None) -> str:
     """A new session of the player; returns its secret (for the cookie)."""
     secret = secrets.token_urlsafe(32)
     session.add(

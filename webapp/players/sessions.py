@@ -115,7 +115,7 @@ def end_session(state, token: str | None, session_id: int) -> bool:
                 PlayerSession.id == session_id, PlayerSession.player_id == player.id
             )
         )
-        return bool(ended.rowcount)  # type: ignore[attr-defined]  # a CursorResult here
+        return bool(ended.rowcount)
 
 
 def end_others(state, token: str | None, current: int | None) -> int:
@@ -131,4 +131,4 @@ def end_others(state, token: str | None, current: int | None) -> int:
             )
         )
         player.token = secrets.token_hex(16)
-        return int(ended.rowcount)  # type: ignore[attr-defined]  # a CursorResult here
+        return int(ended.rowcount)

@@ -103,7 +103,7 @@ def typed_row(table: Table, row: Any) -> dict:
     unknown = set(row) - set(table.columns.keys())
     if unknown:
         raise BackupRefused(f"unknown column {sorted(unknown)[0]!r}")
-    return {name: _column_value(table, name, row.get(name)) for name in table.columns.keys()}
+    return {c.name: _column_value(table, c.name, row.get(c.name)) for c in table.columns}
 
 
 def _unique(rows: list[dict], *columns: str) -> None:

@@ -40,7 +40,8 @@ class NameRefused(ValueError):
 def _invisible(ch: str) -> bool:
     category = unicodedata.category(ch)
     return (
-        ch in BLANK_CHARS or 0xE0100 <= ord(ch) <= 0xE01EF
+        ch in BLANK_CHARS
+        or 0xE0100 <= ord(ch) <= 0xE01EF
         or category in INVISIBLE_CATEGORIES
         or (category == "Zs" and ch != " ")
         or (ch != " " and not ch.strip())
