@@ -5,40 +5,14 @@ clock it can move (UTC days for streaks). The daily is made by the game's own
 generator in the test process (the app's page workers are not needed here).
 """
 
-import datetime as dt
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from helpers.players import Clock, build_app, count, daily_line
 
 from solver import catalogue
-from solver.core.seeds import daily_seed
 from solver.engine import solve_board
-from webapp import create_app
 from webapp.storage.models import Player, Result
-
-DAY = dt.datetime(2026, 3, 1, 12, 0)
-
-
-class Clock:
-    def __init__(self):
-        self.now = DAY
-
-    def __call__(self):
-        return self.now
-
-    def next_day(self, days=1):
-        self.now += dt.timedelta(days=days)
-
-
-def make_daily(game, day):
-    return catalogue.get(game).generate({}, daily_seed(game, day), True)
-
-
-def build_app(url, clock, folder, **config):
-    app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
-    app.extensions["players"].daily = make_daily
-    return app
 
 
 @pytest.fixture
@@ -51,26 +25,6 @@ def app(database_url, clock, tmp_path):
     app = build_app(database_url, clock, tmp_path)
     yield app
     app.extensions["players"].db.close()
-
-
-def daily_line(client, game="jugs"):
-    """Today's daily and its shortest line, as the page would send them."""
-    daily = client.get(f"/api/daily/{game}").get_json()
-    options = {k: v for k, v in daily["options"].items() if v is not None}
-    states = solve_board(game, daily["board"], **options)["states"]
-    return daily, {
-        "game": game,
-        "board": daily["board"],
-        "options": daily["options"],
-        "states": states,
-        "seconds": 30,
-        "assisted": False,
-    }
-
-
-def count(app, model):
-    with app.extensions["players"].db.session() as session:
-        return session.scalar(select(func.count()).select_from(model))
 
 
 def test_a_solved_daily_is_verified_ranked_and_answered(app):

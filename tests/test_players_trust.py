@@ -11,10 +11,9 @@ import sys
 import threading
 
 import pytest
+from helpers.players import NOW, Clock, build_app, count, daily_line, daily_result
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, select, text
-from test_players import Clock, build_app, count, daily_line
-from test_storage import NOW, daily_result
 
 from webapp import create_app
 from webapp.edge import SECURITY_HEADERS

@@ -2,22 +2,15 @@
 empty database and from the previous schema, the models agreeing with the migrations,
 and a backup that restores every row (also from one kind of database to the other)."""
 
-import datetime as dt
-import hashlib
-import json
 import subprocess
 import sys
 
+from helpers.players import NOW, daily_result
 from sqlalchemy import inspect, select, text
 
-from solver import catalogue
-from solver.engine import solve_board
 from webapp.storage import Database
-from webapp.storage.checks import solver_daily
 from webapp.storage.models import TABLES, Player, Result
 from webapp.storage.operations import backup, restore
-
-NOW = dt.datetime(2026, 3, 1, 12, 0)
 
 
 def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(database_url):
@@ -48,38 +41,6 @@ def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
         assert (player.name, player.imported) == ("Ann", None)
     assert "imported_progress" in inspect(db.engine).get_table_names()
     db.close()
-
-
-def daily_result(player_id: int, day: dt.date | None = None, **changes) -> dict:
-    """A result row as the API stores it: the jugs daily of ``day`` (default NOW's),
-    solved shortest."""
-    day = day or NOW.date()
-    game = catalogue.get("jugs")
-    made = solver_daily("jugs", day)
-    options = {**{o.name: o.default for o in game.options}, **made.get("options", {})}
-    domain = game.make_domain(**game.check_options(options))
-    board = domain.format(domain.parse(made["board"]))
-    given = {k: v for k, v in options.items() if v is not None}
-    states = [domain.format(domain.parse(s)) for s in solve_board("jugs", board, **given)["states"]]
-    line = "\n".join(states)
-    options_json = json.dumps(options, sort_keys=True, separators=(",", ":"))
-    row = {
-        "player_id": player_id,
-        "game": "jugs",
-        "puzzle": hashlib.sha256(f"jugs|{options_json}|{board}".encode()).hexdigest(),
-        "board": board,
-        "options": options_json,
-        "day": day,
-        "length": len(states) - 1,
-        "shortest": made["min_moves"],
-        "seconds": 12.5,
-        "assisted": False,
-        "ranked": True,
-        "line_hash": hashlib.sha256(line.encode()).hexdigest(),
-        "line": line,
-        "created": NOW,
-    }
-    return {**row, **changes}
 
 
 def _fill(db: Database) -> None:
