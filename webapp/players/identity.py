@@ -142,20 +142,21 @@ def agent_family(user_agent: str | None) -> str:
     return next((label for marker, label in AGENTS if marker in text_), "Other")
 
 
-def new_session(session: Session, player_id: int, now: dt.datetime, user_agent: str | None) -> str:
-    """A new session of the player; returns its secret (for the cookie)."""
+def new_session(
+    session: Session, player_id: int, now: dt.datetime, user_agent: str | None
+) -> tuple[int, str]:
+    """A new session of the player: its id and its secret (for the cookie)."""
     secret = secrets.token_urlsafe(32)
-    session.add(
-        PlayerSession(
-            secret_hash=secret_hash(secret),
-            player_id=player_id,
-            created=now,
-            seen=now.date(),
-            agent=agent_family(user_agent),
-        )
+    row = PlayerSession(
+        secret_hash=secret_hash(secret),
+        player_id=player_id,
+        created=now,
+        seen=now.date(),
+        agent=agent_family(user_agent),
     )
+    session.add(row)
     session.flush()
-    return secret
+    return row.id, secret
 
 
 def find_session(session: Session, secret: str | None) -> PlayerSession | None:

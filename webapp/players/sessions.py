@@ -68,9 +68,7 @@ def _open_session(state, token: str) -> tuple[int | None, str | None]:
         player = find_player(session, token)
         if player is None:
             return None, None
-        made = new_session(session, player.id, state.now(), request.headers.get("User-Agent"))
-        row = find_session(session, made)
-        return (row.id if row else None), made
+        return new_session(session, player.id, state.now(), request.headers.get("User-Agent"))
 
 
 def session_cookie(state, secret: str, token: str | None) -> str | None:
