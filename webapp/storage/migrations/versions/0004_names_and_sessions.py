@@ -2,9 +2,10 @@
 
 ``players.name_key`` (unique) holds each name with case and look-alikes folded
 away. Existing names are filled in order of the players' ids: the first player
-keeps a name, a later look-alike of it loses its name (a leaderboard then shows
-"Player N" until that player picks another), and so does a name today's rules
-refuse (an invisible or blank-looking one).
+keeps a name (written as today's API writes it: NFC, single spaces), a later
+look-alike of it loses its name (a leaderboard then shows "Player N" until that
+player picks another), and so does a name today's rules refuse (an invisible or
+blank-looking one).
 
 Revision ID: 0004
 Revises: 0002
@@ -34,14 +35,15 @@ def _fill_name_keys() -> None:
     taken: set[str] = set()
     for player_id, name in rows:
         try:
-            key = name_key(check_name(name))
+            kept = check_name(name)  # as today's API stores it: NFC, single spaces
         except NameRefused:
-            key = None
+            kept = None
+        key = name_key(kept) if kept is not None else None
         if key is None or key in taken:
             values: dict = {"name": None, "name_key": None}
         else:
             taken.add(key)
-            values = {"name_key": key}
+            values = {"name": kept, "name_key": key}
         bind.execute(players.update().where(players.c.id == player_id).values(**values))
 
 
