@@ -11,11 +11,11 @@ import sys
 import threading
 
 import pytest
+from helpers.apps import make_app
 from helpers.players import NOW, Clock, build_app, count, daily_line, daily_result
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, select, text
 
-from webapp import create_app
 from webapp.edge import SECURITY_HEADERS
 from webapp.storage import Database
 from webapp.storage.models import Player, PlayerSession, Result
@@ -137,7 +137,7 @@ def test_the_migration_keeps_the_first_of_lookalike_names(database_url):
 
 
 def _whoami_app(**config):
-    app = create_app(testing=True, **config)
+    app = make_app(**config)
     app.add_url_rule("/whoami", "whoami", lambda: __import__("flask").request.remote_addr)
     return app
 
@@ -162,7 +162,7 @@ def test_a_direct_client_cannot_set_its_address_through_forwarded_headers(tmp_pa
 
 
 def test_socket_caps_see_the_address_the_proxy_rules_resolve(tmp_path):
-    app = create_app(testing=True, TRUSTED_PROXIES=1, MAX_CLIENTS_PER_ADDRESS=1)
+    app = make_app(TRUSTED_PROXIES=1, MAX_CLIENTS_PER_ADDRESS=1)
     client = app.test_client()
     codes = [
         client.get(
@@ -246,7 +246,7 @@ def test_an_old_cookie_still_works_and_becomes_a_session(app):
 
 
 def test_guard_and_socketio_responses_carry_the_security_headers():
-    client = create_app(testing=True).test_client()
+    client = make_app().test_client()
     answers = {
         "host guard": client.get("/", headers={"Host": "evil.example"}),
         "socket.io": client.get("/socket.io/?EIO=4&transport=polling"),
@@ -354,7 +354,7 @@ def test_data_files_and_backups_are_for_their_owner_only(tmp_path):
     try:
         folder = tmp_path / "data"
         url = f"sqlite:///{folder / 'arcade.sqlite3'}"
-        app = create_app(testing=True, DATA_DIR=str(folder), DATABASE_URL=url)
+        app = make_app(DATA_DIR=str(folder), DATABASE_URL=url)
         app.test_client().post("/api/player", json={"name": "Ann"})
         db = app.extensions["players"].db
         backup(db, tmp_path / "b.json")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import g, jsonify
 
-from .api import Refused, _body, _state, players
+from ..puzzle_request import BadRequest, read_json_body
+from .api import _state, players
 from .sessions import end_others, end_session, list_sessions
 
 
@@ -20,15 +21,15 @@ def sessions():
 
 @players.post("/player/sessions/<int:session_id>/end")
 def end_one(session_id: int):
-    _body()
+    read_json_body()
     if not end_session(_state(), g.player_token, session_id):
-        raise Refused("you have no such session", 404)
+        raise BadRequest("you have no such session", 404)
     return jsonify(ended=1)
 
 
 @players.post("/player/sessions/end-others")
 def end_all_others():
-    _body()
+    read_json_body()
     if g.player_token is None:
-        raise Refused("this browser plays as nobody yet", 404)
+        raise BadRequest("this browser plays as nobody yet", 404)
     return jsonify(ended=end_others(_state(), g.player_token, g.get("session_id")))

@@ -31,6 +31,7 @@ from solver.core.game import Game
 from solver.core.replay import MAX_LINE, replay_line
 from solver.core.seeds import daily_seed
 
+from ..levels.facts import find_level
 from .models import TABLES
 from .names import NameRefused, check_name, name_key
 
@@ -125,26 +126,10 @@ def _options_json(options: dict) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
-@functools.cache
-def _levels(game: type[Game]) -> dict[str, list[dict]]:
-    found: dict[str, list[dict]] = {}
-    for level in game.levels():
-        found.setdefault(level["board"], []).append(level)
-    return found
-
-
 def _level_shortest(game: type[Game], board: str, options: dict) -> int | None:
     """The shipped level's fewest moves for this start and options, None if no level."""
-    for level in _levels(game).get(board, ()):  # type: ignore[arg-type]  # type[Game] hashes
-        same = all(
-            options.get(o.name, o.default) == level.get("options", {}).get(o.name, o.default)
-            for o in game.options
-            if o.name != game.progress_option
-        )
-        moves = level["moves"].get(game.progress_value(options))
-        if same and moves is not None:
-            return moves
-    return None
+    level = find_level(game, board, options)
+    return None if level is None else level["moves"][game.progress_value(options)]
 
 
 class ResultCheck:
