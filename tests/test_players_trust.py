@@ -53,6 +53,24 @@ def test_one_address_makes_at_most_20_players_an_hour(app, clock):
     assert app.test_client().post("/api/results", json=body).status_code == 201
 
 
+def test_new_players_from_one_address_at_once_stop_at_20(app):
+    start = threading.Barrier(30)
+    codes = [None] * 30
+
+    def make(i):
+        client = app.test_client()
+        start.wait()
+        codes[i] = client.post("/api/player", json={"name": f"P{i}"}).status_code
+
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(codes) == [200] * 20 + [429] * 10
+    assert count(app, Player) == 20
+
+
 @pytest.mark.parametrize("path", ["/api/player", "/api/player/progress"])
 def test_every_way_of_making_a_player_counts(database_url, clock, tmp_path, path):
     app = build_app(database_url, clock, tmp_path, NEW_PLAYERS_PER_ADDRESS=2)
