@@ -65,6 +65,14 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
         me = again.page.request.get(f"{live_server}/api/player").json()
         assert me["name"] == "Ann"
         again.assert_no_errors()
+        # back in the first browser: two browsers play as Ann, and she signs the other out
+        ann.testid("player-sessions").locator("summary").click()
+        expect(ann.testid("session")).to_have_count(2)
+        expect(ann.testid("session").filter(has_text="this browser")).to_have_count(1)
+        ann.testid("end-session").click()
+        expect(ann.testid("session")).to_have_count(1)
+        assert again.page.request.get(f"{live_server}/api/player").json()["known"] is False
+        ann.assert_no_errors()
     finally:
         laptop.close()
 

@@ -5,40 +5,14 @@ clock it can move (UTC days for streaks). The daily is made by the game's own
 generator in the test process (the app's page workers are not needed here).
 """
 
-import datetime as dt
 import threading
 
 import pytest
-from helpers.apps import make_app
-from sqlalchemy import func, select
+from helpers.players import Clock, build_app, count, daily_line
 
 from solver import catalogue
-from solver.core.seeds import daily_seed
 from solver.engine import solve_board
 from webapp.storage.models import Player, Result
-
-DAY = dt.datetime(2026, 3, 1, 12, 0)
-
-
-class Clock:
-    def __init__(self):
-        self.now = DAY
-
-    def __call__(self):
-        return self.now
-
-    def next_day(self, days=1):
-        self.now += dt.timedelta(days=days)
-
-
-def make_daily(game, day):
-    return catalogue.get(game).generate({}, daily_seed(game, day), True)
-
-
-def build_app(url, clock, folder, **config):
-    app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
-    app.extensions["players"].daily = make_daily
-    return app
 
 
 @pytest.fixture
@@ -51,26 +25,6 @@ def app(database_url, clock, tmp_path):
     app = build_app(database_url, clock, tmp_path)
     yield app
     app.extensions["players"].db.close()
-
-
-def daily_line(client, game="jugs"):
-    """Today's daily and its shortest line, as the page would send them."""
-    daily = client.get(f"/api/daily/{game}").get_json()
-    options = {k: v for k, v in daily["options"].items() if v is not None}
-    states = solve_board(game, daily["board"], **options)["states"]
-    return daily, {
-        "game": game,
-        "board": daily["board"],
-        "options": daily["options"],
-        "states": states,
-        "seconds": 30,
-        "assisted": False,
-    }
-
-
-def count(app, model):
-    with app.extensions["players"].db.session() as session:
-        return session.scalar(select(func.count()).select_from(model))
 
 
 def test_a_solved_daily_is_verified_ranked_and_answered(app):
@@ -286,9 +240,12 @@ def test_200_players_submitting_at_once_lose_nothing(app):
     replies = [None] * 200
 
     def play(i):
+        # each from its own address: one address makes at most 20 new players an hour
         client = app.test_client()
         start.wait()
-        replies[i] = client.post("/api/results", json={**body, "seconds": 10 + i}).status_code
+        address = {"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"}
+        reply = client.post("/api/results", json={**body, "seconds": 10 + i}, environ_base=address)
+        replies[i] = reply.status_code
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(200)]
     for thread in threads:

@@ -441,7 +441,7 @@ def test_forwarded_addresses_are_ignored_unless_proxies_are_trusted():
     )
     behind_one = _remote_addr_app(TRUSTED_PROXIES=1)
     chain = {"X-Forwarded-For": "10.9.9.9, 172.16.0.7"}  # forged by the client, then the proxy's
-    answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.5"})
+    answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.1"})
     assert answer.text == "172.16.0.7"
 
 

@@ -67,6 +67,7 @@ export class Players {
     );
     anchor.after(section);
     this.bindRestore(document.querySelector('[data-testid="player-restore-form"]'));
+    bindSessions(document.querySelector('[data-testid="player-sessions"]'));
     return section;
   }
 
@@ -165,6 +166,54 @@ export class Players {
     }
     standing.replaceChildren(...parts);
   }
+}
+
+/** The page's "browsers playing as you" list (in the template): each session the
+ * player has, when it began and was last used, and a button to end any other one. */
+function bindSessions(details) {
+  if (!details) return;
+  const list = details.querySelector('[data-testid="session-list"]');
+  const note = details.querySelector('[data-testid="sessions-note"]');
+  const endOthers = details.querySelector('[data-testid="end-other-sessions"]');
+  const show = async () => {
+    try {
+      const { sessions } = await call("GET", "/api/player/sessions");
+      list.replaceChildren(...sessions.map((session) => sessionRow(session, show, note)));
+      endOthers.hidden = !sessions.some((session) => !session.current);
+      note.textContent = sessions.length ? "" : "This browser plays as nobody yet.";
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  };
+  details.addEventListener("toggle", () => { if (details.open) show(); });
+  endOthers.addEventListener("click", async () => {
+    try {
+      const { ended } = await call("POST", "/api/player/sessions/end-others", {});
+      await show();
+      note.textContent = `Signed out ${ended} other browser${ended === 1 ? "" : "s"}.`;
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  });
+}
+
+function sessionRow(session, reload, note) {
+  const row = element("li", { "data-testid": "session", "data-session": String(session.id) });
+  const what = `${session.agent}, since ${session.created}, last used ${session.seen}`;
+  row.append(element("span", {}, session.current ? `${what} (this browser)` : what));
+  if (!session.current) {
+    const end = element("button", { type: "button", class: "btn small", "data-testid": "end-session" }, "Sign out");
+    end.addEventListener("click", async () => {
+      try {
+        await call("POST", `/api/player/sessions/${session.id}/end`, {});
+        await reload();
+      } catch (error) {
+        note.textContent = error.message;
+      }
+    });
+    row.append(" ", end);
+  }
+  return row;
 }
 
 /** Send the browser's stored progress once, so it follows the player. */

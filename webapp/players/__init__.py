@@ -18,6 +18,7 @@ from flask import Flask
 
 from ..storage import Database
 from ..storage.database import data_dir
+from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
 from .choices import Choices
 from .limits import WriteLimits
