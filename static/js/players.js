@@ -35,8 +35,10 @@ function playedLine(ctrl) {
   return [done[0].before, ...done.map((entry) => entry.after)];
 }
 
-/** A line that used Solve is assisted (hints do not count as help here). */
+/** A line that used Solve is assisted; on a ranked attempt, so is one that used Hint or
+ * the coach (the server keeps its own record of help too). */
 function isAssisted(ctrl) {
+  if (ctrl.helped) return true;
   if (typeof ctrl.assisted === "boolean") return ctrl.assisted;
   return ctrl.history.entries.slice(0, ctrl.history.cursor).some((entry) => entry.kind === "playback");
 }
@@ -113,7 +115,8 @@ export class Players {
     if (!this.section || !ctrl.initialBoard || !ctrl.isSolved()) return;
     const states = playedLine(ctrl);
     const key = states && states.join("|");
-    if (!states || key === this.sent) return;
+    if (!states) { ctrl.settle(); return; } // nothing to send: the coach opens all the same
+    if (key === this.sent) return;
     this.sent = key;
     this.submit(states);
   }
@@ -126,8 +129,11 @@ export class Players {
     };
     try {
       this.result = await call("POST", "/api/results", body);
+      // on record: the coach may ask the server about the puzzle now (analysis after the game)
+      ctrl.settle();
       await this.showBoard();
     } catch (error) {
+      ctrl.settle();
       this.section.hidden = false;
       this.section.querySelector("[data-testid=standing]").textContent = `Not recorded: ${error.message}`;
     }

@@ -23,6 +23,7 @@ from solver.core.seeds import daily_seed
 from ..storage import Database
 from ..storage.database import data_dir
 from .api import players
+from .attempts import HelpLedger
 from .choices import Choices
 from .limits import WriteLimits
 
@@ -40,6 +41,8 @@ class PlayersState:
         self.now = clock
         self.limits = WriteLimits()
         self.choices = Choices()
+        #: help asked by the players' sockets, recorded on their ranked attempts
+        self.helps = HelpLedger(lambda: self.db, self._spawn)
         self._db: Database | None = None
         self._lock = threading.Lock()
 
@@ -59,6 +62,10 @@ class PlayersState:
                     db.upgrade()
                     self._db = db
         return self._db
+
+    def _spawn(self, task: Callable[..., object], *args: object) -> object:
+        """A background task (a greenlet under gevent), as the app's Socket.IO runs them."""
+        return self.app.extensions["socketio"].start_background_task(task, *args)
 
     def daily(self, game: str, day: dt.date) -> dict:
         """``game``'s daily level on ``day``, made by the pages' generator (kept there)."""

@@ -21,6 +21,7 @@ from solver.core.errors import BoardError
 from solver.core.replay import replay_line
 
 from ..storage.models import ImportedProgress, Player
+from .attempts import judge, open_attempt
 from .identity import (
     COOKIE,
     COOKIE_DAYS,
@@ -275,7 +276,19 @@ def submit_result():
         with state.db.writing() as session:
             player = _player_made(session)
     player_id = player.id
-    result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
+    # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
+    state.helps.settle(g.player_token)
+    verdict = judge(state.db, player_id, puzzle, seconds, assisted, state.now())
+    result, created = store(
+        state.db,
+        player_id,
+        puzzle,
+        replay,
+        verdict.seconds,
+        verdict.assisted,
+        state.now(),
+        ranked=verdict.ranked,
+    )
     if created:
         state.choices.forget(puzzle.key)
     shortest = result.shortest
@@ -297,6 +310,13 @@ def submit_result():
     return jsonify(reply), 201 if created else 200
 
 
+def identify_puzzle(game_name: str, board: str, options: dict) -> Puzzle | None:
+    """The daily or shipped level a play page shows (None when the board is neither)."""
+    game = game_named(game_name)
+    puzzle, _domain = identify(game, board, options, _today(), _state().daily)
+    return puzzle if puzzle.rankable else None
+
+
 def _day(text) -> dt.date:
     if text in (None, ""):
         return _today()
@@ -308,9 +328,17 @@ def _day(text) -> dt.date:
 
 @players.get("/daily/<name>")
 def daily(name: str):
+    """Today's daily; handing it to the player opens their ranked attempt (its clock)."""
     game = game_named(name)
     day = _today()
-    puzzle = daily_puzzle(game, day, _state().daily)
+    state = _state()
+    puzzle = daily_puzzle(game, day, state.daily)
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None:
+        with state.db.writing() as session:
+            player = _player_made(session)
+    open_attempt(state.db, player.id, puzzle, state.now())
     return jsonify(
         game=game.name,
         date=day.isoformat(),
