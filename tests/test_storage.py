@@ -75,7 +75,12 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
     source.upgrade()
     _fill(source)
     path = tmp_path / "backup.json"
-    assert backup(source, path) == {"players": 1, "results": 1, "imported_progress": 0}
+    assert backup(source, path) == {
+        "players": 1,
+        "results": 1,
+        "imported_progress": 0,
+        "attempts": 0,
+    }
     target = Database(database_url)
     assert restore(target, path)["results"] == 1
     with target.writing() as session:
