@@ -13,7 +13,6 @@ from test_players import build_app, daily_line
 
 from solver import catalogue
 from solver.engine import solve_board
-from webapp.http.levels import level_ref
 
 
 class Clock:
@@ -117,6 +116,8 @@ def test_asking_about_other_rules_or_anothers_socket_is_not_help(app):
 
 
 def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
+    from webapp.http.levels import level_ref  # the level's own link: ?level=<pack>/<n>
+
     level = catalogue.get("jugs").levels()[1]
     options = dict(level["options"])
     states = solve_board("jugs", level["board"], **options)["states"]
