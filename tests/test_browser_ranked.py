@@ -32,9 +32,7 @@ def asked(view):
     return view.page.evaluate("window.arcade.link.sent.size")
 
 
-def test_a_reload_mid_way_keeps_the_daily_and_its_moves_and_the_finish_is_ranked(
-    page, live_server
-):
+def test_a_reload_mid_way_keeps_the_daily_and_its_moves_and_the_finish_is_ranked(page, live_server):
     view, moves, states = open_daily(page, live_server)
     half = len(moves) // 2
     for move, after in zip(moves[:half], states[1 : half + 1], strict=True):

@@ -163,7 +163,9 @@ export class Players {
       if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
     } else {
       rank.textContent = "unranked";
-      parts.push(rank, result.assisted ? " (solved with help)" : "");
+      parts.push(rank, result.assisted ? " (solved with help)"
+        : this.config.attempt ? " (your ranked attempt at this puzzle was already over)"
+          : " (free play: the daily and a level's own link from the lobby are ranked)");
     }
     if (this.config.generated) {
       const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));
