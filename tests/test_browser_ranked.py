@@ -52,6 +52,9 @@ def test_a_reload_mid_way_keeps_the_daily_and_its_moves_and_the_finish_is_ranked
     expect(view.testid("rank")).to_have_text(RANK, timeout=10_000)
     # the finish is on record: the coach opens (analysis after the game)
     expect(view.testid("graph-point")).to_have_count(len(states), timeout=10_000)
+    # every position of the line is analysed now, one after another, for the review
+    middle = page.locator(f'[data-testid="graph-point"][data-ply="{half}"]')
+    expect(middle).to_have_attribute("data-distance", str(len(moves) - half), timeout=10_000)
     view.assert_no_errors()
 
 

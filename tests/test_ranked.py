@@ -131,3 +131,16 @@ def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
     clock.wait(5)
     got = ranked.post("/api/results", json={**body, "seconds": 0}).get_json()
     assert got["ranked"] is True and got["best"]["seconds"] == 5.0
+
+
+
+@pytest.mark.parametrize("ref", ["jugs-classic/999", "jugs-classic/0", "nope", "/", "x" * 500])
+def test_a_bad_level_link_is_a_400_page_and_opens_nothing(app, ref):
+    from webapp.storage.models import Attempt
+
+    client = app.test_client()
+    page = client.get("/play/jugs", query_string={"level": ref})
+    assert page.status_code == 400 and '"attempt": null' in page.get_data(as_text=True)
+    assert "Set-Cookie" not in page.headers
+    with app.extensions["players"].db.session() as session:
+        assert session.query(Attempt).count() == 0

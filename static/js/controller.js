@@ -119,7 +119,16 @@ export class Controller {
     if (this.settled) return;
     this.settled = true;
     this.evaluate();
+    this.backfill();
     this.changed();
+  }
+
+  /** A ranked line's positions were never analysed while the coach was closed: ask for
+   * them one at a time once it is open, so the graph and the review have their distances. */
+  backfill() {
+    if (!this.ranked || this.coachClosed || this.link.current) return;
+    const board = this.history.boards().find((b) => !this.analyses.has(b));
+    if (board) this.link.request("analyse", this.payload(board));
   }
 
   // -- moves ----------------------------------------------------------------
@@ -302,6 +311,7 @@ export class Controller {
       if (this.hintWanted || (this.hintShown && reply.final !== false)) this.showHint();
       this.changed();
     }
+    this.backfill();
   }
 
   hint() {

@@ -252,7 +252,11 @@ test("the coach opens once the finished attempt is on record", () => {
   ctrl.settle();
   assert.equal(ctrl.coachClosed, false);
   assert.equal(ctrl.helped, false); // still ranked: the result was judged before
-  assert.deepEqual(sent.map((s) => s.event), ["analyse"]);
+  assert.deepEqual(sent.map((s) => s.payload.board), ["1 2 3 4 5 6 7 8 0"]);
+  // then the line's other positions, one at a time, for the graph and the review
+  ctrl.link.current = null;
+  ctrl.gotAnalysis(analysis("1 2 3 4 5 6 7 8 0", 0), { board: "1 2 3 4 5 6 7 8 0" });
+  assert.deepEqual(sent.map((s) => s.payload.board), ["1 2 3 4 5 6 7 8 0", "1 2 3 4 5 6 7 0 8"]);
 });
 
 test("a saved line of the same puzzle comes back with its cursor; another puzzle's does not", () => {
