@@ -9,10 +9,11 @@ import datetime as dt
 
 import pytest
 from helpers.sockets import Inbox
-from test_players import build_app, daily_line
 
 from solver import catalogue
+from solver.core.seeds import daily_seed
 from solver.engine import solve_board
+from webapp import create_app
 
 
 class Clock:
@@ -26,6 +27,24 @@ class Clock:
 
     def wait(self, seconds):
         self.now += dt.timedelta(seconds=seconds)
+
+
+def build_app(url, clock, folder):
+    """The app on ``url`` with the test's clock; the daily is made in the test process."""
+    app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock)
+    app.extensions["players"].daily = lambda game, day: catalogue.get(game).generate(
+        {}, daily_seed(game, day), True
+    )
+    return app
+
+
+def daily_line(client, game="jugs"):
+    """Today's daily (handed to ``client``: its attempt opens) and its shortest line."""
+    daily = client.get(f"/api/daily/{game}").get_json()
+    options = {k: v for k, v in daily["options"].items() if v is not None}
+    states = solve_board(game, daily["board"], **options)["states"]
+    body = {"game": game, "board": daily["board"], "options": daily["options"], "states": states}
+    return daily, {**body, "seconds": 30, "assisted": False}
 
 
 @pytest.fixture
@@ -131,7 +150,6 @@ def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
     clock.wait(5)
     got = ranked.post("/api/results", json={**body, "seconds": 0}).get_json()
     assert got["ranked"] is True and got["best"]["seconds"] == 5.0
-
 
 
 @pytest.mark.parametrize("ref", ["jugs-classic/999", "jugs-classic/0", "nope", "/", "x" * 500])

@@ -22,7 +22,7 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
-from ..players.attempts import HelpLedger
+from ..players.helps import HelpLedger
 from ..players.identity import COOKIE, token_from_cookie
 from .admission import Admission
 from .replies import error_payload

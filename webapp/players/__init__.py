@@ -23,8 +23,8 @@ from solver.core.seeds import daily_seed
 from ..storage import Database
 from ..storage.database import data_dir
 from .api import players
-from .attempts import HelpLedger
 from .choices import Choices
+from .helps import HelpLedger
 from .limits import WriteLimits
 
 

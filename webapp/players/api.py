@@ -310,13 +310,6 @@ def submit_result():
     return jsonify(reply), 201 if created else 200
 
 
-def identify_puzzle(game_name: str, board: str, options: dict) -> Puzzle | None:
-    """The daily or shipped level a play page shows (None when the board is neither)."""
-    game = game_named(game_name)
-    puzzle, _domain = identify(game, board, options, _today(), _state().daily)
-    return puzzle if puzzle.rankable else None
-
-
 def _day(text) -> dt.date:
     if text in (None, ""):
         return _today()
