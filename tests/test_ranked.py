@@ -162,3 +162,26 @@ def test_a_bad_level_link_is_a_400_page_and_opens_nothing(app, ref):
     assert "Set-Cookie" not in page.headers
     with app.extensions["players"].db.session() as session:
         assert session.query(Attempt).count() == 0
+
+
+def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
+    database_url, clock, tmp_path
+):
+    from webapp.storage.models import Player
+
+    app = create_app(
+        testing=True,
+        DATABASE_URL=database_url,
+        DATA_DIR=str(tmp_path),
+        CLOCK=clock,
+        WRITES_PER_ADDRESS=3,
+    )
+    app.extensions["players"].daily = lambda game, day: catalogue.get(game).generate(
+        {}, daily_seed(game, day), True
+    )
+    replies = [app.test_client().get("/api/daily/jugs") for _ in range(5)]
+    assert [r.status_code for r in replies] == [200] * 5  # the daily is served all the same
+    assert ["Set-Cookie" in r.headers for r in replies] == [True] * 3 + [False] * 2
+    with app.extensions["players"].db.session() as session:
+        assert session.query(Player).count() == 3
+    app.extensions["players"].db.close()

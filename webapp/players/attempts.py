@@ -180,11 +180,21 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     with state.db.session() as session:
         player = find_player(session, token)
     if player is None:
+        if not may_make_player(state):
+            return None, None
         with state.db.writing() as session:
             player = new_player(session, state.now())
             made = player.token
     view = open_attempt(state.db, player.id, puzzle, state.now())
     return view.page(), made
+
+
+def may_make_player(state) -> bool:
+    """A GET that hands out a ranked puzzle makes a player only within the address's
+    write limit, so crawlers following daily links do not fill the players' table
+    (over it the puzzle is still served, unranked)."""
+    limit = current_app.config["WRITES_PER_ADDRESS"]
+    return state.limits.retry_after({f"address:{request.remote_addr}": limit}) is None
 
 
 def give_cookie(response: Response, token: str) -> None:
