@@ -157,10 +157,12 @@ export class Players {
     const standing = this.section.querySelector("[data-testid=standing]");
     const parts = [];
     const rank = element("strong", { "data-testid": "rank" });
-    if (result.ranked && board.me && board.me.rank) {
+    if (board.me && board.me.rank && (result.ranked || this.config.attempt)) {
       rank.textContent = `#${board.me.rank}`;
       parts.push("Rank ", rank, ` of ${board.players}`);
       if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
+      // a later line on the same puzzle: the standing is the ranked attempt's
+      if (!result.ranked) parts.push(" (this line is not ranked: your ranked attempt's finish counts)");
     } else {
       rank.textContent = "unranked";
       parts.push(rank, result.assisted ? " (solved with help)"
