@@ -14,6 +14,8 @@ from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
 from webapp import create_app
+from webapp.players.helps import HelpLedger
+from webapp.players.identity import token_from_cookie
 
 
 class Clock:
@@ -185,3 +187,42 @@ def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
     with app.extensions["players"].db.session() as session:
         assert session.query(Player).count() == 3
     app.extensions["players"].db.close()
+
+
+def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_order(app):
+    client = app.test_client()
+    daily, body = daily_line(client)
+    token = token_from_cookie(str(app.secret_key), client.get_cookie("arcade_player").value)
+    spawned, done = [], []
+    state = app.extensions["players"]
+    ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
+    ledger.connect("sid", token)
+    options = daily["options"]
+    ledger.route("sid", "jugs", options, lambda: done.append("first"), done.append)
+    ledger.route("sid", "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append)
+    assert done == [] and len(spawned) == 1  # nothing answered before the mark is written
+    task, args = spawned.pop()
+    task(*args)
+    assert done == ["first", "second"]
+    # the mark is on record: the line is stored, not ranked
+    got = client.post("/api/results", json=body).get_json()
+    assert (got["ranked"], got["assisted"]) == (False, True)
+
+
+def test_help_that_cannot_be_recorded_is_refused_not_given(app, monkeypatch):
+    client = app.test_client()
+    daily, _body = daily_line(client)
+    token = token_from_cookie(str(app.secret_key), client.get_cookie("arcade_player").value)
+    state = app.extensions["players"]
+    spawned, done = [], []
+    ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
+    ledger.connect("sid", token)
+    ledger.route("sid", "jugs", daily["options"], lambda: done.append("answered"), done.append)
+
+    def broken():
+        raise RuntimeError("the database is down")
+
+    monkeypatch.setattr(state.db, "writing", broken)
+    task, args = spawned.pop()
+    task(*args)
+    assert done == ["could not record this request; try again"]
