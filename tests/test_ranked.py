@@ -8,12 +8,12 @@ from the player's socket about it while it is open makes it unranked.
 import datetime as dt
 
 import pytest
+from helpers.apps import make_app
 from helpers.sockets import Inbox
 
 from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
-from webapp import create_app
 from webapp.players.helps import HelpLedger
 from webapp.players.identity import token_from_cookie
 
@@ -33,7 +33,7 @@ class Clock:
 
 def build_app(url, clock, folder):
     """The app on ``url`` with the test's clock; the daily is made in the test process."""
-    app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock)
+    app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock)
     app.extensions["players"].daily = lambda game, day: catalogue.get(game).generate(
         {}, daily_seed(game, day), True
     )
@@ -137,7 +137,7 @@ def test_asking_about_other_rules_or_anothers_socket_is_not_help(app):
 
 
 def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
-    from webapp.http.levels import level_ref  # the level's own link: ?level=<pack>/<n>
+    from webapp.levels.facts import level_ref  # the level's own link: ?level=<pack>/<n>
 
     level = catalogue.get("jugs").levels()[1]
     options = dict(level["options"])
@@ -171,8 +171,7 @@ def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
 ):
     from webapp.storage.models import Player
 
-    app = create_app(
-        testing=True,
+    app = make_app(
         DATABASE_URL=database_url,
         DATA_DIR=str(tmp_path),
         CLOCK=clock,

@@ -22,11 +22,12 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
+from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
 from ..players.identity import COOKIE, token_from_cookie
+from ..puzzle_request import BadRequest
 from .admission import Admission
-from .replies import error_payload
-from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
+from .validation import one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ REFUSED_CLOSE_SECONDS = 1.0
 
 
 def register_events(
-    socketio: SocketIO, runner: JobCore, limiter: RateLimiter, admission: Admission
+    socketio: SocketIO, jobs: JobCore, limiter: RateLimiter, admission: Admission
 ) -> None:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
@@ -75,7 +76,7 @@ def register_events(
         log_id = _log_id()
         try:
             job = parse_job_request(one_payload(kind, args))
-        except PayloadError as err:
+        except BadRequest as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
             return
@@ -84,7 +85,7 @@ def register_events(
         request_id_ = job.id
 
         def run() -> None:
-            runner.submit(sid, kind, job, log_id, address=address)
+            jobs.submit(sid, kind, job, log_id, address=address)
 
         def refuse(message: str) -> None:
             socketio.emit("error", error_payload(message, kind, request_id_), to=sid)
@@ -128,10 +129,10 @@ def register_events(
             return
         try:
             job_id = parse_cancel(one_payload("cancel", args))
-        except PayloadError as err:
+        except BadRequest as err:
             reply_error(str(err), "cancel", payload)
             return
-        runner.cancel(_sid(), job_id)
+        jobs.cancel(_sid(), job_id)
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:
@@ -144,7 +145,7 @@ def register_events(
         admission.release(_sid())
         _helps().disconnect(_sid())
         limiter.forget(_sid())
-        runner.drop(_sid())
+        jobs.drop(_sid())
 
     @socketio.on_error_default
     def on_unexpected(err: BaseException) -> None:

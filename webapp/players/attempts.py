@@ -39,10 +39,11 @@ from sqlalchemy.exc import IntegrityError
 from solver import catalogue
 from solver.core.errors import BoardError
 
+from ..puzzle_request import BadRequest, game_named
 from ..storage import Database
 from ..storage.models import Attempt
 from .identity import COOKIE, COOKIE_DAYS, find_player, new_player, signer, token_from_cookie
-from .puzzles import Puzzle, full_options, game_named, identify
+from .puzzles import Puzzle, full_options, identify
 
 
 def family(game: str, options_json: str) -> str:
@@ -54,7 +55,7 @@ def request_family(game: str, options: dict) -> str | None:
     """:func:`family` of an ``analyse``/``solve`` request (None: options no puzzle has)."""
     try:
         full = full_options(catalogue.get(game), options)
-    except (BoardError, KeyError):
+    except (BoardError, BadRequest):
         return None
     # the same text as Puzzle.options_json
     return family(game, Puzzle(game, "", full, None, None).options_json)
