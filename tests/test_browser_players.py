@@ -96,6 +96,8 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     # back at the start, the coach's first move shows that both players took it
     first_move = engine_solution("jugs", board["board"], goal=board["options"]["goal"])[0][0]
     view = GamePage(page, live_server).open("jugs", daily=1)
+    view.click("restart")  # the finished line came back with the page (the tab kept it)
+    view.wait_state(board["board"])
     option = page.locator(f'[data-testid="option"][data-move="{first_move["text"]}"]')
     expect(option).to_have_attribute("data-players", re.compile(r"^\d+$"), timeout=10_000)
     assert int(option.get_attribute("data-players")) >= 2

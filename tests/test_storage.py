@@ -17,7 +17,7 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db = Database(database_url)
     assert db.revision() is None
     db.upgrade()
-    assert db.revision() == db.head() == "0004"
+    assert db.revision() == db.head() == "0005"
     found = inspect(db.engine)
     for table in TABLES:
         columns = {c["name"] for c in found.get_columns(table.name)}
@@ -61,6 +61,7 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
         "player_sessions": 0,
         "results": 1,
         "imported_progress": 0,
+        "attempts": 0,
     }
     target = Database(database_url)
     assert restore(target, path)["results"] == 1
@@ -89,7 +90,7 @@ def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
             timeout=120,
         )
 
-    assert "at revision 0004" in run("upgrade").stdout
+    assert "at revision 0005" in run("upgrade").stdout
     _fill(Database(database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0

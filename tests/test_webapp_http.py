@@ -61,8 +61,8 @@ def test_lobby_links_every_game_and_level(client):
     for game in catalogue.games():
         assert f'href="/play/{game}"' in html
     level_links = [
-        unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?board=[^"]+)"', html)
-    ]
+        unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?level=[^"]+)"', html)
+    ]  # a level's own link (ranked), not a board's (free play)
     opened = {page_config(client.get(link))["board"] for link in level_links}
     assert len(klotski_levels()) >= 10
     assert opened == {level["board"] for level in all_levels()}

@@ -35,8 +35,10 @@ function playedLine(ctrl) {
   return [done[0].before, ...done.map((entry) => entry.after)];
 }
 
-/** A line that used Solve is assisted (hints do not count as help here). */
+/** A line that used Solve is assisted; on a ranked attempt, so is one that used Hint or
+ * the coach (the server keeps its own record of help too). */
 function isAssisted(ctrl) {
+  if (ctrl.helped) return true;
   if (typeof ctrl.assisted === "boolean") return ctrl.assisted;
   return ctrl.history.entries.slice(0, ctrl.history.cursor).some((entry) => entry.kind === "playback");
 }
@@ -114,7 +116,8 @@ export class Players {
     if (!this.section || !ctrl.initialBoard || !ctrl.isSolved()) return;
     const states = playedLine(ctrl);
     const key = states && states.join("|");
-    if (!states || key === this.sent) return;
+    if (!states) { ctrl.settle(); return; } // nothing to send: the coach opens all the same
+    if (key === this.sent) return;
     this.sent = key;
     this.submit(states);
   }
@@ -127,8 +130,11 @@ export class Players {
     };
     try {
       this.result = await call("POST", "/api/results", body);
+      // on record: the coach may ask the server about the puzzle now (analysis after the game)
+      ctrl.settle();
       await this.showBoard();
     } catch (error) {
+      ctrl.settle();
       this.section.hidden = false;
       this.section.querySelector("[data-testid=standing]").textContent = `Not recorded: ${error.message}`;
     }
@@ -152,13 +158,17 @@ export class Players {
     const standing = this.section.querySelector("[data-testid=standing]");
     const parts = [];
     const rank = element("strong", { "data-testid": "rank" });
-    if (result.ranked && board.me && board.me.rank) {
+    if (board.me && board.me.rank && (result.ranked || this.config.attempt)) {
       rank.textContent = `#${board.me.rank}`;
       parts.push("Rank ", rank, ` of ${board.players}`);
       if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
+      // a later line on the same puzzle: the standing is the ranked attempt's
+      if (!result.ranked) parts.push(" (this line is not ranked: your ranked attempt's finish counts)");
     } else {
       rank.textContent = "unranked";
-      parts.push(rank, result.assisted ? " (solved with help)" : "");
+      parts.push(rank, result.assisted ? " (solved with help)"
+        : this.config.attempt ? " (your ranked attempt at this puzzle was already over)"
+          : " (free play: the daily and a level's own link from the lobby are ranked)");
     }
     if (this.config.generated) {
       const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));

@@ -21,6 +21,7 @@ from solver.core.replay import replay_line
 
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
+from .attempts import judge, may_make_player, open_attempt
 from .identity import (
     COOKIE,
     COOKIE_DAYS,
@@ -268,7 +269,19 @@ def submit_result():
         with state.db.writing() as session:
             player = _player_made(session)
     player_id = player.id
-    result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
+    # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
+    state.helps.settle(g.player_token)
+    verdict = judge(state.db, player_id, puzzle, seconds, assisted, state.now())
+    result, created = store(
+        state.db,
+        player_id,
+        puzzle,
+        replay,
+        verdict.seconds,
+        verdict.assisted,
+        state.now(),
+        ranked=verdict.ranked,
+    )
     if created:
         state.choices.forget(puzzle.key)
     shortest = result.shortest
@@ -301,9 +314,18 @@ def _day(text) -> dt.date:
 
 @players.get("/daily/<name>")
 def daily(name: str):
+    """Today's daily; handing it to the player opens their ranked attempt (its clock)."""
     game = game_named(name)
     day = _today()
-    puzzle = daily_puzzle(game, day, _state().daily)
+    state = _state()
+    puzzle = daily_puzzle(game, day, state.daily)
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None and may_make_player(state):
+        with state.db.writing() as session:
+            player = _player_made(session)
+    if player is not None:
+        open_attempt(state.db, player.id, puzzle, state.now())
     return jsonify(
         game=game.name,
         date=day.isoformat(),

@@ -238,6 +238,7 @@ _UNIQUE = {
     "player_sessions": (("id",), ("secret_hash",)),
     "results": (("id",), ("player_id", "puzzle", "line_hash")),
     "imported_progress": (("id",),),
+    "attempts": (("id",), ("player_id", "puzzle")),
 }
 
 
@@ -270,3 +271,8 @@ def _check_row(table: str, row: dict, players: set[int], results: ResultCheck) -
         for name in ("moves", "extra", "min"):
             if row[name] is not None and row[name] > 1_000_000:
                 raise BackupRefused(f"{name} must be at most 1000000")
+    elif table == "attempts":
+        if not (HEX64.fullmatch(row["puzzle"]) and HEX64.fullmatch(row["family"])):
+            raise BackupRefused("puzzle and family must be sha256 keys")
+        if row["finished"] is not None and row["finished"] < row["opened"]:
+            raise BackupRefused("an attempt cannot finish before it opened")

@@ -1,4 +1,5 @@
-"""The tables: players, the results they submitted, the progress their browsers imported.
+"""The tables: players, the results they submitted, the progress their browsers imported,
+and their ranked attempts.
 
 Nothing personal: a player is a random token (in a signed cookie), an optional
 display name and the hash of a recovery code. The schema itself is defined by the
@@ -120,8 +121,31 @@ class ImportedProgress(Base):
     at: Mapped[str | None] = mapped_column(String(10))
 
 
+class Attempt(Base):
+    """A ranked attempt: opened when the server handed the puzzle to the player (its
+    clock starts then), marked assisted when the player's sockets asked about it."""
+
+    __tablename__ = "attempts"
+    __table_args__ = (
+        # the first open counts: reopening the page does not restart the clock
+        UniqueConstraint("player_id", "puzzle", name="uq_attempts_puzzle"),
+        Index("ix_attempts_family", "player_id", "family"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    #: the puzzle's key (:attr:`webapp.players.puzzles.Puzzle.key`)
+    puzzle: Mapped[str] = mapped_column(String(64))
+    #: sha256 of game and options: what a socket's analyse or solve is matched on
+    family: Mapped[str] = mapped_column(String(64))
+    opened: Mapped[dt.datetime] = mapped_column(DateTime)
+    assisted: Mapped[bool] = mapped_column(Boolean)
+    #: when a result ended it (None while open)
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
+
+
 #: the tables a backup holds (the new players' hour-long counts are not worth keeping)
 TABLES = [
     Base.metadata.tables[model.__tablename__]
-    for model in (Player, PlayerSession, Result, ImportedProgress)
+    for model in (Player, PlayerSession, Result, ImportedProgress, Attempt)
 ]
