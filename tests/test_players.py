@@ -5,6 +5,7 @@ clock it can move (UTC days for streaks). The daily is made by the game's own
 generator in the test process (the app's page workers are not needed here).
 """
 
+import datetime as dt
 import threading
 
 import pytest
