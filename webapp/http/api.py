@@ -10,8 +10,6 @@ Bad requests get 400 with {ok: false, error}.
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -20,6 +18,7 @@ from solver.core.errors import BoardError
 from solver.engine import parse_board
 
 from ..jobs.model import CHECK, TaskRequest
+from .body import BadJson, loads
 from .links import play_url
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -33,8 +32,8 @@ def _json_body():
     """The request's JSON body; raises BoardError when it cannot be read or parsed.
 
     Read here rather than by ``request.get_json`` so a broken chunked body, a body
-    over the size limit and JSON nested deeper than the parser's recursion limit
-    are each a clear 4xx, never a 500.
+    over the size limit, JSON nested deeper than the parser's recursion limit and
+    numbers no endpoint takes (:mod:`webapp.http.body`) are each a clear 4xx, never a 500.
     """
     try:
         data = request.get_data(cache=True)
@@ -46,11 +45,9 @@ def _json_body():
     except Exception:  # noqa: BLE001 - a garbled (chunked) body
         raise BoardError("could not read the request body") from None
     try:
-        return json.loads(data)
-    except RecursionError:
-        raise BoardError("the JSON is nested too deeply") from None
-    except ValueError:
-        return None
+        return loads(data)
+    except BadJson as err:
+        raise BoardError(str(err)) from None
 
 
 def _read_request():

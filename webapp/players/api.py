@@ -11,15 +11,17 @@ request is a 4xx ``{"error"}`` and writes nothing.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from solver.core.errors import BoardError
-from solver.core.replay import replay_line
+from solver.core.replay import MAX_LINE, Replay, check_count
+from solver.engine import MAX_BOARD_CHARS
 
+from ..http.body import BadJson, loads
+from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
 from ..storage.models import ImportedProgress, Player
 from .identity import (
     COOKIE,
@@ -49,7 +51,10 @@ from .records import (
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
-RESULT_BODY_BYTES = 1_048_576  # a long line of a big board; other writes keep the app's limit
+#: the longest line of the biggest board a game allows (a 10x10 Klotski board is 109
+#: characters; quotes, a comma and a space each) and room for the other fields; other
+#: writes keep the app's limit. The position count is checked before any parsing.
+RESULT_BODY_BYTES = MAX_LINE * 120 + 2 * MAX_BOARD_CHARS + 4096
 MAX_SECONDS = 7 * 24 * 3600
 MAX_IMPORTED = 500  # progress entries imported from one browser
 
@@ -94,11 +99,9 @@ def _body(limit: int | None = None) -> dict:
             raise Refused("the request body is too large", 413) from None
         raise Refused("could not read the request body") from None
     try:
-        body = json.loads(data)
-    except RecursionError:
-        raise Refused("the JSON is nested too deeply") from None
-    except ValueError:
-        raise Refused("send a JSON object") from None
+        body = loads(data)
+    except BadJson as err:
+        raise Refused(f"send a JSON object ({err})") from None
     if not isinstance(body, dict):
         raise Refused("send a JSON object")
     return body
@@ -244,11 +247,42 @@ def _imported(key, value) -> ImportedProgress:
 
 
 def _seconds(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Refused("seconds must be a number")
+    # compared before anything converts it: float(10**400) would raise OverflowError
+    if isinstance(value, float) and not math.isfinite(value):
         raise Refused("seconds must be a number")
     if not 0 <= value <= MAX_SECONDS:
         raise Refused(f"seconds must be from 0 to {MAX_SECONDS}")
     return round(float(value), 2)
+
+
+def _replayed(puzzle: Puzzle, states: list) -> Replay:
+    """``states`` replayed by a solver process within ``REPLAY_SECONDS`` (never on the
+    web process's loop: a long line of a big board takes seconds); the request waits
+    cooperatively, and the replay lane's fair shares (by address, then player) keep one
+    flooding address from delaying the others. BoardError for a bad line, 503 when over budget."""
+    task = TaskRequest(
+        puzzle.game,
+        {
+            "board": puzzle.board,
+            "options": puzzle.options,
+            "states": states,
+            "shortest": puzzle.shortest,
+        },
+    )
+    try:
+        done = current_app.extensions["jobs"].page_task(
+            REPLAY,
+            task,
+            float(current_app.config["REPLAY_SECONDS"]),
+            address=request.remote_addr or "",
+            player=g.player_token or "",
+            lane_name=REPLAY_LANE,
+        )
+    except TaskRefused as err:
+        raise Refused(str(err), 503, {"Retry-After": "5"}) from None
+    return Replay(tuple(done["states"]), done["length"])
 
 
 def _standing(puzzle: Puzzle, player_id: int) -> dict:
@@ -267,8 +301,11 @@ def submit_result():
         raise Refused("assisted must be true or false")
     state = _state()
     today = _today()
-    puzzle, domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
-    replay = replay_line(domain, puzzle.board, body.get("states") or [])
+    states = body.get("states") or []
+    check_count(states)  # over MAX_LINE: refused before the puzzle is even identified
+    puzzle, _domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
+    check_count(states, puzzle.shortest)
+    replay = _replayed(puzzle, states)
     with state.db.session() as session:  # most players exist: no write lock to read them
         player = _player(session, create=False)
     if player is None:
