@@ -398,7 +398,7 @@ def test_both_back_ends_follow_the_lane_protocol():
 
 def test_readyz_has_the_same_keys_for_every_lane(client):
     pools = client.get("/readyz").get_json()["pools"]
-    assert set(pools) == {"analyse", "solve", "page"}
+    assert set(pools) == {"analyse", "solve", "page", "replay"}
     keys = {frozenset(stats) for stats in pools.values()}
     assert len(keys) == 1 and {"busy", "queued", "lost", "ready", "size"} <= next(iter(keys))
 

@@ -6,10 +6,10 @@ Templates and static files live at the top of the repository (``templates/``,
 either from this file, so the app works from any working directory.
 
 Searches run off the request thread, under the job core (:mod:`webapp.jobs.core`)
-and its three lanes: the quick lane (this machine's analysis processes: lookups
+and its four lanes: the quick lane (this machine's analysis processes: lookups
 and every first, short try), the long lane (searches that need more, fair between
-addresses and their players) and the page lane (generated levels, the editor's
-check). On one server every lane is a pool of this machine's processes
+addresses and their players), the page lane (generated levels, the editor's
+check) and the replay lane (submitted lines, checked move by move). On one server every lane is a pool of this machine's processes
 (:mod:`webapp.jobs.pool`). With ``MESSAGE_QUEUE`` set to a Redis URL the app joins a
 cluster: web processes share clients through Flask-SocketIO's message queue and
 the long lane's searches go to RQ workers on the same Redis
@@ -33,7 +33,7 @@ from .http.api import api
 from .http.health import health
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
-from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
+from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
@@ -95,6 +95,14 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
         ),
         LONG: _long_lane(config, settings),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
+        # submitted lines: never on the web process's loop, fair between addresses
+        REPLAY_LANE: WorkerPool(
+            REPLAY_LANE,
+            config["REPLAY_WORKERS"],
+            config["REPLAY_QUEUE"],
+            settings(0, False),
+            max_per_address=config["REPLAY_QUEUE_PER_CLIENT"],
+        ),
     }
     return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
 

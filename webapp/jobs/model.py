@@ -18,15 +18,19 @@ from typing import Any
 #: a client's two kinds of job: a hint and distance (table lookups, kept fast), a full solve
 ANALYSE = "analyse"
 SOLVE = "solve"
-#: the two kinds of page task: a generated level, the editor's solvability check
+#: the kinds of page task: a generated level, the editor's solvability check, and the
+#: replay of a submitted line (:mod:`webapp.players.api`)
 GENERATE = "generate"
 CHECK = "check"
+REPLAY = "replay"
 #: the three lanes, named as ``/readyz`` reports them: the quick lane (this machine's
 #: analysis processes, in both modes), the long lane (this machine's solve processes,
 #: or RQ workers in a cluster) and the page lane (generated levels, checks)
 QUICK = "analyse"
 LONG = "solve"
 PAGE = "page"
+#: ... and the replay lane (submitted lines; this machine's processes in both modes)
+REPLAY_LANE = "replay"
 
 #: what a search reports when its budget ran out (never sent to a player as such)
 GAVE_UP = "gave_up"
@@ -55,7 +59,8 @@ class JobRequest:
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily} or ``check`` {board, options}."""
+    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options} or
+    ``replay`` {board, options, states, shortest}."""
 
     game: str
     args: dict = field(default_factory=dict)
