@@ -100,7 +100,7 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
             REPLAY_LANE,
             config["REPLAY_WORKERS"],
             config["REPLAY_QUEUE"],
-            settings(0, False),
+            settings(5, False),
             max_per_address=config["REPLAY_QUEUE_PER_CLIENT"],
         ),
     }
