@@ -31,6 +31,7 @@ from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
 from .http.api import api
 from .http.health import health
+from .http.levels import load_levels
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
@@ -139,12 +140,17 @@ def create_app(testing: bool = False, **config) -> Flask:
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         message_queue=app.config["MESSAGE_QUEUE"],
     )
+    load_levels()  # every game imported and indexed before the first request, not on it
     runner = _make_core(app, socketio)
     app.extensions["jobs"] = runner
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    # compiled now: Jinja compiles a template on its first render, which took a request
+    # hundreds of milliseconds on the event loop
+    for name in app.jinja_env.list_templates(extensions=("html",)):
+        app.jinja_env.get_template(name)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)

@@ -83,12 +83,21 @@ class GeventServer:
     def blocks(self, since: int | None = None) -> list[str]:
         """The monitor's reports (each with its stack) since ``since`` (default: start-up)."""
         text = self.text(self.started if since is None else since)
-        starts = [m.start() for m in re.finditer(re.escape(BLOCKED), text)]
+        starts = [text.rfind("\n", 0, m.start()) + 1 for m in re.finditer(BLOCKED, text)]
         reports = []
         for index, start in enumerate(starts):
-            begin = text.rfind("\n", 0, max(0, start - 200)) + 1
             end = starts[index + 1] if index + 1 < len(starts) else len(text)
-            reports.append(text[begin:end][:4000])
+            report = text[start:end]
+            stack = report.partition("Blocked Stack")[2].partition("\n\n")[0]
+            if stack.count('File "') <= 1 and "gevent/_monitor.py" in stack:
+                # the monitor thread's own hub "blocked" by the monitor sleeping between
+                # checks: gevent reports its own thread, not the server's loop
+                continue
+            # the header and the blocked greenlet's stack, innermost frames last
+            head = report.partition("\n")[0]
+            lines = stack.splitlines()
+            own = [line for line in lines if "/webapp/" in line or "/solver/" in line]
+            reports.append("\n".join([head, *own[-8:], "...", *lines[-12:]]))
         return reports
 
     def assert_no_block(self, since: int | None = None) -> None:

@@ -14,6 +14,7 @@ import datetime as dt
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
+from sqlalchemy import insert
 from werkzeug.exceptions import HTTPException
 
 from solver.core.errors import BoardError
@@ -216,9 +217,10 @@ def import_progress():
         if player.imported is not None:
             return jsonify(imported=0, already=True)
         player.imported = _state().now()
-        for row in rows:
-            row.player_id = player.id
-            session.add(row)
+        session.flush()  # a new player's id
+        if rows:
+            # one executemany: 500 ORM objects flushed one by one held the loop ~0.2 s
+            session.execute(insert(ImportedProgress), [{**r, "player_id": player.id} for r in rows])
     return jsonify(imported=len(rows), already=False)
 
 
@@ -230,17 +232,17 @@ def _count(value, name: str, allow_none: bool = False) -> int | None:
     return value
 
 
-def _imported(key, value) -> ImportedProgress:
+def _imported(key, value) -> dict:
     if not isinstance(key, str) or not 1 <= len(key) <= 2200 or not isinstance(value, dict):
         raise Refused("each progress entry is key: {moves, extra, min, at}")
     at = value.get("at")
-    return ImportedProgress(
-        key=key,
-        moves=_count(value.get("moves"), "moves"),
-        extra=_count(value.get("extra", 0), "extra"),
-        min=_count(value.get("min"), "min", allow_none=True),
-        at=at[:10] if isinstance(at, str) else None,
-    )
+    return {
+        "key": key,
+        "moves": _count(value.get("moves"), "moves"),
+        "extra": _count(value.get("extra", 0), "extra"),
+        "min": _count(value.get("min"), "min", allow_none=True),
+        "at": at[:10] if isinstance(at, str) else None,
+    }
 
 
 # -- results and the daily ----------------------------------------------------------
