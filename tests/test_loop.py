@@ -239,7 +239,7 @@ def test_the_heaviest_request_of_every_endpoint_blocks_nobody(gevent_server):
         with HealthPoller(url) as health:
             for player, (event, payload) in zip(players, searches, strict=True):
                 player.emit(event, payload)
-            with ThreadPoolExecutor(6) as pool:
+            with ThreadPoolExecutor(2) as pool:
                 answers = list(
                     pool.map(
                         lambda r: request(url, r[0], r[1], r[2], source="127.0.30.1"), requests

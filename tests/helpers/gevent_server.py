@@ -89,9 +89,9 @@ class GeventServer:
             end = starts[index + 1] if index + 1 < len(starts) else len(text)
             report = text[start:end]
             stack = report.partition("Blocked Stack")[2].partition("\n\n")[0]
-            if stack.count('File "') <= 1 and "gevent/_monitor.py" in stack:
-                # the monitor thread's own hub "blocked" by the monitor sleeping between
-                # checks: gevent reports its own thread, not the server's loop
+            if "gevent/_monitor.py" in stack:
+                # the monitor thread's own hub, "blocked" by the monitor sleeping or
+                # writing a report: gevent reporting its own thread, not the server's loop
                 continue
             # the header and the blocked greenlet's stack, innermost frames last
             head = report.partition("\n")[0]
