@@ -21,11 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote, urlsplit
 
 import pytest
+from helpers.apps import make_app
 from helpers.klotski import crowded_board, random_walk
 from helpers.sockets import GOAL_8, LiveClient
 
 from solver.core.replay import MAX_LINE, line_cap
-from webapp import create_app
 from webapp.players.api import RESULT_BODY_BYTES
 
 #: the longest a /healthz poll may wait for an answer after the one before
@@ -292,9 +292,7 @@ def test_a_flood_of_replays_from_one_address_does_not_starve_another(gevent_serv
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app(
-        testing=True, DATA_DIR=str(tmp_path_factory.mktemp("loop")), REPLAY_SECONDS=0.3
-    )
+    return make_app(DATA_DIR=str(tmp_path_factory.mktemp("loop")), REPLAY_SECONDS=0.3)
 
 
 def _results(app):
