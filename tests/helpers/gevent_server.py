@@ -11,6 +11,7 @@ one per test session.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -26,6 +27,17 @@ from loadtest.players import free_port
 BLOCKED = "appears to be blocked"
 #: what the tests hold the loop to, in seconds (the design's "max_blocking_time 0.1 s")
 MAX_BLOCKING_TIME = 0.1
+#: the server's scheduling priority (nice) where the tests may raise it: on a shared
+#: two-core machine with ten runnable processes, a process at the default priority
+#: waits for the CPU for longer than 0.1 s, and the monitor then reports the scheduler,
+#: not the loop. Its solver processes inherit it (their own niceness stays relative).
+SERVER_NICE = -10
+
+
+def raise_priority(who: int = 0) -> None:
+    """Run process or thread ``who`` (0: this one) at :data:`SERVER_NICE`, when allowed."""
+    with contextlib.suppress(OSError):  # not root: the default priority (a quiet machine)
+        os.setpriority(os.PRIO_PROCESS, who, SERVER_NICE)
 
 
 class GeventServer:
@@ -50,6 +62,7 @@ class GeventServer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self._err,
+            preexec_fn=raise_priority,
         )
         self._wait_ready(ready_timeout)
         # start-up (migrations, spawning the solver processes) may hold the loop before
@@ -61,8 +74,8 @@ class GeventServer:
         while True:
             try:
                 with urllib.request.urlopen(f"{self.url}/readyz", timeout=5) as answer:
-                    pools = json.load(answer)["pools"]
-                if all(p["ready"] == p["size"] for p in pools.values()):
+                    lanes = json.load(answer)["lanes"]
+                if all(lane["ready"] == lane["size"] for lane in lanes.values()):
                     return
             except OSError:
                 pass
