@@ -193,3 +193,22 @@ def gevent_server(tmp_path_factory):
     server = GeventServer(tmp_path_factory.mktemp("gevent-server"))
     yield server
     server.stop()
+
+
+@pytest.fixture
+def clock():
+    """A clock the test moves by hand (``helpers.players.Clock``), as the players' app's."""
+    from helpers.players import Clock
+
+    return Clock()
+
+
+@pytest.fixture
+def players_app(database_url, clock, tmp_path):
+    """The players' app on both databases with the test's clock, its daily made in the
+    test process; the modules about players use it as their ``app``."""
+    from helpers.players import build_app
+
+    app = build_app(database_url, clock, tmp_path)
+    yield app
+    app.extensions["players"].db.close()

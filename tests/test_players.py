@@ -9,7 +9,7 @@ import datetime as dt
 import threading
 
 import pytest
-from helpers.players import Clock, build_app, count, daily_line
+from helpers.players import build_app, count, daily_line
 
 from solver import catalogue
 from solver.engine import solve_board
@@ -18,15 +18,8 @@ from webapp.storage.models import Player, Result
 
 
 @pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def app(database_url, clock, tmp_path):
-    app = build_app(database_url, clock, tmp_path)
-    yield app
-    app.extensions["players"].db.close()
+def app(players_app):
+    return players_app
 
 
 def test_a_solved_daily_is_verified_ranked_and_answered(app):

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 from helpers.apps import make_app
-from helpers.players import NOW, Clock, build_app, count, daily_line, daily_result
+from helpers.players import NOW, build_app, count, daily_line, daily_result
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, select, text
 
@@ -23,24 +23,17 @@ from webapp.storage.operations import backup
 from webapp.storage.operations import main as db_main
 
 
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def app(database_url, clock, tmp_path):
-    app = build_app(database_url, clock, tmp_path)
-    yield app
-    app.extensions["players"].db.close()
-
-
 def _play(app, body, address="127.0.0.1"):
     """A new browser opens the daily (its attempt, and its player within the address's
     share) and sends the line."""
     client = _client_at(app, address)
     client.get("/api/daily/jugs")
     return client.post("/api/results", json=body)
+
+
+@pytest.fixture
+def app(players_app):
+    return players_app
 
 
 def test_one_address_makes_at_most_20_players_an_hour(app, clock):

@@ -5,10 +5,9 @@ API or its play page). Its seconds are the server's; an ``analyse`` or ``solve``
 from the player's socket about it while it is open makes it unranked.
 """
 
-import datetime as dt
-
 import pytest
 from helpers.apps import make_app
+from helpers.players import daily_line
 from helpers.sockets import Inbox
 
 from solver import catalogue
@@ -18,47 +17,9 @@ from webapp.players.helps import HelpLedger
 from webapp.players.sessions import cookie_owner
 
 
-class Clock:
-    """A clock the test moves by hand (a naive UTC datetime, as PlayersState.now)."""
-
-    def __init__(self):
-        self.now = dt.datetime(2026, 3, 1, 12, 0)
-
-    def __call__(self):
-        return self.now
-
-    def wait(self, seconds):
-        self.now += dt.timedelta(seconds=seconds)
-
-
-def build_app(url, clock, folder):
-    """The app on ``url`` with the test's clock; the daily is made in the test process."""
-    app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock)
-    app.extensions["players"].daily = lambda game, day: catalogue.get(game).generate(
-        {}, daily_seed(game, day), True
-    )
-    return app
-
-
-def daily_line(client, game="jugs"):
-    """Today's daily (handed to ``client``: its attempt opens) and its shortest line."""
-    daily = client.get(f"/api/daily/{game}").get_json()
-    options = {k: v for k, v in daily["options"].items() if v is not None}
-    states = solve_board(game, daily["board"], **options)["states"]
-    body = {"game": game, "board": daily["board"], "options": daily["options"], "states": states}
-    return daily, {**body, "seconds": 30, "assisted": False}
-
-
 @pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def app(database_url, clock, tmp_path):
-    app = build_app(database_url, clock, tmp_path)
-    yield app
-    app.extensions["players"].db.close()
+def app(players_app):
+    return players_app
 
 
 def test_a_claimed_zero_seconds_is_replaced_by_the_servers_clock(app, clock):

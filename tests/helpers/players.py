@@ -26,6 +26,9 @@ class Clock:
     def next_day(self, days=1):
         self.now += dt.timedelta(days=days)
 
+    def wait(self, seconds):
+        self.now += dt.timedelta(seconds=seconds)
+
 
 def make_daily(game, day):
     return catalogue.get(game).generate({}, daily_seed(game, day), True)

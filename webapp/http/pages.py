@@ -23,7 +23,8 @@ from solver.core.game import Game
 
 from ..edge import error_page
 from ..jobs.model import TaskRefused
-from ..players.attempts import give_cookie, open_for_page
+from ..players.attempts import open_for_page
+from ..players.sessions import set_player_cookie
 from .links import lobby_games, lobby_packs, play_config
 
 pages = Blueprint("pages", __name__)
@@ -52,7 +53,7 @@ def _game_page(template: str, name: str, ranked: bool = False):
     )
     response = make_response(page, 400 if config["error"] else 200)
     if cookie:
-        give_cookie(response, cookie)
+        set_player_cookie(response, cookie)
     return response
 
 

@@ -26,8 +26,6 @@ from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
 from .attempts import judge, open_attempt
 from .identity import (
-    COOKIE,
-    COOKIE_DAYS,
     NameRefused,
     TooManyPlayers,
     address_key,
@@ -51,7 +49,7 @@ from .records import (
     store,
     streak,
 )
-from .sessions import cookie_player, session_cookie
+from .sessions import cookie_player, session_cookie, set_player_cookie
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
@@ -122,14 +120,7 @@ def _remember(response):
         _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
     cookie = session_cookie(_state(), _secret(), token if response.status_code < 400 else None)
     if cookie:
-        response.set_cookie(
-            COOKIE,
-            cookie,
-            max_age=COOKIE_DAYS * 86400,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure,
-        )
+        set_player_cookie(response, cookie)
     return response
 
 

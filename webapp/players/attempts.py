@@ -31,7 +31,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import cast
 
-from flask import Response, current_app, request
+from flask import current_app, request
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -42,7 +42,7 @@ from solver.core.errors import BoardError
 from ..puzzle_request import BadRequest, game_named
 from ..storage import Database
 from ..storage.models import Attempt
-from .identity import COOKIE, COOKIE_DAYS, TooManyPlayers, address_key, find_player, new_player
+from .identity import TooManyPlayers, address_key, find_player, new_player
 from .puzzles import Puzzle, full_options, identify
 from .sessions import cookie_player, session_cookie
 
@@ -197,16 +197,3 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
         player_id = player.id
     view = open_attempt(state.db, player_id, puzzle, state.now())
     return view.page(), session_cookie(state, secret, made)
-
-
-def give_cookie(response: Response, cookie: str) -> None:
-    """The player cookie a page sets (a new player's session, or an old cookie's), as
-    the players' API sets it."""
-    response.set_cookie(
-        COOKIE,
-        cookie,
-        max_age=COOKIE_DAYS * 86400,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import secrets
 
-from flask import g, request
+from flask import Response, g, request
 from sqlalchemy import delete, select
 
 from ..storage.models import Player, PlayerSession
 from .identity import (
     COOKIE,
+    COOKIE_DAYS,
     find_player,
     find_session,
     new_session,
@@ -82,6 +83,19 @@ def _open_session(state, token: str) -> tuple[int | None, str | None]:
         if player is None:
             return None, None
         return new_session(session, player.id, state.now(), request.headers.get("User-Agent"))
+
+
+def set_player_cookie(response: Response, cookie: str) -> None:
+    """Set the player cookie (signed, HttpOnly, SameSite=Lax), on every response that
+    makes or moves a player: the players' API and the pages alike."""
+    response.set_cookie(
+        COOKIE,
+        cookie,
+        max_age=COOKIE_DAYS * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
 
 
 def session_cookie(state, secret: str, token: str | None) -> str | None:

@@ -53,7 +53,7 @@ def private_file(path: Path) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
     os.close(fd)
     for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        if each.exists():
+        if each.is_file():  # never a device or a link's target elsewhere
             each.chmod(0o600)
 
 

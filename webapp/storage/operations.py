@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -40,7 +41,8 @@ def backup(db: Database, path: Path) -> dict[str, int]:
             tables[table.name] = [{k: _plain(v) for k, v in row.items()} for row in rows]
     data = {"format": FORMAT, "revision": db.revision(), "tables": tables}
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)  # an older file keeps its mode through O_CREAT
+    if stat.S_ISREG(os.fstat(fd).st_mode):  # a file, not a device such as /dev/stdout
+        os.fchmod(fd, 0o600)  # an older file keeps its mode through O_CREAT
     with os.fdopen(fd, "w") as out:
         out.write(json.dumps(data, separators=(",", ":")))
     return {name: len(rows) for name, rows in tables.items()}
