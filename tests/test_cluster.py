@@ -37,7 +37,7 @@ TEN_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMN.."
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     started = Cluster(
-        tmp_path_factory.mktemp("cluster") / "honcho.log",
+        tmp_path_factory.mktemp("cluster") / "cluster.log",
         {
             "ARCADE_SOLVE_SECONDS": "60",
             "ARCADE_LOG_LEVEL": "WARNING",
