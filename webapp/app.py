@@ -37,6 +37,7 @@ from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSetting
 from .jobs.pool import WorkerPool
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
+from .live.message_queue import LocalFirstManager
 from .live.replies import error_payload
 from .players import init_players
 from .serve.mode import async_mode
@@ -122,14 +123,16 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.debug = False  # never debug mode, whatever the environment
 
     # async_handlers=False: one client's events are handled in the order sent, so
-    # "the newest request wins" means the newest the player sent
+    # "the newest request wins" means the newest the player sent; in a cluster, the
+    # message queue carries only what other web processes need (LocalFirstManager)
+    queue = app.config["MESSAGE_QUEUE"]
     socketio = SocketIO(
         app,
         async_mode=async_mode(),  # type: ignore[arg-type]  # "gevent" or "threading"
         async_handlers=False,
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
-        message_queue=app.config["MESSAGE_QUEUE"],
+        client_manager=LocalFirstManager(queue) if queue else None,
     )
     runner = _make_core(app, socketio)
     app.extensions["jobs"] = runner
