@@ -42,6 +42,7 @@ from .live.replies import error_payload
 from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
+from .storage.outage import install as install_outage
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -140,6 +141,7 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    install_outage(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)

@@ -22,6 +22,7 @@ from solver.core.seeds import daily_seed
 
 from ..storage import Database
 from ..storage.database import data_dir
+from ..storage.shared import shared_secret, stored_daily
 from .api import players
 from .choices import Choices
 from .limits import WriteLimits
@@ -61,17 +62,27 @@ class PlayersState:
         return self._db
 
     def daily(self, game: str, day: dt.date) -> dict:
-        """``game``'s daily level on ``day``, made by the pages' generator (kept there)."""
-        from ..http.pages import level_generator
+        """``game``'s daily level on ``day``: stored in the database once the pages'
+        generator made it (:func:`~webapp.storage.shared.stored_daily`)."""
+        return stored_daily(self.db, game, day, make_daily)
 
-        return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
+
+def make_daily(game: str, day: dt.date) -> dict:
+    """``game``'s daily on ``day`` as the pages' generator makes it (seeded by the day)."""
+    from ..http.pages import level_generator
+
+    return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
 
 
-def _secret_key(app: Flask) -> str:
-    """The cookie-signing secret: ``ARCADE_SECRET_KEY``, else one kept in the data
-    directory (made once, readable by its owner only), shared by every process."""
+def _secret_key(app: Flask, state: PlayersState) -> str:
+    """The cookie-signing secret, the same in every web process: ``ARCADE_SECRET_KEY``,
+    else the one kept in the database (:func:`~webapp.storage.shared.shared_secret`).
+    A test app without a database keeps one in its data folder instead (its database
+    is opened only when a test uses it)."""
     if app.config.get("SECRET_KEY"):
         return app.config["SECRET_KEY"]
+    if not app.config.get("TESTING") or app.config.get("DATABASE_URL"):
+        return shared_secret(state.db)
     path = Path(app.config.get("DATA_DIR") or data_dir()) / "secret-key"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
@@ -93,8 +104,8 @@ def _secret_key(app: Flask) -> str:
 def init_players(app: Flask, migrate: bool = True) -> PlayersState:
     """Register the players' API on ``app``; with ``migrate``, open and migrate the
     database now (start-up), else on first use."""
-    app.secret_key = _secret_key(app)
     state = PlayersState(app, app.config.get("CLOCK") or utc_now)
+    app.secret_key = _secret_key(app, state)
     app.extensions["players"] = state
     app.register_blueprint(players)
     if migrate:
