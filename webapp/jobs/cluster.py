@@ -61,6 +61,7 @@ WATCH_EVERY = 0.5
 OVERDUE_SECONDS = 5.0
 #: a registered worker without its alive key for this long leaves RQ's registry
 DEAD_AFTER = 2.0
+WORKER_PREFIX = "rq:worker:"  # RQ's key for a worker: the prefix, then its name
 
 
 class ClusterLane(FairLane):
@@ -208,19 +209,27 @@ class ClusterLane(FairLane):
             job.on_event(message["event"], message["payload"])
 
     def _count_workers(self) -> None:
-        """Count the live workers; take the dead ones (no alive key) out of RQ's registry."""
-        from rq import Worker
+        """Count the live workers; take the dead ones (no alive key) out of RQ's registry.
+
+        Only plain commands on this lane's client: RQ's ``Worker`` objects would raise
+        the client's socket timeout to RQ's own (minutes) for everyone using it."""
+        from rq.worker_registration import REDIS_WORKER_KEYS, WORKERS_BY_QUEUE_KEY, get_keys
 
         now = time.monotonic()
         live = 0
-        for worker in Worker.all(connection=self.redis, queue=self.queue):
-            if self.redis.exists(ALIVE_KEY.format(worker=worker.name)):
-                self._missing.pop(worker.name, None)
+        for key in get_keys(queue=self.queue, connection=self.redis):
+            name = key.removeprefix(WORKER_PREFIX)
+            if self.redis.exists(ALIVE_KEY.format(worker=name)):
+                self._missing.pop(name, None)
                 live += 1
-            elif now - self._missing.setdefault(worker.name, now) >= DEAD_AFTER:
-                log.warning("RQ worker %s is gone; taking it out of the registry", worker.name)
-                worker.register_death()
-                self._missing.pop(worker.name, None)
+            elif now - self._missing.setdefault(name, now) >= DEAD_AFTER:
+                log.warning("RQ worker %s is gone; taking it out of the registry", name)
+                with self.redis.pipeline() as pipe:
+                    pipe.srem(WORKERS_BY_QUEUE_KEY % QUEUE, key)
+                    pipe.srem(REDIS_WORKER_KEYS, key)
+                    pipe.expire(key, 60)
+                    pipe.execute()
+                self._missing.pop(name, None)
             else:
                 live += 1  # not seen alive yet (starting) or just missed: counted a moment
         self.capacity = max(1, live)

@@ -53,6 +53,8 @@ def redis_client(url: str | None = None):
     its commands time out after :data:`REDIS_TIMEOUT` seconds (blocking reads wait
     less than that)."""
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
     url = url or from_environment()["MESSAGE_QUEUE"]
     if url not in _clients:
@@ -61,6 +63,9 @@ def redis_client(url: str | None = None):
             socket_timeout=REDIS_TIMEOUT,
             socket_connect_timeout=REDIS_TIMEOUT,
             health_check_interval=5,
+            # redis-py retries a timed-out command 3 times with back-off by default: a
+            # hung Redis would hold each call for 4 timeouts; the callers retry instead
+            retry=Retry(NoBackoff(), 0),
         )
     return _clients[url]
 

@@ -58,11 +58,14 @@ class LocalFirstManager(socketio.RedisManager):
         try:
             if self._publisher is None:
                 import redis
+                from redis.backoff import NoBackoff
+                from redis.retry import Retry
 
                 self._publisher = redis.Redis.from_url(
                     self.redis_url,
                     socket_timeout=PUBLISH_TIMEOUT,
                     socket_connect_timeout=PUBLISH_TIMEOUT,
+                    retry=Retry(NoBackoff(), 0),  # one try: a hung Redis costs one timeout
                 )
             result = self._publisher.publish(self.channel, self.json.dumps(data))
         except Exception as err:  # noqa: BLE001 - Redis out of reach: other processes miss it

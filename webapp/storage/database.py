@@ -61,8 +61,19 @@ def _bounded(seconds: float) -> Iterator[None]:
         return
     import gevent
 
-    with gevent.Timeout(seconds, DatabaseTimeout(f"no answer from the database in {seconds} s")):
-        yield
+    message = f"no answer from the database in {seconds} s"
+    started = time.monotonic()
+    try:
+        with gevent.Timeout(seconds, DatabaseTimeout(message)):
+            yield
+    except DatabaseTimeout:
+        raise
+    except Exception as err:
+        # cut off mid-command, SQLAlchemy's clean-up fails on the half-used connection
+        # with some other error: it is still the timeout
+        if time.monotonic() - started >= seconds:
+            raise DatabaseTimeout(message) from err
+        raise
 
 
 @contextmanager
