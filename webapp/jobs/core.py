@@ -323,6 +323,14 @@ class JobCore:
                 to=job.player,
             )
             return
+        except Exception as err:  # noqa: BLE001 - a back end's failure (Redis) is answered
+            log.warning("%s %s: the %s lane failed: %s", job.log_id, job.kind, lane.name, err)
+            self._emit(
+                "error",
+                error_payload(BUSY_MESSAGE, job.kind, job.request.id, job.request.game),
+                to=job.player,
+            )
+            return
         slot.job, slot.lane = job, lane
 
     def _on_event(self, job: Job, event: str, payload: Payload) -> None:
