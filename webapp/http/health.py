@@ -2,7 +2,7 @@
 
 ``/healthz`` says the process answers (HAProxy's check: a web process is taken
 out only when it stops answering). ``/readyz`` says whether it can serve
-everything: 200 with the job runner's figures, the players held against the
+everything: 200 with the job jobs's figures, the players held against the
 limit (:mod:`webapp.live.admission`) and ``"checks"`` (``database``, and in a
 cluster ``redis``: ``"ok"`` or what is wrong); 503 while shutting down or while a
 check fails, its ``status`` naming what is down. Every HTTP
@@ -65,12 +65,12 @@ def dependency_checks() -> dict[str, str]:
 
 @health.get("/readyz")
 def readyz():
-    runner = current_app.extensions["jobs"]
+    jobs = current_app.extensions["jobs"]
     checks = dependency_checks()
     down = [name for name, state in checks.items() if state != "ok"]
-    status = "shutting down" if runner.closing else (" and ".join(down) + " down" if down else "ok")
+    status = "shutting down" if jobs.closing else (" and ".join(down) + " down" if down else "ok")
     players = current_app.extensions["admission"].health()
     return (
-        jsonify(status=status, checks=checks, **runner.health(), **players),
+        jsonify(status=status, checks=checks, **jobs.health(), **players),
         200 if status == "ok" else 503,
     )

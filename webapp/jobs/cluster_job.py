@@ -2,7 +2,7 @@
 
 A web process (:class:`webapp.jobs.cluster.ClusterLane`) enqueues
 :func:`long_search` on the ``arcade`` queue; RQ's own workers run it, started
-from the ``Procfile`` with :class:`webapp.jobs.cluster_worker.ArcadeWorker`. The
+from ``deploy/supervisord.conf`` with :class:`webapp.jobs.cluster_worker.ArcadeWorker`. The
 job runs the same code as a solver process of this machine
 (:func:`webapp.jobs.process.perform`) and pushes every event back to the web
 process that asked, on that process's reply list; the web process's job core

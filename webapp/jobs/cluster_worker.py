@@ -4,7 +4,7 @@ An RQ ``SimpleWorker`` runs each job in the worker's own process instead of a
 fork per job, so the tables it warmed before its first job stay warm from job
 to job. Before taking jobs it caps its memory (``ARCADE_JOB_MEMORY_MB``), warms
 every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
-Redis to answer: started together from the Procfile, Redis may come up a
+Redis to answer: started together by supervisord (deploy/supervisord.conf), Redis may come up a
 moment later. While it lives it refreshes its alive key every second (a thread of
 its own), so the web processes count only live workers. Only RQ workers import
 this module (it needs the cluster extra).

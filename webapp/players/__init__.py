@@ -1,7 +1,7 @@
 """Players: who plays (no passwords), their verified results, the daily and leaderboards.
 
 :func:`init_players` wires it into the app: the database (migrated at start-up,
-or on first use in tests), the write limits, the clock and the daily's
+or on first use when ``MIGRATE_AT_START`` is off), the write limits, the clock and the daily's
 generator, kept in ``app.extensions["players"]``, and the API blueprint.
 """
 
@@ -10,15 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
-
-from solver import catalogue
-from solver.core.seeds import daily_seed
 
 from ..storage import Database
 from ..storage.database import data_dir
@@ -50,38 +46,25 @@ class PlayersState:
             with self._lock:
                 if self._db is None:
                     config = self.app.config
-                    url = config["DATABASE_URL"]
-                    if config.get("TESTING") and not url:
-                        # a test app that names no database gets a throwaway file,
-                        # made only when a test uses it
-                        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
-                        url = f"sqlite:///{folder}/arcade.sqlite3"
-                    db = Database(url, config.get("DATA_DIR"))
+                    db = Database(config["DATABASE_URL"], config.get("DATA_DIR"))
                     db.upgrade()
                     self._db = db
         return self._db
 
     def daily(self, game: str, day: dt.date) -> dict:
-        """``game``'s daily level on ``day``: stored in the database once the pages'
-        generator made it (:func:`~webapp.storage.shared.stored_daily`)."""
-        return stored_daily(self.db, game, day, make_daily)
-
-
-def make_daily(game: str, day: dt.date) -> dict:
-    """``game``'s daily on ``day`` as the pages' generator makes it (seeded by the day)."""
-    from ..http.pages import level_generator
-
-    return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
+        """``game``'s daily level on ``day``: stored in the database once the app's
+        level maker made it (:func:`~webapp.storage.shared.stored_daily`)."""
+        return stored_daily(self.db, game, day, self.app.extensions["levels"].daily)
 
 
 def _secret_key(app: Flask, state: PlayersState) -> str:
     """The cookie-signing secret, the same in every web process: ``ARCADE_SECRET_KEY``,
     else the one kept in the database (:func:`~webapp.storage.shared.shared_secret`).
-    A test app without a database keeps one in its data folder instead (its database
-    is opened only when a test uses it)."""
+    An app that opens its database only on first use (``MIGRATE_AT_START`` off: the
+    tests) and names none keeps one in its data folder instead."""
     if app.config.get("SECRET_KEY"):
         return app.config["SECRET_KEY"]
-    if not app.config.get("TESTING") or app.config.get("DATABASE_URL"):
+    if app.config.get("MIGRATE_AT_START") or app.config.get("DATABASE_URL"):
         return shared_secret(state.db)
     path = Path(app.config.get("DATA_DIR") or data_dir()) / "secret-key"
     path.parent.mkdir(parents=True, exist_ok=True)
