@@ -61,10 +61,10 @@ def _secret_key(app: Flask, state: PlayersState) -> str:
     """The cookie-signing secret, the same in every web process: ``ARCADE_SECRET_KEY``,
     else the one kept in the database (:func:`~webapp.storage.shared.shared_secret`).
     An app that opens its database only on first use (``MIGRATE_AT_START`` off: the
-    tests) and names none keeps one in its data folder instead."""
+    tests) keeps one in its data folder instead."""
     if app.config.get("SECRET_KEY"):
         return app.config["SECRET_KEY"]
-    if app.config.get("MIGRATE_AT_START") or app.config.get("DATABASE_URL"):
+    if app.config.get("MIGRATE_AT_START"):
         return shared_secret(state.db)
     path = Path(app.config.get("DATA_DIR") or data_dir()) / "secret-key"
     path.parent.mkdir(parents=True, exist_ok=True)
