@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -26,11 +27,14 @@ from helpers.sockets import ANSWERS, LONG, ONE_MOVE_8, LiveClient
 from sqlalchemy import create_engine, text
 
 from loadtest.cluster import Cluster
+from loadtest.players import free_port
 from solver.engine import solve_board
 from webapp.jobs.model import UNAVAILABLE_MESSAGE
 
 SOLVE_SECONDS = 12
 BACK_WITHIN = 10.0
+#: fault -> seconds until served again, as measured (printed when the module ends)
+FIGURES: dict[str, float] = {}
 
 
 class Load:
@@ -137,6 +141,13 @@ def cluster(tmp_path_factory):
     finally:
         if load is not None:
             load.stop()
+            print("\nfault: seconds to recover")
+            for fault, seconds in FIGURES.items():
+                print(f"  {fault}: {seconds:.1f}")
+            print(f"  answers {len(load.answers)}, acknowledged results {len(load.acked)}")
+            print(
+                f"  submissions refused {len(load.failed)}: {sorted({s for _, s in load.failed})}"
+            )
         started.stop()
 
 
@@ -196,15 +207,60 @@ def _restarted(started, program: str, old: int, within: float = BACK_WITHIN) -> 
     return took
 
 
+def test_a_single_server_killed_mid_burst_keeps_every_acknowledged_result(tmp_path):
+    """One server on its SQLite file, ``kill -9`` (its whole process group) while players
+    submit: every result it acknowledged is in the file afterwards."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "ARCADE_DATA_DIR": str(tmp_path),
+        "ARCADE_PREBUILD_TABLES": "0",
+        "ARCADE_LOG_LEVEL": "WARNING",
+        "ARCADE_WRITES_PER_PLAYER": "0",
+        "ARCADE_WRITES_PER_ADDRESS": "0",
+    }
+    env.pop("ARCADE_DATABASE_URL", None)
+    env.pop("ARCADE_MESSAGE_QUEUE", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webapp"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _until(lambda: _get(f"{url}/healthz")[0] == 200, 60, "the server up")
+        load = Load(url, players=0, submitters=4)
+        _until(lambda: len(load.acked) >= 20, 60, "results acknowledged")
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(10)
+        load.stop()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    engine = create_engine(f"sqlite:///{tmp_path / 'arcade.sqlite3'}")
+    with engine.connect() as connection:
+        stored = {row[0] for row in connection.execute(text("SELECT id FROM results"))}
+    engine.dispose()
+    assert load.acked and load.acked <= stored, sorted(load.acked - stored)
+
+
 def test_a_killed_web_process_is_restarted_and_the_proxy_keeps_serving(cluster):
     started, load = cluster
     old = started.pid("web:web0")
     _kill(old)
-    _answers_again(load)  # the other web process serves meanwhile
-    _until(lambda: _submits(started, load), BACK_WITHIN, "a result acknowledged")
+    FIGURES["web process kill -9: answers"] = _answers_again(load)  # the other one serves
+    _, took = _until(lambda: _submits(started, load), BACK_WITHIN, "a result acknowledged")
+    FIGURES["web process kill -9: results"] = took
     _restarted(started, "web:web0", old)
     # back in HAProxy once it answers (it warms its solver processes first)
-    _until(lambda: _get(f"{started.web_urls[0]}/healthz")[0] == 200, 60, "web0 serving")
+    _, took = _until(lambda: _get(f"{started.web_urls[0]}/healthz")[0] == 200, 60, "web0 up")
+    FIGURES["web process kill -9: web0 itself back"] = took
     _until(lambda: started._proxy_sends_to(1), BACK_WITHIN, "the proxy sending to web0")
 
 
@@ -234,6 +290,8 @@ def test_quick_answers_keep_flowing_while_redis_is_hung(cluster):
     assert max(quick) < 1.0, quick
     assert len(during) >= 5 and max(during) < 3.0, during
     assert (name, reply["message"]) == ("error", UNAVAILABLE_MESSAGE) and refused_in < 3.0
+    FIGURES["Redis hung: slowest quick answer"] = max(during)
+    FIGURES["Redis hung: long solve refused in"] = refused_in
     # Redis back: long searches are taken again
     _, status = _until(
         lambda: all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls),
@@ -258,6 +316,7 @@ def test_a_long_solve_ends_whatever_happens_to_redis(cluster):
         )
         assert name in ("solution", "unsolvable", "error")
         assert time.monotonic() - sent < SOLVE_SECONDS + 15
+        FIGURES[f"long solve with Redis frozen 4 s: ended ({name})"] = time.monotonic() - sent
     finally:
         client.close()
 
@@ -272,12 +331,13 @@ def test_redis_shut_down_comes_back_and_long_searches_with_it(cluster):
         check=False,
     )
     _answers_again(load)
-    _restarted(started, "redis", old)
+    FIGURES["redis-cli shutdown: Redis restarted"] = _restarted(started, "redis", old)
 
     def long_lane_ok():
         return all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls)
 
-    _until(long_lane_ok, BACK_WITHIN, "the long lane back")
+    _, took = _until(long_lane_ok, BACK_WITHIN, "the long lane back")
+    FIGURES["redis-cli shutdown: long lane back"] = took
 
 
 @pytest.mark.parametrize("how", ["kill -9", "pg_ctl stop"])
@@ -288,8 +348,10 @@ def test_postgresql_going_away_is_a_503_and_it_comes_back(cluster, how):
         _kill(old)
     else:
         _kill(old, signal.SIGINT)  # what pg_ctl stop -m fast sends the postmaster
+    killed = time.monotonic()
     _restarted(started, "postgres", old)
-    _, took = _until(lambda: _submits(started, load), BACK_WITHIN, "a result acknowledged")
+    _until(lambda: _submits(started, load), BACK_WITHIN, "a result acknowledged")
+    FIGURES[f"PostgreSQL {how}: results acknowledged again"] = time.monotonic() - killed
     # while it was gone: a 503 with Retry-After, never a 500
     with load.lock:
         statuses = {status for _, status in load.failed}
@@ -328,30 +390,35 @@ def test_a_frozen_postgresql_answers_503_in_seconds_not_never(cluster):
             _kill(pid, signal.SIGCONT)
     assert reply.status_code == 503 and reply.headers["Retry-After"], reply.text
     assert took < 9.0, took
+    FIGURES["PostgreSQL frozen: a submission answered 503 in"] = took
     assert ready == 503 and health["checks"]["database"] != "ok", health
     _until(lambda: _submits(started, load), BACK_WITHIN, "a result acknowledged")
 
 
-def test_a_killed_rq_worker_leaves_the_count(cluster):
+def test_a_killed_rq_worker_leaves_the_registry_and_the_count(cluster):
+    """RQ keeps a killed worker registered for minutes (its key's time to live): the
+    web processes take it out within seconds, and count only the live ones."""
     started, _ = cluster
-    killed = [worker.pid for worker in started.workers()][:1]
-    for pid in killed:
-        _kill(pid)
+    victim = started.workers()[0]
+    _kill(victim.pid)
 
     def counted_live():
-        figures = [_get(f"{u}/readyz")[1]["pools"]["solve"]["workers"] for u in started.web_urls]
-        live = [w for w in started.workers() if w.pid not in killed]
-        return all(count <= max(1, len(live)) for count in figures)
+        registered = {worker.name for worker in started.workers()}
+        figures = [_get(f"{u}/readyz")[1]["lanes"]["long"]["workers"] for u in started.web_urls]
+        return victim.name not in registered and max(figures) <= max(1, len(registered))
 
-    _until(counted_live, BACK_WITHIN, "the dead worker out of /readyz")
+    _, took = _until(counted_live, BACK_WITHIN, "the dead worker out of RQ's registry")
+    FIGURES["RQ worker kill -9: out of the registry and /readyz"] = took
 
 
 def test_a_killed_proxy_is_restarted(cluster):
     started, _ = cluster
     old = started.pid("proxy")
     _kill(old)
+    killed = time.monotonic()
     _restarted(started, "proxy", old)
     _until(lambda: _get(f"{started.url}/healthz")[0] == 200, BACK_WITHIN, "the proxy serving")
+    FIGURES["proxy kill -9: serving again"] = time.monotonic() - killed
 
 
 def test_every_acknowledged_result_is_in_the_database(cluster):
@@ -365,6 +432,7 @@ def test_every_acknowledged_result_is_in_the_database(cluster):
         stored = {row[0] for row in connection.execute(text("SELECT id FROM results"))}
     engine.dispose()
     assert acked <= stored, sorted(acked - stored)
+    FIGURES["acknowledged results, all stored"] = len(acked)
 
 
 def test_cookies_from_one_web_process_work_on_the_other(cluster):
