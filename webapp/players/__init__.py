@@ -19,8 +19,10 @@ from flask import Flask
 from ..storage import Database
 from ..storage.database import data_dir
 from ..storage.shared import shared_secret, stored_daily
+from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
 from .choices import Choices
+from .helps import HelpLedger
 from .limits import WriteLimits
 
 
@@ -37,6 +39,8 @@ class PlayersState:
         self.now = clock
         self.limits = WriteLimits()
         self.choices = Choices()
+        #: help asked by the players' sockets, recorded on their ranked attempts
+        self.helps = HelpLedger(lambda: self.db, self._spawn)
         self._db: Database | None = None
         self._lock = threading.Lock()
 
@@ -50,6 +54,10 @@ class PlayersState:
                     db.upgrade()
                     self._db = db
         return self._db
+
+    def _spawn(self, task: Callable[..., object], *args: object) -> object:
+        """A background task (a greenlet under gevent), as the app's Socket.IO runs them."""
+        return self.app.extensions["socketio"].start_background_task(task, *args)
 
     def daily(self, game: str, day: dt.date) -> dict:
         """``game``'s daily level on ``day``: stored in the database once the app's

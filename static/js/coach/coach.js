@@ -24,6 +24,7 @@ export class Coach {
   refresh(points = lineOf(this.ctrl)) {
     const ctrl = this.ctrl;
     if (!ctrl.initialBoard) return;
+    if (ctrl.coachClosed) { this.close(); return; }
     const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
     drawOptions($("options"), ctrl.analyses.get(ctrl.board),
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
@@ -32,6 +33,14 @@ export class Coach {
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
+  }
+
+  /** Ranked play: nothing of the coach is drawn (redrawn in full once it opens). */
+  close() {
+    for (const box of [$("options"), $("graph")]) {
+      box.replaceChildren();
+      box.coachKey = undefined;
+    }
   }
 
   /**

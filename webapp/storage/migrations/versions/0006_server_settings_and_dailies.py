@@ -2,14 +2,14 @@
 secret (``server_settings``) and each day's daily once made (``dailies``).
 
 Revision ID: 0006
-Revises: 0002
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0002"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
