@@ -252,9 +252,10 @@ def test_200_players_submitting_at_once_lose_nothing(app):
     def play(i):
         # each from its own address: one address makes at most 20 new players an hour
         client = app.test_client()
-        client.get("/api/daily/jugs")  # the attempt opens (the test's clock stands still)
-        start.wait()
         address = {"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"}
+        # the attempt opens (the test's clock stands still)
+        client.get("/api/daily/jugs", environ_base=address)
+        start.wait()
         reply = client.post("/api/results", json={**body, "seconds": 10 + i}, environ_base=address)
         replies[i] = reply.status_code
 

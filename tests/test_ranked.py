@@ -15,7 +15,7 @@ from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
 from webapp.players.helps import HelpLedger
-from webapp.players.identity import token_from_cookie
+from webapp.players.sessions import cookie_owner
 
 
 class Clock:
@@ -166,7 +166,7 @@ def test_a_bad_level_link_is_a_400_page_and_opens_nothing(app, ref):
         assert session.query(Attempt).count() == 0
 
 
-def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
+def test_crawlers_opening_daily_links_make_players_only_within_the_new_player_limit(
     database_url, clock, tmp_path
 ):
     from webapp.storage.models import Player
@@ -175,7 +175,7 @@ def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
         DATABASE_URL=database_url,
         DATA_DIR=str(tmp_path),
         CLOCK=clock,
-        WRITES_PER_ADDRESS=3,
+        NEW_PLAYERS_PER_ADDRESS=3,
     )
     app.extensions["players"].daily = lambda game, day: catalogue.get(game).generate(
         {}, daily_seed(game, day), True
@@ -188,10 +188,16 @@ def test_crawlers_opening_daily_links_make_players_only_within_the_write_limit(
     app.extensions["players"].db.close()
 
 
+def _owner(app, client) -> str | None:
+    """The player token the client's cookie stands for (a session's, today)."""
+    cookie = client.get_cookie("arcade_player").value
+    return cookie_owner(app.extensions["players"], str(app.secret_key), cookie)
+
+
 def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_order(app):
     client = app.test_client()
     daily, body = daily_line(client)
-    token = token_from_cookie(str(app.secret_key), client.get_cookie("arcade_player").value)
+    token = _owner(app, client)
     spawned, done = [], []
     state = app.extensions["players"]
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
@@ -211,7 +217,7 @@ def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_o
 def test_help_that_cannot_be_recorded_is_refused_not_given(app, monkeypatch):
     client = app.test_client()
     daily, _body = daily_line(client)
-    token = token_from_cookie(str(app.secret_key), client.get_cookie("arcade_player").value)
+    token = _owner(app, client)
     state = app.extensions["players"]
     spawned, done = [], []
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))

@@ -46,13 +46,13 @@ def _game_page(template: str, name: str, ranked: bool = False):
     game = _game_or_404(name)
     config = play_config(game, request.args, current_app.extensions["levels"].generator(game))
     # a ranked puzzle's play page opens the player's attempt: its clock starts now
-    config["attempt"], made = open_for_page(config) if ranked else (None, None)
+    config["attempt"], cookie = open_for_page(config) if ranked else (None, None)
     page = render_template(
         template, game=game.name, title=game.title, config=config, games=lobby_games()
     )
     response = make_response(page, 400 if config["error"] else 200)
-    if made:
-        give_cookie(response, made)
+    if cookie:
+        give_cookie(response, cookie)
     return response
 
 

@@ -24,7 +24,8 @@ from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
 from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
-from ..players.identity import COOKIE, token_from_cookie
+from ..players.identity import COOKIE
+from ..players.sessions import cookie_owner
 from ..puzzle_request import BadRequest
 from .admission import Admission
 from .validation import one_payload, parse_cancel, parse_job_request, request_id
@@ -106,7 +107,9 @@ def register_events(
             log.info("%s connected", _sid()[:8])
             # the handshake's player cookie (signed, HttpOnly): whose help this socket asks
             secret = str(current_app.secret_key)
-            _helps().connect(_sid(), token_from_cookie(secret, request.cookies.get(COOKIE)))
+            players = current_app.extensions["players"]
+            owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
+            _helps().connect(_sid(), owner)
             return
         log.info("%s refused: %s", _sid()[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")

@@ -42,8 +42,9 @@ from solver.core.errors import BoardError
 from ..puzzle_request import BadRequest, game_named
 from ..storage import Database
 from ..storage.models import Attempt
-from .identity import COOKIE, COOKIE_DAYS, find_player, new_player, signer, token_from_cookie
+from .identity import COOKIE, COOKIE_DAYS, TooManyPlayers, address_key, find_player, new_player
 from .puzzles import Puzzle, full_options, identify
+from .sessions import cookie_player, session_cookie
 
 
 def family(game: str, options_json: str) -> str:
@@ -165,7 +166,8 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     """Open the attempt of a play page opened as a ranked puzzle (see :func:`ranked_link`).
 
     Returns the page's ``attempt`` ({ranked, assisted, finished}; None when the page is
-    free play) and the token of a player made now (the page then sets its cookie).
+    free play) and the cookie to set, if any (a player made now, or an old cookie's
+    new session).
     """
     if config.get("error") or not ranked_link(config):
         return None, None
@@ -176,33 +178,33 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     if not puzzle.rankable:
         return None, None
     secret = str(current_app.secret_key)
-    token = token_from_cookie(secret, request.cookies.get(COOKIE))
+    token = cookie_player(state, secret)  # an old cookie becomes a session here
     made = None
-    with state.db.session() as session:
-        player = find_player(session, token)
-    if player is None:
-        if not may_make_player(state):
+    if token is None:
+        try:  # a new player within the address's hourly share, else the page is unranked
+            with state.db.writing() as session:
+                made = new_player(
+                    session,
+                    state.now(),
+                    address_key(secret, request.remote_addr),
+                    current_app.config["NEW_PLAYERS_PER_ADDRESS"],
+                ).token
+        except TooManyPlayers:
             return None, None
-        with state.db.writing() as session:
-            player = new_player(session, state.now())
-            made = player.token
-    view = open_attempt(state.db, player.id, puzzle, state.now())
-    return view.page(), made
+    with state.db.session() as session:
+        player = find_player(session, token or made)
+        assert player is not None  # found by its cookie, or made just now
+        player_id = player.id
+    view = open_attempt(state.db, player_id, puzzle, state.now())
+    return view.page(), session_cookie(state, secret, made)
 
 
-def may_make_player(state) -> bool:
-    """A GET that hands out a ranked puzzle makes a player only within the address's
-    write limit, so crawlers following daily links do not fill the players' table
-    (over it the puzzle is still served, unranked)."""
-    limit = current_app.config["WRITES_PER_ADDRESS"]
-    return state.limits.retry_after({f"address:{request.remote_addr}": limit}) is None
-
-
-def give_cookie(response: Response, token: str) -> None:
-    """The player cookie for a player made by a page (as the players' API sets it)."""
+def give_cookie(response: Response, cookie: str) -> None:
+    """The player cookie a page sets (a new player's session, or an old cookie's), as
+    the players' API sets it."""
     response.set_cookie(
         COOKIE,
-        signer(str(current_app.secret_key)).dumps(token),
+        cookie,
         max_age=COOKIE_DAYS * 86400,
         httponly=True,
         samesite="Lax",

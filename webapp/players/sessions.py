@@ -63,6 +63,19 @@ def cookie_player(state, secret: str) -> str | None:
     return token
 
 
+def cookie_owner(state, secret: str, cookie: str | None) -> str | None:
+    """The player token a cookie stands for (session or old format), read only: for a
+    Socket.IO handshake, which can set no cookie, so an old one stays as it is."""
+    found = session_from_cookie(secret, cookie)
+    with state.db.session() as session:
+        if found is not None:
+            row = find_session(session, found)
+            player = session.get(Player, row.player_id) if row is not None else None
+            return player.token if player is not None else None
+        token = token_from_cookie(secret, cookie)
+        return token if token is not None and find_player(session, token) else None
+
+
 def _open_session(state, token: str) -> tuple[int | None, str | None]:
     with state.db.writing() as session:
         player = find_player(session, token)
