@@ -6,7 +6,8 @@ to job. Before taking jobs it caps its memory (``ARCADE_JOB_MEMORY_MB``), warms
 every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
 Redis to answer: started together by supervisord (deploy/supervisord.conf), Redis may come up a
 moment later. While it lives it refreshes its alive key every second (a thread of
-its own), so the web processes count only live workers. Only RQ workers import
+its own), so the web processes count only live workers, and registers again with
+RQ after a Redis restart. Only RQ workers import
 this module (it needs the cluster extra).
 """
 
@@ -40,10 +41,14 @@ class ArcadeWorker(SimpleWorker):
         return super().work(*args, **kwargs)
 
     def _stay_alive(self) -> None:
+        """Refresh the alive key every second; after a Redis restart (which forgets RQ's
+        registry) register again, so the web processes count this worker again."""
         key = ALIVE_KEY.format(worker=self.name)
         while True:
             with contextlib.suppress(Exception):  # Redis hiccup: the next round tries again
                 self.connection.set(key, 1, ex=ALIVE_SECONDS)
+                if self.birth_date is not None and not self.connection.exists(self.key):
+                    self.register_birth()
             time.sleep(1.0)
 
     def _wait_for_redis(self, timeout: float = 30.0) -> None:
