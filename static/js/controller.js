@@ -298,7 +298,7 @@ export class Controller {
   evaluate() {
     if (this.coachClosed) return; // ranked play: the server is asked nothing
     const known = this.analyses.get(this.board);
-    if ((known && known.options && known.final !== false) || this.evaluating) return;
+    if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
     this.supersedeSolve("search stopped: you moved");
     this.link.request("analyse", this.payload(this.board));
   }

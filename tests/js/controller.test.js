@@ -54,7 +54,7 @@ function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}
 /** The server's analysis of `board`: `distance` moves left, best move `best`. */
 function analysis(board, distance, best = null, extra = {}) {
   return { board, solved: distance === 0, solvable: true, distance, optimal: true, final: true,
-           best_move: best, options: [], ...extra };
+           best_move: best, moves_rated: [], ...extra };
 }
 
 test("start shows the board and asks the server to analyse it", () => {

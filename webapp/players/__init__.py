@@ -18,6 +18,7 @@ from flask import Flask
 
 from ..storage import Database
 from ..storage.database import data_dir
+from ..storage.names import load_confusables
 from ..storage.shared import shared_secret, stored_daily
 from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
@@ -99,6 +100,7 @@ def init_players(app: Flask, migrate: bool = True) -> PlayersState:
     app.secret_key = _secret_key(app, state)
     app.extensions["players"] = state
     app.register_blueprint(players)
+    load_confusables()
     if migrate:
         _ = state.db
     return state

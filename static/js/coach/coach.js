@@ -5,7 +5,7 @@
 
 import { drawGraph } from "./graph.js";
 import { lineOf } from "./line.js";
-import { drawOptions } from "./options.js";
+import { drawMovesRated } from "./moves-rated.js";
 import { Review } from "./review.js";
 import { bindShare, drawResult } from "./share.js";
 
@@ -26,7 +26,7 @@ export class Coach {
     if (!ctrl.initialBoard) return;
     if (ctrl.coachClosed) { this.close(); return; }
     const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
-    drawOptions($("options"), ctrl.analyses.get(ctrl.board),
+    drawMovesRated($("options"), ctrl.analyses.get(ctrl.board),
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
                   last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
                   ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null });
