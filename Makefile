@@ -103,9 +103,10 @@ serving: $(VENV)/.test-installed
 	bash scripts/ensure-haproxy.sh
 	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
 
-# the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
-# processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS, Redis and
-# PostgreSQL (the players) on loopback, until Ctrl-C (docs/cluster.rst)
+# supervisord (deploy/supervisord.conf) in the foreground: HAProxy on PORT
+# (deploy/haproxy.cfg) in front of WEB web processes (ports PORT+1, PORT+2, ...), each
+# with its own data folder, an RQ worker pool of WORKERS, Redis and PostgreSQL (the
+# players) on loopback; whatever exits is restarted; Ctrl-C stops it all (docs/cluster.rst)
 REDIS_PORT ?= 6390
 PG_PORT ?= 5439
 WEB ?= 2
@@ -119,7 +120,7 @@ cluster: $(VENV)/.cluster-installed
 	PROXY_PORT=$(PORT) WEB_PORT=$(WEB_PORT) WEB_COUNT=$(WEB) ARCADE_TRUSTED_PROXIES=1 \
 	ARCADE_MESSAGE_QUEUE=redis://127.0.0.1:$(REDIS_PORT)/0 PG_PORT=$(PG_PORT) \
 	ARCADE_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:$(PG_PORT)/arcade \
-	$(VENV)/bin/honcho start --port $(WEB_PORT) --concurrency web=$(WEB)
+	bash scripts/cluster.sh
 
 clean:
 	rm -rf $(VENV) node_modules test-artifacts .pytest_cache .mypy_cache docs/_build

@@ -1,10 +1,10 @@
 """A cluster as ``make cluster`` runs it, started from Python: the load tool and the tests.
 
-``honcho start`` on the project's Procfile: HAProxy on one public port in front
-of the web processes (the next ports), an RQ worker pool and a redis-server,
-and PostgreSQL for the players (a throwaway cluster in :attr:`Cluster.pg_dir`),
-all on loopback, each process honcho starts in one session so :meth:`stop`
-ends them all. Players use :attr:`Cluster.url`, the proxy's one address;
+``scripts/cluster.sh``: supervisord (``deploy/supervisord.conf``) running HAProxy
+on one public port in front of the web processes (the next ports), an RQ worker
+pool and a redis-server, and PostgreSQL for the players (a throwaway cluster in
+:attr:`Cluster.pg_dir`), all on loopback, restarting whichever exits; everything
+runs in one session so :meth:`stop` ends it all. Players use :attr:`Cluster.url`, the proxy's one address;
 :attr:`Cluster.web_urls` reach the web processes behind it directly (for
 checks that need to know which one served).
 """
@@ -42,11 +42,12 @@ def free_ports(count: int) -> int:
 
 
 class Cluster:
-    """``honcho start`` on the Procfile; :meth:`stop` is a Ctrl-C."""
+    """``make cluster``'s supervisord; :meth:`stop` is a Ctrl-C."""
 
     def __init__(self, log_path: Path, env: dict | None = None, web: int = 2, workers: int = 2):
         self.redis_port, self.port = free_port(), free_ports(web + 1)
         self.pg_port, self.pg_dir = free_port(), tempfile.mkdtemp(prefix="arcade-cluster-pg-")
+        self.dir = tempfile.mkdtemp(prefix="arcade-cluster-")  # supervisord's, web data folders
         self.web = web
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.url = f"http://127.0.0.1:{self.port}"
@@ -65,32 +66,32 @@ class Cluster:
             "ARCADE_TRUSTED_PROXIES": "1",
             "PG_PORT": str(self.pg_port),
             "PG_DIR": self.pg_dir,
+            "CLUSTER_DIR": self.dir,
             "ARCADE_DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{self.pg_port}/arcade",
             **(env or {}),
         }
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "honcho",
-                "start",
-                "--no-colour",
-                "--procfile",
-                str(ROOT / "Procfile"),
-                "--app-root",
-                str(ROOT),
-                "--port",
-                str(self.port + 1),
-                "--concurrency",
-                f"web={web}",
-            ],
+            ["bash", str(ROOT / "scripts" / "cluster.sh")],
             cwd=ROOT,
             env=full_env,
             stdin=subprocess.DEVNULL,
-            stdout=open(log_path, "w"),  # noqa: SIM115 - honcho writes it for the cluster's life
+            stdout=open(log_path, "w"),  # noqa: SIM115 - supervisord writes it for the cluster's life
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+
+    def ctl(self, *args: str) -> str:
+        """``supervisorctl ARGS`` on this cluster's supervisord (its output)."""
+        command = [str(Path(sys.executable).parent / "supervisorctl")]
+        command += ["-s", f"unix://{self.dir}/supervisor.sock", *args]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+        return done.stdout
+
+    def pid(self, program: str) -> int:
+        """The process id of ``program`` (``redis``, ``postgres``, ``web:web0``,
+        ``workers``, ``proxy``) as supervisord runs it now (0: not running)."""
+        answer = self.ctl("pid", program).strip()
+        return int(answer) if answer.isdigit() else 0
 
     def log(self) -> str:
         return self.log_path.read_text()[-4000:]
@@ -133,13 +134,14 @@ class Cluster:
             return "ARCADE_WEB=" not in (response.headers.get("Set-Cookie") or "")
 
     def stop(self) -> None:
-        """Ctrl-C for honcho (it stops everything it started); killed after 20 s."""
+        """Ctrl-C for supervisord (it stops everything it started); killed after 30 s."""
         self.process.send_signal(signal.SIGTERM)
         try:
-            self.process.wait(20)
+            self.process.wait(30)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
-            raise AssertionError("honcho did not stop:\n" + self.log()) from None
+            raise AssertionError("supervisord did not stop:\n" + self.log()) from None
         finally:
             shutil.rmtree(self.pg_dir, ignore_errors=True)  # the players' throwaway cluster
+            shutil.rmtree(self.dir, ignore_errors=True)

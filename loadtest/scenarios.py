@@ -38,7 +38,7 @@ def _on_cluster(scenario):
     """``scenario(url, 0)`` on a fresh cluster (``make cluster``), through its proxy."""
     print("starting the cluster (make cluster) and warming it...", flush=True)
     folder = Path(tempfile.mkdtemp(prefix="arcade-cluster-"))
-    cluster = Cluster(folder / "honcho.log", {"ARCADE_LOG_LEVEL": "WARNING"})
+    cluster = Cluster(folder / "cluster.log", {"ARCADE_LOG_LEVEL": "WARNING"})
     try:
         cluster.wait_ready(180)
         return scenario(cluster.url, 0)

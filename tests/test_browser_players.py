@@ -1,6 +1,8 @@
 """Players in Chromium: solving the daily shows the rank, the streak and the leaderboard,
-and another player (a second browser context) appears on the same leaderboard."""
+and another player (a second browser context) appears on the same leaderboard; a result
+answered 503 is kept and sent again."""
 
+import json
 import re
 
 import pytest
@@ -115,3 +117,26 @@ def test_level_cards_show_how_many_played_and_solved(page, live_server):
     note = card.locator('[data-testid="level-players"]')
     expect(note).to_contain_text("% solved", timeout=10_000)
     assert int(note.get_attribute("data-players")) >= 1
+
+
+def test_a_result_answered_503_is_sent_again_after_retry_after(page, live_server):
+    posts = []
+
+    def first_refused(route):
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body=json.dumps({"ok": False, "error": "the database is unavailable"}),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/results", first_refused)
+    view = solve_daily_by_hand(page, live_server)
+    expect(view.testid("standing")).to_contain_text("sending again", timeout=5_000)
+    expect(view.testid("rank")).to_have_text(RANK, timeout=10_000)
+    assert len(posts) == 2 and posts[0] == posts[1]  # the same result, kept and sent again
+    view.errors[:] = [error for error in view.errors if "status of 503" not in error]
+    view.assert_no_errors()

@@ -370,3 +370,35 @@ def test_a_quick_try_keeps_its_kinds_whole_budget_before_its_process_is_a_runawa
     (job,) = core.lanes[QUICK].jobs
     assert job.limits.quick and job.limits.seconds == 0.5
     assert job.limits.runaway_after == LIMITS[kind].seconds > 0.5
+
+
+def test_the_sweeper_survives_its_lanes_failing_and_the_player_still_hears():
+    """Redis timing out under the sweeper (the long lane's submit, the quick lane's
+    listing) must not end the thread: it logs, backs off and goes on."""
+    core = make_core(quick_seconds=0.05)
+    quick, long_lane = core.lanes[QUICK], core.lanes[LONG]
+    quick.withdraw = lambda job: job in quick.jobs and not quick.jobs.remove(job)
+    failures = {"waiting": 2, "submit": 1}
+
+    def waiting():
+        if failures["waiting"]:
+            failures["waiting"] -= 1
+            raise TimeoutError("Timeout reading from socket")
+        return list(quick.jobs)
+
+    def submit(job):
+        if failures["submit"]:
+            failures["submit"] -= 1
+            raise TimeoutError("Timeout reading from socket")
+        long_lane.jobs.append(job)
+
+    quick.waiting, long_lane.submit = waiting, submit
+    core.submit("p", SOLVE, request("first"))
+    assert core.emitted.wait_for(("p", "error", "first"))  # its move failed: told
+    core.submit("q", SOLVE, request("second"))
+    deadline = time.monotonic() + 10
+    while not long_lane.jobs and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [job.request.id for job in long_lane.jobs] == ["second"]
+    assert core._sweeper is not None and core._sweeper.is_alive()
+    core.closing = True  # stops the sweeper

@@ -195,15 +195,24 @@ def test_sigterm_cancels_running_jobs_with_an_error_and_stops_the_workers(tmp_pa
         client = LiveClient(url)
         client.emit("solve", {**LONG, "id": "running"})
         client.wait("progress", timeout=20)
+        idle = LiveClient(url)  # a player with no job: told, then let go
         workers = _descendants(server.pid)
         assert len(workers) >= 2  # gunicorn's worker and the solver's
         stopped = time.monotonic()
         server.send_signal(signal.SIGTERM)
         try:
-            _, error = client.wait("error", timeout=10)
+            _, error = client.wait("error", timeout=10, where=lambda p: p["event"] != "restart")
+            _, notice = idle.wait("error", timeout=5)
         except AssertionError:
             raise AssertionError((tmp_path / "server.log").read_text()[-3000:]) from None
         assert error["id"] == "running" and "shutting down" in error["message"]
+        assert notice == {
+            "message": "the server is restarting; reconnecting...",
+            "event": "restart",
+        }
+        while idle.sio.connected and time.monotonic() - stopped < 5:
+            time.sleep(0.05)
+        assert not idle.sio.connected  # its socket closed within 5 s
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:

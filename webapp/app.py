@@ -41,9 +41,11 @@ from .levels.facts import load_levels
 from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
+from .live.message_queue import LocalFirstManager
 from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
+from .storage.outage import install as install_outage
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -130,14 +132,16 @@ def create_app(**config) -> Flask:
     app.debug = False  # never debug mode, whatever the environment
 
     # async_handlers=False: one client's events are handled in the order sent, so
-    # "the newest request wins" means the newest the player sent
+    # "the newest request wins" means the newest the player sent; in a cluster, the
+    # message queue carries only what other web processes need (LocalFirstManager)
+    queue = app.config["MESSAGE_QUEUE"]
     socketio = SocketIO(
         app,
         async_mode=async_mode(),  # type: ignore[arg-type]  # "gevent" or "threading"
         async_handlers=False,
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
-        message_queue=app.config["MESSAGE_QUEUE"],
+        client_manager=LocalFirstManager(queue) if queue else None,
     )
     load_levels()  # every game imported and indexed before the first request, not on it
     jobs = _make_core(app, socketio)
@@ -147,6 +151,7 @@ def create_app(**config) -> Flask:
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    install_outage(app)
     # compiled now: Jinja compiles a template on its first render, which took a request
     # hundreds of milliseconds on the event loop
     for name in app.jinja_env.list_templates(extensions=("html",)):

@@ -124,7 +124,18 @@ SETTINGS: dict[str, Setting] = {
     "MIGRATE_AT_START": Setting(
         bool, True, "apply the database's migrations at start-up (False: on first use)"
     ),
-    "DATA_DIR": Setting(str, None, "the SQLite file and cookie key's folder (None: platformdirs)"),
+    "DATA_DIR": Setting(
+        str,
+        None,
+        "the SQLite file's folder, and a test app's cookie key (None: platformdirs); each "
+        "web process of a cluster has its own",
+    ),
+    "SECRET_KEY": Setting(
+        str,
+        None,
+        "the cookie-signing secret, the same for every web process (None: made once and "
+        "kept in the database)",
+    ),
     "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
     "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
     "NEW_PLAYERS_PER_ADDRESS": Setting(

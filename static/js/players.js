@@ -6,6 +6,9 @@
 // (progress.js) is sent once, so nothing kept before players existed is lost.
 
 const PROGRESS_STORE = "arcade-progress-v1";
+// a result the server could not take for a moment (503, e.g. its database restarting)
+// is kept and sent again after its Retry-After, this many times at most
+const RESEND_ATTEMPTS = 8;
 const IMPORTED_FLAG = "arcade-progress-imported";
 
 async function call(method, url, body) {
@@ -17,7 +20,11 @@ async function call(method, url, body) {
   });
   let data = {};
   try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
-  if (!reply.ok) throw new Error(data.error || `the server answered ${reply.status}`);
+  if (!reply.ok) {
+    const error = new Error(data.error || `the server answered ${reply.status}`);
+    if (reply.status === 503) error.retryAfter = Math.min(60, Number(reply.headers.get("Retry-After")) || 5);
+    throw error;
+  }
   return data;
 }
 
@@ -128,15 +135,24 @@ export class Players {
       game: this.config.game, board: ctrl.initialBoard, options: ctrl.options, states,
       seconds: Math.round(ctrl.clock.ms / 10) / 100, assisted: isAssisted(ctrl),
     };
-    try {
-      this.result = await call("POST", "/api/results", body);
-      // on record: the coach may ask the server about the puzzle now (analysis after the game)
-      ctrl.settle();
-      await this.showBoard();
-    } catch (error) {
-      ctrl.settle();
-      this.section.hidden = false;
-      this.section.querySelector("[data-testid=standing]").textContent = `Not recorded: ${error.message}`;
+    const standing = this.section.querySelector("[data-testid=standing]");
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        this.result = await call("POST", "/api/results", body);
+        // on record: the coach may ask the server about the puzzle now (analysis after the game)
+        ctrl.settle();
+        await this.showBoard();
+        return;
+      } catch (error) {
+        this.section.hidden = false;
+        if (!error.retryAfter || attempt >= RESEND_ATTEMPTS) {
+          ctrl.settle();
+          standing.textContent = `Not recorded: ${error.message}`;
+          return;
+        }
+        standing.textContent = `Not recorded yet (${error.message}); sending again in ${error.retryAfter} s`;
+        await new Promise((resolve) => setTimeout(resolve, error.retryAfter * 1000));
+      }
     }
   }
 

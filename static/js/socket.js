@@ -8,9 +8,15 @@
 // the server sent, after which socket.io does not retry by itself): the link
 // then counts down to its next try, waiting longer after each refusal, and
 // reports "<reason>; trying again in N s" through onConnection.
+//
+// A server that is stopping (a restart, a deploy) tells every player "the server
+// is restarting; reconnecting..." (an `error` for the event "restart") and answers
+// a job still running with "server is shutting down": the link keeps that request
+// and sends it again once connected to the server that takes over.
 
 const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
+const SHUTTING_DOWN = "server is shutting down"; // the server's CLOSING_MESSAGE begins so
 
 export class SolverLink {
   /**
@@ -27,7 +33,12 @@ export class SolverLink {
     this.socket = io({ transports: ["websocket", "polling"] });
     this.refusals = 0; // in a row: each one doubles the wait before the next try
     this.countdown = null;
-    this.socket.on("connect", () => { this.refusals = 0; handlers.onConnection?.(true); });
+    this.pending = null; // a request the stopping server could not finish: sent again
+    this.socket.on("connect", () => {
+      this.refusals = 0;
+      handlers.onConnection?.(true);
+      this.resend();
+    });
     this.socket.on("disconnect", () => handlers.onConnection?.(false));
     this.socket.on("connect_error", (error) => {
       // still active: a network failure socket.io retries itself; else the server refused
@@ -60,7 +71,7 @@ export class SolverLink {
   /** Send `analyse` or `solve`; returns the request (it becomes the current one). */
   request(event, payload) {
     const id = `r${this.nextId++}`;
-    const request = { id, event, board: payload.board };
+    const request = { id, event, board: payload.board, payload };
     this.sent.set(id, request);
     if (this.sent.size > 200) this.sent.delete(this.sent.keys().next().value);
     this.current = request;
@@ -72,6 +83,16 @@ export class SolverLink {
   cancel() {
     if (this.current) this.socket.emit("cancel", { id: this.current.id });
     this.current = null;
+    this.pending = null;
+  }
+
+  /** Connected again: the request a stopping server dropped goes to the new one. */
+  resend() {
+    const request = this.pending;
+    this.pending = null;
+    if (!request || (this.current && this.current.id !== request.id)) return;
+    this.current = request;
+    this.socket.emit(request.event, { ...request.payload, id: request.id });
   }
 
   isCurrent(id) { return this.current !== null && this.current.id === id; }
@@ -83,6 +104,16 @@ export class SolverLink {
     if (event === "analysis") {
       if (request) this.handlers.onAnalysis?.(reply, request);
       if (current && reply.final !== false) this.current = null; // an interim hint: more to come
+      return;
+    }
+    if (event === "error" && reply.event === "restart") { // the server is stopping
+      if (this.current) this.pending = this.current;
+      this.handlers.onConnection?.(false, reply.message);
+      return;
+    }
+    if (event === "error" && current && String(reply.message).startsWith(SHUTTING_DOWN)) {
+      this.pending = request; // asked again once reconnected
+      this.handlers.onConnection?.(false, reply.message);
       return;
     }
     if (event === "error" && (current || reply.id === undefined || reply.id === null)) {

@@ -1,8 +1,11 @@
 """Health and request ids: ``/healthz``, ``/readyz`` and the ``X-Request-Id`` header.
 
-``/healthz`` says the process answers. ``/readyz`` says whether it can take
-jobs: 200 with the job core's figures and the players held against the
-limit (:mod:`webapp.live.admission`), 503 while shutting down. Every HTTP
+``/healthz`` says the process answers (HAProxy's check: a web process is taken
+out only when it stops answering). ``/readyz`` says whether it can serve
+everything: 200 with the job jobs's figures, the players held against the
+limit (:mod:`webapp.live.admission`) and ``"checks"`` (``database``, and in a
+cluster ``redis``: ``"ok"`` or what is wrong); 503 while shutting down or while a
+check fails, its ``status`` naming what is down. Every HTTP
 response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.
@@ -14,6 +17,8 @@ import itertools
 import re
 
 from flask import Blueprint, current_app, g, jsonify, request
+
+from ..jobs.model import LONG
 
 health = Blueprint("health", __name__)
 
@@ -44,12 +49,28 @@ def healthz():
     return jsonify(status="ok")
 
 
+def dependency_checks() -> dict[str, str]:
+    """``"ok"`` or what is wrong, for the database (when opened) and Redis (in a
+    cluster: what the long lane's watcher last saw, so the check never waits)."""
+    checks = {}
+    database = current_app.extensions["players"]._db  # None until first use (tests)
+    if database is not None:
+        checks["database"] = database.ping() or "ok"
+    long_lane = current_app.extensions["jobs"].lanes.get(LONG)
+    available = getattr(long_lane, "available", None)  # only the cluster's lane has it
+    if available is not None:
+        checks["redis"] = "ok" if available else "out of reach"
+    return checks
+
+
 @health.get("/readyz")
 def readyz():
     jobs = current_app.extensions["jobs"]
-    ready = not jobs.closing
+    checks = dependency_checks()
+    down = [name for name, state in checks.items() if state != "ok"]
+    status = "shutting down" if jobs.closing else (" and ".join(down) + " down" if down else "ok")
     players = current_app.extensions["admission"].health()
     return (
-        jsonify(status="ok" if ready else "shutting down", **jobs.health(), **players),
-        200 if ready else 503,
+        jsonify(status=status, checks=checks, **jobs.health(), **players),
+        200 if status == "ok" else 503,
     )

@@ -2,7 +2,7 @@
 
 A web process (:class:`webapp.jobs.cluster.ClusterLane`) enqueues
 :func:`long_search` on the ``arcade`` queue; RQ's own workers run it, started
-from the ``Procfile`` with :class:`webapp.jobs.cluster_worker.ArcadeWorker`. The
+from ``deploy/supervisord.conf`` with :class:`webapp.jobs.cluster_worker.ArcadeWorker`. The
 job runs the same code as a solver process of this machine
 (:func:`webapp.jobs.process.perform`) and pushes every event back to the web
 process that asked, on that process's reply list; the web process's job core
@@ -15,11 +15,15 @@ Shared keys (all expire on their own):
 * ``arcade:cancel:<job>``: set to stop a job; the search polls it (at most every
   50 ms) through :class:`RedisCancel`;
 * ``arcade:beat:<job>``: refreshed every half second while the job runs, so the
-  web process can tell a running job from one whose worker died.
+  web process can tell a running job from one whose worker died;
+* ``arcade:alive:<worker>``: refreshed every second by each RQ worker
+  (:class:`~webapp.jobs.cluster_worker.ArcadeWorker`), so a killed worker stops
+  counting (RQ's own registry keeps it for minutes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -32,6 +36,10 @@ QUEUE = "arcade"
 REPLY_KEY = "arcade:replies:{lane}"
 CANCEL_KEY = "arcade:cancel:{job}"
 BEAT_KEY = "arcade:beat:{job}"
+ALIVE_KEY = "arcade:alive:{worker}"
+ALIVE_SECONDS = 5  # a search that holds the GIL a moment must not look dead
+#: every Redis command gives up after this long (a hung Redis must not hang a thread)
+REDIS_TIMEOUT = 2.0
 KEY_SECONDS = 3600
 BEAT_EVERY = 0.5
 BEAT_SECONDS = 2
@@ -41,12 +49,24 @@ _clients: dict = {}
 
 
 def redis_client(url: str | None = None):
-    """One Redis connection per URL and process (default: ``ARCADE_MESSAGE_QUEUE``)."""
+    """One Redis connection per URL and process (default: ``ARCADE_MESSAGE_QUEUE``);
+    its commands time out after :data:`REDIS_TIMEOUT` seconds (blocking reads wait
+    less than that)."""
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
     url = url or from_environment()["MESSAGE_QUEUE"]
     if url not in _clients:
-        _clients[url] = redis.Redis.from_url(url)
+        _clients[url] = redis.Redis.from_url(
+            url,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT,
+            health_check_interval=5,
+            # redis-py retries a timed-out command 3 times with back-off by default: a
+            # hung Redis would hold each call for 4 timeouts; the callers retry instead
+            retry=Retry(NoBackoff(), 0),
+        )
     return _clients[url]
 
 
@@ -74,9 +94,11 @@ class RedisCancel:
 def _heartbeat(redis, job: str, stop: threading.Event) -> None:
     key = BEAT_KEY.format(job=job)
     while not stop.is_set():
-        redis.set(key, 1, ex=BEAT_SECONDS)
+        with contextlib.suppress(Exception):  # Redis hiccup: the next beat tries again
+            redis.set(key, 1, ex=BEAT_SECONDS)
         stop.wait(BEAT_EVERY)
-    redis.delete(key)
+    with contextlib.suppress(Exception):
+        redis.delete(key)
 
 
 def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> str:

@@ -4,18 +4,24 @@ An RQ ``SimpleWorker`` runs each job in the worker's own process instead of a
 fork per job, so the tables it warmed before its first job stay warm from job
 to job. Before taking jobs it caps its memory (``ARCADE_JOB_MEMORY_MB``), warms
 every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
-Redis to answer: started together from the Procfile, Redis may come up a
-moment later. Only RQ workers import this module (it needs the cluster extra).
+Redis to answer: started together by supervisord (deploy/supervisord.conf), Redis may come up a
+moment later. While it lives it refreshes its alive key every second (a thread of
+its own), so the web processes count only live workers, and registers again with
+RQ after a Redis restart. Only RQ workers import
+this module (it needs the cluster extra).
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 
 import redis
 from rq import SimpleWorker
 
 from ..config import from_environment
+from .cluster_job import ALIVE_KEY, ALIVE_SECONDS
 from .process import limit_memory, warm_process
 
 
@@ -30,7 +36,20 @@ class ArcadeWorker(SimpleWorker):
         if config["PREBUILD_TABLES"]:
             warm_process()
         self._wait_for_redis()
+        alive = threading.Thread(target=self._stay_alive, name="alive", daemon=True)
+        alive.start()
         return super().work(*args, **kwargs)
+
+    def _stay_alive(self) -> None:
+        """Refresh the alive key every second; after a Redis restart (which forgets RQ's
+        registry) register again, so the web processes count this worker again."""
+        key = ALIVE_KEY.format(worker=self.name)
+        while True:
+            with contextlib.suppress(Exception):  # Redis hiccup: the next round tries again
+                self.connection.set(key, 1, ex=ALIVE_SECONDS)
+                if self.birth_date is not None and not self.connection.exists(self.key):
+                    self.register_birth()
+            time.sleep(1.0)
 
     def _wait_for_redis(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout

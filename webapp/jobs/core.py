@@ -56,6 +56,7 @@ from .model import (
     TaskRequest,
 )
 from .replies import job_error
+from .retry import Backoff
 from .tasks import task_result
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,13 @@ MAX_ATTEMPTS = 2
 
 
 class LaneBusy(Exception):
-    """A lane's queue (or the address's share of it) is full: "server busy"."""
+    """A lane's queue (or the address's share of it) is full: "server busy".
+
+    ``message`` is what the player is told (a lane whose back end is down says so)."""
+
+    def __init__(self, lane: str, message: str = BUSY_MESSAGE):
+        super().__init__(lane)
+        self.message = message
 
 
 class Lane(Protocol):
@@ -317,8 +324,18 @@ class JobCore:
         job.on_lost = lambda message, retry: self._on_lost(job, lane, message, retry)
         try:
             lane.submit(job)
-        except LaneBusy:
-            log.warning("%s %s rejected: %s lane full", job.log_id, job.kind, lane.name)
+        except LaneBusy as busy:
+            log.warning(
+                "%s %s rejected by the %s lane: %s", job.log_id, job.kind, lane.name, busy.message
+            )
+            self._emit(
+                "error",
+                job_error(busy.message, job.kind, job.request),
+                to=job.player,
+            )
+            return
+        except Exception as err:  # noqa: BLE001 - a back end's failure (Redis) is answered
+            log.warning("%s %s: the %s lane failed: %s", job.log_id, job.kind, lane.name, err)
             self._emit(
                 "error",
                 job_error(BUSY_MESSAGE, job.kind, job.request),
@@ -386,17 +403,25 @@ class JobCore:
                 self._sweeper.start()
 
     def _sweep(self) -> None:
-        """Quick tries that waited longer than a try takes move to the long lane untried."""
-        quick, trial = self.lanes[QUICK], self.quick_seconds
+        """Quick tries that waited longer than a try takes move to the long lane untried.
+
+        A round that fails (the long lane's Redis gone, say) is logged once and
+        retried with back-off (:class:`~webapp.jobs.retry.Backoff`): the thread never
+        dies, or this process would stop handing long solves on for good."""
+        trial = self.quick_seconds
         if trial is None:  # no quick tries: nothing to sweep
             return
-        while not self.closing:
-            time.sleep(SWEEP_SECONDS)
-            now = time.monotonic()
-            for job in quick.waiting():
-                waited = now - job.queued_at
-                if job.trial and waited > trial and quick.withdraw(job):
-                    self._escalate(job, tried=False)
+        pacing = Backoff("the quick lane's sweep", log, SWEEP_SECONDS)
+        time.sleep(SWEEP_SECONDS)
+        pacing.loop(lambda: self._sweep_once(trial), lambda: self.closing)
+
+    def _sweep_once(self, trial: float) -> None:
+        quick = self.lanes[QUICK]
+        now = time.monotonic()
+        for job in quick.waiting():
+            waited = now - job.queued_at
+            if job.trial and waited > trial and quick.withdraw(job):
+                self._escalate(job, tried=False)
 
     @staticmethod
     def _board_key(request: JobRequest) -> tuple:

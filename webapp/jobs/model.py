@@ -55,6 +55,10 @@ GAVE_UP = "gave_up"
 
 BUSY_MESSAGE = "server busy, try again"
 CLOSING_MESSAGE = "server is shutting down, try again soon"
+#: a long search asked while the cluster's Redis is hung or gone
+UNAVAILABLE_MESSAGE = "long searches are unavailable; try again"
+#: a long search whose worker said nothing for its whole budget and a few seconds more
+OVERDUE_MESSAGE = "the search did not come back from its worker in time; try again"
 MEMORY_MESSAGE = "this position needs more memory than the server allows per search"
 INTERNAL_MESSAGE = "internal error while searching"
 TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"

@@ -19,6 +19,7 @@ from flask import Flask
 from ..storage import Database
 from ..storage.database import data_dir
 from ..storage.names import load_confusables
+from ..storage.shared import shared_secret, stored_daily
 from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
 from .choices import Choices
@@ -60,15 +61,20 @@ class PlayersState:
         return self.app.extensions["socketio"].start_background_task(task, *args)
 
     def daily(self, game: str, day: dt.date) -> dict:
-        """``game``'s daily level on ``day``, from the app's level maker (kept there)."""
-        return self.app.extensions["levels"].daily(game, day)
+        """``game``'s daily level on ``day``: stored in the database once the app's
+        level maker made it (:func:`~webapp.storage.shared.stored_daily`)."""
+        return stored_daily(self.db, game, day, self.app.extensions["levels"].daily)
 
 
-def _secret_key(app: Flask) -> str:
-    """The cookie-signing secret: ``ARCADE_SECRET_KEY``, else one kept in the data
-    directory (made once, readable by its owner only), shared by every process."""
+def _secret_key(app: Flask, state: PlayersState) -> str:
+    """The cookie-signing secret, the same in every web process: ``ARCADE_SECRET_KEY``,
+    else the one kept in the database (:func:`~webapp.storage.shared.shared_secret`).
+    An app that opens its database only on first use (``MIGRATE_AT_START`` off: the
+    tests) keeps one in its data folder instead."""
     if app.config.get("SECRET_KEY"):
         return app.config["SECRET_KEY"]
+    if app.config.get("MIGRATE_AT_START"):
+        return shared_secret(state.db)
     path = Path(app.config.get("DATA_DIR") or data_dir()) / "secret-key"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
@@ -90,8 +96,8 @@ def _secret_key(app: Flask) -> str:
 def init_players(app: Flask, migrate: bool = True) -> PlayersState:
     """Register the players' API on ``app``; with ``migrate``, open and migrate the
     database now (start-up), else on first use."""
-    app.secret_key = _secret_key(app)
     state = PlayersState(app, app.config.get("CLOCK") or utc_now)
+    app.secret_key = _secret_key(app, state)
     app.extensions["players"] = state
     app.register_blueprint(players)
     load_confusables()

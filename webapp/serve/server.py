@@ -1,7 +1,7 @@
 """The production server: gunicorn's gevent worker, the way Flask-SocketIO documents it for many clients.
 
 One gunicorn worker process (a Socket.IO client's session lives in one process;
-more web processes need the message queue, see the ``Procfile``) running
+more web processes need the message queue, see ``deploy/supervisord.conf``) running
 gevent: every connection is a greenlet, so an idle websocket costs a few tens of
 KB and no thread (simple-websocket provides the websocket transport, with
 gevent's sockets and events). ``python -m webapp`` patches the standard library
@@ -33,15 +33,31 @@ from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
 from ..edge import raw_error
+from ..jobs.replies import error_payload
 
 log = logging.getLogger("webapp")
 
 
+#: what every player of a web process that is stopping hears first
+RESTARTING_MESSAGE = "the server is restarting; reconnecting..."
+
+
+def tell_everyone(socketio, message: str = RESTARTING_MESSAGE) -> int:
+    """Send ``error`` {message, event: "restart"} to every client this process holds
+    (each by its own session: nothing goes through the message queue); returns how many."""
+    sids = [sid for sid, _ in socketio.server.manager.get_participants("/", None)]
+    for sid in sids:
+        socketio.emit("error", error_payload(message, "restart"), to=sid)
+    return len(sids)
+
+
 def shutdown(app) -> int:
-    """Refuse new jobs, tell every client with a queued or running job ``error``
-    ("server is shutting down"), stop the solver workers, then close the
-    remaining connections; returns how many clients were told."""
+    """Tell every player the server is restarting, refuse new jobs, tell every client
+    with a queued or running job ``error`` ("server is shutting down"; the page asks
+    again once reconnected), stop the solver workers, then close the remaining
+    connections; returns how many clients with a job were told."""
     socketio = app.extensions["socketio"]
+    players = tell_everyone(socketio)
     told = app.extensions["jobs"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
     socketio.sleep(0.3)  # let the last error events go out
     # every client, so their websockets end; bounded, as Engine.IO waits for each
@@ -49,7 +65,7 @@ def shutdown(app) -> int:
     closer = threading.Thread(target=socketio.server.eio.disconnect, daemon=True)
     closer.start()
     closer.join(2.0)
-    log.info("shut down; %d running or queued jobs were cancelled", told)
+    log.info("shut down; %d players told, %d running or queued jobs cancelled", players, told)
     return told
 
 

@@ -27,6 +27,68 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+# -- timeouts (issue 31): a database that refuses, restarts or freezes ----------------
+#: seconds to open a PostgreSQL connection before giving up (then a 503)
+CONNECT_SECONDS = 3
+#: the server stops a statement running longer than this (PostgreSQL's statement_timeout)
+STATEMENT_SECONDS = 5
+#: a request waits this long for a pooled connection when all are busy
+POOL_SECONDS = 5
+#: a frozen server answers nothing, not even its own timeout: under gevent a session
+#: is abandoned after this long (DatabaseTimeout), its connection thrown away
+QUERY_SECONDS = 6
+
+
+class DatabaseTimeout(Exception):
+    """A session overran :data:`QUERY_SECONDS` (the server hung): a 503 for the player."""
+
+
+def _postgres_timeouts() -> dict:
+    return {
+        "connect_timeout": CONNECT_SECONDS,
+        "options": f"-c statement_timeout={STATEMENT_SECONDS * 1000}",
+    }
+
+
+@contextmanager
+def _bounded(seconds: float) -> Iterator[None]:
+    """Under gevent (the server), raise :class:`DatabaseTimeout` in this greenlet after
+    ``seconds``; elsewhere (threads, tests, the CLI) nothing."""
+    from ..serve.mode import async_mode
+
+    if async_mode() != "gevent":
+        yield
+        return
+    import gevent
+
+    message = f"no answer from the database in {seconds} s"
+    started = time.monotonic()
+    try:
+        with gevent.Timeout(seconds, DatabaseTimeout(message)):
+            yield
+    except DatabaseTimeout:
+        raise
+    except Exception as err:
+        # cut off mid-command, SQLAlchemy's clean-up fails on the half-used connection
+        # with some other error: it is still the timeout
+        if time.monotonic() - started >= seconds:
+            raise DatabaseTimeout(message) from err
+        raise
+
+
+@contextmanager
+def _dropped_on_timeout(session: Session) -> Iterator[None]:
+    """A session cut off mid-query: its connections are thrown away, not pooled (their
+    half-finished command would block the next user), and nothing waits on a rollback."""
+    try:
+        yield
+    except DatabaseTimeout:
+        session.invalidate()
+        raise
+
+
+# -- end of timeouts ---------------------------------------------------------------------
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MS = 30_000
 #: any number, the same in every process: the key of PostgreSQL's migration lock
@@ -105,7 +167,12 @@ class Database:
             self.engine = _sqlite_engine(self.url)
         else:
             self.engine = create_engine(
-                self.url, pool_size=8, max_overflow=32, pool_timeout=60, pool_pre_ping=True
+                self.url,
+                pool_size=8,
+                max_overflow=32,
+                pool_timeout=POOL_SECONDS,
+                pool_pre_ping=True,
+                connect_args=_postgres_timeouts() if self.dialect == "postgresql" else {},
             )
         self._reader = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = sessionmaker(
@@ -115,14 +182,24 @@ class Database:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A session for reading (committed at the end all the same)."""
-        with self._reader.begin() as session:
+        with _bounded(QUERY_SECONDS), self._reader.begin() as session, _dropped_on_timeout(session):
             yield session
 
     @contextmanager
     def writing(self) -> Iterator[Session]:
         """A session that writes: committed at the end, rolled back on an exception."""
-        with self._writer.begin() as session:
+        with _bounded(QUERY_SECONDS), self._writer.begin() as session, _dropped_on_timeout(session):
             yield session
+
+    def ping(self, seconds: float = 2.0) -> str | None:
+        """None when the database answers ``SELECT 1`` within ``seconds`` (under gevent),
+        else what went wrong, in one line (``/readyz``)."""
+        try:
+            with _bounded(seconds), self._reader.begin() as session, _dropped_on_timeout(session):
+                session.execute(text("SELECT 1"))
+        except Exception as err:  # noqa: BLE001 - any failure is the answer
+            return f"{type(err).__name__}: {str(err).strip().splitlines()[0][:160] if str(err).strip() else ''}"
+        return None
 
     def upgrade(self, revision: str = "head", wait: float = 60.0) -> None:
         """Apply the migrations up to ``revision`` (default: the newest), waiting up to

@@ -149,3 +149,28 @@ TABLES = [
     Base.metadata.tables[model.__tablename__]
     for model in (Player, PlayerSession, Result, ImportedProgress, Attempt)
 ]
+
+
+class ServerSetting(Base):
+    """A value every web process must share (the cookie-signing secret): not in backups,
+    so a restored database signs new cookies (players come back with their codes)."""
+
+    __tablename__ = "server_settings"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Daily(Base):
+    """A day's daily as its generator made it (JSON), stored once so no restart makes it
+    again on a player's request; derived data, so not in backups either."""
+
+    __tablename__ = "dailies"
+
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(Date, primary_key=True)
+    made: Mapped[str] = mapped_column(Text)
+
+
+#: the server's own tables, outside the players' backup
+SERVER_TABLES = [Base.metadata.tables[model.__tablename__] for model in (ServerSetting, Daily)]

@@ -1,0 +1,90 @@
+"""The database's bad moments and what web processes share, without a cluster: a
+database that fails is a 503 with ``Retry-After`` (one log line, no traceback) and
+``/readyz`` names it; two web processes with their own data folders sign cookies
+alike; a day's daily is made once and read back after a restart."""
+
+import datetime as dt
+import logging
+from contextlib import contextmanager
+
+from helpers.apps import make_app
+from sqlalchemy.exc import OperationalError
+
+from webapp import create_app
+from webapp.players.identity import COOKIE
+from webapp.storage.shared import _dailies
+
+
+class RefusingDatabase:
+    """A database that refuses every connection, as PostgreSQL does while it restarts."""
+
+    url = "postgresql+psycopg://postgres@127.0.0.1:1/arcade"
+
+    @contextmanager
+    def session(self):
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError("connection refused"))
+        yield
+
+    writing = session
+
+    def ping(self, seconds=2.0):
+        return "OperationalError: connection refused"
+
+
+def test_a_refusing_database_is_a_503_with_retry_after_and_one_log_line(caplog):
+    app = make_app()
+    app.extensions["players"]._db = RefusingDatabase()
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING):
+        reply = client.post("/api/player", json={"name": "Ann"})
+        ready = client.get("/readyz")
+    assert reply.status_code == 503 and reply.headers["Retry-After"] == "5"
+    assert "database" in reply.get_json()["error"]
+    assert ready.status_code == 503
+    assert ready.get_json()["status"] == "database down"
+    assert ready.get_json()["checks"]["database"].startswith("OperationalError")
+    logged = [r for r in caplog.records if "/api/player" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].exc_info is None  # one line, no traceback
+
+
+def _server_app(url, folder):
+    """An app as a web process of the cluster makes it: migrated at start, its own data
+    folder, the shared database."""
+    return create_app(TESTING=True, PREBUILD_TABLES=False, DATABASE_URL=url, DATA_DIR=str(folder))
+
+
+def test_a_players_cookie_from_one_web_process_works_on_another(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    first, second = _server_app(url, tmp_path / "web0"), _server_app(url, tmp_path / "web1")
+    assert first.secret_key == second.secret_key
+    browser = first.test_client()
+    assert browser.post("/api/player", json={"name": "Ann"}).status_code == 200
+    cookie = browser.get_cookie(COOKIE)
+    other = second.test_client()
+    other.set_cookie(COOKIE, cookie.value)
+    assert other.get("/api/player").get_json()["name"] == "Ann"
+    assert not (tmp_path / "web0" / "secret-key").exists()
+
+
+def test_the_daily_is_made_once_and_read_back_after_a_restart(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    made = []
+
+    def maker(game, day):
+        made.append((game, day))
+        return {
+            "board": "0/3,0/5,8/8",
+            "options": {"goal": "0,4,4"},
+            "min_moves": 7,
+            "optimal": True,
+        }
+
+    day = dt.date(2026, 3, 1)
+    before = _server_app(url, tmp_path / "before")
+    before.extensions["levels"].daily = maker
+    first = before.extensions["players"].daily("jugs", day)
+    _dailies.clear()  # a restart: nothing in this process's memory
+    after = _server_app(url, tmp_path / "after")
+    after.extensions["levels"].daily = maker
+    assert after.extensions["players"].daily("jugs", day) == first
+    assert made == [("jugs", day)]
