@@ -9,7 +9,7 @@ import sys
 from sqlalchemy import inspect, select, text
 
 from webapp.storage import Database
-from webapp.storage.models import TABLES, Player, Result
+from webapp.storage.models import DERIVED, TABLES, Best, BoardLength, Player, Result
 from webapp.storage.operations import backup, restore
 
 NOW = dt.datetime(2026, 3, 1, 12, 0)
@@ -19,9 +19,9 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db = Database(database_url)
     assert db.revision() is None
     db.upgrade()
-    assert db.revision() == db.head() == "0002"
+    assert db.revision() == db.head() == "0003"
     found = inspect(db.engine)
-    for table in TABLES:
+    for table in TABLES + DERIVED:
         columns = {c["name"] for c in found.get_columns(table.name)}
         assert columns == set(table.columns.keys()), table.name
     db.upgrade()  # again: nothing to do, nothing broken
@@ -81,6 +81,10 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
     with target.writing() as session:
         result = session.scalars(select(Result)).one()
         assert (result.day, result.seconds, result.created) == (NOW.date(), 12.5, NOW)
+        # the read tables are made from the restored results
+        best = session.scalars(select(Best)).one()
+        assert (best.player_id, best.length, best.result_id) == (result.player_id, 7, result.id)
+        assert session.scalar(select(BoardLength.players)) == 1
         session.add(Player(token="new", created=NOW))  # ids go on after the restored ones
         session.flush()
     try:
@@ -102,7 +106,7 @@ def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
             timeout=120,
         )
 
-    assert "at revision 0002" in run("upgrade").stdout
+    assert "at revision 0003" in run("upgrade").stdout
     _fill(Database(database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0

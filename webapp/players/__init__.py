@@ -23,7 +23,6 @@ from solver.core.seeds import daily_seed
 from ..storage import Database
 from ..storage.database import data_dir
 from .api import players
-from .choices import Choices
 from .limits import WriteLimits
 
 
@@ -39,7 +38,6 @@ class PlayersState:
         self.app = app
         self.now = clock
         self.limits = WriteLimits()
-        self.choices = Choices()
         self._db: Database | None = None
         self._lock = threading.Lock()
 

@@ -2,7 +2,8 @@
 
 A backup is one JSON document of every table's rows, the same on SQLite and
 PostgreSQL, so it also moves the players from one to the other. ``restore``
-migrates the target first and refuses a database that already holds players.
+migrates the target first, refuses a database that already holds players, and
+makes the read tables (bests, counters) from the restored results.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from sqlalchemy import delete, func, insert, select
 
 from .database import Database
+from .derived import rebuild
 from .models import TABLES
 
 FORMAT = "puzzle-arcade-backup"
@@ -65,6 +67,7 @@ def restore(db: Database, path: Path) -> dict[str, int]:
             if rows:
                 session.execute(insert(table), rows)
             counts[table.name] = len(rows)
+        rebuild(session.connection())
     if db.dialect == "postgresql":  # identities continue after the restored ids
         with db.writing() as session:
             for table in TABLES:

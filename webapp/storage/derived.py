@@ -1,0 +1,182 @@
+"""The read tables, made from the results: bests, length counts and players' choices.
+
+Reads must not scale with players or lines (a leaderboard of 50,000 players is
+read on the web process's one event loop), so what they need is kept on write
+(:mod:`webapp.players.records`, :mod:`webapp.players.choices`) and made here
+from the results when the tables are new (migration 0003) or restored. This
+module names its columns with ``sqlalchemy.table`` rather than the ORM models,
+so the migration keeps working when later revisions add columns.
+
+Everything is SQL but the choices: a position's hash is sha256, which SQLite
+cannot compute, so lines are read in batches and their edges inserted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy import BigInteger, Boolean, Float, Integer, cast, column, func, select, table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+#: one number ordering results as the leaderboard does: moves first, then hundredths of
+#: a second (a week is 6.048e7 hundredths, under 10**8)
+SCORE_SCALE = 100_000_000
+#: the "next position" of the row saying a player left a position (whichever move)
+LEFT = 0
+BATCH = 500
+
+results = table(
+    "results",
+    *(column(name) for name in ("id", "player_id", "game", "puzzle", "day", "line")),
+    column("length", Integer),
+    column("seconds", Float),
+    column("ranked", Boolean),
+    column("assisted", Boolean),
+)
+bests = table(
+    "bests",
+    *(column(n) for n in ("puzzle", "player_id", "game", "day", "score", "length", "seconds")),
+    column("result_id"),
+)
+board_lengths = table("board_lengths", column("puzzle"), column("length"), column("players"))
+choice_players = table(
+    "choice_players", column("puzzle"), column("position"), column("next"), column("player_id")
+)
+choice_counts = table(
+    "choice_counts", column("puzzle"), column("position"), column("next"), column("players")
+)
+
+
+def score(length: int, seconds: float) -> int:
+    """Fewer moves first, then fewer hundredths of a second (rounded half up, as SQL's
+    ``round`` does in :func:`rebuild`)."""
+    return length * SCORE_SCALE + min(max(int(seconds * 100 + 0.5), 0), SCORE_SCALE - 1)
+
+
+def position_hash(text: str) -> int:
+    """A position's 63-bit key (never :data:`LEFT`): fixed width, so the choices'
+    index stays small whatever the board's size."""
+    value = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big", signed=True)
+    return value or 1
+
+
+def edges(states: Sequence[str]) -> set[tuple[int, int]]:
+    """The moves a line took, once each, with a (position, :data:`LEFT`) row per position
+    left: so a position's players count each player once, whichever moves they took."""
+    keys = [position_hash(state) for state in states]
+    found: set[tuple[int, int]] = set()
+    for before, after in zip(keys, keys[1:], strict=False):
+        found.add((before, after))
+        found.add((before, LEFT))
+    return found
+
+
+def insert_for(connection: Connection, target):
+    """``INSERT`` with ``ON CONFLICT`` for this connection's dialect (both have it)."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    return dialect.insert(target)
+
+
+def add_choices(
+    connection: Connection, puzzle: str, player_id: int, found: Iterable[tuple[int, int]]
+) -> None:
+    """Count ``player_id`` once on each of ``found``'s edges it was not yet counted on."""
+    rows = [{"puzzle": puzzle, "position": p, "next": n, "player_id": player_id} for p, n in found]
+    if not rows:
+        return
+    new = insert_for(connection, choice_players).on_conflict_do_nothing()
+    fresh = connection.execute(
+        new.returning(choice_players.c.position, choice_players.c.next), rows
+    ).all()
+    if not fresh:
+        return
+    bump = insert_for(connection, choice_counts)
+    bump = bump.on_conflict_do_update(
+        index_elements=["puzzle", "position", "next"],
+        set_={"players": choice_counts.c.players + 1},
+    )
+    connection.execute(
+        bump,
+        [{"puzzle": puzzle, "position": p, "next": n, "players": 1} for p, n in fresh],
+    )
+
+
+def rebuild(connection: Connection) -> None:
+    """Empty the read tables and make them again from every result."""
+    for target in (choice_counts, choice_players, board_lengths, bests):
+        connection.execute(target.delete())
+    _bests(connection)
+    _choices(connection)
+
+
+def _bests(connection: Connection) -> None:
+    hundredths = cast(func.round(results.c.seconds * 100), BigInteger)
+    ranked_score = cast(results.c.length, BigInteger) * SCORE_SCALE + hundredths
+    order = (results.c.length, results.c.seconds, results.c.id)
+    number = func.row_number().over(
+        partition_by=(results.c.puzzle, results.c.player_id), order_by=order
+    )
+    ranked = (
+        select(
+            results.c.puzzle,
+            results.c.player_id,
+            results.c.game,
+            results.c.day,
+            ranked_score.label("score"),
+            results.c.length,
+            results.c.seconds,
+            results.c.id.label("result_id"),
+            number.label("n"),
+        )
+        .where(results.c.ranked.is_(True))
+        .subquery()
+    )
+    names = ("puzzle", "player_id", "game", "day", "score", "length", "seconds", "result_id")
+    connection.execute(
+        bests.insert().from_select(
+            names, select(*(ranked.c[name] for name in names)).where(ranked.c.n == 1)
+        )
+    )
+    connection.execute(
+        board_lengths.insert().from_select(
+            ("puzzle", "length", "players"),
+            select(bests.c.puzzle, bests.c.length, func.count()).group_by(
+                bests.c.puzzle, bests.c.length
+            ),
+        )
+    )
+
+
+def _choices(connection: Connection) -> None:
+    """Each unassisted line's edges into ``choice_players`` (batched by id), then the
+    counts in one ``GROUP BY``."""
+    last = 0
+    insert = insert_for(connection, choice_players).on_conflict_do_nothing()
+    while True:
+        batch = connection.execute(
+            select(results.c.id, results.c.puzzle, results.c.player_id, results.c.line)
+            .where(results.c.assisted.is_(False), results.c.id > last)
+            .order_by(results.c.id)
+            .limit(BATCH)
+        ).all()
+        if not batch:
+            break
+        rows = [
+            {"puzzle": puzzle, "position": p, "next": n, "player_id": player_id}
+            for _id, puzzle, player_id, line in batch
+            for p, n in edges(line.split("\n"))
+        ]
+        if rows:
+            connection.execute(insert, rows)
+        last = batch[-1][0]
+    counted = select(
+        choice_players.c.puzzle,
+        choice_players.c.position,
+        choice_players.c.next,
+        func.count(),
+    ).group_by(choice_players.c.puzzle, choice_players.c.position, choice_players.c.next)
+    connection.execute(
+        choice_counts.insert().from_select(("puzzle", "position", "next", "players"), counted)
+    )
