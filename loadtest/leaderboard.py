@@ -175,17 +175,27 @@ def measure(url: str, pid: int, secret: str, puzzle, requests_count: int, long_l
     }
     stop = threading.Event()
     gaps: list[float] = []
+    failures: list[str] = []
+
+    def attempt(session: requests.Session, target: str) -> float:
+        """The request's latency; a failed one counts with the time it took to fail."""
+        started = time.perf_counter()
+        try:
+            _timed(session, target)
+        except (OSError, RuntimeError) as err:
+            failures.append(f"{target.rsplit('/', 1)[-1]}: {str(err)[:80]}")
+        return time.perf_counter() - started
 
     def reader(n: int) -> None:
         session = requests.Session()
         session.cookies.update(_cookie(secret, 10 + n))
         while not stop.is_set():
-            _timed(session, board_url)
+            attempt(session, board_url)
 
     def prober() -> None:
         session = requests.Session()
         while not stop.is_set():
-            gaps.append(_timed(session, f"{url}/healthz"))
+            gaps.append(attempt(session, f"{url}/healthz"))
             time.sleep(0.02)
 
     threads = [threading.Thread(target=reader, args=(n,)) for n in range(16)]
@@ -197,6 +207,9 @@ def measure(url: str, pid: int, secret: str, puzzle, requests_count: int, long_l
     for thread in threads:
         thread.join()
     figures["healthz_worst_ms"] = round(1000 * max(gaps), 1)
+    figures["failed_requests"] = len(failures)
+    if failures:
+        figures["first_failure"] = failures[0]
     if long_lines:
         figures["choices"] = _choices(url, pid, puzzle)
     return figures
