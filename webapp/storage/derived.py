@@ -14,7 +14,7 @@ cannot compute, so lines are read in batches and their edges inserted.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from sqlalchemy import BigInteger, Boolean, Float, Integer, cast, column, func, select, table
 from sqlalchemy.dialects import postgresql, sqlite
@@ -80,26 +80,41 @@ def insert_for(connection: Connection, target):
 
 
 def add_choices(
-    connection: Connection, puzzle: str, player_id: int, found: Iterable[tuple[int, int]]
+    connection: Connection, puzzle: str, player_id: int, found: set[tuple[int, int]]
 ) -> None:
-    """Count ``player_id`` once on each of ``found``'s edges it was not yet counted on."""
-    rows = [{"puzzle": puzzle, "position": p, "next": n, "player_id": player_id} for p, n in found]
-    if not rows:
+    """Count ``player_id`` once on each of ``found``'s edges it was not yet counted on.
+
+    The player's own edges on the board are read first (a range of the primary key)
+    and only the new ones inserted and counted, with the driver's ``executemany``: a
+    long line is thousands of rows, and SQLAlchemy's per-row parameter handling cost
+    more than the database. SQLite runs one writer at a time; on PostgreSQL a
+    transaction-scoped advisory lock on (board, player) keeps the same player's
+    concurrent submissions from both counting an edge."""
+    if not found:
         return
-    new = insert_for(connection, choice_players).on_conflict_do_nothing()
-    fresh = connection.execute(
-        new.returning(choice_players.c.position, choice_players.c.next), rows
+    if connection.dialect.name == "postgresql":
+        key = position_hash(f"choices|{puzzle}|{player_id}")
+        connection.execute(select(func.pg_advisory_xact_lock(key)))
+    have = connection.execute(
+        select(choice_players.c.position, choice_players.c.next).where(
+            choice_players.c.puzzle == puzzle, choice_players.c.player_id == player_id
+        )
     ).all()
-    if not fresh:
+    new = found.difference(map(tuple, have))
+    if not new:
         return
-    bump = insert_for(connection, choice_counts)
-    bump = bump.on_conflict_do_update(
-        index_elements=["puzzle", "position", "next"],
-        set_={"players": choice_counts.c.players + 1},
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    values = ", ".join([mark] * 4)
+    rows = [(puzzle, player_id, p, n) for p, n in new]
+    connection.exec_driver_sql(
+        f"INSERT INTO choice_players (puzzle, player_id, position, next) VALUES ({values})",
+        rows,
     )
-    connection.execute(
-        bump,
-        [{"puzzle": puzzle, "position": p, "next": n, "players": 1} for p, n in fresh],
+    connection.exec_driver_sql(
+        "INSERT INTO choice_counts (puzzle, position, next, players) "
+        f"VALUES ({mark}, {mark}, {mark}, 1) ON CONFLICT (puzzle, position, next) "
+        "DO UPDATE SET players = choice_counts.players + 1",
+        [(puzzle, p, n) for p, n in new],
     )
 
 

@@ -133,10 +133,11 @@ class ChoicePlayer(Base):
 
     __tablename__ = "choice_players"
 
+    # keyed by player first: a new line reads the player's own edges in one range
     puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     position: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     next: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
 class ChoiceCount(Base):

@@ -46,9 +46,9 @@ def upgrade() -> None:
     op.create_table(
         "choice_players",
         sa.Column("puzzle", sa.String(64), primary_key=True),
+        sa.Column("player_id", sa.Integer, primary_key=True),
         sa.Column("position", sa.BigInteger, primary_key=True),
         sa.Column("next", sa.BigInteger, primary_key=True),
-        sa.Column("player_id", sa.Integer, primary_key=True),
     )
     op.create_table(
         "choice_counts",
