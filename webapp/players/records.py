@@ -81,7 +81,7 @@ def store(
             connection = session.connection()
             if row.ranked:
                 _keep_best(connection, row)
-            if not row.assisted:
+            if puzzle.rankable and not row.assisted:  # only rankable boards are asked about
                 choices.record(connection, row.puzzle, player_id, replay.states)
         return row, True
     except IntegrityError:

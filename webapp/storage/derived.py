@@ -29,7 +29,7 @@ BATCH = 500
 
 results = table(
     "results",
-    *(column(name) for name in ("id", "player_id", "game", "puzzle", "day", "line")),
+    *(column(name) for name in ("id", "player_id", "game", "puzzle", "day", "line", "shortest")),
     column("length", Integer),
     column("seconds", Float),
     column("ranked", Boolean),
@@ -165,14 +165,18 @@ def _bests(connection: Connection) -> None:
 
 
 def _choices(connection: Connection) -> None:
-    """Each unassisted line's edges into ``choice_players`` (batched by id), then the
-    counts in one ``GROUP BY``."""
+    """Each unassisted line of a daily or level (the boards with a known shortest) into
+    ``choice_players`` (batched by id), then the counts in one ``GROUP BY``."""
     last = 0
     insert = insert_for(connection, choice_players).on_conflict_do_nothing()
     while True:
         batch = connection.execute(
             select(results.c.id, results.c.puzzle, results.c.player_id, results.c.line)
-            .where(results.c.assisted.is_(False), results.c.id > last)
+            .where(
+                results.c.assisted.is_(False),
+                results.c.shortest.is_not(None),
+                results.c.id > last,
+            )
             .order_by(results.c.id)
             .limit(BATCH)
         ).all()
