@@ -74,7 +74,7 @@ bench: $(VENV)/.run-installed
 # the reads with RANKED players on today's daily, on SQLite then PostgreSQL (seeded in
 # bulk, migrated, served by the production server): the leaderboard's p95 over 200
 # requests, /healthz's worst latency while 16 clients read, and "players chose" over 120
-# long lines (docs: players.rst)
+# long lines (docs: leaderboards.rst)
 RANKED ?= 50000
 leaderboard-bench: $(VENV)/.test-installed
 	bash scripts/ensure-postgres.sh
