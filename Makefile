@@ -22,7 +22,9 @@ $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
-# gunicorn, one worker process with many threads (webapp/server.py)
+# gunicorn with its gevent worker: one process, one event loop, every connection a
+# greenlet, the searches in solver processes beside it (webapp/serve/server.py);
+# Ctrl-C or SIGTERM stops it gracefully (docs/serving.rst)
 run: $(VENV)/.run-installed
 	$(PY) -m webapp --host 127.0.0.1 --port $(PORT)
 
@@ -57,7 +59,7 @@ $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[docs]'
 	touch $@
 
-# the library's documentation into docs/_build/html; a warning fails the build
+# the manual and the library's reference into docs/_build/html; a warning fails the build
 docs: $(VENV)/.docs-installed
 	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs/_build/html/index.html"
@@ -83,7 +85,7 @@ leaderboard-bench: $(VENV)/.test-installed
 # CLIENTS simulated players for DURATION seconds against a fresh production server,
 # or against running ones: make load URL="http://127.0.0.1:5000 http://127.0.0.1:5001",
 # then each flood scenario for FLOOD_SECONDS while a canary player is timed
-# (README: Load and scale)
+# (docs/performance.rst)
 CLIENTS ?= 200
 DURATION ?= 60
 FLOOD_SECONDS ?= 10
@@ -97,14 +99,14 @@ soak: $(VENV)/.test-installed
 	$(PY) -m loadtest $(LOAD_ARGS) --duration 300
 
 # PLAYERS idle players from ADDRESSES loopback addresses on a fresh server, a canary
-# timed (README: Load and scale)
+# timed (docs/performance.rst)
 PLAYERS ?= 3000
 ADDRESSES ?= 60
 capacity: $(VENV)/.test-installed
 	$(PY) -m loadtest --capacity $(PLAYERS) --addresses $(ADDRESSES) $(foreach u,$(URL),--url $(u))
 
 # CLIENTS players asking only analyse, on a fresh server and then on a fresh make
-# cluster through its proxy, side by side (README: Load and scale)
+# cluster through its proxy, side by side (docs/performance.rst)
 serving: $(VENV)/.test-installed
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
@@ -112,7 +114,7 @@ serving: $(VENV)/.test-installed
 
 # the Procfile under honcho: HAProxy on PORT (deploy/haproxy.cfg) in front of WEB web
 # processes (ports PORT+1, PORT+2, ...), an RQ worker pool of WORKERS, Redis and
-# PostgreSQL (the players) on loopback, until Ctrl-C (README: Cluster)
+# PostgreSQL (the players) on loopback, until Ctrl-C (docs/cluster.rst)
 REDIS_PORT ?= 6390
 PG_PORT ?= 5439
 WEB ?= 2

@@ -111,7 +111,7 @@ class Cluster:
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=1).close()
                 for url in self.web_urls:  # each quick lane warm
                     with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
-                        quick = json.load(response)["pools"]["analyse"]
+                        quick = json.load(response)["lanes"]["quick"]
                     assert quick["ready"] == quick["size"]
                 if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
                     len(self.workers()) >= workers

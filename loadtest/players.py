@@ -349,7 +349,7 @@ async def run_load(
     after = {}
     for one in urls:
         try:
-            after[one] = {k: v for k, v in _ready(one).items() if k != "pools"}
+            after[one] = {k: v for k, v in _ready(one).items() if k != "lanes"}
         except OSError as err:
             after[one] = {"unreachable": str(err)}
     report["server_after"] = after[urls[0]] if len(urls) == 1 else after
@@ -411,8 +411,8 @@ def start_server(
     deadline = time.monotonic() + ready_timeout
     while True:
         try:
-            pools = _ready(url)["pools"]
-            if not wait_for_workers or all(p["ready"] == p["size"] for p in pools.values()):
+            lanes = _ready(url)["lanes"]
+            if not wait_for_workers or all(p["ready"] == p["size"] for p in lanes.values()):
                 return process, url
         except OSError:
             pass

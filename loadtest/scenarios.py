@@ -5,7 +5,7 @@ server (a fresh one, or ``--url``) and times a canary; ``python -m loadtest
 --analyses [--clients 200] [--duration 60]`` runs the lookup scenario, and with
 ``--compare`` runs it against a fresh single server and then a fresh ``make
 cluster`` (through its proxy, one address), and prints them side by side with
-the cluster's ratios (the README's serving table).
+the cluster's ratios (the serving table in docs/performance.rst).
 """
 
 from __future__ import annotations

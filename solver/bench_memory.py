@@ -160,8 +160,8 @@ def _wait_ready(base: str, server: subprocess.Popen, seconds: float) -> dict:
         try:
             with urllib.request.urlopen(f"{base}/readyz", timeout=5) as answer:
                 health = json.loads(answer.read())
-            pools = health.get("pools", {}).values()
-            if pools and all(p["ready"] == p["size"] for p in pools):
+            lanes = health.get("lanes", {}).values()
+            if lanes and all(p["ready"] == p["size"] for p in lanes):
                 return health
         except OSError:
             pass

@@ -123,7 +123,7 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
 
     solve = sub.add_parser("solve", help="solve one board")
     solve.add_argument("puzzle", help=_joined(names))
-    solve.add_argument("board", help="the board in the puzzle's notation (see README)")
+    solve.add_argument("board", help="the board in the puzzle's notation (see docs/notation.rst)")
     for name, options in _declared_options(scope).items():
         _add_option_flag(solve, name, options)
     solve.add_argument("--json", action="store_true", help="print one JSON object")

@@ -102,13 +102,12 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def live_server():
     """The real app on a free loopback port (websockets work); yields its base URL."""
+    from helpers.apps import make_app
     from werkzeug.serving import make_server
-
-    from webapp import create_app
 
     # proofs the pages wait for (a 56-move 15-puzzle: ~2 s alone) must not run out of the
     # default 5 s analysis budget on a machine busy with other work
-    app = create_app(testing=True, ANALYSE_SECONDS=30)
+    app = make_app(ANALYSE_SECONDS=30)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -129,11 +128,11 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="module")
 def app():
-    """The app with its default settings, testing on (Flask's tutorial layout): a module
+    """The app with the test settings (Flask's tutorial layout; ``helpers.apps``): a module
     that needs other settings overrides this fixture with its own ``app``."""
-    from webapp import create_app
+    from helpers.apps import make_app
 
-    return create_app(testing=True)
+    return make_app()
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Admission: the players one process holds, in all and per address (fast, no server)."""
 
 import pytest
+from helpers.apps import make_app
 
-from webapp import create_app
 from webapp.live.admission import ADDRESS_MESSAGE, FULL_MESSAGE, Admission, affordable
 
 
@@ -37,7 +37,7 @@ def test_the_open_file_limit_caps_the_players():
 
 @pytest.fixture
 def app():
-    return create_app(testing=True, MAX_CLIENTS=2, MAX_CLIENTS_PER_ADDRESS=100)
+    return make_app(MAX_CLIENTS=2, MAX_CLIENTS_PER_ADDRESS=100)
 
 
 def test_a_full_app_refuses_the_next_socket_and_readyz_says_so(app):

@@ -336,3 +336,42 @@ def test_each_game_has_one_reference_rule_set_for_the_tests(name):
     }
     # only a result checker may name the solver's result type; never its rules
     assert not [m for m in imported if m.startswith("solver") and m != "solver.core.results"]
+
+
+#: arrows that run one way inside the web app: (package, packages it must never import).
+#: jobs shape their own replies and never reach the sockets or the server; players
+#: and levels never reach the pages; nothing but the app factory and the server
+#: reaches serve/
+ONE_WAY = (
+    ("webapp.jobs", ("webapp.live", "webapp.serve", "webapp.http", "webapp.players")),
+    ("webapp.players", ("webapp.http", "webapp.live", "webapp.serve")),
+    ("webapp.levels", ("webapp.http", "webapp.live", "webapp.players")),
+    ("webapp.storage", ("webapp.http", "webapp.live", "webapp.jobs", "webapp.players")),
+)
+
+
+def _arrows_against(rules, files: dict[str, Path]) -> list[str]:
+    """Every ``module -> import`` that breaks one of ``rules`` (a list of messages)."""
+    broken = []
+    for package, forbidden in rules:
+        for module, path in files.items():
+            if module != package and not module.startswith(package + "."):
+                continue
+            for name in _imported_names(path, module):
+                if any(name == f or name.startswith(f + ".") for f in forbidden):
+                    broken.append(f"{module} imports {name}")
+    return broken
+
+
+def test_arrows_run_one_way():
+    assert _arrows_against(ONE_WAY, module_files()) == []
+
+
+def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
+    """The rule reads relative imports: a jobs module importing ``..live`` is caught."""
+    path = tmp_path / "core.py"
+    path.write_text("from ..live.replies import error_payload\nfrom .model import Job\n")
+    assert _arrows_against(ONE_WAY, {"webapp.jobs.core": path}) == [
+        "webapp.jobs.core imports webapp.live.replies",
+        "webapp.jobs.core imports webapp.live.replies.error_payload",
+    ]

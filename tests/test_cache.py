@@ -89,7 +89,7 @@ def test_racing_threads_share_one_build(isolated_cache, store):
 
 # -- the shared folder the tests use ------------------------------------------------------
 
-WARM_EVERY_TABLE = "from webapp.serve.prebuild import warm_tables; print(warm_tables())"
+WARM_EVERY_TABLE = "from solver.catalogue import warm_tables; print(warm_tables())"
 
 
 def _content(value):

@@ -86,7 +86,7 @@ BAD = [
     (["solve", "npuzzle", "1 2 x 0"], "x"),
     (["solve", "watersort", "AAB,BB,,"], "A"),
     (["solve", "watersort", "AAAAA,,", "--capacity", "4"], "5"),
-    (["solve", "chess", "e4"], "unknown puzzle"),
+    (["solve", "chess", "e4"], "unknown game"),
     (
         ["solve", "klotski", "/".join(["A" * 200] * 200)],
         "board is 40199 characters long; the limit is 2000",

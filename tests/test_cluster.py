@@ -198,7 +198,7 @@ def test_a_worker_killed_mid_job_is_retried_or_answered(cluster):
     for url in started.web_urls:  # the player's web process: either, behind the proxy
         with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
             health.append(json.load(response))
-    assert sum(one["pools"]["solve"]["lost"] for one in health) >= 1
+    assert sum(one["lanes"]["long"]["lost"] for one in health) >= 1
     client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "after"})
     assert client.wait("analysis", timeout=30)[1]["distance"] == 1
 
@@ -212,18 +212,18 @@ def test_quick_answers_never_touch_redis(cluster):
     """Table lookups and searches within the quick budget are the web process's own."""
     started, _ = cluster
     client = connect_to(cluster, 0)
-    before = _readyz(started.web_urls[0])["pools"]
+    before = _readyz(started.web_urls[0])["lanes"]
     queued = started.workers()[0].connection.llen("rq:queue:arcade")
     client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "q"})
     assert client.wait("analysis", timeout=30)[1]["distance"] == 1
     deadline = time.monotonic() + 5  # the job counts as completed just after it answers
-    while (after := _readyz(started.web_urls[0])["pools"])["analyse"]["completed"] <= before[
-        "analyse"
-    ]["completed"]:
+    while (after := _readyz(started.web_urls[0])["lanes"])["quick"]["completed"] <= before["quick"][
+        "completed"
+    ]:
         assert time.monotonic() < deadline, (before, after)
         time.sleep(0.05)
-    assert after["solve"]["completed"] == before["solve"]["completed"] and queued == 0
-    assert set(after) == {"analyse", "solve", "page"}  # the keys one server reports
+    assert after["long"]["completed"] == before["long"]["completed"] and queued == 0
+    assert set(after) == {"quick", "long", "page"}  # the keys one server reports
 
 
 def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(cluster):

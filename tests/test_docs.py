@@ -1,9 +1,11 @@
 """The code in the README and the tutorial runs as written (doctest), so neither drifts
-from the library it documents."""
+from the library it documents; and the README stays a front page whose links reach the
+manual's pages."""
 
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -23,3 +25,20 @@ def test_examples_run_as_written(name: str) -> None:
     failed, tried = runner.summarize(verbose=False)
     assert tried == len(test.examples)
     assert failed == 0, f"{failed} of {tried} examples in {name} failed (see the output above)"
+
+
+def test_readme_stays_a_front_page() -> None:
+    """The manual lives in docs/; the README says what the arcade is, how to play and
+    the two commands, and links to the rest."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines; move the detail into docs/"
+
+
+def test_readme_links_reach_files() -> None:
+    """Every relative link of the README (the docs pages, the screenshot) names a file
+    of the repository, so a page moved or renamed breaks this test, not the front page."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)\s#]+)", text) if "://" not in t]
+    assert any(t.startswith("docs/") for t in targets), "README.md links to no docs page"
+    missing = [t for t in targets if not (ROOT / t).is_file()]
+    assert missing == [], f"README.md links to missing files: {missing}"

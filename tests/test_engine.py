@@ -46,7 +46,7 @@ def test_stages_stop_early_when_the_quick_answer_is_proven(monkeypatch):
 @pytest.mark.parametrize(
     "puzzle,board,options,fragment",
     [
-        ("sudoku", "", {}, "unknown puzzle"),
+        ("sudoku", "", {}, "unknown game"),
         ("npuzzle", 12, {}, "board must be text"),
         ("npuzzle", "1 " * 1500, {}, "limit is 2000"),
         ("watersort", "AB,BA", {"metric": "step"}, "metric does not apply"),

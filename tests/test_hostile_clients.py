@@ -44,8 +44,8 @@ def server(tmp_path_factory):
         "ARCADE_PREBUILD_TABLES": "0",
         "ARCADE_LOG_LEVEL": "WARNING",
         "ARCADE_REQUEST_SECONDS": str(REQUEST_SECONDS),
-        "ARCADE_ANALYSE_WORKERS": "1",
-        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_QUICK_WORKERS": "1",
+        "ARCADE_LONG_WORKERS": "1",
         "ARCADE_RATE_LIMIT": str(RATE),
         "ARCADE_RATE_BURST": str(BURST),
     }
@@ -244,17 +244,17 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
         # address's share (4): the rest are told the server is busy
         _until(
             lambda: (
-                lambda pools: (
-                    pools["analyse"]["queued"] == pools["analyse"]["busy"] == 0
-                    and pools["solve"]["busy"] == 1
+                lambda lanes: (
+                    lanes["quick"]["queued"] == lanes["quick"]["busy"] == 0
+                    and lanes["long"]["busy"] == 1
                 )
-            )(_ready(url)["pools"]),
+            )(_ready(url)["lanes"]),
             timeout=60,
             what="the long lane full and the quick lane idle",
         )
         answers = [event for client in greedy for event in client.pending(0.2)]
         busy = [p for name, p in answers if name == "error" and "busy" in p["message"]]
-        assert len(busy) >= 10 and _ready(url)["pools"]["solve"]["queued"] <= 4
+        assert len(busy) >= 10 and _ready(url)["lanes"]["long"]["queued"] <= 4
         # a cancel storm leaves no backlog either
         for _ in range(10):
             for n, client in enumerate(greedy[:5]):
@@ -266,8 +266,8 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
             player.emit("solve", {"game": "npuzzle", "board": EIGHT_ONE_MOVE, "id": "mine"})
             [(name, payload)] = player.events(1, timeout=20)
             assert name == "solution" and payload["length"] == 1
-            assert _ready(url)["pools"]["solve"]["busy"] == 1  # the long searches go on
-        assert _ready(url)["pools"]["solve"]["queued"] <= 4
+            assert _ready(url)["lanes"]["long"]["busy"] == 1  # the long searches go on
+        assert _ready(url)["lanes"]["long"]["queued"] <= 4
     finally:
         for client in greedy + players:
             client.close()
@@ -276,12 +276,12 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
 # -- 3. pages that need a search use the page pool, with a budget ---------------------------
 def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy(server):
     url, _ = server
-    before = _ready(url)["pools"]["page"]["completed"]
+    before = _ready(url)["lanes"]["page"]["completed"]
     status, body = _post(
         url + "/api/check", json.dumps({"game": "npuzzle", "board": EIGHT_ONE_MOVE}).encode()
     )
     assert status == 200 and json.loads(body)["distance"] == 1
-    assert _ready(url)["pools"]["page"]["completed"] == before + 1
+    assert _ready(url)["lanes"]["page"]["completed"] == before + 1
     pages = [f"/play/watersort?colours=14&capacity=6&empty=1&seed={seed}" for seed in range(4)]
     pages += [f"/play/npuzzle?size=4&distance=80&seed={seed}" for seed in range(12)]
     with ThreadPoolExecutor(len(pages)) as pool:
@@ -290,7 +290,7 @@ def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy
     assert set(statuses) <= {200, 400, 503} and 503 in statuses
     assert all(b"busy" in body or b"longer" in body for status, body, _ in answers if status == 503)
     _until(
-        lambda: _ready(url)["pools"]["page"]["completed"] > before + 1,
+        lambda: _ready(url)["lanes"]["page"]["completed"] > before + 1,
         timeout=60,
         what="a generated level made by the page pool",
     )

@@ -3,7 +3,7 @@
 20 simulated players for 10 seconds against a real server process: every answer
 must arrive, match its request (id, board, solution length = analysed distance)
 and no cancelled job may answer; analysis stays fast. The full figures (200
-players, soak) are in the README.
+players, soak) are in docs/performance.rst.
 """
 
 import asyncio
@@ -21,8 +21,8 @@ LEVELS = 3
 def server():
     env = {
         "ARCADE_PREBUILD_TABLES": "0",
-        "ARCADE_ANALYSE_WORKERS": "1",
-        "ARCADE_SOLVE_WORKERS": "1",
+        "ARCADE_QUICK_WORKERS": "1",
+        "ARCADE_LONG_WORKERS": "1",
         "ARCADE_SOLVE_SECONDS": "20",
     }
     process, url = start_server(env, ready_timeout=60, wait_for_workers=False)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers.apps import make_app
 from helpers.npuzzle import assert_replays, scramble
 
 from solver.core.results import SOLVED, Budget
@@ -100,9 +101,7 @@ def test_the_socket_streams_shorter_answers_and_sends_the_lower_bound(tables):
     """``progress`` carries the best length so far and the bound; ``solution`` the bound."""
     from helpers.sockets import Inbox, replay_solution
 
-    from webapp import create_app
-
-    app = create_app(testing=True, SOLVE_SECONDS=3, RATE_LIMIT=0)
+    app = make_app(SOLVE_SECONDS=3, RATE_LIMIT=0)
     client = app.extensions["socketio"].test_client(app)
     inbox = Inbox(client)
     board = KORF50[24]["board"]

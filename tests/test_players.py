@@ -9,12 +9,12 @@ import datetime as dt
 import threading
 
 import pytest
+from helpers.apps import make_app
 from sqlalchemy import func, select
 
 from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
-from webapp import create_app
 from webapp.storage.models import Player, Result
 
 DAY = dt.datetime(2026, 3, 1, 12, 0)
@@ -36,7 +36,7 @@ def make_daily(game, day):
 
 
 def build_app(url, clock, folder, **config):
-    app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
+    app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
     app.extensions["players"].daily = make_daily
     return app
 

@@ -6,6 +6,7 @@ solver's own move generator), on boards small enough to search whole.
 """
 
 import pytest
+from helpers.apps import make_app
 from helpers.jugs import capacities_of, contents_of, goal_met, jug_pours
 from helpers.klotski import coach_rules
 from helpers.npuzzle import GOAL_8, slides, tiles_of
@@ -13,14 +14,13 @@ from helpers.search import bfs_distance
 from helpers.watersort import pours, sorted_out, tubes_of
 
 from solver.npuzzle import pdb as npuzzle_pdb
-from webapp import create_app
 
 VERDICTS = {"best", "equal", "worse", "dead"}
 
 
 @pytest.fixture(scope="module")
 def app():
-    return create_app(testing=True, ANALYSE_SECONDS=10, RATE_LIMIT=0)
+    return make_app(ANALYSE_SECONDS=10, RATE_LIMIT=0)
 
 
 def analysis(inbox, game, board, **options):

@@ -7,11 +7,11 @@ from html.parser import HTMLParser
 
 import pytest
 from gunicorn.http.errors import LimitRequestLine
+from helpers.apps import make_app
 
 from solver import catalogue
-from webapp import create_app
 from webapp.edge import LONG_CACHE, MAX_URL_BYTES, raw_error, static_fingerprint
-from webapp.serve.server import ArcadeWorker
+from webapp.serve.server import GeventServerWorker
 
 GAMES = list(catalogue.games())
 PAGES = ["/", *(f"/play/{g}" for g in GAMES), *(f"/editor/{g}" for g in GAMES)]
@@ -19,7 +19,7 @@ PAGES = ["/", *(f"/play/{g}" for g in GAMES), *(f"/editor/{g}" for g in GAMES)]
 
 @pytest.fixture(scope="module")
 def app():
-    return create_app(testing=True)
+    return make_app()
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +154,7 @@ def test_a_generator_option_without_a_seed_is_not_ignored(client, query, words):
 
 def test_gunicorn_answers_an_overlong_request_line_with_the_styled_page(app):
     """What the gunicorn worker sends when gunicorn refuses a request line (over 8,190 bytes)."""
-    worker = ArcadeWorker.__new__(ArcadeWorker)
+    worker = GeventServerWorker.__new__(GeventServerWorker)
     worker.wsgi = app
     ours, theirs = socket.socketpair()
     with ours, theirs:

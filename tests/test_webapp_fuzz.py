@@ -14,12 +14,12 @@ import threading
 import urllib.request
 
 import pytest
+from helpers.apps import make_app
 from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.engine import make_domain
-from webapp import create_app
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
@@ -45,7 +45,7 @@ def fuzz_server():
     """A server of its own: short budgets, no rate limit (the fuzzer is fast on purpose)."""
     from werkzeug.serving import make_server
 
-    app = create_app(testing=True, ANALYSE_SECONDS=2, SOLVE_SECONDS=2, RATE_LIMIT=0)
+    app = make_app(ANALYSE_SECONDS=2, SOLVE_SECONDS=2, RATE_LIMIT=0)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from helpers.apps import make_app
 from helpers.klotski import string_bfs
 from helpers.npuzzle import reference_distances
 from helpers.watersort import fewest_pours_by_bfs
@@ -24,7 +25,7 @@ from solver.engine import parse_board
 from solver.klotski import levels as solver_levels
 from webapp import create_app
 from webapp.config import SETTINGS, from_environment, normalise
-from webapp.http.links import default_options, lobby_packs
+from webapp.http.links import lobby_packs
 from webapp.jobs.cluster import ClusterLane
 from webapp.jobs.core import Lane
 from webapp.jobs.pool import WorkerPool
@@ -98,7 +99,7 @@ def test_play_page_defaults(client, game):
     config = page_config(client.get(f"/play/{game}"))
     assert config["game"] == game and config["error"] is None
     assert config["speed"] == 400
-    assert config["options"] == default_options(declared)
+    assert config["options"] == declared.default_options()
     assert config["game_info"] == json.loads(json.dumps(declared.describe()))
     assert config["choices"] == json.loads(json.dumps(declared.choices()))
     domain, state = parse_board(game, config["board"], **config["options"])
@@ -145,7 +146,7 @@ def test_bad_board_in_the_url_shows_the_error_and_the_default(client, url, words
     if words:
         assert words in config["error"]
     assert config["board"] == catalogue.get(game).default_board
-    assert config["options"] == default_options(catalogue.get(game))
+    assert config["options"] == catalogue.get(game).default_options()
 
 
 @pytest.mark.parametrize("speed, expected", [("abc", 400), ("-5", 20), ("99999", 5000), ("", 400)])
@@ -169,7 +170,7 @@ def test_vendored_socketio_client_is_served(client):
 
 def test_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    app = create_app(testing=True)
+    app = make_app()
     assert Path(app.template_folder).is_absolute() and Path(app.static_folder).is_absolute()
     assert app.test_client().get("/play/klotski").status_code == 200
 
@@ -318,7 +319,7 @@ def test_editor_home_opens_the_first_games_editor(client):
 def test_every_response_carries_a_request_id_and_readyz_reports_the_runner(client):
     response = client.get("/readyz", headers={"X-Request-Id": "abc"})
     assert response.status_code == 200 and response.headers["X-Request-Id"] == "abc"
-    assert response.get_json()["status"] == "ok" and "pools" in response.get_json()
+    assert response.get_json()["status"] == "ok" and "lanes" in response.get_json()
     assert client.get("/nowhere").headers["X-Request-Id"]
 
 
@@ -342,7 +343,7 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
     assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
     assert config["SOLVE_SECONDS"] == 20.0 and isinstance(config["SOLVE_SECONDS"], float)
     assert config["RATE_BURST"] == 7 and config["MESSAGE_QUEUE"] is None
-    assert create_app(testing=True, RATE_BURST=9).config["RATE_BURST"] == 9  # arguments win
+    assert make_app(RATE_BURST=9).config["RATE_BURST"] == 9  # arguments win
 
 
 @pytest.mark.parametrize(
@@ -360,7 +361,7 @@ def test_arcade_environment_variables_configure_the_app(monkeypatch):
 )
 def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
     monkeypatch.setenv("ARCADE_PREBUILD_TABLES", text)
-    app = create_app(testing=True)  # testing turns prebuilding off
+    app = make_app()  # the test settings turn prebuilding off
     app.config.from_prefixed_env("ARCADE")
     normalise(app.config)
     assert app.config["PREBUILD_TABLES"] is expected
@@ -369,11 +370,11 @@ def test_boolean_settings_read_the_usual_words(monkeypatch, text, expected):
 def test_a_setting_that_is_not_a_number_says_which(monkeypatch):
     monkeypatch.setenv("ARCADE_SOLVE_SECONDS", "soon")
     with pytest.raises(ValueError, match="ARCADE_SOLVE_SECONDS must be a number"):
-        create_app(testing=True)
+        make_app()
 
 
 def test_a_generated_level_or_check_the_page_pool_cannot_take_is_a_503_saying_so():
-    app = create_app(testing=True, PAGE_QUEUE=0)
+    app = make_app(PAGE_QUEUE=0)
     client = app.test_client()
     page = client.get("/play/npuzzle?seed=3&size=3&distance=5")
     assert page.status_code == 503 and b"busy" in page.data
@@ -397,9 +398,9 @@ def test_both_back_ends_follow_the_lane_protocol():
 
 
 def test_readyz_has_the_same_keys_for_every_lane(client):
-    pools = client.get("/readyz").get_json()["pools"]
-    assert set(pools) == {"analyse", "solve", "page"}
-    keys = {frozenset(stats) for stats in pools.values()}
+    lanes = client.get("/readyz").get_json()["lanes"]
+    assert set(lanes) == {"quick", "long", "page"}
+    keys = {frozenset(stats) for stats in lanes.values()}
     assert len(keys) == 1 and {"busy", "queued", "lost", "ready", "size"} <= next(iter(keys))
 
 
@@ -417,11 +418,11 @@ def test_the_server_and_the_rq_worker_read_the_same_settings_as_the_app(monkeypa
     with pytest.raises(ValueError, match="ARCADE_MAX_CLIENTS must be a number"):
         from_environment({"ARCADE_MAX_CLIENTS": "many"})
     monkeypatch.setenv("ARCADE_MAX_CLIENTS", "12")
-    assert create_app(testing=True).config["MAX_CLIENTS"] == config["MAX_CLIENTS"]
+    assert make_app().config["MAX_CLIENTS"] == config["MAX_CLIENTS"]
 
 
 def _remote_addr_app(**config):
-    app = create_app(testing=True, **config)
+    app = make_app(**config)
     app.add_url_rule("/whoami", "whoami", lambda: request_address())
     return app.test_client()
 
@@ -442,3 +443,57 @@ def test_forwarded_addresses_are_ignored_unless_proxies_are_trusted():
     chain = {"X-Forwarded-For": "10.9.9.9, 172.16.0.7"}  # forged by the client, then the proxy's
     answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.5"})
     assert answer.text == "172.16.0.7"
+
+
+def test_an_old_setting_name_still_works_and_warns(monkeypatch):
+    monkeypatch.setenv("ARCADE_ANALYSE_WORKERS", "3")
+    with pytest.warns(FutureWarning) as caught:
+        app = make_app(MAX_QUEUE=7)
+    assert sorted(str(w.message).split(";")[0] for w in caught) == [
+        "ARCADE_ANALYSE_WORKERS is now ARCADE_QUICK_WORKERS",
+        "ARCADE_MAX_QUEUE is now ARCADE_QUICK_QUEUE",
+    ]
+    assert app.config["QUICK_WORKERS"] == 3 and app.config["QUICK_QUEUE"] == 7
+    assert "ANALYSE_WORKERS" not in app.config and "MAX_QUEUE" not in app.config
+    with pytest.warns(FutureWarning):  # the new name, when given, wins
+        assert make_app(QUICK_WORKERS=1).config["QUICK_WORKERS"] == 1
+    with pytest.warns(FutureWarning, match="ARCADE_SOLVE_WORKERS"):
+        assert from_environment({"ARCADE_SOLVE_WORKERS": "5"})["LONG_WORKERS"] == 5
+
+
+# -- one parser for (game, board, options), one policy for unknown options ---------------
+
+
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        ({"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8", "capacity": 4}, "capacity"),
+        ({"game": "klotski", "board": "A", "size": 3}, "size"),
+        ({"game": "npuzzle", "board": "1 2 3 4 5 6 7 0 8", "colour": "red"}, "colour"),
+    ],
+)
+def test_an_option_the_game_does_not_declare_is_refused_everywhere(client, fields, words):
+    """Socket.IO, the editor's API and the players' API read the request with one parser:
+    another game's option, or a name no game declares, is an error naming it."""
+    from webapp.live.validation import parse_job_request
+    from webapp.puzzle_request import BadRequest
+
+    with pytest.raises(BadRequest, match=words):
+        parse_job_request(fields)
+    game, board = fields["game"], fields["board"]
+    options = {k: v for k, v in fields.items() if k not in ("game", "board")}
+    body = {"game": game, "board": board, "options": options}
+    editor = client.post("/api/validate", json=body)
+    assert editor.status_code == 400 and words in editor.get_json()["error"]
+    result = client.post("/api/results", json={**body, "states": [board], "seconds": 1})
+    assert result.status_code == 400 and words in result.get_json()["error"]
+
+
+def test_the_options_a_game_declares_pass_the_parser_typed():
+    from webapp.puzzle_request import PuzzleRequest
+
+    asked = PuzzleRequest.from_fields(
+        {"game": "watersort", "board": "AB,BA,,", "capacity": "2", "id": 7, "metric": None},
+        reserved=("id",),
+    )
+    assert asked == PuzzleRequest("watersort", "AB,BA,,", {"capacity": 2})

@@ -129,7 +129,7 @@ MOVING_ON = {
 def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
     runner.submit("p", SOLVE, request("old"))
     runner.submit("q", SOLVE, request("other"))
-    old, other = runner.lanes[SOLVE].jobs[:2]
+    old, other = runner.lanes[LONG].jobs[:2]
     old.on_event("progress", {"id": "old", "nodes": 10})
     assert runner.emitted.sent == [("p", "progress", "old")]  # still the newest: sent
     move_on(runner)
@@ -144,7 +144,7 @@ def test_the_old_job_says_nothing_once_the_player_moves_on(runner, move_on):
 def test_only_the_newest_of_several_requests_answers(runner):
     for job_id in ("first", "second", "third"):
         runner.submit("p", ANALYSE, request(job_id))
-    first, second, third = runner.lanes[ANALYSE].jobs
+    first, second, third = runner.lanes[QUICK].jobs
     assert [first.cancelled, second.cancelled, third.cancelled] == [True, True, False]
     for job in (third, first, second):  # answers in any order
         job.on_event("analysis", analysis(job.request.id))
@@ -156,7 +156,7 @@ def test_a_finished_old_job_does_not_free_the_new_ones_slot(runner):
     cancel would then find nothing to stop."""
     runner.submit("p", SOLVE, request("old"))
     runner.submit("p", SOLVE, request("new"))
-    old, new = runner.lanes[SOLVE].jobs
+    old, new = runner.lanes[LONG].jobs
     old.on_done()
     assert runner.cancel("p", "new") and new.cancelled
     new.on_event("solution", answer("new"))
@@ -199,7 +199,7 @@ def test_a_try_that_waited_longer_than_it_may_run_moves_to_the_long_lane_untried
 
 def test_cancel_names_the_job_it_stops(runner):
     runner.submit("p", SOLVE, request("mine"))
-    job = runner.lanes[SOLVE].jobs[0]
+    job = runner.lanes[LONG].jobs[0]
     assert not runner.cancel("p", "someone else's") and not job.cancelled
     assert not runner.cancel("nobody")
     assert runner.cancel("p", "mine") and job.cancelled

@@ -22,7 +22,6 @@ from helpers.sockets import (
 
 from loadtest.players import free_port
 from solver import catalogue
-from webapp.http.links import default_options
 
 
 @pytest.fixture
@@ -51,7 +50,7 @@ def test_analyse_over_websocket(live):
 def test_solve_default_boards_over_websocket(live, game):
     client = live()
     declared = catalogue.get(game)
-    options = {k: v for k, v in default_options(declared).items() if v is not None}
+    options = {k: v for k, v in declared.default_options().items() if v is not None}
     board = declared.default_board
     client.emit("solve", {"game": game, "board": board, "id": game, **options})
     _, solution = client.wait("solution", timeout=20)

@@ -12,17 +12,18 @@ import signal
 import time
 
 import pytest
+from helpers.apps import make_app
 from helpers.sockets import LONG, ONE_MOVE_8, Inbox
 
 from solver.npuzzle import NPuzzle
 from solver.npuzzle.instances import load
 from webapp import app as app_module
-from webapp import create_app
 from webapp.guard.ratelimit import RateLimiter
 from webapp.jobs.core import LaneBusy
 from webapp.jobs.model import BUSY_MESSAGE, Job, JobRequest, Limits, WorkerSettings
 from webapp.jobs.pool import WorkerPool
-from webapp.live.validation import PayloadError, parse_job_request
+from webapp.live.validation import parse_job_request
+from webapp.puzzle_request import BadRequest
 
 DOMAIN = NPuzzle()
 
@@ -235,7 +236,7 @@ def test_runner_answers_server_busy_when_the_queue_is_full():
     """One long search runs, one waits (LONG_QUEUE 1): a third is told the server is busy.
     Which of the two latecomers waits depends on their quick tries (the newest try runs
     first, one that waited moves on untried), so either may be the one refused."""
-    app = create_app(testing=True, SOLVE_WORKERS=1, LONG_QUEUE=1, RATE_LIMIT=0)
+    app = make_app(LONG_WORKERS=1, LONG_QUEUE=1, RATE_LIMIT=0)
     sio = app.extensions["socketio"]
     busy, queued, rejected = (Inbox(sio.test_client(app)) for _ in range(3))
     try:
@@ -254,8 +255,8 @@ def test_runner_answers_server_busy_when_the_queue_is_full():
         (error,) = errors
         assert error["message"] == BUSY_MESSAGE and error["id"] in ("q", "r")
         health = app.extensions["jobs"].health()
-        assert health["pools"]["solve"]["rejected"] == 1
-        assert health["pools"]["solve"]["queued"] == 1 and health["busy_clients"] == 2
+        assert health["lanes"]["long"]["rejected"] == 1
+        assert health["lanes"]["long"]["queued"] == 1 and health["busy_clients"] == 2
     finally:
         for inbox in (busy, queued, rejected):
             inbox.client.disconnect()
@@ -271,7 +272,7 @@ def test_rate_limit_answers_error_then_recovers(monkeypatch):
         "RateLimiter",
         lambda rate, burst: RateLimiter(rate, burst, clock=lambda: now[0]),
     )
-    app = create_app(testing=True, RATE_LIMIT=1, RATE_BURST=5)
+    app = make_app(RATE_LIMIT=1, RATE_BURST=5)
     inbox = Inbox(app.extensions["socketio"].test_client(app))
     try:
         for i in range(12):
@@ -320,9 +321,9 @@ def test_rate_limiter_refills_at_its_rate():
     ],
 )
 def test_oversized_boards_are_refused_before_any_work(payload, words):
-    with pytest.raises(PayloadError, match=words):
+    with pytest.raises(BadRequest, match=words):
         parse_job_request(payload)
-    app = create_app(testing=True)
+    app = make_app()
     inbox = Inbox(app.extensions["socketio"].test_client(app))
     inbox.client.emit("solve", payload)
     _, error = inbox.wait("error")
@@ -334,15 +335,13 @@ def test_oversized_boards_are_refused_before_any_work(payload, words):
 def test_an_analysis_that_needs_a_search_moves_to_the_solve_pool():
     """Lookups never queue behind a search: after ANALYSE_FAST_SECONDS the search
     continues in the solve pool with the full analysis budget."""
-    app = create_app(
-        testing=True, ANALYSE_WORKERS=1, ANALYSE_FAST_SECONDS=0.3, ANALYSE_SECONDS=6, RATE_LIMIT=0
-    )
+    app = make_app(QUICK_WORKERS=1, ANALYSE_FAST_SECONDS=0.3, ANALYSE_SECONDS=6, RATE_LIMIT=0)
     sio, runner = app.extensions["socketio"], app.extensions["jobs"]
     searching, looking = Inbox(sio.test_client(app)), Inbox(sio.test_client(app))
     try:
         searching.client.emit("analyse", {**LONG, "id": "deep"})
         deadline = time.monotonic() + 10
-        while runner.health()["pools"]["solve"]["busy"] == 0:
+        while runner.health()["lanes"]["long"]["busy"] == 0:
             assert time.monotonic() < deadline, "the analysis never moved to the solve pool"
             time.sleep(0.02)
         looking.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "quick"})

@@ -11,20 +11,19 @@ import time
 from itertools import pairwise
 
 import pytest
+from helpers.apps import make_app
 from helpers.sockets import ANSWERS, GOAL_8, LONG, ODD_PARITY_8, ONE_MOVE_8, Inbox, replay_solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import catalogue
 from solver.core.search import breadth_first
-from webapp import create_app
-from webapp.http.links import default_options
 
 
 @pytest.fixture(scope="module")
 def app():
     # no rate limit here: these tests fire events as fast as they can on purpose
-    return create_app(testing=True, ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
+    return make_app(ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
 
 
 def test_analyse_gives_distance_and_best_move(inbox):
@@ -47,7 +46,7 @@ def test_analyse_of_a_solved_board(inbox):
 def test_solve_replays_to_the_goal_in_the_fewest_moves(inbox, game):
     """Each play page's default board is solved optimally (BFS agrees on the length)."""
     board = catalogue.get(game).default_board
-    options = {k: v for k, v in default_options(catalogue.get(game)).items() if v is not None}
+    options = {k: v for k, v in catalogue.get(game).default_options().items() if v is not None}
     inbox.client.emit("solve", {"game": game, "board": board, "id": 7, **options})
     _, solution = inbox.wait("solution", timeout=20)
     assert solution["id"] == 7 and solution["game"] == game and solution["optimal"] is True
@@ -152,7 +151,7 @@ def test_a_long_solve_does_not_block_another_client(app, inbox):
 
 
 def test_over_budget_is_an_error_naming_the_effort():
-    budget_app = create_app(testing=True, SOLVE_SECONDS=0.3, ANALYSE_SECONDS=0.3)
+    budget_app = make_app(SOLVE_SECONDS=0.3, ANALYSE_SECONDS=0.3)
     inbox = Inbox(budget_app.extensions["socketio"].test_client(budget_app))
     for event in ("solve", "analyse"):
         inbox.client.emit(event, {**LONG, "id": event})

@@ -1,4 +1,4 @@
-"""The Flask app factory: pages, Socket.IO events and the job runner, wired together.
+"""The Flask app factory: pages, Socket.IO events and the job core, wired together.
 
 Templates and static files live at the top of the repository (``templates/``,
 ``static/``); a wheel carries them inside the package (``webapp/templates``,
@@ -35,9 +35,10 @@ from .http.pages import pages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
+from .jobs.replies import error_payload
+from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
-from .live.replies import error_payload
 from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
@@ -73,7 +74,7 @@ def _long_lane(config, settings) -> Lane:
         )
     return WorkerPool(
         LONG,
-        config["SOLVE_WORKERS"],
+        config["LONG_WORKERS"],
         config["LONG_QUEUE"],
         settings(5),
         max_per_address=config["LONG_QUEUE_PER_CLIENT"],
@@ -91,7 +92,7 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
     lanes: dict[str, Lane] = {
         # tries never take the quick lane's last process from the lookups
         QUICK: WorkerPool(
-            QUICK, config["ANALYSE_WORKERS"], config["MAX_QUEUE"], settings(0), reserved=1
+            QUICK, config["QUICK_WORKERS"], config["QUICK_QUEUE"], settings(0), reserved=1
         ),
         LONG: _long_lane(config, settings),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
@@ -99,7 +100,7 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
     return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
 
 
-def create_app(testing: bool = False, **config) -> Flask:
+def create_app(**config) -> Flask:
     """Build the app; ``config`` overrides :data:`~webapp.config.DEFAULTS`, ``ARCADE_*``
     variables and Flask settings.
 
@@ -114,9 +115,6 @@ def create_app(testing: bool = False, **config) -> Flask:
     )
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env("ARCADE")
-    app.config["TESTING"] = testing
-    if testing:
-        app.config["PREBUILD_TABLES"] = False
     app.config.update(config)
     normalise(app.config)
     app.debug = False  # never debug mode, whatever the environment
@@ -131,8 +129,9 @@ def create_app(testing: bool = False, **config) -> Flask:
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         message_queue=app.config["MESSAGE_QUEUE"],
     )
-    runner = _make_core(app, socketio)
-    app.extensions["jobs"] = runner
+    jobs = _make_core(app, socketio)
+    app.extensions["jobs"] = jobs
+    app.extensions["levels"] = LevelMaker(jobs, float(app.config["PAGE_SECONDS"]))
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     app.extensions["rate_limiter"] = limiter
 
@@ -140,13 +139,13 @@ def create_app(testing: bool = False, **config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
-    init_players(app, migrate=not testing)  # tests migrate on first use
+    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )
     app.extensions["admission"] = admission
     guard_transports(socketio.server, admission)  # type: ignore[attr-defined]  # not in the stubs
-    register_events(socketio, runner, limiter, admission)
+    register_events(socketio, jobs, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
     # method replaced)
@@ -158,5 +157,5 @@ def create_app(testing: bool = False, **config) -> Flask:
         app.wsgi_app, app.config["TRUSTED_PROXIES"]
     )
     if app.config["PREBUILD_TABLES"]:
-        start_prebuild(then=runner.start)
+        start_prebuild(then=jobs.start)
     return app

@@ -14,6 +14,7 @@ setting after start-up.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,9 +52,9 @@ SETTINGS: dict[str, Setting] = {
     "PROGRESS_INTERVAL": Setting(float, 0.25, "at most ~4 progress events per second"),
     "JOB_MEMORY_MB": Setting(int, 3072, "address-space cap of each solver process / RQ worker"),
     # -- lanes -----------------------------------------------------------------------
-    "ANALYSE_WORKERS": Setting(int, 2, "solver processes of the quick lane (lookups, tries)"),
-    "SOLVE_WORKERS": Setting(int, 2, "solver processes of the long lane (niced), one server"),
-    "MAX_QUEUE": Setting(int, 256, "jobs waiting in the quick lane before 'server busy'"),
+    "QUICK_WORKERS": Setting(int, 2, "solver processes of the quick lane (lookups, tries)"),
+    "LONG_WORKERS": Setting(int, 2, "solver processes of the long lane (niced), one server"),
+    "QUICK_QUEUE": Setting(int, 256, "jobs waiting in the quick lane before 'server busy'"),
     "LONG_QUEUE": Setting(int, 32, "jobs waiting in the long lane before 'server busy'"),
     "LONG_QUEUE_PER_CLIENT": Setting(
         int, 4, "... and from one client address (its players share them fairly)"
@@ -103,12 +104,22 @@ SETTINGS: dict[str, Setting] = {
     "MESSAGE_QUEUE": Setting(str, None, '"redis://host:port/0" to run as part of a cluster'),
     # -- players (webapp/players, webapp/storage) ----------------------------------
     "DATABASE_URL": Setting(str, None, "an SQLAlchemy URL; None: a SQLite file in DATA_DIR"),
+    "MIGRATE_AT_START": Setting(
+        bool, True, "apply the database's migrations at start-up (False: on first use)"
+    ),
     "DATA_DIR": Setting(str, None, "the SQLite file and cookie key's folder (None: platformdirs)"),
     "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
     "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
 }
 
 DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}
+
+#: old names still read, with a warning: old name -> the setting's name now
+ALIASES = {
+    "ANALYSE_WORKERS": "QUICK_WORKERS",
+    "SOLVE_WORKERS": "LONG_WORKERS",
+    "MAX_QUEUE": "QUICK_QUEUE",
+}
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 
@@ -133,8 +144,26 @@ def typed(key: str, value: Any) -> Any:
         raise ValueError(f"{PREFIX}{key} must be a number, not {str(value)[:40]!r}") from None
 
 
+def _renamed(config: MutableMapping) -> None:
+    """Move a value set under an old name (:data:`ALIASES`) to the new one, with a
+    warning; a value set under the new name wins."""
+    for old, new in ALIASES.items():
+        if old not in config:
+            continue
+        value = config.pop(old)
+        warnings.warn(
+            f"{PREFIX}{old} is now {PREFIX}{new}; the old name will stop working",
+            FutureWarning,
+            stacklevel=3,
+        )
+        if config.get(new, DEFAULTS[new]) == DEFAULTS[new]:
+            config[new] = value
+
+
 def normalise(config: MutableMapping) -> None:
-    """Give every setting its declared type, in place (missing ones their default)."""
+    """Give every setting its declared type, in place (missing ones their default);
+    a setting given under its old name (:data:`ALIASES`) moves to its new one."""
+    _renamed(config)
     for key, setting in SETTINGS.items():
         config[key] = typed(key, config.get(key, setting.default))
 
@@ -145,7 +174,11 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict:
     environ = os.environ if environ is None else environ
     config = dict(DEFAULTS)
     config.update(
-        {key: environ[PREFIX + key] for key in SETTINGS if environ.get(PREFIX + key, "") != ""}
+        {
+            key: environ[PREFIX + key]
+            for key in [*SETTINGS, *ALIASES]
+            if environ.get(PREFIX + key, "") != ""
+        }
     )
     normalise(config)
     return config

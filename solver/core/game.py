@@ -143,6 +143,11 @@ class Game:
         return next((o for o in cls.options if o.name == name), None)
 
     @classmethod
+    def default_options(cls) -> dict[str, Any]:
+        """Every option at its default: a page's options when its URL gives none."""
+        return {option.name: option.default for option in cls.options}
+
+    @classmethod
     def check_options(cls, given: dict[str, Any]) -> dict[str, Any]:
         """Typed options from ``given``; unknown names and bad values raise BoardError.
 

@@ -57,8 +57,8 @@ def capacity_server(env: dict):
     process, url = start_server(
         {
             "ARCADE_PREBUILD_TABLES": "0",
-            "ARCADE_ANALYSE_WORKERS": "1",
-            "ARCADE_SOLVE_WORKERS": "1",
+            "ARCADE_QUICK_WORKERS": "1",
+            "ARCADE_LONG_WORKERS": "1",
             **env,
         },
         ready_timeout=60,

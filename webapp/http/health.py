@@ -1,7 +1,7 @@
 """Health and request ids: ``/healthz``, ``/readyz`` and the ``X-Request-Id`` header.
 
 ``/healthz`` says the process answers. ``/readyz`` says whether it can take
-jobs: 200 with the job runner's figures and the players held against the
+jobs: 200 with the job core's figures and the players held against the
 limit (:mod:`webapp.live.admission`), 503 while shutting down. Every HTTP
 response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
@@ -46,10 +46,10 @@ def healthz():
 
 @health.get("/readyz")
 def readyz():
-    runner = current_app.extensions["jobs"]
-    ready = not runner.closing
+    jobs = current_app.extensions["jobs"]
+    ready = not jobs.closing
     players = current_app.extensions["admission"].health()
     return (
-        jsonify(status="ok" if ready else "shutting down", **runner.health(), **players),
+        jsonify(status="ok" if ready else "shutting down", **jobs.health(), **players),
         200 if ready else 503,
     )

@@ -19,7 +19,7 @@ from solver.core.errors import BoardError
 from solver.core.game import Game
 from solver.engine import parse_board
 
-from .levels import Generate, generated_level, level_facts, level_min
+from ..levels.facts import Generate, generated_level, level_facts, level_min
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -30,11 +30,6 @@ def play_url(game: str, board: str | None = None, **options: Any) -> str:
     query = {"board": board, **options}
     query = {k: v for k, v in query.items() if v is not None}
     return f"/play/{game}" + (f"?{urlencode(query)}" if query else "")
-
-
-def default_options(game: type[Game]) -> dict:
-    """Every option of ``game`` at its default: the page's options when the URL gives none."""
-    return {option.name: option.default for option in game.options}
 
 
 def lobby_games() -> list[dict]:
@@ -113,9 +108,9 @@ def play_config(
     position is served instead. ``min`` is the start's known shortest solution
     ({moves, optimal}) when a pack or generator graded it; ``level`` names a
     pack level; ``choices`` fills the page's "New game" pickers. ``generate``
-    makes a seeded level (see :func:`~webapp.http.levels.generated_level`).
+    makes a seeded level (see :func:`~webapp.levels.facts.generated_level`).
     """
-    defaults = default_options(game)
+    defaults = game.default_options()
     config: dict[str, Any] = {
         "game": game.name,
         "board": game.default_board,

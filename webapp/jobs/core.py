@@ -37,7 +37,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..live.replies import error_payload
 from .escalation import Chain, settle
 from .model import (
     ANALYSE,
@@ -56,6 +55,7 @@ from .model import (
     TaskRefused,
     TaskRequest,
 )
+from .replies import job_error
 from .tasks import task_result
 
 log = logging.getLogger(__name__)
@@ -166,9 +166,7 @@ class JobCore:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
-                self._emit(
-                    "error", error_payload(CLOSING_MESSAGE, kind, request.id, request.game), to=sid
-                )
+                self._emit("error", job_error(CLOSING_MESSAGE, kind, request), to=sid)
                 return
             job = Job(
                 kind,
@@ -249,7 +247,7 @@ class JobCore:
         return {
             "clients": clients,
             "busy_clients": self.busy_clients(),
-            "pools": {name: lane.stats() for name, lane in self.lanes.items()},
+            "lanes": {name: lane.stats() for name, lane in self.lanes.items()},
         }
 
     def start(self) -> None:
@@ -270,7 +268,7 @@ class JobCore:
             told += 1
             self._emit(
                 "error",
-                error_payload(CLOSING_MESSAGE, job.kind, job.request.id, job.request.game),
+                job_error(CLOSING_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
         for lane in self.lanes.values():
@@ -310,7 +308,7 @@ class JobCore:
             log.warning("%s %s rejected: %s lane full", job.log_id, job.kind, lane.name)
             self._emit(
                 "error",
-                error_payload(BUSY_MESSAGE, job.kind, job.request.id, job.request.game),
+                job_error(BUSY_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
             return
@@ -364,9 +362,7 @@ class JobCore:
                 )
                 self._queue_locked(note.slot, again, lane, note.chain)
                 return
-        self._deliver(
-            note, "error", error_payload(message, job.kind, job.request.id, job.request.game)
-        )
+        self._deliver(note, "error", job_error(message, job.kind, job.request))
 
     def _start_sweeper(self) -> None:
         with self._lock:

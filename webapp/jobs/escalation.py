@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..live.replies import error_payload
 from .model import ANALYSE, GAVE_UP, SOLVE, Payload
+from .replies import error_payload
 
 
 @dataclass

@@ -13,20 +13,36 @@ import itertools
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-#: a client's two kinds of job: a hint and distance (table lookups, kept fast), a full solve
-ANALYSE = "analyse"
-SOLVE = "solve"
-#: the two kinds of page task: a generated level, the editor's solvability check
-GENERATE = "generate"
-CHECK = "check"
-#: the three lanes, named as ``/readyz`` reports them: the quick lane (this machine's
-#: analysis processes, in both modes), the long lane (this machine's solve processes,
-#: or RQ workers in a cluster) and the page lane (generated levels, checks)
-QUICK = "analyse"
-LONG = "solve"
-PAGE = "page"
+from ..protocol import RequestId
+
+
+class Kind(StrEnum):
+    """What a job does. A client's two kinds: a hint and distance (table lookups, kept
+    fast) and a full solve, named as the Socket.IO events that ask for them; a page's
+    two tasks: a generated level and the editor's solvability check."""
+
+    ANALYSE = "analyse"
+    SOLVE = "solve"
+    GENERATE = "generate"
+    CHECK = "check"
+
+
+class LaneName(StrEnum):
+    """The three lanes, named as ``/readyz`` reports them: the quick lane (this machine's
+    analysis processes, in both modes), the long lane (this machine's solve processes,
+    or RQ workers in a cluster) and the page lane (generated levels, checks)."""
+
+    QUICK = "quick"
+    LONG = "long"
+    PAGE = "page"
+
+
+#: the members by their short names, as the job modules use them
+ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
+QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
 
 #: what a search reports when its budget ran out (never sent to a player as such)
 GAVE_UP = "gave_up"
@@ -38,8 +54,7 @@ INTERNAL_MESSAGE = "internal error while searching"
 TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"
 TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
 
-RequestId = str | int | None
-#: any event's payload as the job machinery carries it (one of webapp.live.protocol's)
+#: any event's payload as the job machinery carries it (one of webapp.protocol's)
 Payload = Mapping[str, Any]
 
 

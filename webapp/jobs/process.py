@@ -15,7 +15,7 @@ RQ worker in a cluster runs the same function. A solver process of this machine:
 * stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
   solver polls it every few hundred positions, well inside 100 ms.
 
-Nothing here knows about sockets or lanes: answers are shaped by :mod:`webapp.live.replies`.
+Nothing here knows about sockets or lanes: answers are shaped by :mod:`webapp.jobs.replies`.
 """
 
 from __future__ import annotations
@@ -24,44 +24,23 @@ import logging
 import os
 import resource
 import time
-from collections.abc import Callable
 
-from solver.core.errors import BoardError
-from solver.core.results import Budget
-from solver.engine import analyse_stages
+from solver.catalogue import warm_tables
 
-from ..live.replies import error_payload, solve_reply
-from ..serve.prebuild import warm_tables
 from .model import (
     ANALYSE,
     INTERNAL_MESSAGE,
     MEMORY_MESSAGE,
-    JobRequest,
     Limits,
     Payload,
     Request,
     TaskRequest,
     WorkerSettings,
 )
+from .replies import analysis_events, job_error, solve_reply
 from .tasks import page_search
 
 log = logging.getLogger(__name__)
-
-
-def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Limits):
-    """Every ``analysis`` payload of :func:`solver.engine.analyse_stages` as it comes
-    (the core decides what each means), or one ``error`` for a bad board; nothing
-    once the job is cancelled."""
-    budget = Budget(max_nodes=limits.max_nodes, max_seconds=limits.seconds)
-    try:
-        for payload in analyse_stages(
-            request.game, request.board, budget=budget, cancel=cancel, **request.options
-        ):
-            if cancel():
-                return
-            yield "analysis", {"id": request.id, "game": request.game, **payload}
-    except BoardError as err:
-        yield "error", error_payload(str(err), ANALYSE, request.id, request.game)
 
 
 class _Flag:
@@ -124,10 +103,10 @@ def perform(kind: str, request: Request, limits: Limits, cancel, send) -> None:
     try:
         _search(kind, request, limits, cancel, send)
     except MemoryError:
-        send("error", error_payload(MEMORY_MESSAGE, kind, request.id, request.game))
+        send("error", job_error(MEMORY_MESSAGE, kind, request))
     except Exception:  # a bug answers, the process lives on
         log.exception("job %s failed", kind)
-        send("error", error_payload(INTERNAL_MESSAGE, kind, request.id, request.game))
+        send("error", job_error(INTERNAL_MESSAGE, kind, request))
 
 
 def limit_memory(memory_mb: int | None) -> None:

@@ -20,9 +20,10 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
+from ..jobs.replies import error_payload
+from ..puzzle_request import BadRequest
 from .admission import Admission
-from .replies import error_payload
-from .validation import PayloadError, one_payload, parse_cancel, parse_job_request, request_id
+from .validation import one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ REFUSED_CLOSE_SECONDS = 1.0
 
 
 def register_events(
-    socketio: SocketIO, runner: JobCore, limiter: RateLimiter, admission: Admission
+    socketio: SocketIO, jobs: JobCore, limiter: RateLimiter, admission: Admission
 ) -> None:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
@@ -66,13 +67,13 @@ def register_events(
         log_id = _log_id()
         try:
             job = parse_job_request(one_payload(kind, args))
-        except PayloadError as err:
+        except BadRequest as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         # the address as resolved through the trusted proxies (webapp.guard.proxy)
-        runner.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
+        jobs.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -107,10 +108,10 @@ def register_events(
             return
         try:
             job_id = parse_cancel(one_payload("cancel", args))
-        except PayloadError as err:
+        except BadRequest as err:
             reply_error(str(err), "cancel", payload)
             return
-        runner.cancel(_sid(), job_id)
+        jobs.cancel(_sid(), job_id)
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:
@@ -122,7 +123,7 @@ def register_events(
         log.info("%s disconnected", _sid()[:8])
         admission.release(_sid())
         limiter.forget(_sid())
-        runner.drop(_sid())
+        jobs.drop(_sid())
 
     @socketio.on_error_default
     def on_unexpected(err: BaseException) -> None:

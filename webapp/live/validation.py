@@ -1,27 +1,22 @@
 """Checking Socket.IO payloads before any work is queued.
 
 Anything a browser (or an attacker) sends arrives here first. A payload that is
-not exactly what the protocol allows raises :class:`PayloadError` with one line
-saying what is wrong; the event handler turns it into an ``error`` event and the
-server carries on. Deeper checks of the board itself are the solver's job
-(:class:`~solver.core.errors.BoardError`).
+not exactly what the protocol allows raises :class:`~webapp.puzzle_request.BadRequest`
+with one line saying what is wrong; the event handler turns it into an ``error``
+event and the server carries on. The game, board and options are read by the one
+parser every request goes through (:class:`~webapp.puzzle_request.PuzzleRequest`);
+deeper checks of the board itself are the solver's job, in a solver process.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from solver import catalogue
-from solver.core.errors import BoardError
-from solver.engine import MAX_BOARD_CHARS
-
-from ..jobs.model import JobRequest, RequestId
+from ..jobs.model import JobRequest
+from ..protocol import RequestId
+from ..puzzle_request import BadRequest, PuzzleRequest
 
 MAX_ID_CHARS = 100
-
-
-class PayloadError(ValueError):
-    """A Socket.IO payload that breaks the protocol (shape, types, sizes)."""
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -44,63 +39,25 @@ def _check_id(payload: dict) -> RequestId:
         return None
     checked = request_id(payload)
     if checked is None:
-        raise PayloadError(f"id must be text up to {MAX_ID_CHARS} characters or a number")
+        raise BadRequest(f"id must be text up to {MAX_ID_CHARS} characters or a number")
     return checked
-
-
-def _checked_options(game, payload: dict) -> dict:
-    """The payload's options for ``game``, typed by the declarations.
-
-    An option of another game is checked too (a page may send them all) and then
-    dropped; keys no game declares are ignored.
-    """
-    options = {}
-    for other in catalogue.games().values():
-        for option in other.options:
-            mine = game.option(option.name)
-            value = (mine or option).coerce(payload.get(option.name))
-            if value is not None and mine is not None:
-                options[option.name] = value
-    return options
 
 
 def one_payload(event: str, args: tuple) -> Any:
     """The single payload of an event's arguments (None when there is none)."""
     if len(args) > 1:
-        raise PayloadError(f"{event} takes one payload object, not {len(args)} arguments")
+        raise BadRequest(f"{event} takes one payload object, not {len(args)} arguments")
     return args[0] if args else None
 
 
 def parse_job_request(payload: Any) -> JobRequest:
-    """Check an ``analyse``/``solve`` payload; raise :class:`PayloadError` if malformed.
-
-    Options known to any game are type-checked; those that do not apply to this
-    game are dropped (a page may send them all), and unknown keys are ignored.
-    """
+    """Check an ``analyse``/``solve`` payload ``{game, board, id?, ...options}``; raise
+    :class:`BadRequest` if malformed (an option the game does not declare included)."""
     if not isinstance(payload, dict):
-        raise PayloadError("payload must be an object like {game, board}")
-    game = payload.get("game")
-    if game is None:
-        raise PayloadError("missing game")
-    if not isinstance(game, str):
-        raise PayloadError("game must be text")
-    known = catalogue.games()
-    if game not in known:
-        raise PayloadError(f"unknown game {game[:40]!r}; choose one of {', '.join(known)}")
-    board = payload.get("board")
-    if board is None:
-        raise PayloadError("missing board")
-    if not isinstance(board, str):
-        raise PayloadError("board must be text")
-    if len(board) > MAX_BOARD_CHARS:
-        raise PayloadError(f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}")
+        raise BadRequest("payload must be an object like {game, board}")
     job_id = _check_id(payload)
-    try:
-        known[game].check_size(board)
-        options = _checked_options(known[game], payload)
-    except BoardError as err:
-        raise PayloadError(str(err)) from None
-    return JobRequest(game=game, board=board, id=job_id, options=options)
+    asked = PuzzleRequest.from_fields(payload, reserved=("id",))
+    return JobRequest(game=asked.game, board=asked.board, id=job_id, options=asked.options)
 
 
 def parse_cancel(payload: Any) -> RequestId | None:
@@ -108,5 +65,5 @@ def parse_cancel(payload: Any) -> RequestId | None:
     if payload is None:
         return None
     if not isinstance(payload, dict):
-        raise PayloadError("cancel payload must be an object like {} or {id}")
+        raise BadRequest("cancel payload must be an object like {} or {id}")
     return _check_id(payload)

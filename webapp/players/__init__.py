@@ -1,7 +1,7 @@
 """Players: who plays (no passwords), their verified results, the daily and leaderboards.
 
 :func:`init_players` wires it into the app: the database (migrated at start-up,
-or on first use in tests), the write limits, the clock and the daily's
+or on first use when ``MIGRATE_AT_START`` is off), the write limits, the clock and the daily's
 generator, kept in ``app.extensions["players"]``, and the API blueprint.
 """
 
@@ -10,15 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
-
-from solver import catalogue
-from solver.core.seeds import daily_seed
 
 from ..storage import Database
 from ..storage.database import data_dir
@@ -47,22 +43,14 @@ class PlayersState:
             with self._lock:
                 if self._db is None:
                     config = self.app.config
-                    url = config["DATABASE_URL"]
-                    if config.get("TESTING") and not url:
-                        # a test app that names no database gets a throwaway file,
-                        # made only when a test uses it
-                        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
-                        url = f"sqlite:///{folder}/arcade.sqlite3"
-                    db = Database(url, config.get("DATA_DIR"))
+                    db = Database(config["DATABASE_URL"], config.get("DATA_DIR"))
                     db.upgrade()
                     self._db = db
         return self._db
 
     def daily(self, game: str, day: dt.date) -> dict:
-        """``game``'s daily level on ``day``, made by the pages' generator (kept there)."""
-        from ..http.pages import level_generator
-
-        return level_generator(catalogue.get(game))({}, daily_seed(game, day), True)
+        """``game``'s daily level on ``day``, from the app's level maker (kept there)."""
+        return self.app.extensions["levels"].daily(game, day)
 
 
 def _secret_key(app: Flask) -> str:

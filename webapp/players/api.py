@@ -11,15 +11,14 @@ request is a 4xx ``{"error"}`` and writes nothing.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
-from werkzeug.exceptions import HTTPException
 
 from solver.core.errors import BoardError
 from solver.core.replay import replay_line
 
+from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
 from . import choices as players_chose
 from .identity import (
@@ -36,7 +35,7 @@ from .identity import (
     token_from_cookie,
 )
 from .limits import same_site
-from .puzzles import Puzzle, daily_puzzle, game_named, identify, level_puzzle
+from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
 
@@ -47,17 +46,8 @@ MAX_SECONDS = 7 * 24 * 3600
 MAX_IMPORTED = 500  # progress entries imported from one browser
 
 
-class Refused(Exception):
-    """A request answered with ``status`` and ``{"error": message}``."""
-
-    def __init__(self, message: str, status: int = 400, headers: dict | None = None):
-        super().__init__(message)
-        self.status = status
-        self.headers = headers or {}
-
-
-@players.errorhandler(Refused)
-def _refused(err: Refused):
+@players.errorhandler(BadRequest)
+def _refused(err: BadRequest):
     return jsonify(error=str(err)), err.status, err.headers
 
 
@@ -77,26 +67,6 @@ def _today() -> dt.date:
     return _state().now().date()
 
 
-def _body(limit: int | None = None) -> dict:
-    if limit is not None:
-        request.max_content_length = limit
-    try:
-        data = request.get_data(cache=True)
-    except HTTPException as err:
-        if err.code == 413:
-            raise Refused("the request body is too large", 413) from None
-        raise Refused("could not read the request body") from None
-    try:
-        body = json.loads(data)
-    except RecursionError:
-        raise Refused("the JSON is nested too deeply") from None
-    except ValueError:
-        raise Refused("send a JSON object") from None
-    if not isinstance(body, dict):
-        raise Refused("send a JSON object")
-    return body
-
-
 def _secret() -> str:
     """The app's cookie-signing key (text: the players' settings make it)."""
     return str(current_app.secret_key)
@@ -110,13 +80,13 @@ def _guard():
         return
     config = current_app.config
     if not same_site(request.headers.get("Origin"), request.host_url, config["ALLOWED_ORIGINS"]):
-        raise Refused("writes are accepted from this site's pages only", 403)
+        raise BadRequest("writes are accepted from this site's pages only", 403)
     keys = {f"address:{request.remote_addr}": config["WRITES_PER_ADDRESS"]}
     if g.player_token:
         keys[f"player:{g.player_token}"] = config["WRITES_PER_PLAYER"]
     wait = _state().limits.retry_after(keys)
     if wait is not None:
-        raise Refused(f"too many writes; try again in {wait} s", 429, {"Retry-After": str(wait)})
+        raise BadRequest(f"too many writes; try again in {wait} s", 429, {"Retry-After": str(wait)})
 
 
 @players.after_request
@@ -168,11 +138,11 @@ def whoami():
 @players.post("/player")
 def name_player():
     """Set the display name; answers a fresh recovery code (the old one stops working)."""
-    body = _body()
+    body = read_json_body()
     try:
         name = check_name(body.get("name"))
     except NameRefused as err:
-        raise Refused(str(err)) from None
+        raise BadRequest(str(err)) from None
     code = new_code()
     with _state().db.writing() as session:
         player = _player_made(session)
@@ -184,11 +154,11 @@ def name_player():
 @players.post("/player/restore")
 def restore_player():
     """Move the player whose recovery code this is to this browser."""
-    body = _body()
+    body = read_json_body()
     with _state().db.session() as session:
         player = find_by_code(session, body.get("code"))
         if player is None:
-            raise Refused("no player has that recovery code", 404)
+            raise BadRequest("no player has that recovery code", 404)
         g.new_token = player.token
         return jsonify(name=player.name)
 
@@ -196,10 +166,10 @@ def restore_player():
 @players.post("/player/progress")
 def import_progress():
     """The browser's localStorage bests, imported once per player and never ranked."""
-    body = _body()
+    body = read_json_body()
     entries = body.get("progress")
     if not isinstance(entries, dict) or len(entries) > MAX_IMPORTED:
-        raise Refused(f"progress must be an object of at most {MAX_IMPORTED} entries")
+        raise BadRequest(f"progress must be an object of at most {MAX_IMPORTED} entries")
     rows = [_imported(key, value) for key, value in entries.items()]
     with _state().db.writing() as session:
         player = _player_made(session)
@@ -216,13 +186,13 @@ def _count(value, name: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
-        raise Refused(f"{name} must be a whole number")
+        raise BadRequest(f"{name} must be a whole number")
     return value
 
 
 def _imported(key, value) -> ImportedProgress:
     if not isinstance(key, str) or not 1 <= len(key) <= 2200 or not isinstance(value, dict):
-        raise Refused("each progress entry is key: {moves, extra, min, at}")
+        raise BadRequest("each progress entry is key: {moves, extra, min, at}")
     at = value.get("at")
     return ImportedProgress(
         key=key,
@@ -238,20 +208,20 @@ def _imported(key, value) -> ImportedProgress:
 
 def _seconds(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise Refused("seconds must be a number")
+        raise BadRequest("seconds must be a number")
     if not 0 <= value <= MAX_SECONDS:
-        raise Refused(f"seconds must be from 0 to {MAX_SECONDS}")
+        raise BadRequest(f"seconds must be from 0 to {MAX_SECONDS}")
     return round(float(value), 2)
 
 
 @players.post("/results")
 def submit_result():
-    body = _body(RESULT_BODY_BYTES)
+    body = read_json_body(RESULT_BODY_BYTES)
     game = game_named(body.get("game"))
     seconds = _seconds(body.get("seconds", 0))
     assisted = body.get("assisted", False)
     if not isinstance(assisted, bool):
-        raise Refused("assisted must be true or false")
+        raise BadRequest("assisted must be true or false")
     state = _state()
     today = _today()
     puzzle, domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
@@ -288,7 +258,7 @@ def _day(text) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise Refused(f"date must be YYYY-MM-DD, not {str(text)[:20]!r}") from None
+        raise BadRequest(f"date must be YYYY-MM-DD, not {str(text)[:20]!r}") from None
 
 
 @players.get("/daily/<name>")
@@ -309,12 +279,12 @@ def _puzzle_from_query(game) -> Puzzle:
     """A daily or shipped level named by ``?board=`` and its options (other parameters)."""
     board = request.args.get("board")
     if not board:
-        raise Refused("name the puzzle: ?board= and its options")
+        raise BadRequest("name the puzzle: ?board= and its options")
     skip = ("board", "date", "position")
     options = {k: v for k, v in request.args.items() if k not in skip}
     puzzle, _domain = identify(game, board, options, _today(), _state().daily)
     if not puzzle.rankable:
-        raise Refused("that board is neither a daily nor a shipped level", 404)
+        raise BadRequest("that board is neither a daily nor a shipped level", 404)
     return puzzle
 
 
@@ -364,7 +334,7 @@ def leaderboard(name: str):
     else:
         day = _day(request.args.get("date"))
         if day > _today():
-            raise Refused("that day's daily is not out yet", 404)
+            raise BadRequest("that day's daily is not out yet", 404)
         puzzle = daily_puzzle(game, day, state.daily)
     with state.db.session() as session:
         me = find_player(session, g.player_token)

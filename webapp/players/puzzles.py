@@ -13,13 +13,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver import catalogue
 from solver.core.domain import Domain
-from solver.core.errors import BoardError
 from solver.core.game import Game
 
-from ..http.levels import find_level
-from ..http.links import default_options
+from ..levels.facts import find_level
+from ..puzzle_request import BadRequest, PuzzleRequest
 
 #: (game name, UTC day) -> the generator's daily level {board, options, min_moves, optimal}
 DailyMaker = Callable[[str, dt.date], dict]
@@ -48,20 +46,9 @@ class Puzzle:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def full_options(game: type[Game], given) -> dict:
-    """Every option of ``game``: the given ones checked, the rest at their defaults."""
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise BoardError("options must be an object")
-    return {**default_options(game), **game.check_options(given)}
-
-
-def game_named(name) -> type[Game]:
-    known = catalogue.games()
-    if not isinstance(name, str) or name not in known:
-        raise BoardError(f"unknown game {str(name)[:40]!r}; choose one of {', '.join(known)}")
-    return known[name]
+def full_options(game: type[Game], checked: dict | None) -> dict:
+    """Every option of ``game``: the ``checked`` ones, the rest at their defaults."""
+    return {**game.default_options(), **game.check_options(checked or {})}
 
 
 def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
@@ -86,11 +73,12 @@ def identify(
     game: type[Game], board, given_options, today: dt.date, make: DailyMaker
 ) -> tuple[Puzzle, Domain]:
     """The puzzle ``board`` (with ``given_options``) poses, and the domain to replay it on."""
-    options = full_options(game, given_options)
-    domain = game.make_domain(**game.check_options(options))
-    if not isinstance(board, str) or not board:
-        raise BoardError("board must be the puzzle's start, as text")
-    canonical = domain.format(domain.parse(board))
+    asked = PuzzleRequest.parse(game.name, board, given_options)
+    options = full_options(game, asked.options)
+    domain = game.make_domain(**asked.options)
+    if not asked.board:
+        raise BadRequest("board must be the puzzle's start, as text")
+    canonical = domain.format(domain.parse(asked.board))
     daily = daily_puzzle(game, today, make)
     if (daily.board, daily.options) == (canonical, options):
         return daily, domain

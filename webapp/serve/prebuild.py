@@ -16,20 +16,9 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import wait
 
-from solver import catalogue
+from solver.catalogue import warm_tables
 
 log = logging.getLogger(__name__)
-
-
-def warm_tables() -> int:
-    """Warm every game's tables; returns how many were warmed."""
-    done = 0
-    for game in catalogue.games().values():
-        try:
-            done += game.warm()
-        except Exception:  # one bad table must not stop the rest
-            log.exception("could not prebuild the tables of %s", game.name)
-    return done
 
 
 def _warm_and_report() -> None:

@@ -13,7 +13,7 @@ checks. The solver's worker processes (:mod:`webapp.jobs.pool`) are started by t
 app inside the gunicorn worker.
 
 Shutdown: gunicorn's arbiter passes SIGTERM on to its worker (and Ctrl-C reaches
-both); :class:`ArcadeWorker` then stops the app gracefully, as :func:`shutdown`
+both); :class:`GeventServerWorker` then stops the app gracefully, as :func:`shutdown`
 describes, while gunicorn waits for the connections to close, then both exit.
 """
 
@@ -67,7 +67,7 @@ class _QuietTimeouts(logging.Filter):
         return True
 
 
-class ArcadeWorker(GeventWorker):
+class GeventServerWorker(GeventWorker):
     """gunicorn's gevent worker, stopping the arcade gracefully on SIGTERM, SIGINT
     or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes.
     A connection's reads time out after ``request_seconds`` (slowloris connections must
@@ -125,7 +125,7 @@ class ArcadeServer(BaseApplication):
         request_seconds: float = 10.0,
     ):
         # this server's own worker class: the forked worker inherits it, no global changes
-        worker = type("ServerWorker", (ArcadeWorker,), {"request_seconds": request_seconds})
+        worker = type("ServerWorker", (GeventServerWorker,), {"request_seconds": request_seconds})
         self.options: dict[str, Any] = {
             "bind": f"{host}:{port}",
             "workers": 1,  # Socket.IO sessions live in one process
@@ -137,7 +137,7 @@ class ArcadeServer(BaseApplication):
             "proc_name": "puzzle-arcade",
             "control_socket_disable": True,  # gunicorn >= 25: no shared ~/.gunicorn socket
             # gunicorn's largest request line (default 4094): longer ones get the
-            # styled 414 from ArcadeWorker.handle_error, shorter ones over
+            # styled 414 from GeventServerWorker.handle_error, shorter ones over
             # webapp.edge.MAX_URL_BYTES the same page from the app
             "limit_request_line": 8190,
         }

@@ -1,4 +1,4 @@
-"""Running one checked request through the solver and shaping the reply event.
+"""Running one checked request through the solver and shaping the reply events.
 
 Each function returns ``(event, payload)`` ready to emit, or ``None`` when the
 search was cancelled (a cancelled job never answers). They know nothing about
@@ -20,11 +20,11 @@ from solver.core.results import (
     CancelEvent,
     Progress,
 )
-from solver.engine import solve_board
+from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
-from ..jobs.model import GAVE_UP, JobRequest, RequestId
-from .protocol import ErrorEvent, SolutionEvent, UnsolvableEvent
+from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent
+from .model import ANALYSE, GAVE_UP, SOLVE, JobRequest, Limits, Request
 
 #: (event, payload); ``gave_up`` carries the error to show if the search is not escalated
 Reply: TypeAlias = tuple[str, SolutionEvent | UnsolvableEvent | ErrorEvent] | None
@@ -40,6 +40,27 @@ def error_payload(
     if game is not None:
         payload["game"] = game
     return payload
+
+
+def job_error(message: str, kind: str, request: Request) -> ErrorEvent:
+    """The ``error`` payload answering a job: its kind, id and game echoed."""
+    return error_payload(message, kind, request.id, request.game)
+
+
+def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Limits):
+    """Every ``analysis`` payload of :func:`solver.engine.analyse_stages` as it comes
+    (the core decides what each means), or one ``error`` for a bad board; nothing
+    once the job is cancelled."""
+    budget = Budget(max_nodes=limits.max_nodes, max_seconds=limits.seconds)
+    try:
+        for payload in analyse_stages(
+            request.game, request.board, budget=budget, cancel=cancel, **request.options
+        ):
+            if cancel():
+                return
+            yield "analysis", {"id": request.id, "game": request.game, **payload}
+    except BoardError as err:
+        yield "error", job_error(str(err), ANALYSE, request)
 
 
 def solve_reply(
@@ -63,7 +84,7 @@ def solve_reply(
             **request.options,
         )
     except BoardError as err:
-        return "error", error_payload(str(err), "solve", request.id, request.game)
+        return "error", job_error(str(err), SOLVE, request)
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None
@@ -93,5 +114,5 @@ def solve_reply(
         }
         return "unsolvable", unsolvable
     if status == BUDGET:
-        return GAVE_UP, error_payload(report["message"], "solve", request.id, request.game)
-    return "error", error_payload(f"search stopped: {status}", "solve", request.id, request.game)
+        return GAVE_UP, job_error(report["message"], SOLVE, request)
+    return "error", job_error(f"search stopped: {status}", SOLVE, request)

@@ -1,14 +1,13 @@
 """The Socket.IO protocol's payloads, one ``TypedDict`` per event and direction.
 
-Client to server: ``analyse`` and ``solve`` (:class:`JobPayload`), ``cancel``
-(:class:`CancelPayload`). Server to client: ``analysis`` (:class:`AnalysisEvent`),
-``progress`` (:class:`ProgressEvent`), ``solution`` (:class:`SolutionEvent`),
-``unsolvable`` (:class:`UnsolvableEvent`) and ``error`` (:class:`ErrorEvent`).
+The protocol itself (the events, their fields and the rules) is described once, in
+the manual's protocol page (``docs/protocol.rst``), which renders these classes; mypy
+checks the server's code against them.
 
 What a client sends is untrusted: :mod:`webapp.live.validation` checks it field by
 field before anything else reads it, so :class:`JobPayload` describes what a
 well-behaved client sends, not what the server may assume. Every reply carries the
-request's ``id`` (:data:`~webapp.jobs.model.RequestId`: text, a number, or None when
+request's ``id`` (:data:`RequestId`: text, a number, or None when
 the client gave none) and its ``game``.
 """
 
@@ -18,7 +17,8 @@ from typing import NotRequired, TypedDict
 
 from solver.payloads import AnalysisPayload, MoveInfo, Stats
 
-from ..jobs.model import RequestId
+#: a request's ``id`` as the client gave it, echoed in every reply
+RequestId = str | int | None
 
 
 class JobPayload(TypedDict):

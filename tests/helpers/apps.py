@@ -1,0 +1,24 @@
+"""The app as the tests make it: the test settings live here, not in the app.
+
+Flask's tutorial keeps its test configuration in the tests; so do we. A test app
+has Flask's ``TESTING`` flag, starts no table prebuild, migrates its database on
+first use, and keeps its players in its own throwaway SQLite file unless the test
+names a ``DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+from webapp import create_app
+
+TEST_SETTINGS = {"TESTING": True, "PREBUILD_TABLES": False, "MIGRATE_AT_START": False}
+
+
+def make_app(**config):
+    """:func:`webapp.create_app` with :data:`TEST_SETTINGS` under ``config``."""
+    settings = {**TEST_SETTINGS, **config}
+    if not settings.get("DATABASE_URL"):
+        folder = tempfile.mkdtemp(prefix="arcade-test-db-")
+        settings["DATABASE_URL"] = f"sqlite:///{folder}/arcade.sqlite3"
+    return create_app(**settings)

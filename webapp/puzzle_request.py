@@ -1,0 +1,134 @@
+"""One parser for every request about a puzzle, from a socket or over HTTP.
+
+A request names a game, a board and the game's options. It arrives in three
+wire shapes: a Socket.IO ``analyse``/``solve`` sends the options beside the
+board (``{game, board, id, metric}``), an HTTP body in its ``options`` object
+(``{game, board, options: {metric}}``), a page in its query string. Each shape
+is read into a :class:`PuzzleRequest` by :meth:`PuzzleRequest.parse`, under one
+policy:
+
+* ``game`` is one of the catalogue's games;
+* ``board`` is text within the size limits (:data:`~solver.engine.MAX_BOARD_CHARS`
+  and the game's cheap :meth:`~solver.core.game.Game.check_size`); parsing it
+  properly is the solver's job, later, off the event loop;
+* ``options`` are the game's declared options, typed; a value of ``None`` or
+  ``""`` means the default; **an option the game does not declare is an error**,
+  whichever game declares it.
+
+Every refusal is one :class:`BadRequest`, whose message names what is wrong:
+HTTP answers it with its status and ``{"error": message}``, Socket.IO with an
+``error`` event. :func:`read_json_body` is the one reader of JSON bodies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import request
+from werkzeug.exceptions import HTTPException
+
+from solver import catalogue
+from solver.core.errors import BoardError
+from solver.core.game import Game
+from solver.engine import MAX_BOARD_CHARS
+
+
+class BadRequest(ValueError):
+    """A request the server refuses: ``status`` (400 unless said) with the message."""
+
+    def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+
+def game_named(name: object) -> type[Game]:
+    """The declaration of the game called ``name``; BadRequest for any other value."""
+    if name is None:
+        raise BadRequest("missing game")
+    if not isinstance(name, str):
+        raise BadRequest("game must be text")
+    known = catalogue.games()
+    if name not in known:
+        raise BadRequest(f"unknown game {name[:40]!r}; choose one of {', '.join(known)}")
+    return known[name]
+
+
+@dataclass(frozen=True)
+class PuzzleRequest:
+    """A checked (game, board, options): the game exists, the board is text of a size
+    the game allows, the options are the game's own, typed (defaults left out)."""
+
+    game: str
+    board: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def declaration(self) -> type[Game]:
+        return catalogue.get(self.game)
+
+    @classmethod
+    def parse(cls, game: object, board: object, options: object = None) -> PuzzleRequest:
+        """Check one request; raises :class:`BadRequest` naming the first problem."""
+        declared = game_named(game)
+        if board is None:
+            raise BadRequest("missing board")
+        if not isinstance(board, str):
+            raise BadRequest("board must be text")
+        if len(board) > MAX_BOARD_CHARS:
+            raise BadRequest(
+                f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}"
+            )
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise BadRequest("options must be an object")
+        try:
+            declared.check_size(board)
+            checked = declared.check_options(dict(options))
+        except BoardError as err:
+            raise BadRequest(str(err)) from None
+        return cls(declared.name, board, checked)
+
+    @classmethod
+    def from_fields(
+        cls, fields: Mapping[str, Any], reserved: Collection[str] = ()
+    ) -> PuzzleRequest:
+        """From one flat mapping, as Socket.IO and query strings carry it: ``game``,
+        ``board``, and every other key an option, but the caller's ``reserved`` ones."""
+        skip = {"game", "board", *reserved}
+        options = {key: value for key, value in fields.items() if key not in skip}
+        return cls.parse(fields.get("game"), fields.get("board"), options)
+
+
+def read_json_body(limit: int | None = None) -> dict[str, Any]:
+    """The request's JSON object; :class:`BadRequest` when it cannot be read or is not
+    one. ``limit`` replaces the app's ``MAX_CONTENT_LENGTH`` for this request.
+
+    Read here rather than by ``request.get_json`` so a broken chunked body, a body
+    over the size limit, JSON nested deeper than the parser's recursion limit and a
+    number too long to convert are each a clear 4xx, never a 500.
+    """
+    if limit is not None:
+        request.max_content_length = limit
+    try:
+        data = request.get_data(cache=True)
+    except HTTPException as err:
+        if err.code == 413:
+            size = request.max_content_length
+            raise BadRequest(f"the request body is over the {size}-byte limit", 413) from None
+        raise BadRequest("could not read the request body") from None
+    except Exception:  # noqa: BLE001 - a garbled (chunked) body
+        raise BadRequest("could not read the request body") from None
+    try:
+        body = json.loads(data)
+    except RecursionError:
+        raise BadRequest("the JSON is nested too deeply") from None
+    except ValueError:  # also a number over the int conversion limit
+        raise BadRequest("send a JSON object") from None
+    if not isinstance(body, dict):
+        raise BadRequest("send a JSON object")
+    return body
