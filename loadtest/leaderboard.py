@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 import requests
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 
 from solver import catalogue
 from solver.core.seeds import daily_seed
@@ -132,6 +132,11 @@ def seed(url: str, players: int, long_lines: int, day: dt.date) -> dict:
                 for n, walk in enumerate(walks)
             ],
         )
+        if db.dialect == "postgresql":  # new players get ids after the seeded ones
+            session.execute(
+                text("SELECT setval(pg_get_serial_sequence('players', 'id'), :last)"),
+                {"last": players},
+            )
     seeded = time.perf_counter() - started
     started = time.perf_counter()
     db.upgrade()
