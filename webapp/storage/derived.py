@@ -168,7 +168,11 @@ def _choices(connection: Connection) -> None:
     """Each unassisted line of a daily or level (the boards with a known shortest) into
     ``choice_players`` (batched by id), then the counts in one ``GROUP BY``."""
     last = 0
-    insert = insert_for(connection, choice_players).on_conflict_do_nothing()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    insert = (
+        "INSERT INTO choice_players (puzzle, player_id, position, next) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING"
+    )
     while True:
         batch = connection.execute(
             select(results.c.id, results.c.puzzle, results.c.player_id, results.c.line)
@@ -182,13 +186,13 @@ def _choices(connection: Connection) -> None:
         ).all()
         if not batch:
             break
-        rows = [
-            {"puzzle": puzzle, "position": p, "next": n, "player_id": player_id}
+        rows = {
+            (puzzle, player_id, p, n)
             for _id, puzzle, player_id, line in batch
             for p, n in edges(line.split("\n"))
-        ]
-        if rows:
-            connection.execute(insert, rows)
+        }
+        if rows:  # the driver's executemany: SQLAlchemy's per-row handling costs more
+            connection.exec_driver_sql(insert, list(rows))
         last = batch[-1][0]
     counted = select(
         choice_players.c.puzzle,
