@@ -116,22 +116,23 @@ def seed(url: str, players: int, long_lines: int, day: dt.date) -> dict:
                     )
             session.execute(insert(Result), rows)
         walks = [_walk(puzzle.board, 4000, rng) for _ in range(long_lines)]
-        session.execute(
-            insert(Result),
-            [
-                {
-                    **common,
-                    "player_id": 1 + n,
-                    "length": len(walk) - 1,
-                    "seconds": 999.0,
-                    "assisted": False,
-                    "ranked": False,
-                    "line_hash": f"walk{n:060d}",
-                    "line": "\n".join(walk),
-                }
-                for n, walk in enumerate(walks)
-            ],
-        )
+        if walks:
+            session.execute(
+                insert(Result),
+                [
+                    {
+                        **common,
+                        "player_id": 1 + n,
+                        "length": len(walk) - 1,
+                        "seconds": 999.0,
+                        "assisted": False,
+                        "ranked": False,
+                        "line_hash": f"walk{n:060d}",
+                        "line": "\n".join(walk),
+                    }
+                    for n, walk in enumerate(walks)
+                ],
+            )
         if db.dialect == "postgresql":  # new players get ids after the seeded ones
             session.execute(
                 text("SELECT setval(pg_get_serial_sequence('players', 'id'), :last)"),
