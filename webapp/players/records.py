@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +138,13 @@ def _count_length(connection: Connection, puzzle: str, length: int, change: int)
     )
 
 
+def _let_others_run() -> None:
+    """Between two statements of one read: under gevent (``time`` is monkey-patched)
+    the loop serves other requests, so a read of several short statements never holds
+    the loop for more than one of them; with threads it only offers the GIL."""
+    time.sleep(0)
+
+
 def leaderboard(db: Database, puzzle_key: str, player_id: int | None) -> dict:
     """``players``, the first :data:`LEADERBOARD_SIZE` ``entries`` (equal results share a
     rank), the ``distribution`` of lengths and ``me`` (:func:`standing`, None without a
@@ -155,7 +163,9 @@ def leaderboard(db: Database, puzzle_key: str, player_id: int | None) -> dict:
     )
     with db.session() as session:
         rows = session.execute(top).all()
+        _let_others_run()
         spread = session.execute(lengths).all()
+    _let_others_run()
     entries: list[Entry] = []
     for index, (pid, name, length, seconds, best) in enumerate(rows):
         same = index > 0 and rows[index - 1].score == best
@@ -190,10 +200,12 @@ def standing(db: Database, player_id: int, puzzle_key: str) -> dict:
         reply: dict[str, Any] = {"rank": None, "players": players, "beat": None}
         if mine is None:
             return reply
+        _let_others_run()
         # two plain index range counts: SQLite counts index entries without reading
         # them when nothing else is asked (a CASE over the range is several times slower)
         ranked = select(func.count()).select_from(Best).where(Best.puzzle == puzzle_key)
         better = session.scalar(ranked.where(Best.score < mine.score)) or 0
+        _let_others_run()
         equal = session.scalar(ranked.where(Best.score == mine.score)) or 0
     reply["rank"] = better + 1
     if players > 1:

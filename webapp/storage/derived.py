@@ -124,6 +124,10 @@ def rebuild(connection: Connection) -> None:
         connection.execute(target.delete())
     _bests(connection)
     _choices(connection)
+    if connection.dialect.name == "postgresql":
+        # fresh statistics for the planner: without them a bulk-filled table is planned
+        # as if empty, and counts and top rows read the heap instead of the index alone
+        connection.exec_driver_sql("ANALYZE bests, board_lengths, choice_counts")
 
 
 def _bests(connection: Connection) -> None:
