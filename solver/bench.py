@@ -29,7 +29,7 @@ from multiprocessing import get_context
 
 from . import catalogue
 from .core.baseline import GaveUp
-from .engine import analyse_board, options_payload, parse_board, solve_board
+from .engine import analyse_board, moves_rated_payload, parse_board, solve_board
 
 # -- helpers that run inside the measuring process ----------------------------------
 
@@ -139,9 +139,9 @@ def coach_row(
         board, given = board if isinstance(board, tuple) else (board, options)
         domain, state = parse_board(puzzle, board, **given)
         analysis = domain.analyse(state)
-        rate.append(_median_ms(partial(options_payload, domain, state, analysis), repeat))
+        rate.append(_median_ms(partial(moves_rated_payload, domain, state, analysis), repeat))
         whole.append(_median_ms(partial(analyse_board, puzzle, board, **given), repeat))
-        listed, _ = options_payload(domain, state, analysis)
+        listed, _ = moves_rated_payload(domain, state, analysis)
         moves += len(listed)
         unknown += sum(1 for option in listed if option["verdict"] == "unknown")
     return {

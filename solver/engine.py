@@ -18,7 +18,7 @@ from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
 from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel
 from .core.search import OnProgress
-from .payloads import AnalysisPayload, MoveInfo, RatedOption, SolveReport
+from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 
 MAX_BOARD_CHARS = 2000
 
@@ -155,9 +155,9 @@ def analyse_stages(
     ``final`` (False on the interim). Domains that answer by lookup yield one final
     payload.
 
-    Every payload carries ``options``, each legal move rated
+    Every payload carries ``moves_rated``, each legal move rated
     (:func:`solver.core.coach.rate_moves`): the final one within what is left of
-    ``budget`` (``options_complete`` False if it ran out), the interim one from
+    ``budget`` (``moves_rated_complete`` False if it ran out), the interim one from
     what is known without a search.
     """
     started = time.monotonic()
@@ -190,7 +190,7 @@ def _remaining(budget: Budget | None, started: float) -> Budget:
     return Budget(budget.max_nodes, max(budget.max_seconds - (time.monotonic() - started), 0.0))
 
 
-def options_payload(
+def moves_rated_payload(
     domain: Domain[Any, Any],
     state: Any,
     analysis: Analysis[Any, Any],
@@ -198,8 +198,8 @@ def options_payload(
     budget: Budget | None = None,
     cancel: Cancel | None = None,
     search: bool = True,
-) -> tuple[list[RatedOption], bool]:
-    """(``options`` entries, complete) for ``state``: every legal move, best first."""
+) -> tuple[list[RatedMove], bool]:
+    """(``moves_rated`` entries, complete) for ``state``: every legal move, best first."""
     rated, complete = rate_moves(
         domain, state, analysis, budget=budget, cancel=cancel, search=search
     )
@@ -245,7 +245,7 @@ def _analysis_payload(
 ) -> AnalysisPayload:
     """The payload; ``rating`` is the budget for rating the moves (None: no search)."""
     best = _move_payload(domain, analysis.best_move) if analysis.best_move is not None else None
-    options, complete = options_payload(
+    rated, complete = moves_rated_payload(
         domain, state, analysis, budget=rating, cancel=cancel, search=rating is not None
     )
     return {
@@ -261,6 +261,6 @@ def _analysis_payload(
         "message": analysis.message,
         "lower_bound": _lower_bound(domain, state, analysis),
         "final": final,
-        "options": options,
-        "options_complete": complete,
+        "moves_rated": rated,
+        "moves_rated_complete": complete,
     }

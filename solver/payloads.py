@@ -48,8 +48,8 @@ class SolveReport(TypedDict):
     message: str
 
 
-class RatedOption(TypedDict):
-    """One legal move in an analysis's ``options``, with what is proven after it."""
+class RatedMove(TypedDict):
+    """One legal move in an analysis's ``moves_rated``, with what is proven after it."""
 
     move: MoveInfo
     board: str
@@ -64,7 +64,7 @@ class AnalysisPayload(TypedDict):
 
     ``final`` is False on an interim answer (a quick hint on a large board, maybe not
     shortest); ``lower_bound`` is proven (the search's bound or the game's admissible
-    heuristic); ``options_complete`` is False when the budget ran out before every
+    heuristic); ``moves_rated_complete`` is False when the budget ran out before every
     move was settled.
     """
 
@@ -78,5 +78,5 @@ class AnalysisPayload(TypedDict):
     message: str
     lower_bound: int | None
     final: bool
-    options: list[RatedOption]
-    options_complete: bool
+    moves_rated: list[RatedMove]
+    moves_rated_complete: bool

@@ -357,7 +357,7 @@ def _arrows_against(rules, files: dict[str, Path]) -> list[str]:
         for module, path in files.items():
             if module != package and not module.startswith(package + "."):
                 continue
-            for name in _imported_names(path, module):
+            for name in sorted(_imported_names(path, module)):
                 if any(name == f or name.startswith(f + ".") for f in forbidden):
                     broken.append(f"{module} imports {name}")
     return broken

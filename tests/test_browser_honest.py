@@ -46,7 +46,7 @@ class Frames:
             if a["board"] == board and a["distance"] is not None:
                 uppers.append(a["distance"])
                 lowers.append(a["distance"] if a["optimal"] else a.get("lower_bound") or 0)
-            for o in a.get("options") or []:
+            for o in a.get("moves_rated") or []:
                 if o["board"] == board and o["distance"] is not None:
                     uppers.append(o["distance"])
                     if o["optimal"]:

@@ -65,6 +65,14 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
         me = again.page.request.get(f"{live_server}/api/player").json()
         assert me["name"] == "Ann"
         again.assert_no_errors()
+        # back in the first browser: two browsers play as Ann, and she signs the other out
+        ann.testid("player-sessions").locator("summary").click()
+        expect(ann.testid("session")).to_have_count(2)
+        expect(ann.testid("session").filter(has_text="this browser")).to_have_count(1)
+        ann.testid("end-session").click()
+        expect(ann.testid("session")).to_have_count(1)
+        assert again.page.request.get(f"{live_server}/api/player").json()["known"] is False
+        ann.assert_no_errors()
     finally:
         laptop.close()
 
@@ -88,6 +96,8 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     # back at the start, the coach's first move shows that both players took it
     first_move = engine_solution("jugs", board["board"], goal=board["options"]["goal"])[0][0]
     view = GamePage(page, live_server).open("jugs", daily=1)
+    view.click("restart")  # the finished line came back with the page (the tab kept it)
+    view.wait_state(board["board"])
     option = page.locator(f'[data-testid="option"][data-move="{first_move["text"]}"]')
     expect(option).to_have_attribute("data-players", re.compile(r"^\d+$"), timeout=10_000)
     assert int(option.get_attribute("data-players")) >= 2

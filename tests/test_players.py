@@ -9,36 +9,12 @@ import datetime as dt
 import threading
 
 import pytest
-from helpers.apps import make_app
-from sqlalchemy import func, select
+from helpers.players import Clock, build_app, count, daily_line
 
 from solver import catalogue
-from solver.core.seeds import daily_seed
 from solver.engine import solve_board
+from webapp.levels.facts import level_ref
 from webapp.storage.models import Player, Result
-
-DAY = dt.datetime(2026, 3, 1, 12, 0)
-
-
-class Clock:
-    def __init__(self):
-        self.now = DAY
-
-    def __call__(self):
-        return self.now
-
-    def next_day(self, days=1):
-        self.now += dt.timedelta(days=days)
-
-
-def make_daily(game, day):
-    return catalogue.get(game).generate({}, daily_seed(game, day), True)
-
-
-def build_app(url, clock, folder, **config):
-    app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
-    app.extensions["players"].daily = make_daily
-    return app
 
 
 @pytest.fixture
@@ -53,28 +29,9 @@ def app(database_url, clock, tmp_path):
     app.extensions["players"].db.close()
 
 
-def daily_line(client, game="jugs"):
-    """Today's daily and its shortest line, as the page would send them."""
-    daily = client.get(f"/api/daily/{game}").get_json()
-    options = {k: v for k, v in daily["options"].items() if v is not None}
-    states = solve_board(game, daily["board"], **options)["states"]
-    return daily, {
-        "game": game,
-        "board": daily["board"],
-        "options": daily["options"],
-        "states": states,
-        "seconds": 30,
-        "assisted": False,
-    }
-
-
-def count(app, model):
-    with app.extensions["players"].db.session() as session:
-        return session.scalar(select(func.count()).select_from(model))
-
-
 def test_a_solved_daily_is_verified_ranked_and_answered(app):
     client = app.test_client()
+    opened = client.get("/api/daily/jugs")  # handing the daily over makes the player
     daily, body = daily_line(client)
     assert daily["date"] == "2026-03-01" and daily["shortest"] == len(body["states"]) - 1
     reply = client.post("/api/results", json=body)
@@ -83,7 +40,7 @@ def test_a_solved_daily_is_verified_ranked_and_answered(app):
     assert got["length"] == got["shortest"] == daily["shortest"]
     assert (got["optimal"], got["accuracy"], got["ranked"]) == (True, 100, True)
     assert (got["rank"], got["players"], got["streak"]) == (1, 1, 1)
-    cookie = reply.headers["Set-Cookie"]
+    cookie = opened.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
@@ -101,7 +58,7 @@ def test_a_forged_line_is_a_400_naming_it_and_writes_nothing(app, forge, message
     reply = client.post("/api/results", json={**body, "states": forge(body["states"])})
     assert reply.status_code == 400
     assert message in reply.get_json()["error"]
-    assert count(app, Result) == count(app, Player) == 0
+    assert count(app, Result) == 0 and count(app, Player) == 1  # the one the daily made
     assert "Set-Cookie" not in reply.headers
 
 
@@ -143,16 +100,17 @@ def test_resubmitting_the_same_line_is_the_same_result(app):
     assert count(app, Result) == 1
 
 
-def test_a_retry_keeps_the_best_and_a_worse_one_does_not_hide_it(app):
+def test_a_retry_is_stored_unranked_and_does_not_hide_the_ranked_result(app, clock):
     client = app.test_client()
     daily, body = daily_line(client, "npuzzle")
     states = body["states"]
     detour = [states[0], states[1], states[0], *states[1:]]  # one move there and back
-    slow = client.post("/api/results", json={**body, "states": detour, "seconds": 10})
-    assert slow.get_json()["length"] == daily["shortest"] + 2
-    fast = client.post("/api/results", json={**body, "seconds": 50}).get_json()
-    assert (fast["length"], fast["accuracy"]) == (daily["shortest"], 100)
+    clock.now += dt.timedelta(seconds=50)
+    fast = client.post("/api/results", json={**body, "seconds": 3}).get_json()
+    assert (fast["length"], fast["accuracy"], fast["ranked"]) == (daily["shortest"], 100, True)
+    # the attempt is over: a retry is kept, never ranked (one ranked result per attempt)
     worse = client.post("/api/results", json={**body, "states": detour, "seconds": 1}).get_json()
+    assert worse["length"] == daily["shortest"] + 2 and worse["ranked"] is False
     assert worse["best"] == {"length": daily["shortest"], "seconds": 50}
     board = client.get("/api/leaderboard/npuzzle").get_json()
     assert [(e["length"], e["seconds"]) for e in board["entries"]] == [(daily["shortest"], 50)]
@@ -167,16 +125,21 @@ def test_an_assisted_line_is_stored_but_never_ranked(app):
     assert client.get("/api/leaderboard/jugs").get_json()["entries"] == []
 
 
-def test_leaderboard_orders_by_moves_then_time_and_shows_each_players_best(app):
+def test_leaderboard_orders_by_moves_then_time_and_shows_each_players_best(app, clock):
     daily, body = daily_line(app.test_client(), "npuzzle")
     states = body["states"]
     detour = [states[0], states[1], states[0], *states[1:]]
-    plays = [("Ann", states, 40), ("Bob", detour, 5), ("Cy", states, 20)]
-    for name, line, seconds in plays:
-        client = app.test_client()
+    plays = {"Ann": (states, 40), "Bob": (detour, 5), "Cy": (states, 20)}
+    clients = {name: app.test_client() for name in plays}
+    for name, client in clients.items():  # every one opens the daily now
         client.post("/api/player", json={"name": name})
-        client.post("/api/results", json={**body, "states": line, "seconds": seconds})
-    board = client.get("/api/leaderboard/npuzzle?date=2026-03-01").get_json()
+        client.get("/api/daily/npuzzle")
+    start = clock.now
+    for name, (line, seconds) in sorted(plays.items(), key=lambda play: play[1][1]):
+        clock.now = start + dt.timedelta(seconds=seconds)  # the server's clock counts
+        client = clients[name]
+        client.post("/api/results", json={**body, "states": line, "seconds": 0})
+    board = clients["Cy"].get("/api/leaderboard/npuzzle?date=2026-03-01").get_json()
     assert [(e["rank"], e["name"]) for e in board["entries"]] == [(1, "Cy"), (2, "Ann"), (3, "Bob")]
     assert board["players"] == 3 and board["shortest"] == daily["shortest"]
     assert board["me"]["rank"] == 1 and board["me"]["beat"] == 100
@@ -240,6 +203,7 @@ def test_results_cannot_be_written_for_another_player(app):
     bob.post("/api/player", json={"name": "Bob"})
     _daily, body = daily_line(ann)
     bob.set_cookie("arcade_player", "forged.cookie")  # a cookie not signed by the server
+    bob.get("/api/daily/jugs")  # makes a new player (the forged cookie is nobody's)
     bob.post("/api/results", json={**body, "player": 1, "player_id": 1, "name": "Ann"})
     board = ann.get("/api/leaderboard/jugs").get_json()
     assert [e["name"] for e in board["entries"]] == ["Player 3"]  # a new player, not Ann
@@ -286,9 +250,14 @@ def test_200_players_submitting_at_once_lose_nothing(app):
     replies = [None] * 200
 
     def play(i):
+        # each from its own address: one address makes at most 20 new players an hour
         client = app.test_client()
+        address = {"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"}
+        # the attempt opens (the test's clock stands still)
+        client.get("/api/daily/jugs", environ_base=address)
         start.wait()
-        replies[i] = client.post("/api/results", json={**body, "seconds": 10 + i}).status_code
+        reply = client.post("/api/results", json={**body, "seconds": 10 + i}, environ_base=address)
+        replies[i] = reply.status_code
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(200)]
     for thread in threads:
@@ -296,10 +265,11 @@ def test_200_players_submitting_at_once_lose_nothing(app):
     for thread in threads:
         thread.join()
     assert replies == [201] * 200
-    assert count(app, Result) == count(app, Player) == 200
+    assert count(app, Result) == 200 and count(app, Player) == 201  # and daily_line's
     board = app.test_client().get("/api/leaderboard/jugs").get_json()
     assert board["players"] == 200 and len(board["entries"]) == 100
-    assert [e["seconds"] for e in board["entries"]] == [10 + i for i in range(100)]
+    # ranked seconds are the server's (its clock stands still here), never the claimed ones
+    assert [e["seconds"] for e in board["entries"]] == [0] * 100
 
 
 def test_a_restart_keeps_players_results_and_cookies(database_url, clock, tmp_path):
@@ -346,6 +316,8 @@ def test_level_cards_count_players_solve_rate_and_optimal_rate(app):
     states = solve_board("jugs", level["board"], **options)["states"]
     body = {"game": "jugs", "board": level["board"], "options": options, "states": states}
     ann, bob = app.test_client(), app.test_client()
+    for client in (ann, bob):  # the level's own link opens a ranked attempt
+        client.get(f"/play/jugs?level={level_ref(catalogue.get('jugs'), level)}")
     assert ann.post("/api/results", json=body).get_json()["ranked"] is True
     assert bob.post("/api/results", json={**body, "assisted": True}).get_json()["ranked"] is False
     stats = ann.get("/api/levels/jugs").get_json()["levels"]

@@ -2,17 +2,15 @@
 empty database and from the previous schema, the models agreeing with the migrations,
 and a backup that restores every row (also from one kind of database to the other)."""
 
-import datetime as dt
 import subprocess
 import sys
 
+from helpers.players import NOW, daily_result
 from sqlalchemy import inspect, select, text
 
 from webapp.storage import Database
 from webapp.storage.models import DERIVED, TABLES, Best, BoardLength, Player, Result
 from webapp.storage.operations import backup, restore
-
-NOW = dt.datetime(2026, 3, 1, 12, 0)
 
 
 def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(database_url):
@@ -47,27 +45,10 @@ def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
 
 def _fill(db: Database) -> None:
     with db.writing() as session:
-        player = Player(token="t" * 32, name="Ann", code_hash="c" * 64, created=NOW)
+        player = Player(token="a" * 32, name="Ann", name_key="ann", code_hash="c" * 64, created=NOW)
         session.add(player)
         session.flush()
-        session.add(
-            Result(
-                player_id=player.id,
-                game="jugs",
-                puzzle="p" * 64,
-                board="0/3,0/5,8/8",
-                options="{}",
-                day=NOW.date(),
-                length=7,
-                shortest=6,
-                seconds=12.5,
-                assisted=False,
-                ranked=True,
-                line_hash="h" * 64,
-                line="a\nb",
-                created=NOW,
-            )
-        )
+        session.add(Result(**daily_result(player.id)))
 
 
 def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_path):
@@ -75,15 +56,26 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
     source.upgrade()
     _fill(source)
     path = tmp_path / "backup.json"
-    assert backup(source, path) == {"players": 1, "results": 1, "imported_progress": 0}
+    assert backup(source, path) == {
+        "players": 1,
+        "player_sessions": 0,
+        "results": 1,
+        "imported_progress": 0,
+        "attempts": 0,
+    }
     target = Database(database_url)
     assert restore(target, path)["results"] == 1
     with target.writing() as session:
         result = session.scalars(select(Result)).one()
         assert (result.day, result.seconds, result.created) == (NOW.date(), 12.5, NOW)
+        assert result.ranked and result.length == result.shortest
         # the read tables are made from the restored results
         best = session.scalars(select(Best)).one()
-        assert (best.player_id, best.length, best.result_id) == (result.player_id, 7, result.id)
+        assert (best.player_id, best.length, best.result_id) == (
+            result.player_id,
+            result.length,
+            result.id,
+        )
         assert session.scalar(select(BoardLength.players)) == 1
         session.add(Player(token="new", created=NOW))  # ids go on after the restored ones
         session.flush()

@@ -35,11 +35,11 @@ def check_options(reply, neighbours, is_goal, to_state):
     """Each option's board is a legal move away, and its distance and verdict are right."""
     here = to_state(reply["board"])
     expected = {nxt for nxt in neighbours(here)}
-    listed = [to_state(option["board"]) for option in reply["options"]]
+    listed = [to_state(option["board"]) for option in reply["moves_rated"]]
     assert set(listed) == expected, "options are not exactly the legal moves"
-    assert len(listed) == len(reply["options"])
+    assert len(listed) == len(reply["moves_rated"])
     d = reply["distance"]
-    for option in reply["options"]:
+    for option in reply["moves_rated"]:
         truth = bfs_distance(to_state(option["board"]), neighbours, is_goal)
         assert option["distance"] == truth, option
         assert option["optimal"] is True and option["solvable"] is (truth is not None)
@@ -48,7 +48,7 @@ def check_options(reply, neighbours, is_goal, to_state):
             "dead" if truth is None else "best" if truth < d else "equal" if truth == d else "worse"
         )
         assert option["verdict"] == want, option
-    return reply["options"]
+    return reply["moves_rated"]
 
 
 # -- the 8-puzzle -------------------------------------------------------------------
@@ -119,26 +119,26 @@ def test_fifteen_puzzle_neighbours_are_one_nearer_or_one_farther(inbox, fifteen_
     reply = analysis(inbox, "npuzzle", board)
     d = reply["distance"]
     assert reply["optimal"] is True
-    got = sorted((o["distance"], o["verdict"]) for o in reply["options"])
-    assert all(o["optimal"] for o in reply["options"])
+    got = sorted((o["distance"], o["verdict"]) for o in reply["moves_rated"])
+    assert all(o["optimal"] for o in reply["moves_rated"])
     assert got[0] == (d - 1, "best")
     assert all(dist in (d - 1, d + 1) for dist, _ in got)
     # the position after each option, analysed on its own, agrees
-    for option in reply["options"]:
+    for option in reply["moves_rated"]:
         assert analysis(inbox, "npuzzle", option["board"])["distance"] == option["distance"]
 
 
 def test_an_unsolvable_position_lists_every_move_as_dead(inbox):
     reply = analysis(inbox, "npuzzle", "1 2 3 4 5 6 8 7 0")
     assert reply["solvable"] is False
-    assert len(reply["options"]) == 2
-    assert all(o["verdict"] == "dead" and o["distance"] is None for o in reply["options"])
+    assert len(reply["moves_rated"]) == 2
+    assert all(o["verdict"] == "dead" and o["distance"] is None for o in reply["moves_rated"])
 
 
 def test_a_solved_position_still_lists_its_moves(inbox):
     reply = analysis(inbox, "npuzzle", "1 2 3 4 5 6 7 8 0")
     assert reply["solved"] is True
-    assert [(o["distance"], o["verdict"]) for o in reply["options"]] == [(1, "worse")] * 2
+    assert [(o["distance"], o["verdict"]) for o in reply["moves_rated"]] == [(1, "worse")] * 2
 
 
 def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_pool():
@@ -159,7 +159,7 @@ def test_moves_that_need_more_time_than_a_quick_analysis_move_on_to_the_solve_po
         "message": "",
         "final": True,
         "options": [],
-        "options_complete": False,
+        "moves_rated_complete": False,
     }
     chain = Chain()
     fast = settle("analyse", True, "analysis", dict(payload), chain)

@@ -61,8 +61,8 @@ def test_lobby_links_every_game_and_level(client):
     for game in catalogue.games():
         assert f'href="/play/{game}"' in html
     level_links = [
-        unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?board=[^"]+)"', html)
-    ]
+        unescape(href) for href in re.findall(r'href="(/play/[a-z]+\?level=[^"]+)"', html)
+    ]  # a level's own link (ranked), not a board's (free play)
     opened = {page_config(client.get(link))["board"] for link in level_links}
     assert len(klotski_levels()) >= 10
     assert opened == {level["board"] for level in all_levels()}
@@ -441,7 +441,7 @@ def test_forwarded_addresses_are_ignored_unless_proxies_are_trusted():
     )
     behind_one = _remote_addr_app(TRUSTED_PROXIES=1)
     chain = {"X-Forwarded-For": "10.9.9.9, 172.16.0.7"}  # forged by the client, then the proxy's
-    answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.5"})
+    answer = behind_one.get("/whoami", headers=chain, environ_base={"REMOTE_ADDR": "127.0.0.1"})
     assert answer.text == "172.16.0.7"
 
 

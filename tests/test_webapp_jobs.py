@@ -56,7 +56,7 @@ def analysis(job_id, final=True, distance=5, solvable=True):
         "distance": distance,
         "solvable": solvable,
         "optimal": distance is not None,
-        "options_complete": True,
+        "moves_rated_complete": True,
         "message": "",
     }
 

@@ -24,6 +24,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from .config import DEFAULTS, normalise
+from .edge import SecurityHeaders
 from .edge import install as install_edge
 from .guard.frames import install as install_guard
 from .guard.hosts import HostGuard
@@ -152,9 +153,11 @@ def create_app(**config) -> Flask:
     app.wsgi_app = HostGuard(  # type: ignore[method-assign]
         app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"]
     )
+    # every response gets the pages' security headers, also those Flask never sees
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
     # outermost, so the host guard, the pages and Socket.IO all see the resolved address
     app.wsgi_app = trust_proxies(  # type: ignore[method-assign]
-        app.wsgi_app, app.config["TRUSTED_PROXIES"]
+        app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["PROXY_ADDRESSES"]
     )
     if app.config["PREBUILD_TABLES"]:
         start_prebuild(then=jobs.start)

@@ -85,6 +85,12 @@ SETTINGS: dict[str, Setting] = {
         "reverse proxies in front of the app whose X-Forwarded-For/-Proto to trust "
         "(0: none; the client address is the connection's)",
     ),
+    "PROXY_ADDRESSES": Setting(
+        list,
+        ["127.0.0.1"],
+        "the proxies' own addresses or networks (CIDR): forwarded headers are read only on "
+        "connections from these, and only a forwarded value that is an IP address",
+    ),
     # -- serving ---------------------------------------------------------------------
     "MAX_CLIENTS": Setting(
         int,
@@ -110,6 +116,12 @@ SETTINGS: dict[str, Setting] = {
     "DATA_DIR": Setting(str, None, "the SQLite file and cookie key's folder (None: platformdirs)"),
     "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
     "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
+    "NEW_PLAYERS_PER_ADDRESS": Setting(
+        int,
+        20,
+        "new players one address may make an hour, counted in the database across web "
+        "processes (then 429; 0: off)",
+    ),
 }
 
 DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}

@@ -111,6 +111,24 @@ class _UrlLimit:
         return response(environ, start_response)
 
 
+class SecurityHeaders:
+    """WSGI middleware: :data:`SECURITY_HEADERS` on every response, including those no
+    Flask view makes (the host guard's refusals, ``/socket.io/``'s answers), each
+    header only when the response does not set it itself."""
+
+    def __init__(self, wsgi):
+        self.wsgi = wsgi
+        self.missing = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]
+
+    def __call__(self, environ, start_response):
+        def with_headers(status, headers, exc_info=None):
+            present = {name.lower() for name, _value in headers}
+            extra = [(name, value) for low, name, value in self.missing if low not in present]
+            return start_response(status, [*headers, *extra], exc_info)
+
+        return self.wsgi(environ, with_headers)
+
+
 def install(app: Flask) -> None:
     """Compression, fingerprinted static URLs, security headers and error pages."""
     app.config.setdefault("COMPRESS_MIMETYPES", _COMPRESSED)

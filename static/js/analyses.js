@@ -22,7 +22,7 @@ export class Analyses extends Map {
   set(board, reply) {
     super.set(board, reply);
     this.learn(board, reply);
-    for (const option of (reply && reply.options) || []) this.learn(option.board, option);
+    for (const option of (reply && reply.moves_rated) || []) this.learn(option.board, option);
     return this;
   }
 

@@ -36,7 +36,8 @@ export class Choices {
   /** After every change: the current position's choices, asked once per position. */
   async refresh() {
     const ctrl = this.ctrl;
-    if (!this.enabled || !ctrl.initialBoard || ctrl.isSolved()) return;
+    // what others chose is help too: not while a ranked attempt keeps the coach closed
+    if (!this.enabled || !ctrl.initialBoard || ctrl.isSolved() || ctrl.coachClosed) return;
     const board = ctrl.board;
     if (shown.has(board)) { annotate(this.box, shown.get(board)); return; }
     shown.set(board, null);

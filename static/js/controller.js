@@ -42,6 +42,12 @@ export class Controller {
     this.solving = false;
     this.hintWanted = false;
     this.assisted = false; // Solve played moves on this puzzle: its lines earn no stars
+    // ranked play (webapp.players.attempts): while the server's attempt is open and
+    // unaided, the coach stays closed and nothing is asked of the solver; `helped`
+    // once the player opened the coach or used Hint or Solve (the result goes unranked)
+    this.ranked = Boolean(config.attempt && config.attempt.ranked);
+    this.helped = false;
+    this.settled = false; // the finished attempt's result is on record: the coach opens
     this.clock = new Clock();
     this.playback = new Playback({
       step: (i) => this.playSolutionMove(i),
@@ -58,8 +64,9 @@ export class Controller {
     });
   }
 
-  /** Show the config's board; a board the rules cannot read leaves a notice instead. */
-  start() {
+  /** Show the config's board (with the moves `saved` before a reload, when they are of
+   * this board); a board the rules cannot read leaves a notice instead. */
+  start(saved = null) {
     let state;
     try {
       state = this.game.parse(this.config.board);
@@ -69,7 +76,59 @@ export class Controller {
       return;
     }
     this.initialBoard = this.game.format(state);
+    if (saved && saved.board === this.initialBoard && Array.isArray(saved.entries)) {
+      this.history.entries = saved.entries;
+      this.history.cursor = Math.max(0, Math.min(saved.entries.length, Number(saved.cursor) || 0));
+      this.assisted = Boolean(saved.assisted);
+      if (saved.helped) this.giveUpRanked();
+      this.clock.elapsed = Number(saved.ms) || 0;
+      const board = this.history.cursor ? this.history.entries[this.history.cursor - 1].after : this.initialBoard;
+      try { state = this.game.parse(board); } catch { this.history.clear(); }
+    }
     this.setState(state, { duration: 0 });
+  }
+
+  /** What a reload needs to bring this game back (kept in the tab's sessionStorage). */
+  saved() {
+    return { board: this.initialBoard, entries: this.history.entries, cursor: this.history.cursor,
+             assisted: this.assisted, helped: this.helped, ms: this.clock.ms };
+  }
+
+  // -- ranked play -------------------------------------------------------------
+
+  /** True while the coach stays closed: a ranked attempt, unaided, not yet on record. */
+  get coachClosed() { return this.ranked && !this.helped && !this.settled; }
+
+  /** The player chose help (the coach, Hint or Solve): this attempt goes unranked. */
+  giveUpRanked() {
+    if (!this.ranked || this.helped) return;
+    this.helped = true;
+  }
+
+  /** The "open coach" button: distances, rated moves and the graph, unranked from now on. */
+  openCoach() {
+    if (!this.coachClosed) return;
+    this.giveUpRanked();
+    this.notice = "Coach open: this attempt is no longer ranked.";
+    this.evaluate();
+    this.changed();
+  }
+
+  /** The finished attempt's result is on record: analysis after the game. */
+  settle() {
+    if (this.settled) return;
+    this.settled = true;
+    this.evaluate();
+    this.backfill();
+    this.changed();
+  }
+
+  /** A ranked line's positions were never analysed while the coach was closed: ask for
+   * them one at a time once it is open, so the graph and the review have their distances. */
+  backfill() {
+    if (!this.ranked || this.coachClosed || this.link.current) return;
+    const board = this.history.boards().find((b) => !this.analyses.has(b));
+    if (board) this.link.request("analyse", this.payload(board));
   }
 
   // -- moves ----------------------------------------------------------------
@@ -237,8 +296,9 @@ export class Controller {
 
   /** Ask for the board's analysis unless its rated moves are known (or on their way). */
   evaluate() {
+    if (this.coachClosed) return; // ranked play: the server is asked nothing
     const known = this.analyses.get(this.board);
-    if ((known && known.options && known.final !== false) || this.evaluating) return;
+    if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
     this.supersedeSolve("search stopped: you moved");
     this.link.request("analyse", this.payload(this.board));
   }
@@ -251,11 +311,13 @@ export class Controller {
       if (this.hintWanted || (this.hintShown && reply.final !== false)) this.showHint();
       this.changed();
     }
+    this.backfill();
   }
 
   hint() {
     if (this.isSolved()) return;
     this.playback.pause();
+    if (this.coachClosed) this.giveUpRanked();
     this.hintWanted = true;
     if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
@@ -290,6 +352,7 @@ export class Controller {
   solve() {
     if (this.isSolved() || this.solving) return;
     this.playback.pause();
+    this.giveUpRanked();
     const known = this.playback.loaded && this.playback.position() >= 0;
     if (known) { this.playback.play(); return; }
     this.solving = true;

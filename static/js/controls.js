@@ -15,6 +15,7 @@ export function bindControls(ctrl, module) {
   on("undo", () => ctrl.undo());
   on("redo", () => ctrl.redo());
   on("restart", () => ctrl.restart());
+  on("open-coach", () => ctrl.openCoach());
   on("copy-link", () => copyLink($("copy-link"),
     positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true })));
   if (ctrl.extra) on(ctrl.extra.feature, () => ctrl.addExtra());

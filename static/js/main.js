@@ -10,7 +10,7 @@ import { loadGame } from "./games.js";
 import { $, Panel } from "./panel.js";
 import { Choices } from "./choices.js";
 import { Players } from "./players.js";
-import { followInAddressBar } from "./share.js";
+import { followInAddressBar, rankedLink, saveLine, savedLine } from "./share.js";
 import { SolverLink } from "./socket.js";
 
 /** The game's extra action (e.g. an added tube), if its feature is declared. */
@@ -26,19 +26,23 @@ async function start() {
   let panel = null;
   let players = null;
   let choices = null;
+  const keep = rankedLink(config); // a ranked puzzle's moves survive a reload
   const ctrl = new Controller(config, {
     createGame: module.createGame,
     createView: (controller) => controller.game.createView($("board"), controller),
     connect: (handlers) => new SolverLink({ ...handlers, onConnection: (up, refusal) => panel && panel.connection(up, refusal) }),
     extra: declaredExtra(module, config.game_info),
-    changed: () => [panel, players, choices].forEach((part) => part && part.refresh()),
+    changed: () => {
+      [panel, players, choices].forEach((part) => part && part.refresh());
+      if (keep && ctrl.initialBoard) saveLine(startUrl, ctrl.saved());
+    },
     moved: () => followInAddressBar(ctrl, startUrl),
   });
   panel = new Panel(ctrl);
   players = new Players(ctrl, $("result"));
   choices = new Choices(ctrl, $("options"));
   bindControls(ctrl, module);
-  ctrl.start();
+  ctrl.start(keep ? savedLine(startUrl) : null);
   setInterval(() => panel.tick(), 500);
   window.arcade = ctrl;
 }

@@ -51,6 +51,7 @@ export class Panel {
     $("redo").disabled = !ctrl.history.canRedo;
     $("hint").disabled = solved;
     $("solve").disabled = solved || ctrl.solving;
+    this.showRanked(solved);
     this.showStatus(this.statusText(here, solved, moves, extra, min));
     $("status").dataset.kind = solved ? "solved" : here.solvable === false ? "unsolvable"
       : ctrl.notice ? "notice" : "playing";
@@ -63,6 +64,33 @@ export class Panel {
     $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–" : "…";
     $("best").dataset.optimal = String(Boolean(min && min.optimal));
     this.coach.refresh(points);
+  }
+
+  /** Ranked play: whether this attempt still counts, the coach closed while it does, and
+   * Hint and Solve saying that they end it. */
+  showRanked(solved) {
+    const ctrl = this.ctrl;
+    const closed = ctrl.coachClosed;
+    document.body.classList.toggle("coach-closed", closed);
+    $("open-coach").hidden = !closed;
+    $("coach-closed").hidden = !closed;
+    const state = $("ranked-state");
+    if (state) {
+      const attempt = ctrl.config.attempt;
+      state.hidden = !attempt;
+      state.dataset.ranked = String(Boolean(closed || (ctrl.ranked && !ctrl.helped)));
+      state.textContent = !attempt ? ""
+        : ctrl.ranked && !ctrl.helped ? (solved ? "Ranked attempt: finished." : "Ranked attempt: the server's clock runs from the puzzle's opening.")
+          : ctrl.ranked ? "Unranked: you used help (the coach, Hint or Solve) on this attempt."
+            : attempt.finished ? "Unranked: your ranked attempt at this puzzle is over; the coach is open."
+              : "Unranked: help was asked about this puzzle while its attempt was open; the coach is open.";
+    }
+    const help = $("help-rule");
+    if (help && ctrl.config.attempt) help.textContent = "On a ranked puzzle, Hint, Solve and the coach before the finish make the result unranked; Solve also takes the stars.";
+    $("hint").title = closed ? "Show the best next move: this attempt then goes unranked"
+      : "Show the best next move (free: hints do not mark the line assisted)";
+    $("solve").title = closed ? "Find and play the shortest solution: this attempt then goes unranked, and no stars"
+      : "Find and play the shortest solution (the line then counts as assisted: no stars)";
   }
 
   /** The status words; a refusal repeated in the same words is still announced (aria-live). */
@@ -119,6 +147,8 @@ export class Panel {
     if (solved) {
       parts.push("solved");
       fill = 1;
+    } else if (this.ctrl.coachClosed) {
+      parts.push("hidden in ranked play: finish, or open the coach");
     } else if (here.solvable === false && here.optimal) {
       parts.push("unsolvable");
     } else if (here.distance === null) {

@@ -35,8 +35,10 @@ function playedLine(ctrl) {
   return [done[0].before, ...done.map((entry) => entry.after)];
 }
 
-/** A line that used Solve is assisted (hints do not count as help here). */
+/** A line that used Solve is assisted; on a ranked attempt, so is one that used Hint or
+ * the coach (the server keeps its own record of help too). */
 function isAssisted(ctrl) {
+  if (ctrl.helped) return true;
   if (typeof ctrl.assisted === "boolean") return ctrl.assisted;
   return ctrl.history.entries.slice(0, ctrl.history.cursor).some((entry) => entry.kind === "playback");
 }
@@ -67,6 +69,7 @@ export class Players {
     );
     anchor.after(section);
     this.bindRestore(document.querySelector('[data-testid="player-restore-form"]'));
+    bindSessions(document.querySelector('[data-testid="player-sessions"]'));
     return section;
   }
 
@@ -113,7 +116,8 @@ export class Players {
     if (!this.section || !ctrl.initialBoard || !ctrl.isSolved()) return;
     const states = playedLine(ctrl);
     const key = states && states.join("|");
-    if (!states || key === this.sent) return;
+    if (!states) { ctrl.settle(); return; } // nothing to send: the coach opens all the same
+    if (key === this.sent) return;
     this.sent = key;
     this.submit(states);
   }
@@ -126,8 +130,11 @@ export class Players {
     };
     try {
       this.result = await call("POST", "/api/results", body);
+      // on record: the coach may ask the server about the puzzle now (analysis after the game)
+      ctrl.settle();
       await this.showBoard();
     } catch (error) {
+      ctrl.settle();
       this.section.hidden = false;
       this.section.querySelector("[data-testid=standing]").textContent = `Not recorded: ${error.message}`;
     }
@@ -151,13 +158,17 @@ export class Players {
     const standing = this.section.querySelector("[data-testid=standing]");
     const parts = [];
     const rank = element("strong", { "data-testid": "rank" });
-    if (result.ranked && board.me && board.me.rank) {
+    if (board.me && board.me.rank && (result.ranked || this.config.attempt)) {
       rank.textContent = `#${board.me.rank}`;
       parts.push("Rank ", rank, ` of ${board.players}`);
       if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
+      // a later line on the same puzzle: the standing is the ranked attempt's
+      if (!result.ranked) parts.push(" (this line is not ranked: your ranked attempt's finish counts)");
     } else {
       rank.textContent = "unranked";
-      parts.push(rank, result.assisted ? " (solved with help)" : "");
+      parts.push(rank, result.assisted ? " (solved with help)"
+        : this.config.attempt ? " (your ranked attempt at this puzzle was already over)"
+          : " (free play: the daily and a level's own link from the lobby are ranked)");
     }
     if (this.config.generated) {
       const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));
@@ -165,6 +176,54 @@ export class Players {
     }
     standing.replaceChildren(...parts);
   }
+}
+
+/** The page's "browsers playing as you" list (in the template): each session the
+ * player has, when it began and was last used, and a button to end any other one. */
+function bindSessions(details) {
+  if (!details) return;
+  const list = details.querySelector('[data-testid="session-list"]');
+  const note = details.querySelector('[data-testid="sessions-note"]');
+  const endOthers = details.querySelector('[data-testid="end-other-sessions"]');
+  const show = async () => {
+    try {
+      const { sessions } = await call("GET", "/api/player/sessions");
+      list.replaceChildren(...sessions.map((session) => sessionRow(session, show, note)));
+      endOthers.hidden = !sessions.some((session) => !session.current);
+      note.textContent = sessions.length ? "" : "This browser plays as nobody yet.";
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  };
+  details.addEventListener("toggle", () => { if (details.open) show(); });
+  endOthers.addEventListener("click", async () => {
+    try {
+      const { ended } = await call("POST", "/api/player/sessions/end-others", {});
+      await show();
+      note.textContent = `Signed out ${ended} other browser${ended === 1 ? "" : "s"}.`;
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  });
+}
+
+function sessionRow(session, reload, note) {
+  const row = element("li", { "data-testid": "session", "data-session": String(session.id) });
+  const what = `${session.agent}, since ${session.created}, last used ${session.seen}`;
+  row.append(element("span", {}, session.current ? `${what} (this browser)` : what));
+  if (!session.current) {
+    const end = element("button", { type: "button", class: "btn small", "data-testid": "end-session" }, "Sign out");
+    end.addEventListener("click", async () => {
+      try {
+        await call("POST", `/api/player/sessions/${session.id}/end`, {});
+        await reload();
+      } catch (error) {
+        note.textContent = error.message;
+      }
+    });
+    row.append(" ", end);
+  }
+  return row;
 }
 
 /** Send the browser's stored progress once, so it follows the player. */

@@ -16,10 +16,29 @@ export function positionLink(game, board, options, { absolute = false, page = "p
   return absolute ? window.location.origin + path : path;
 }
 
-/** Keep the URL bar on the current position (a seeded level's start keeps its own link). */
+/** True when the page was opened as a ranked puzzle (the daily, a level's own link). */
+export function rankedLink(config) {
+  return Boolean((config.generated && config.generated.daily) || config.level_link);
+}
+
+/** Keep the URL bar on the current position (a seeded level's start keeps its own link);
+ * a ranked puzzle's link never becomes a position's: it names the puzzle, and the moves
+ * made come back from the tab's sessionStorage (see savedLine). */
 export function followInAddressBar(ctrl, startUrl) {
-  const seeded = ctrl.config.generated && ctrl.board === ctrl.initialBoard;
-  window.history.replaceState(null, "", seeded ? startUrl : positionLink(ctrl.config.game, ctrl.board, ctrl.options));
+  const own = rankedLink(ctrl.config) || (ctrl.config.generated && ctrl.board === ctrl.initialBoard);
+  window.history.replaceState(null, "", own ? startUrl : positionLink(ctrl.config.game, ctrl.board, ctrl.options));
+}
+
+const LINE_STORE = "arcade-line:";
+
+/** The moves saved for `startUrl` in this tab (null: none, or storage is off). */
+export function savedLine(startUrl) {
+  try { return JSON.parse(sessionStorage.getItem(LINE_STORE + startUrl) || "null"); } catch { return null; }
+}
+
+/** Save the game for a reload or Back/Forward of `startUrl`. */
+export function saveLine(startUrl, line) {
+  try { sessionStorage.setItem(LINE_STORE + startUrl, JSON.stringify(line)); } catch { /* storage full or off */ }
 }
 
 /** Copy `url` to the clipboard; the button says "Copied!" for a moment. */

@@ -17,7 +17,8 @@ afterEach(() => {
 });
 
 /** A controller over `board`, with its fake view and link and a count of hook calls. */
-function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}, extra = null } = {}) {
+function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}, extra = null,
+                             attempt = null, saved = null } = {}) {
   const view = { rendered: [], hints: [], refused: [] };
   Object.assign(view, {
     render: (state) => view.rendered.push(state),
@@ -36,7 +37,7 @@ function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}
     cancel() { this.cancelled += 1; this.current = null; },
   };
   const calls = { changed: 0, moved: 0 };
-  const config = { game: info.name, board, options, speed: 10, game_info: info };
+  const config = { game: info.name, board, options, speed: 10, game_info: info, attempt };
   const ctrl = new Controller(config, {
     createGame: module.createGame,
     createView: () => view,
@@ -46,14 +47,14 @@ function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}
     moved: () => { calls.moved += 1; },
   });
   made.push(ctrl);
-  ctrl.start();
+  ctrl.start(saved);
   return { ctrl, view, link, sent, calls };
 }
 
 /** The server's analysis of `board`: `distance` moves left, best move `best`. */
 function analysis(board, distance, best = null, extra = {}) {
   return { board, solved: distance === 0, solvable: true, distance, optimal: true, final: true,
-           best_move: best, options: [], ...extra };
+           best_move: best, moves_rated: [], ...extra };
 }
 
 test("start shows the board and asks the server to analyse it", () => {
@@ -217,4 +218,56 @@ test("an extra action changes the position and is counted apart from moves", () 
   assert.equal(ctrl.notice, watersort.extra.notice);
   ctrl.undo();
   assert.equal(ctrl.board, "AB,BA,");
+});
+
+// -- ranked play ---------------------------------------------------------------
+
+const RANKED = { ranked: true, assisted: false, finished: false };
+
+test("a ranked attempt asks the server nothing until the coach is opened", () => {
+  const { ctrl, sent } = controller("1 2 3 4 0 6 7 5 8", { attempt: RANKED });
+  assert.equal(ctrl.coachClosed, true);
+  assert.equal(ctrl.playerMove({ tile: 5 }), true);
+  assert.deepEqual(sent, []);
+  ctrl.openCoach();
+  assert.equal(ctrl.helped, true);
+  assert.equal(ctrl.coachClosed, false);
+  assert.deepEqual(sent.map((s) => s.event), ["analyse"]);
+});
+
+test("hint and solve in a ranked attempt are help: the line is sent as assisted", () => {
+  for (const act of ["hint", "solve"]) {
+    const { ctrl, sent } = controller("1 2 3 4 0 6 7 5 8", { attempt: RANKED });
+    ctrl[act]();
+    assert.equal(ctrl.helped, true, act);
+    assert.deepEqual(sent.map((s) => s.event), [act === "hint" ? "analyse" : "solve"], act);
+  }
+});
+
+test("the coach opens once the finished attempt is on record", () => {
+  const { ctrl, sent } = controller("1 2 3 4 5 6 7 0 8", { attempt: RANKED });
+  ctrl.playerMove({ tile: 8 });
+  assert.equal(ctrl.isSolved(), true);
+  assert.deepEqual(sent, []);
+  ctrl.settle();
+  assert.equal(ctrl.coachClosed, false);
+  assert.equal(ctrl.helped, false); // still ranked: the result was judged before
+  assert.deepEqual(sent.map((s) => s.payload.board), ["1 2 3 4 5 6 7 8 0"]);
+  // then the line's other positions, one at a time, for the graph and the review
+  ctrl.link.current = null;
+  ctrl.gotAnalysis(analysis("1 2 3 4 5 6 7 8 0", 0), { board: "1 2 3 4 5 6 7 8 0" });
+  assert.deepEqual(sent.map((s) => s.payload.board), ["1 2 3 4 5 6 7 8 0", "1 2 3 4 5 6 7 0 8"]);
+});
+
+test("a saved line of the same puzzle comes back with its cursor; another puzzle's does not", () => {
+  const start = "1 2 3 4 5 6 0 7 8";
+  const first = controller(start);
+  first.ctrl.playerMove({ tile: 7 });
+  const saved = JSON.parse(JSON.stringify(first.ctrl.saved()));
+  const again = controller(start, { saved });
+  assert.equal(again.ctrl.board, "1 2 3 4 5 6 7 0 8");
+  assert.deepEqual(again.ctrl.counts(), [1, 0]);
+  const other = controller("1 2 3 4 5 6 7 0 8", { saved });
+  assert.equal(other.ctrl.board, "1 2 3 4 5 6 7 0 8");
+  assert.deepEqual(other.ctrl.counts(), [0, 0]);
 });

@@ -19,7 +19,14 @@ from solver.core.errors import BoardError
 from solver.core.game import Game
 from solver.engine import parse_board
 
-from ..levels.facts import Generate, generated_level, level_facts, level_min
+from ..levels.facts import (
+    Generate,
+    generated_level,
+    level_by_ref,
+    level_facts,
+    level_min,
+    level_ref,
+)
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -43,12 +50,11 @@ def lobby_packs() -> dict[str, list[dict]]:
     packs: dict[str, list[dict]] = {}
     for name, game in catalogue.games().items():
         for level in game.levels():
-            options = level.get("options", {})
             packs.setdefault(level["pack"], []).append(
                 {
                     **level,
                     "game": name,
-                    "url": play_url(name, level["board"], **options),
+                    "url": play_url(name, level=level_ref(game, level)),
                     "min": level_min(game, level),
                     "variants": level_variants(game, level),
                     **level_hardness(game, level),
@@ -81,7 +87,7 @@ def level_variants(game: type[Game], level: dict) -> list[dict]:
             "value": value,
             "label": option.label or option.name,
             "min": level["moves"][value],
-            "url": play_url(game.name, level["board"], **{**options, option.name: value}),
+            "url": play_url(game.name, level=level_ref(game, level), **{option.name: value}),
         }
         for value in option.choices
         if value != own and value in level["moves"]
@@ -103,7 +109,8 @@ def play_config(
     """The play (and editor) page's config for ``game`` opened with URL ``query``.
 
     ``?seed=`` or ``?daily=1`` (with the generator's own parameters) opens a
-    generated level; ``?board=`` any position. A bad board or option never
+    generated level; ``?level=<pack>/<n>`` a shipped level (with the progress
+    option, e.g. ``metric``, as a further parameter); ``?board=`` any position. A bad board or option never
     breaks the page: ``error`` carries the solver's message and the default
     position is served instead. ``min`` is the start's known shortest solution
     ({moves, optimal}) when a pack or generator graded it; ``level`` names a
@@ -120,6 +127,7 @@ def play_config(
         "min": None,
         "level": None,
         "generated": None,
+        "level_link": None,  # ``?level=``: a shipped level opened as such (ranked)
         "choices": game.choices(),
         "game_info": game.describe(),
     }
@@ -134,6 +142,15 @@ def play_config(
             board = generated["board"]
             options.update(generated["options"])
             config["generated"] = generated
+        elif query.get("level"):
+            level = level_by_ref(game, query["level"])
+            board = level["board"]
+            progress = game.progress_option
+            own = {**defaults, **level.get("options", {})}
+            if progress is not None and query.get(progress):
+                own[progress] = options.get(progress)  # a variant: the same level, step metric
+            options = own
+            config["level_link"] = query["level"]
         if board is None or board == "":
             board = game.default_board
         domain, state = parse_board(game.name, board, **options)

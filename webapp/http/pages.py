@@ -11,6 +11,7 @@ from flask import (
     Blueprint,
     abort,
     current_app,
+    make_response,
     redirect,
     render_template,
     request,
@@ -22,6 +23,7 @@ from solver.core.game import Game
 
 from ..edge import error_page
 from ..jobs.model import TaskRefused
+from ..players.attempts import give_cookie, open_for_page
 from .links import lobby_games, lobby_packs, play_config
 
 pages = Blueprint("pages", __name__)
@@ -34,7 +36,7 @@ def _game_or_404(name: str) -> type[Game]:
     return game
 
 
-def _game_page(template: str, name: str):
+def _game_page(template: str, name: str, ranked: bool = False):
     """A page about one game's position, opened from its shareable URL.
 
     ``games`` (every declaration) lets the editor link to the other games' editors.
@@ -43,10 +45,15 @@ def _game_page(template: str, name: str):
     """
     game = _game_or_404(name)
     config = play_config(game, request.args, current_app.extensions["levels"].generator(game))
+    # a ranked puzzle's play page opens the player's attempt: its clock starts now
+    config["attempt"], cookie = open_for_page(config) if ranked else (None, None)
     page = render_template(
         template, game=game.name, title=game.title, config=config, games=lobby_games()
     )
-    return page, 400 if config["error"] else 200
+    response = make_response(page, 400 if config["error"] else 200)
+    if cookie:
+        give_cookie(response, cookie)
+    return response
 
 
 @pages.get("/")
@@ -56,7 +63,7 @@ def lobby():
 
 @pages.get("/play/<game>")
 def play(game: str):
-    return _game_page("play.html", game)
+    return _game_page("play.html", game, ranked=True)
 
 
 @pages.get("/editor")

@@ -65,7 +65,7 @@ def _analysis(payload: Payload, quick: bool, chain: Chain) -> Outcome:
             return Outcome(escalate=True)
         message = payload["message"] or "gave up before finding the distance"
         return Outcome([("error", error_payload(message, ANALYSE, payload["id"], payload["game"]))])
-    if quick and not payload["options_complete"]:
+    if quick and not payload["moves_rated_complete"]:
         # the distance is proven, rating every move needs more time: what is known goes
         # out as an interim answer, and the long lane finishes it
         chain.interim_sent = True

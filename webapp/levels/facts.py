@@ -98,6 +98,22 @@ def find_level(game: type[Game], board: str, options: Mapping) -> dict | None:
     )
 
 
+def level_ref(game: type[Game], level: dict) -> str:
+    """A shipped level's own name in links, ``<pack>/<number>`` (the lobby's "No. N"):
+    ``?level=`` opens it as a ranked puzzle, where ``?board=`` is free play."""
+    pack = [other for other in game.levels() if other["pack"] == level["pack"]]
+    return f"{level['pack']}/{pack.index(level) + 1}"
+
+
+def level_by_ref(game: type[Game], ref: str) -> dict:
+    """The shipped level :func:`level_ref` names; BoardError when there is none."""
+    pack, _, number = str(ref).rpartition("/")
+    levels = [level for level in game.levels() if level["pack"] == pack]
+    if not number.isdigit() or not 1 <= int(number) <= len(levels):
+        raise BoardError(f"no {game.name} level {str(ref)[:40]!r}")
+    return levels[int(number) - 1]
+
+
 def level_min(game: type[Game], level: dict) -> int | None:
     """The level's fewest moves under its own options (the lobby's "min N moves")."""
     return level["moves"].get(game.progress_value(level.get("options", {})))

@@ -1,6 +1,8 @@
 """Socket.IO event handlers: thin, they check the payload and hand work to the job core.
 
-Handlers never search themselves, so the server stays responsive. Every event
+Handlers never search themselves, so the server stays responsive. The handshake's
+player cookie tells whose socket it is, so an ``analyse`` or ``solve`` about one of
+the player's open ranked attempts is recorded as help (:mod:`webapp.players.attempts`). Every event
 first passes the client's rate limit, then :mod:`webapp.live.validation`; anything
 bad is answered with ``error`` {message, event, id?} and nothing else. Each
 event gets a request id (``<sid prefix>/<n>``) that the log lines carry.
@@ -11,7 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not in the stubs
     ConnectionRefusedError,
     SocketIO,
@@ -21,6 +23,9 @@ from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
 from ..jobs.replies import error_payload
+from ..players.helps import HelpLedger
+from ..players.identity import COOKIE
+from ..players.sessions import cookie_owner
 from ..puzzle_request import BadRequest
 from .admission import Admission
 from .validation import one_payload, parse_cancel, parse_job_request, request_id
@@ -38,6 +43,11 @@ def _sid() -> str:
 
 def _log_id() -> str:
     return f"{_sid()[:8]}/{next(_counter)}"
+
+
+def _helps() -> HelpLedger:
+    """The players' help ledger (:mod:`webapp.players.attempts`)."""
+    return current_app.extensions["players"].helps
 
 
 #: a refused client's Engine.IO connection is closed this long after it was told why
@@ -72,8 +82,17 @@ def register_events(
             reply_error(str(err), kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
-        # the address as resolved through the trusted proxies (webapp.guard.proxy)
-        jobs.submit(_sid(), kind, job, log_id, address=request.remote_addr or "")
+        sid, address = _sid(), request.remote_addr or ""  # the address as the proxies resolve it
+        request_id_ = job.id
+
+        def run() -> None:
+            jobs.submit(sid, kind, job, log_id, address=address)
+
+        def refuse(message: str) -> None:
+            socketio.emit("error", error_payload(message, kind, request_id_), to=sid)
+
+        # help asked about an open ranked attempt is on record before it is answered
+        _helps().route(sid, job.game, job.options, run, refuse)
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -86,6 +105,11 @@ def register_events(
         refused = admission.admit(_sid(), request.remote_addr or "")
         if refused is None:
             log.info("%s connected", _sid()[:8])
+            # the handshake's player cookie (signed, HttpOnly): whose help this socket asks
+            secret = str(current_app.secret_key)
+            players = current_app.extensions["players"]
+            owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
+            _helps().connect(_sid(), owner)
             return
         log.info("%s refused: %s", _sid()[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")
@@ -122,6 +146,7 @@ def register_events(
             return
         log.info("%s disconnected", _sid()[:8])
         admission.release(_sid())
+        _helps().disconnect(_sid())
         limiter.forget(_sid())
         jobs.drop(_sid())
 

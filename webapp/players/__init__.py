@@ -18,7 +18,9 @@ from flask import Flask
 
 from ..storage import Database
 from ..storage.database import data_dir
+from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
+from .helps import HelpLedger
 from .limits import WriteLimits
 
 
@@ -34,6 +36,8 @@ class PlayersState:
         self.app = app
         self.now = clock
         self.limits = WriteLimits()
+        #: help asked by the players' sockets, recorded on their ranked attempts
+        self.helps = HelpLedger(lambda: self.db, self._spawn)
         self._db: Database | None = None
         self._lock = threading.Lock()
 
@@ -47,6 +51,10 @@ class PlayersState:
                     db.upgrade()
                     self._db = db
         return self._db
+
+    def _spawn(self, task: Callable[..., object], *args: object) -> object:
+        """A background task (a greenlet under gevent), as the app's Socket.IO runs them."""
+        return self.app.extensions["socketio"].start_background_task(task, *args)
 
     def daily(self, game: str, day: dt.date) -> dict:
         """``game``'s daily level on ``day``, from the app's level maker (kept there)."""

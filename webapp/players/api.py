@@ -14,6 +14,7 @@ import datetime as dt
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
+from sqlalchemy.exc import IntegrityError
 
 from solver.core.errors import BoardError
 from solver.core.replay import replay_line
@@ -21,23 +22,26 @@ from solver.core.replay import replay_line
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
 from . import choices as players_chose
+from .attempts import judge, open_attempt
 from .identity import (
     COOKIE,
     COOKIE_DAYS,
     NameRefused,
+    TooManyPlayers,
+    address_key,
     check_name,
     code_hash,
     find_by_code,
     find_player,
+    name_key,
     new_code,
     new_player,
-    signer,
-    token_from_cookie,
 )
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
+from .sessions import cookie_player, session_cookie
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
@@ -49,6 +53,12 @@ MAX_IMPORTED = 500  # progress entries imported from one browser
 @players.errorhandler(BadRequest)
 def _refused(err: BadRequest):
     return jsonify(error=str(err)), err.status, err.headers
+
+
+@players.errorhandler(TooManyPlayers)
+def _too_many_players(err: TooManyPlayers):
+    g.pop("new_token", None)
+    return jsonify(error=str(err)), 429, {"Retry-After": str(err.wait)}
 
 
 @players.errorhandler(BoardError)
@@ -75,7 +85,7 @@ def _secret() -> str:
 @players.before_request
 def _guard():
     """Writes: same site only, and within the limits per address and per player."""
-    g.player_token = token_from_cookie(_secret(), request.cookies.get(COOKIE))
+    g.player_token = cookie_player(_state(), _secret())  # sessions (webapp/players/sessions.py)
     if request.method != "POST":
         return
     config = current_app.config
@@ -91,14 +101,17 @@ def _guard():
 
 @players.after_request
 def _remember(response):
-    """Set the player cookie when this request created or moved the player."""
+    """Set the player cookie when this request created or moved the player (a new
+    session), or turned an old cookie into a session."""
     token = g.get("new_token")
-    if token:
+    if token and response.status_code < 400:
         # the write that made the player counts against the player's own limit too
         _state().limits.retry_after({f"player:{token}": current_app.config["WRITES_PER_PLAYER"]})
+    cookie = session_cookie(_state(), _secret(), token if response.status_code < 400 else None)
+    if cookie:
         response.set_cookie(
             COOKIE,
-            signer(_secret()).dumps(token),
+            cookie,
             max_age=COOKIE_DAYS * 86400,
             httponly=True,
             samesite="Lax",
@@ -111,7 +124,13 @@ def _player(session, create: bool) -> Player | None:
     """The cookie's player; with ``create``, a new one when there is none."""
     player = find_player(session, g.player_token)
     if player is None and create:
-        player = new_player(session, _state().now())
+        # at most NEW_PLAYERS_PER_ADDRESS an hour from one address (TooManyPlayers: 429)
+        player = new_player(
+            session,
+            _state().now(),
+            address_key(_secret(), request.remote_addr),
+            current_app.config["NEW_PLAYERS_PER_ADDRESS"],
+        )
         g.new_token = g.player_token = player.token
     return player
 
@@ -144,10 +163,15 @@ def name_player():
     except NameRefused as err:
         raise BadRequest(str(err)) from None
     code = new_code()
-    with _state().db.writing() as session:
-        player = _player_made(session)
-        player.name = name
-        player.code_hash = code_hash(code)
+    try:
+        with _state().db.writing() as session:
+            player = _player_made(session)
+            player.name = name
+            player.name_key = name_key(name)  # unique: the database refuses a look-alike
+            player.code_hash = code_hash(code)
+    except IntegrityError:
+        g.pop("new_token", None)
+        raise BadRequest("that name, or one that looks like it, is taken", 409) from None
     return jsonify(name=name, code=code)
 
 
@@ -232,7 +256,19 @@ def submit_result():
         with state.db.writing() as session:
             player = _player_made(session)
     player_id = player.id
-    result, created = store(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
+    # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
+    state.helps.settle(g.player_token)
+    verdict = judge(state.db, player_id, puzzle, seconds, assisted, state.now())
+    result, created = store(
+        state.db,
+        player_id,
+        puzzle,
+        replay,
+        verdict.seconds,
+        verdict.assisted,
+        state.now(),
+        ranked=verdict.ranked,
+    )
     shortest = result.shortest
     reply = {
         "id": result.id,
@@ -263,9 +299,21 @@ def _day(text) -> dt.date:
 
 @players.get("/daily/<name>")
 def daily(name: str):
+    """Today's daily; handing it to the player opens their ranked attempt (its clock)."""
     game = game_named(name)
     day = _today()
-    puzzle = daily_puzzle(game, day, _state().daily)
+    state = _state()
+    puzzle = daily_puzzle(game, day, state.daily)
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None:
+        try:  # within the address's hourly share of new players, else unranked
+            with state.db.writing() as session:
+                player = _player_made(session)
+        except TooManyPlayers:
+            player = None
+    if player is not None:
+        open_attempt(state.db, player.id, puzzle, state.now())
     return jsonify(
         game=game.name,
         date=day.isoformat(),

@@ -1,45 +1,55 @@
-"""Who is asking: players without passwords, remembered by a signed cookie.
+"""Who is asking: players without passwords, remembered by a signed cookie per browser.
 
-A player is a random token. The cookie carries it signed with the app's secret
-(HttpOnly, SameSite=Lax), so a script can neither read it from the page nor forge
-another player's. The recovery code is a second secret, shown to the player and
-stored only as a hash: it moves the player to another browser.
+A player is a random token; each browser playing as them holds a session, a
+random secret the cookie carries signed with the app's secret (HttpOnly,
+SameSite=Lax), stored only as a hash, so a script can neither read it from the
+page nor forge another player's, and the player can end any of their sessions.
+Cookies from before sessions carried the player token itself: such a cookie
+still works, and becomes a session on first use. The recovery code is a
+second secret, shown to the player and stored only as a hash: it moves the
+player to another browser (a new session there).
+
+New players are counted per address (a keyed hash of it, kept for the hour the
+limit counts) in the database, so the limit holds across every web process.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
+import hmac
+import math
 import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
-from ..storage.models import Player
+from ..storage.models import NewPlayer, Player, PlayerSession
+from ..storage.names import MAX_NAME, NameRefused, check_name, name_key
+
+__all__ = ["MAX_NAME", "NameRefused", "check_name", "name_key"]
 
 COOKIE = "arcade_player"
 COOKIE_DAYS = 400  # browsers cap a cookie's life at about 400 days
-NAME_CHARS = re.compile(r"[^\W_]|[ _-]")  # a letter or digit of any script, space, - or _
-MAX_NAME = 20
+NEW_PLAYERS_WINDOW = dt.timedelta(hours=1)
+#: browser families a session is labelled with, the first found in the user agent wins
+AGENTS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Chromium/", "Chrome"),
+    ("Safari/", "Safari"),
+)
 
 
-class NameRefused(ValueError):
-    """A display name that breaks the rules; the message says which."""
+class TooManyPlayers(Exception):
+    """This address made its hour's share of new players; ``wait`` seconds to the next."""
 
-
-def check_name(value) -> str:
-    """The display name, trimmed: 1-20 letters, digits, spaces, ``-`` or ``_``."""
-    if not isinstance(value, str):
-        raise NameRefused("name must be text")
-    name = value.strip()
-    if not 1 <= len(name) <= MAX_NAME:
-        raise NameRefused(f"a name has 1 to {MAX_NAME} characters, not {len(name)}")
-    bad = next((ch for ch in name if not NAME_CHARS.fullmatch(ch)), None)
-    if bad is not None:
-        raise NameRefused(f"a name may hold letters, digits, spaces, '-' and '_', not {bad!r}")
-    return name
+    def __init__(self, wait: int):
+        super().__init__(f"too many new players from this address; try again in {wait} s")
+        self.wait = wait
 
 
 def shown_name(player_id: int, name: str | None) -> str:
@@ -58,7 +68,33 @@ def new_code() -> str:
     return "-".join(raw[i : i + 4] for i in range(0, 16, 4))
 
 
-def new_player(session: Session, now: dt.datetime) -> Player:
+def address_key(secret: str, address: str | None) -> str:
+    """The address as the new-player count keeps it: a keyed hash, never the address."""
+    key = hashlib.sha256(f"arcade-address|{secret}".encode()).digest()
+    return hmac.new(key, (address or "").encode(), hashlib.sha256).hexdigest()
+
+
+def new_player(
+    session: Session, now: dt.datetime, address: str | None = None, limit: int = 0
+) -> Player:
+    """A new player; with ``address`` (its keyed hash) and ``limit`` > 0, at most ``limit``
+    from that address an hour, else :class:`TooManyPlayers` and nothing made."""
+    if address is not None and limit > 0:
+        since = now - NEW_PLAYERS_WINDOW
+        if session.get_bind().dialect.name == "postgresql":
+            # one address's creations one after another, so two at once cannot both
+            # see room for one more (SQLite's writers are serialised already)
+            session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": address})
+        session.execute(delete(NewPlayer).where(NewPlayer.created <= since))
+        made = session.execute(
+            select(func.count(), func.min(NewPlayer.created)).where(
+                NewPlayer.address_key == address, NewPlayer.created > since
+            )
+        ).one()
+        if made[0] >= limit:
+            wait = (made[1] + NEW_PLAYERS_WINDOW - now).total_seconds()
+            raise TooManyPlayers(max(1, math.ceil(wait)))
+        session.add(NewPlayer(address_key=address, created=now))
     player = Player(token=secrets.token_hex(16), created=now)
     session.add(player)
     session.flush()
@@ -66,11 +102,16 @@ def new_player(session: Session, now: dt.datetime) -> Player:
 
 
 def signer(secret: str) -> URLSafeSerializer:
+    """Cookies from before sessions: the player token itself."""
     return URLSafeSerializer(secret, salt="arcade-player")
 
 
+def session_signer(secret: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret, salt="arcade-session")
+
+
 def token_from_cookie(secret: str, cookie: str | None) -> str | None:
-    """The player token a cookie carries, None when absent or not signed by us."""
+    """The player token an old-format cookie carries, None when absent or not signed by us."""
     if not cookie:
         return None
     try:
@@ -78,6 +119,52 @@ def token_from_cookie(secret: str, cookie: str | None) -> str | None:
     except BadSignature:
         return None
     return token if isinstance(token, str) else None
+
+
+def session_from_cookie(secret: str, cookie: str | None) -> str | None:
+    """The session secret a cookie carries, None when absent, old or not signed by us."""
+    if not cookie:
+        return None
+    try:
+        found = session_signer(secret).loads(cookie)
+    except BadSignature:
+        return None
+    return found if isinstance(found, str) else None
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def agent_family(user_agent: str | None) -> str:
+    """A short label for a session ("Firefox"), never the user agent itself."""
+    text_ = user_agent or ""
+    return next((label for marker, label in AGENTS if marker in text_), "Other")
+
+
+def new_session(
+    session: Session, player_id: int, now: dt.datetime, user_agent: str | None
+) -> tuple[int, str]:
+    """A new session of the player: its id and its secret (for the cookie)."""
+    secret = secrets.token_urlsafe(32)
+    row = PlayerSession(
+        secret_hash=secret_hash(secret),
+        player_id=player_id,
+        created=now,
+        seen=now.date(),
+        agent=agent_family(user_agent),
+    )
+    session.add(row)
+    session.flush()
+    return row.id, secret
+
+
+def find_session(session: Session, secret: str | None) -> PlayerSession | None:
+    if secret is None:
+        return None
+    return session.scalars(
+        select(PlayerSession).where(PlayerSession.secret_hash == secret_hash(secret))
+    ).first()
 
 
 def find_player(session: Session, token: str | None) -> Player | None:

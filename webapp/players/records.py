@@ -55,9 +55,11 @@ def store(
     seconds: float,
     assisted: bool,
     now: dt.datetime,
+    ranked: bool | None = None,
 ) -> tuple[Result, bool]:
     """Store a replayed line; returns (result, created). The same line sent again by
-    the same player for the same puzzle is the result already stored (idempotent)."""
+    the same player for the same puzzle is the result already stored (idempotent).
+    ``ranked`` is the ranked attempt's verdict (:func:`webapp.players.attempts.judge`)."""
     digest = line_hash(replay)
     row = Result(
         player_id=player_id,
@@ -70,7 +72,7 @@ def store(
         shortest=puzzle.shortest,
         seconds=seconds,
         assisted=assisted,
-        ranked=puzzle.rankable and not assisted,
+        ranked=puzzle.rankable and not assisted if ranked is None else ranked,
         line_hash=digest,
         line="\n".join(replay.states),
         created=now,

@@ -46,6 +46,17 @@ def default_url(folder: str | Path | None = None) -> str:
     return f"sqlite:///{folder / 'arcade.sqlite3'}"
 
 
+def private_file(path: Path) -> None:
+    """Make ``path`` (an SQLite file) readable by its owner only, before SQLite opens it:
+    SQLite gives its -wal and -shm files the database file's mode, so they are too."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.close(fd)
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if each.exists():
+            each.chmod(0o600)
+
+
 def alembic_config(connection: Connection) -> Config:
     """Alembic's configuration in code: the shipped scripts, run on ``connection``."""
     config = Config()
@@ -90,7 +101,7 @@ class Database:
         self.dialect = parsed.get_backend_name()
         if self.dialect == "sqlite":
             if parsed.database and parsed.database != ":memory:":
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                private_file(Path(parsed.database))
             self.engine = _sqlite_engine(self.url)
         else:
             self.engine = create_engine(

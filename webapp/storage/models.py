@@ -1,5 +1,6 @@
 """The tables: players, the results they submitted, the progress their browsers imported,
-and the read tables kept from the results on write (bests, lengths, choices).
+and their ranked attempts; and the read tables kept from the results on write
+(bests, lengths, choices).
 
 Nothing personal: a player is a random token (in a signed cookie), an optional
 display name and the hash of a recovery code. The schema itself is defined by the
@@ -38,11 +39,43 @@ class Player(Base):
     #: random, the signed cookie carries it; never shown
     token: Mapped[str] = mapped_column(String(32), unique=True)
     name: Mapped[str | None] = mapped_column(String(20))
+    #: the name with case and look-alikes folded away (:func:`webapp.storage.names.name_key`):
+    #: unique, so two players never show the same-looking name
+    name_key: Mapped[str | None] = mapped_column(String(255), unique=True)
     #: sha256 of the recovery code (the code itself is shown once, never stored)
     code_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime)
     #: when the browser's own progress was imported (once per player)
     imported: Mapped[dt.datetime | None] = mapped_column(DateTime)
+
+
+class PlayerSession(Base):
+    """One browser signed in as a player: the signed cookie names it by a random secret,
+    kept here only as a hash. Nothing personal: when, and a browser family at most."""
+
+    __tablename__ = "player_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: sha256 of the secret the cookie carries
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: the last day it was used (coarse on purpose: written at most once a day)
+    seen: Mapped[dt.date] = mapped_column(Date)
+    #: a browser family ("Firefox", "Chrome", ...), never the whole user agent
+    agent: Mapped[str] = mapped_column(String(20))
+
+
+class NewPlayer(Base):
+    """A player made from an address in the last hour: a keyed hash of the address,
+    never the address itself, and kept only for the hour the limit counts."""
+
+    __tablename__ = "new_players"
+    __table_args__ = (Index("ix_new_players_address", "address_key", "created"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address_key: Mapped[str] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 class Result(Base):
@@ -88,6 +121,29 @@ class ImportedProgress(Base):
     extra: Mapped[int] = mapped_column(Integer)
     min: Mapped[int | None] = mapped_column(Integer)
     at: Mapped[str | None] = mapped_column(String(10))
+
+
+class Attempt(Base):
+    """A ranked attempt: opened when the server handed the puzzle to the player (its
+    clock starts then), marked assisted when the player's sockets asked about it."""
+
+    __tablename__ = "attempts"
+    __table_args__ = (
+        # the first open counts: reopening the page does not restart the clock
+        UniqueConstraint("player_id", "puzzle", name="uq_attempts_puzzle"),
+        Index("ix_attempts_family", "player_id", "family"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    #: the puzzle's key (:attr:`webapp.players.puzzles.Puzzle.key`)
+    puzzle: Mapped[str] = mapped_column(String(64))
+    #: sha256 of game and options: what a socket's analyse or solve is matched on
+    family: Mapped[str] = mapped_column(String(64))
+    opened: Mapped[dt.datetime] = mapped_column(DateTime)
+    assisted: Mapped[bool] = mapped_column(Boolean)
+    #: when a result ended it (None while open)
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
 
 
 class Best(Base):
@@ -151,8 +207,11 @@ class ChoiceCount(Base):
     players: Mapped[int] = mapped_column(Integer)
 
 
-#: the tables a backup holds
-TABLES = [Base.metadata.tables[model.__tablename__] for model in (Player, Result, ImportedProgress)]
+#: the tables a backup holds (the new players' hour-long counts are not worth keeping)
+TABLES = [
+    Base.metadata.tables[model.__tablename__]
+    for model in (Player, PlayerSession, Result, ImportedProgress, Attempt)
+]
 #: the read tables: made from the results (by the migration that adds them, and after a
 #: restore), kept on every write, never backed up
 DERIVED = [

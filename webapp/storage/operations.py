@@ -2,8 +2,10 @@
 
 A backup is one JSON document of every table's rows, the same on SQLite and
 PostgreSQL, so it also moves the players from one to the other. ``restore``
-migrates the target first, refuses a database that already holds players, and
-makes the read tables (bests, counters) from the restored results.
+checks every row as the API checks a submission (:mod:`.checks`) before it
+writes anything, then migrates the target, refuses a database that already
+holds players, and makes the read tables (bests, counters) from the restored
+results. Backups are written readable by their owner only.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 from pathlib import Path
 
 from sqlalchemy import delete, func, insert, select
+from sqlalchemy.exc import SQLAlchemyError
 
+from .checks import BackupRefused, DailyMaker, checked_tables, solver_daily
 from .database import Database
 from .derived import rebuild
 from .models import TABLES
@@ -28,41 +33,50 @@ def _plain(value: object) -> object:
 
 
 def backup(db: Database, path: Path) -> dict[str, int]:
-    """Write every row to ``path``; returns the row count per table."""
+    """Write every row to ``path`` (readable by its owner only); returns the row count
+    per table."""
     tables: dict[str, list[dict[str, object]]] = {}
     with db.session() as session:
         for table in TABLES:
             rows = session.execute(select(table).order_by(*table.primary_key)).mappings()
             tables[table.name] = [{k: _plain(v) for k, v in row.items()} for row in rows]
     data = {"format": FORMAT, "revision": db.revision(), "tables": tables}
-    path.write_text(json.dumps(data, separators=(",", ":")))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # an older file keeps its mode through O_CREAT
+    with os.fdopen(fd, "w") as out:
+        out.write(json.dumps(data, separators=(",", ":")))
     return {name: len(rows) for name, rows in tables.items()}
 
 
-def _typed(table, row: dict) -> dict:
-    out = {}
-    for name, value in row.items():
-        python_type = table.columns[name].type.python_type
-        if value is not None and python_type is dt.datetime:
-            value = dt.datetime.fromisoformat(value)
-        elif value is not None and python_type is dt.date:
-            value = dt.date.fromisoformat(value)
-        out[name] = value
-    return out
-
-
-def restore(db: Database, path: Path) -> dict[str, int]:
-    """Load a backup into ``db`` (migrated first, and empty); returns rows per table."""
-    data = json.loads(path.read_text())
+def read_backup(path: Path) -> dict:
+    """The backup's JSON document, or BackupRefused saying in one line why not."""
+    try:
+        data = json.loads(path.read_bytes())
+    except UnicodeDecodeError:
+        raise BackupRefused(f"{path} is not text") from None
+    except RecursionError:
+        raise BackupRefused(f"{path} nests its JSON too deeply") from None
+    except json.JSONDecodeError as err:
+        raise BackupRefused(f"{path} is not JSON ({err.msg}, line {err.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a puzzle-arcade backup")
+        raise BackupRefused(f"{path} is not a puzzle-arcade backup")
+    return data
+
+
+def restore(db: Database, path: Path, daily: DailyMaker = solver_daily) -> dict[str, int]:
+    """Load a backup into ``db`` (migrated first, and empty); returns rows per table.
+
+    Every row is checked first (:func:`~webapp.storage.checks.checked_tables`, with
+    ``daily`` making each day's daily): one bad row refuses the whole file and
+    nothing is written."""
+    tables = checked_tables(read_backup(path), daily)
     db.upgrade()
     counts = {}
     with db.writing() as session:
         if session.scalar(select(func.count()).select_from(TABLES[0])):
             raise ValueError("the database already holds players; restore into an empty one")
         for table in TABLES:
-            rows = [_typed(table, row) for row in data["tables"].get(table.name, [])]
+            rows = tables[table.name]
             session.execute(delete(table))
             if rows:
                 session.execute(insert(table), rows)
@@ -94,8 +108,6 @@ def main(argv: list[str] | None = None) -> int:
     for name, text in (("backup", "write every row to FILE"), ("restore", "load FILE")):
         sub.add_parser(name, help=text).add_argument("file", type=Path)
     args = parser.parse_args(argv)
-    import os
-
     db = Database(args.url or os.environ.get("ARCADE_DATABASE_URL") or None)
     try:
         if args.command == "upgrade":
@@ -107,8 +119,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"backed up {backup(db, args.file)} to {args.file}")
         else:
             print(f"restored {restore(db, args.file)} from {args.file}")
-    except (OSError, ValueError) as err:
-        print(f"python -m webapp db: {err}", file=sys.stderr)
+    except (OSError, ValueError, SQLAlchemyError) as err:
+        # one line, never a traceback; a refused restore rolled back and wrote nothing
+        line = " ".join(str(err).split())[:300]
+        print(f"python -m webapp db: {line}", file=sys.stderr)
         return 2
     finally:
         db.close()

@@ -5,7 +5,7 @@
 
 import { drawGraph } from "./graph.js";
 import { lineOf } from "./line.js";
-import { drawOptions } from "./options.js";
+import { drawMovesRated } from "./moves-rated.js";
 import { Review } from "./review.js";
 import { bindShare, drawResult } from "./share.js";
 
@@ -24,14 +24,23 @@ export class Coach {
   refresh(points = lineOf(this.ctrl)) {
     const ctrl = this.ctrl;
     if (!ctrl.initialBoard) return;
+    if (ctrl.coachClosed) { this.close(); return; }
     const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
-    drawOptions($("options"), ctrl.analyses.get(ctrl.board),
+    drawMovesRated($("options"), ctrl.analyses.get(ctrl.board),
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
                   last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
                   ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null });
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
+  }
+
+  /** Ranked play: nothing of the coach is drawn (redrawn in full once it opens). */
+  close() {
+    for (const box of [$("options"), $("graph")]) {
+      box.replaceChildren();
+      box.coachKey = undefined;
+    }
   }
 
   /**

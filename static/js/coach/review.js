@@ -78,7 +78,7 @@ export class Review {
   /** The verdict of the move from `before` to `after`: from the rated options, else distances. */
   verdictOf(before, after, analyses) {
     const known = analyses.get(before);
-    const option = known && known.options && known.options.find((o) => o.board === after);
+    const option = known && known.moves_rated && known.moves_rated.find((o) => o.board === after);
     if (option && option.verdict !== "unknown") return option.verdict;
     const [from, to] = [analyses.distanceOf(before), analyses.distanceOf(after)];
     if (!exact(from) || !exact(to)) return null;

@@ -4,7 +4,7 @@ Filled from the results already stored (:func:`webapp.storage.derived.rebuild`);
 from then on kept on every write.
 
 Revision ID: 0003
-Revises: 0002
+Revises: 0005 (0002 on its branch; re-chained after 0004 and 0005 when merged)
 """
 
 import sqlalchemy as sa
@@ -13,7 +13,7 @@ from alembic import op
 from webapp.storage.derived import rebuild
 
 revision = "0003"
-down_revision = "0002"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -1,6 +1,7 @@
 // Every legal move of the current position, rated by the server: the distance
 // after it and a verdict, each written out in words and an icon as well as a
-// colour. Clicking (or Enter on) an option plays it.
+// colour (the analysis reply's `moves_rated`; the page keeps the contract's
+// data-testid "options" and "option"). Clicking (or Enter on) one plays it.
 
 import { distanceData, distanceText } from "./line.js";
 
@@ -70,7 +71,7 @@ function optionButton(given, play, continues, ceiling) {
  * Redrawn only when the analysis, the solved state or the `last` history entry
  * changes, so keyboard focus stays put between other refreshes.
  */
-export function drawOptions(box, analysis, { solved, evaluating, play, last = null, continues = () => null,
+export function drawMovesRated(box, analysis, { solved, evaluating, play, last = null, continues = () => null,
                                             ceiling = null }) {
   const key = solved ? "solved" : analysis;
   if (box.coachKey === key && box.coachEvaluating === evaluating && box.coachLast === last
@@ -81,11 +82,11 @@ export function drawOptions(box, analysis, { solved, evaluating, play, last = nu
   box.coachCeiling = ceiling;
   const note = (text) => box.replaceChildren(span("options-note", text));
   if (solved) { note("Solved: nothing left to rate."); return; }
-  if (!analysis || !analysis.options) {
+  if (!analysis || !analysis.moves_rated) {
     note(evaluating ? "rating every move…" : "moves not rated yet");
     return;
   }
-  if (!analysis.options.length) { note("no legal move"); return; }
-  box.replaceChildren(...analysis.options.map((option) => optionButton(option, play, continues, ceiling)));
+  if (!analysis.moves_rated.length) { note("no legal move"); return; }
+  box.replaceChildren(...analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling)));
   if (analysis.final === false) box.append(span("options-note", "interim: proving the distances…"));
 }
