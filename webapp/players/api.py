@@ -21,8 +21,8 @@ from solver.core.replay import replay_line
 
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
-from . import choices as players_chose
 from .attempts import judge, open_attempt
+from .choices import moves as chosen_moves
 from .identity import (
     COOKIE,
     COOKIE_DAYS,
@@ -367,7 +367,7 @@ def choices(name: str):
     domain = game.make_domain(**game.check_options(puzzle.options))
     domain.parse(puzzle.board)  # fixes the board's geometry (Klotski) before the position
     state = _state()
-    return jsonify(players_chose.moves(state.db, domain, puzzle.key, position))
+    return jsonify(chosen_moves(state.db, domain, puzzle.key, position))
 
 
 @players.get("/leaderboard/<name>")

@@ -27,7 +27,7 @@ from solver.core.replay import Replay
 from ..storage import Database
 from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, Player, Result
-from . import choices
+from .choices import record as record_choices
 from .identity import shown_name
 from .puzzles import Puzzle
 
@@ -85,7 +85,7 @@ def store(
             if row.ranked:
                 _keep_best(connection, row)
             if puzzle.rankable and not row.assisted:  # only rankable boards are asked about
-                choices.record(connection, row.puzzle, player_id, replay.states)
+                record_choices(connection, row.puzzle, player_id, replay.states)
         return row, True
     except IntegrityError:
         with db.session() as session:
