@@ -180,3 +180,16 @@ def database_url(request, tmp_path):
         return f"sqlite:///{tmp_path / 'arcade.sqlite3'}"
     cluster = request.getfixturevalue("postgres_cluster")
     return cluster.create(f"t{os.getpid()}_{next(_DATABASE_NUMBERS)}")
+
+
+@pytest.fixture(scope="session")
+def gevent_server(tmp_path_factory):
+    """One production server (gunicorn's gevent worker) for the whole session, with
+    gevent's monitor thread reporting any 0.1 s block of its event loop: a
+    :class:`helpers.gevent_server.GeventServer` (``.url``; ``.mark()`` then
+    ``.assert_no_block(mark)`` fails a test whose requests blocked the loop)."""
+    from helpers.gevent_server import GeventServer
+
+    server = GeventServer(tmp_path_factory.mktemp("gevent-server"))
+    yield server
+    server.stop()

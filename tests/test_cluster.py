@@ -223,7 +223,7 @@ def test_quick_answers_never_touch_redis(cluster):
         assert time.monotonic() < deadline, (before, after)
         time.sleep(0.05)
     assert after["long"]["completed"] == before["long"]["completed"] and queued == 0
-    assert set(after) == {"quick", "long", "page"}  # the keys one server reports
+    assert set(after) == {"quick", "long", "page", "replay"}  # the keys one server reports
 
 
 def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(cluster):

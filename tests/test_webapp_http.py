@@ -399,7 +399,7 @@ def test_both_back_ends_follow_the_lane_protocol():
 
 def test_readyz_has_the_same_keys_for_every_lane(client):
     lanes = client.get("/readyz").get_json()["lanes"]
-    assert set(lanes) == {"quick", "long", "page"}
+    assert set(lanes) == {"quick", "long", "page", "replay"}
     keys = {frozenset(stats) for stats in lanes.values()}
     assert len(keys) == 1 and {"busy", "queued", "lost", "ready", "size"} <= next(iter(keys))
 

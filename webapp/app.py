@@ -6,10 +6,10 @@ Templates and static files live at the top of the repository (``templates/``,
 either from this file, so the app works from any working directory.
 
 Searches run off the request thread, under the job core (:mod:`webapp.jobs.core`)
-and its three lanes: the quick lane (this machine's analysis processes: lookups
+and its four lanes: the quick lane (this machine's analysis processes: lookups
 and every first, short try), the long lane (searches that need more, fair between
-addresses and their players) and the page lane (generated levels, the editor's
-check). On one server every lane is a pool of this machine's processes
+addresses and their players), the page lane (generated levels, the editor's
+check) and the replay lane (submitted lines, checked move by move). On one server every lane is a pool of this machine's processes
 (:mod:`webapp.jobs.pool`). With ``MESSAGE_QUEUE`` set to a Redis URL the app joins a
 cluster: web processes share clients through Flask-SocketIO's message queue and
 the long lane's searches go to RQ workers on the same Redis
@@ -34,9 +34,10 @@ from .http.api import api
 from .http.health import health
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
-from .jobs.model import ANALYSE, LONG, PAGE, QUICK, SOLVE, Limits, WorkerSettings
+from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
 from .jobs.replies import error_payload
+from .levels.facts import load_levels
 from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
@@ -97,6 +98,14 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
         ),
         LONG: _long_lane(config, settings),
         PAGE: WorkerPool(PAGE, config["PAGE_WORKERS"], config["PAGE_QUEUE"], settings(5, False)),
+        # submitted lines: never on the web process's loop, fair between addresses
+        REPLAY_LANE: WorkerPool(
+            REPLAY_LANE,
+            config["REPLAY_WORKERS"],
+            config["REPLAY_QUEUE"],
+            settings(5, False),
+            max_per_address=config["REPLAY_QUEUE_PER_CLIENT"],
+        ),
     }
     return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
 
@@ -130,6 +139,7 @@ def create_app(**config) -> Flask:
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         message_queue=app.config["MESSAGE_QUEUE"],
     )
+    load_levels()  # every game imported and indexed before the first request, not on it
     jobs = _make_core(app, socketio)
     app.extensions["jobs"] = jobs
     app.extensions["levels"] = LevelMaker(jobs, float(app.config["PAGE_SECONDS"]))
@@ -137,6 +147,10 @@ def create_app(**config) -> Flask:
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    # compiled now: Jinja compiles a template on its first render, which took a request
+    # hundreds of milliseconds on the event loop
+    for name in app.jinja_env.list_templates(extensions=("html",)):
+        app.jinja_env.get_template(name)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)

@@ -63,6 +63,17 @@ SETTINGS: dict[str, Setting] = {
     "PAGE_QUEUE": Setting(int, 8, "page tasks that may wait (then 503 'busy')"),
     "PAGE_SECONDS": Setting(float, 15.0, "time budget of one generated level"),
     "CHECK_SECONDS": Setting(float, 3.0, "time budget of the editor's solvability check"),
+    "REPLAY_WORKERS": Setting(int, 1, "solver processes replaying submitted lines"),
+    "REPLAY_QUEUE": Setting(int, 512, "replays that may wait (then 503 'busy')"),
+    "REPLAY_QUEUE_PER_CLIENT": Setting(
+        int,
+        256,
+        "... and from one client address (a class or an office submitting at once; "
+        "its players share its turns fairly)",
+    ),
+    "REPLAY_SECONDS": Setting(
+        float, 10.0, "time budget of one submitted line's replay (then 503, nothing stored)"
+    ),
     "PREBUILD_TABLES": Setting(bool, True, "warm tables and start processes at start-up"),
     # -- the edge --------------------------------------------------------------------
     "RATE_LIMIT": Setting(float, 30.0, "events per second per client, on average (0: off)"),

@@ -23,6 +23,7 @@ HTTP answers it with its status and ``{"error": message}``, Socket.IO with an
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,13 +105,48 @@ class PuzzleRequest:
         return cls.parse(fields.get("game"), fields.get("board"), options)
 
 
+#: no numeric field of any endpoint needs more digits (a week in hundredths of a second has 8)
+MAX_DIGITS = 20
+
+
+class BadNumber(ValueError):
+    """A JSON number no endpoint accepts; the message says why."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadNumber(f"numbers may have at most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise BadNumber(f"numbers may have at most {MAX_DIGITS} digits")
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadNumber(f"the number {text[:20]} is too large")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise BadNumber(f"{name} is not a number JSON allows")
+
+
+def strict_json(data: bytes | str) -> Any:
+    """``json.loads`` refusing what no browser sends: ``NaN``, ``Infinity``, ``1e400``
+    (read as ``inf``) and integers of many digits, which later fail far from the parser
+    (``math.isfinite(10**400)`` raises OverflowError, ``str()`` of a 5,000-digit int
+    ValueError). Raises :class:`BadNumber` for those, ValueError for broken JSON."""
+    return json.loads(data, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
 def read_json_body(limit: int | None = None) -> dict[str, Any]:
     """The request's JSON object; :class:`BadRequest` when it cannot be read or is not
     one. ``limit`` replaces the app's ``MAX_CONTENT_LENGTH`` for this request.
 
     Read here rather than by ``request.get_json`` so a broken chunked body, a body
     over the size limit, JSON nested deeper than the parser's recursion limit and a
-    number too long to convert are each a clear 4xx, never a 500.
+    number no endpoint takes (:func:`strict_json`) are each a clear 4xx, never a 500.
     """
     if limit is not None:
         request.max_content_length = limit
@@ -124,10 +160,12 @@ def read_json_body(limit: int | None = None) -> dict[str, Any]:
     except Exception:  # noqa: BLE001 - a garbled (chunked) body
         raise BadRequest("could not read the request body") from None
     try:
-        body = json.loads(data)
+        body = strict_json(data)
     except RecursionError:
         raise BadRequest("the JSON is nested too deeply") from None
-    except ValueError:  # also a number over the int conversion limit
+    except BadNumber as err:
+        raise BadRequest(str(err)) from None
+    except ValueError:  # JSONDecodeError, UnicodeDecodeError
         raise BadRequest("send a JSON object") from None
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")

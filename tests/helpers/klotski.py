@@ -203,3 +203,53 @@ def random_small_board(rnd, height=3, width=4):
             break
         place(label, *rnd.choice([(1, 1), (1, 1), (1, 2), (2, 1)]))
     return "/".join("".join(row) for row in g)
+
+
+#: 35 labels besides the goal piece "A": a board with the most pieces the game allows (36)
+CROWD_LABELS = "BCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def crowded_board(rnd, side=10):
+    """A ``side`` x ``side`` board with 36 pieces (the game's limit): the 2x2 'A' in the
+    top-left corner (far from its goal) and 35 dominoes and squares placed at random."""
+    g = [["."] * side for _ in range(side)]
+    for r in (0, 1):
+        for c in (0, 1):
+            g[r][c] = "A"
+    labels = iter(CROWD_LABELS)
+    cells = [(r, c) for r in range(side) for c in range(side)]
+    rnd.shuffle(cells)
+    for r, c in cells:
+        if g[r][c] != ".":
+            continue
+        h, w = rnd.choice([(1, 2), (2, 1), (1, 1)])
+        if (
+            r + h > side
+            or c + w > side
+            or any(g[r + i][c + j] != "." for i in range(h) for j in range(w))
+        ):
+            h = w = 1
+        label = next(labels, None)
+        if label is None:
+            break
+        for i in range(h):
+            for j in range(w):
+                g[r + i][c + j] = label
+    return "/".join("".join(row) for row in g)
+
+
+def random_walk(board, positions, rnd):
+    """A legal line of ``positions`` boards from ``board`` (start included): each one
+    piece moved one cell, by these rules, never back to the position just left."""
+    line = [board]
+    labels = sorted(set(board) - {".", "/"})
+    while len(line) < positions:
+        here = line[-1]
+        nexts = [
+            q
+            for lab in labels
+            for dr, dc in DIRS.values()
+            if (q := step(here, lab, dr, dc)) is not None and (len(line) < 2 or q != line[-2])
+        ]
+        line.append(rnd.choice(nexts))
+    return line

@@ -202,21 +202,34 @@ class JobCore:
                 self._cancel_locked(slot)
 
     # -- called from page views ----------------------------------------------------
-    def page_task(self, kind: str, request: TaskRequest, seconds: float) -> dict:
+    def page_task(
+        self,
+        kind: str,
+        request: TaskRequest,
+        seconds: float,
+        address: str = "",
+        player: str = "",
+        lane_name: str = PAGE,
+    ) -> dict:
         """Run a page's search (:mod:`webapp.jobs.tasks`) in the page lane and wait for it.
 
         Returns the result; raises BoardError for a bad request and
         :class:`~webapp.jobs.model.TaskRefused` when the lane is full or the task
         overran ``seconds``, so the page answers 503 instead of holding its thread.
+        The wait is an event's: under gevent only the waiting greenlet sleeps.
+        ``address`` and ``player`` (a replay's client) say whose fair share of the lane
+        (``lane_name``: the page lane, or the replay lane) the task uses; by default
+        each kind shares one.
         """
-        lane = self.lanes[PAGE]
+        lane = self.lanes[lane_name]
         finished = threading.Event()
         answers: list[tuple[str, Payload]] = []
         job = Job(
             kind,
             request,
             Limits(seconds),
-            address=kind,
+            player=player,
+            address=address or kind,
             on_event=lambda event, payload: answers.append((event, payload)),
             on_done=finished.set,
             on_lost=lambda message, _retry: answers.append(("error", {"message": message})),

@@ -22,27 +22,33 @@ from ..protocol import RequestId
 class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
-    two tasks: a generated level and the editor's solvability check."""
+    two tasks: a generated level and the editor's solvability check; and the replay of
+    a submitted line (:mod:`webapp.players.api`)."""
 
     ANALYSE = "analyse"
     SOLVE = "solve"
     GENERATE = "generate"
     CHECK = "check"
+    REPLAY = "replay"
 
 
 class LaneName(StrEnum):
-    """The three lanes, named as ``/readyz`` reports them: the quick lane (this machine's
+    """The four lanes, named as ``/readyz`` reports them: the quick lane (this machine's
     analysis processes, in both modes), the long lane (this machine's solve processes,
-    or RQ workers in a cluster) and the page lane (generated levels, checks)."""
+    or RQ workers in a cluster), the page lane (generated levels, checks) and the
+    replay lane (submitted lines; this machine's processes in both modes)."""
 
     QUICK = "quick"
     LONG = "long"
     PAGE = "page"
+    REPLAY = "replay"
 
 
 #: the members by their short names, as the job modules use them
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
+REPLAY = Kind.REPLAY
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
+REPLAY_LANE = LaneName.REPLAY
 
 #: what a search reports when its budget ran out (never sent to a player as such)
 GAVE_UP = "gave_up"
@@ -70,7 +76,8 @@ class JobRequest:
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily} or ``check`` {board, options}."""
+    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options} or
+    ``replay`` {board, options, states, shortest}."""
 
     game: str
     args: dict = field(default_factory=dict)

@@ -58,7 +58,7 @@ class _Flag:
 
 def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
     if isinstance(request, TaskRequest):
-        send(*page_search(kind, request, limits.seconds))
+        send(*page_search(kind, request, limits.seconds, cancel.is_set))
         return
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):

@@ -1,4 +1,4 @@
-"""Searches that HTTP pages need: a generated level, the editor's solvability check.
+"""Work that HTTP requests need: a generated level, the editor's check, a line's replay.
 
 They used to run in the request thread, where a few of them at once stalled
 every socket of the web process. Now a page asks the job core
@@ -9,14 +9,16 @@ that process runs; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
+from solver.core.replay import ReplayTooSlow, replay_line
 from solver.core.results import Budget
 from solver.engine import analyse_board
 
-from .model import CHECK, GENERATE, TASK_SLOW_MESSAGE, Payload, TaskRefused, TaskRequest
+from .model import CHECK, GENERATE, REPLAY, TASK_SLOW_MESSAGE, Payload, TaskRefused, TaskRequest
 
 CHECK_NODES = 400_000
 
@@ -34,11 +36,20 @@ def task_result(answer: tuple[str, Payload] | None) -> dict[str, Any]:
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)
 
 
-def page_search(kind: str, request: TaskRequest, seconds: float) -> tuple[str, dict]:
-    """``("done", result)``, or ``("refused", {message})`` for a bad request."""
+def page_search(
+    kind: str, request: TaskRequest, seconds: float, cancel: Callable[[], bool] | None = None
+) -> tuple[str, dict]:
+    """``("done", result)``, ``("refused", {message})`` for a bad request, or
+    ``("error", {message})`` for a replay over its budget."""
     game = catalogue.get(request.game)
     args = request.args
     try:
+        if kind == REPLAY:
+            domain = game.make_domain(**game.check_options(args["options"]))
+            replay = replay_line(
+                domain, args["board"], args["states"], args["shortest"], seconds, cancel
+            )
+            return "done", {"states": list(replay.states), "length": replay.length}
         if kind == GENERATE:
             return "done", game.generate(args["params"], args["seed"], args["daily"])
         if kind == CHECK:
@@ -54,4 +65,6 @@ def page_search(kind: str, request: TaskRequest, seconds: float) -> tuple[str, d
             }
     except BoardError as err:
         return "refused", {"message": str(err)}
+    except ReplayTooSlow as err:
+        return "error", {"message": str(err)}
     raise ValueError(f"unknown page task {kind!r}")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
@@ -96,6 +97,13 @@ def find_level(game: type[Game], board: str, options: Mapping) -> dict | None:
         ),
         None,
     )
+
+
+def load_levels() -> None:
+    """Import every game and index its levels now: at start-up, not on the event loop
+    while the first players wait (the N-puzzle's modules alone take most of a second)."""
+    for game in catalogue.games().values():
+        _levels_by_board(game)  # type: ignore[arg-type]  # hashable, as in find_level
 
 
 def level_ref(game: type[Game], level: dict) -> str:

@@ -18,6 +18,7 @@ from flask import Flask
 
 from ..storage import Database
 from ..storage.database import data_dir
+from ..storage.names import load_confusables
 from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
 from .helps import HelpLedger
@@ -91,6 +92,7 @@ def init_players(app: Flask, migrate: bool = True) -> PlayersState:
     state = PlayersState(app, app.config.get("CLOCK") or utc_now)
     app.extensions["players"] = state
     app.register_blueprint(players)
+    load_confusables()
     if migrate:
         _ = state.db
     return state

