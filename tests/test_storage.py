@@ -9,7 +9,7 @@ from helpers.players import NOW, daily_result
 from sqlalchemy import inspect, select, text
 
 from webapp.storage import Database
-from webapp.storage.models import SERVER_TABLES, TABLES, Player, Result
+from webapp.storage.models import DERIVED, SERVER_TABLES, TABLES, Best, BoardLength, Player, Result
 from webapp.storage.operations import backup, restore
 
 
@@ -19,7 +19,7 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db.upgrade()
     assert db.revision() == db.head() == "0006"
     found = inspect(db.engine)
-    for table in TABLES + SERVER_TABLES:
+    for table in TABLES + SERVER_TABLES + DERIVED:
         columns = {c["name"] for c in found.get_columns(table.name)}
         assert columns == set(table.columns.keys()), table.name
     db.upgrade()  # again: nothing to do, nothing broken
@@ -69,6 +69,14 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
         result = session.scalars(select(Result)).one()
         assert (result.day, result.seconds, result.created) == (NOW.date(), 12.5, NOW)
         assert result.ranked and result.length == result.shortest
+        # the read tables are made from the restored results
+        best = session.scalars(select(Best)).one()
+        assert (best.player_id, best.length, best.result_id) == (
+            result.player_id,
+            result.length,
+            result.id,
+        )
+        assert session.scalar(select(BoardLength.players)) == 1
         session.add(Player(token="new", created=NOW))  # ids go on after the restored ones
         session.flush()
     try:

@@ -22,7 +22,6 @@ from ..storage.names import load_confusables
 from ..storage.shared import shared_secret, stored_daily
 from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
 from .api import players
-from .choices import Choices
 from .helps import HelpLedger
 from .limits import WriteLimits
 
@@ -39,7 +38,6 @@ class PlayersState:
         self.app = app
         self.now = clock
         self.limits = WriteLimits()
-        self.choices = Choices()
         #: help asked by the players' sockets, recorded on their ranked attempts
         self.helps = HelpLedger(lambda: self.db, self._spawn)
         self._db: Database | None = None

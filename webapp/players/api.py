@@ -25,6 +25,7 @@ from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player
 from .attempts import judge, open_attempt
+from .choices import moves as chosen_moves
 from .identity import (
     NameRefused,
     TooManyPlayers,
@@ -39,16 +40,8 @@ from .identity import (
 )
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
-from .records import (
-    LEADERBOARD_SIZE,
-    distribution,
-    place,
-    puzzle_counts,
-    standing,
-    standings,
-    store,
-    streak,
-)
+from .records import leaderboard as read_leaderboard
+from .records import puzzle_counts, standing, store, streak
 from .sessions import cookie_player, session_cookie, set_player_cookie
 
 players = Blueprint("players", __name__, url_prefix="/api")
@@ -274,12 +267,6 @@ def _replayed(puzzle: Puzzle, states: list) -> Replay:
     return Replay(tuple(done["states"]), done["length"])
 
 
-def _standing(puzzle: Puzzle, player_id: int) -> dict:
-    if puzzle.day is not None:
-        return standing(_state().db, player_id, puzzle.game, day=puzzle.day)
-    return standing(_state().db, player_id, puzzle.game, puzzle_key=puzzle.key)
-
-
 @players.post("/results")
 def submit_result():
     body = read_json_body(RESULT_BODY_BYTES)
@@ -314,8 +301,6 @@ def submit_result():
         state.now(),
         ranked=verdict.ranked,
     )
-    if created:
-        state.choices.forget(puzzle.key)
     shortest = result.shortest
     reply = {
         "id": result.id,
@@ -329,7 +314,7 @@ def submit_result():
         "level": puzzle.level,
         "rank": None,
         "beat": None,
-        **_standing(puzzle, player_id),
+        **standing(state.db, player_id, puzzle.key),
         "streak": streak(state.db, player_id, game.name, today),
     }
     return jsonify(reply), 201 if created else 200
@@ -414,7 +399,7 @@ def choices(name: str):
     domain = game.make_domain(**game.check_options(puzzle.options))
     domain.parse(puzzle.board)  # fixes the board's geometry (Klotski) before the position
     state = _state()
-    return jsonify(state.choices.moves(state.db, domain, puzzle.key, position))
+    return jsonify(chosen_moves(state.db, domain, puzzle.key, position))
 
 
 @players.get("/leaderboard/<name>")
@@ -431,12 +416,9 @@ def leaderboard(name: str):
         if day > _today():
             raise BadRequest("that day's daily is not out yet", 404)
         puzzle = daily_puzzle(game, day, state.daily)
-    if puzzle.day is not None:
-        entries = standings(state.db, game.name, day=puzzle.day)
-    else:
-        entries = standings(state.db, game.name, puzzle_key=puzzle.key)
     with state.db.session() as session:
         me = find_player(session, g.player_token)
+    read = read_leaderboard(state.db, puzzle.key, me.id if me else None)
     reply = {
         "game": game.name,
         "date": day.isoformat() if day else None,
@@ -444,13 +426,13 @@ def leaderboard(name: str):
         "options": puzzle.options,
         "level": puzzle.level,
         "shortest": puzzle.shortest,
-        "players": len(entries),
+        "players": read["players"],
         "entries": [
             {"rank": e.rank, "name": e.name, "length": e.length, "seconds": e.seconds}
-            for e in entries[:LEADERBOARD_SIZE]
+            for e in read["entries"]
         ],
-        "distribution": distribution(entries),
-        "me": place(entries, me.id) if me else None,
+        "distribution": read["distribution"],
+        "me": read["me"],
     }
     if me is not None and day is not None:
         reply["streak"] = streak(state.db, me.id, game.name, _today())

@@ -1,27 +1,33 @@
-"""Results and standings: store a verified line, rank the best per player, count streaks.
+"""Results and standings: store a verified line, keep each player's best, read ranks.
 
 Everything here is plain storage work on a :class:`~webapp.storage.Database`;
 the line has already been replayed (:func:`solver.core.replay.replay_line`) and
-the puzzle identified (:mod:`webapp.players.puzzles`). A player's best per
-puzzle is read, not written: the leaderboard takes each player's fewest moves,
-then fewest seconds, over every ranked result, so a worse retry never hides a
-better one and concurrent writers never race on a "best" row.
+the puzzle identified (:mod:`webapp.players.puzzles`). Reads run on the web
+process's one event loop, so none of them may scale with the players: the
+result's transaction also keeps the player's best on that board (``bests``, a
+worse retry never replaces a better one) and the count of players per length
+(``board_lengths``). A leaderboard is then the first rows of an index, a rank
+the count of an index range, the distribution a handful of rows.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, case, cast, func, select
+from sqlalchemy import case, func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from solver.core.replay import Replay
 
 from ..storage import Database
-from ..storage.models import Player, Result
+from ..storage.derived import insert_for, score
+from ..storage.models import Best, BoardLength, Player, Result
+from .choices import record as record_choices
 from .identity import shown_name
 from .puzzles import Puzzle
 
@@ -74,6 +80,12 @@ def store(
     try:
         with db.writing() as session:
             session.add(row)
+            session.flush()  # the row's id, and a resubmitted line fails here
+            connection = session.connection()
+            if row.ranked:
+                _keep_best(connection, row)
+            if puzzle.rankable and not row.assisted:  # only rankable boards are asked about
+                record_choices(connection, row.puzzle, player_id, replay.states)
         return row, True
     except IntegrityError:
         with db.session() as session:
@@ -87,103 +99,121 @@ def store(
         return found, False
 
 
-def _ranked_where(game: str, day: dt.date | None, puzzle_key: str | None):
-    """A daily's board (by game and day) or one puzzle's (by its key)."""
-    if day is not None:
-        return (Result.ranked.is_(True), Result.game == game, Result.day == day)
-    return (Result.ranked.is_(True), Result.puzzle == puzzle_key)
+def _keep_best(connection: Connection, row: Result) -> None:
+    """Make ``row`` the player's best on its board when it beats the one kept, and move
+    the player between the length counts. Safe under concurrent writers: the insert
+    waits for another transaction inserting the same row, the update locks it."""
+    mine = score(row.length, row.seconds)
+    values = {
+        "puzzle": row.puzzle,
+        "player_id": row.player_id,
+        "game": row.game,
+        "day": row.day,
+        "score": mine,
+        "length": row.length,
+        "seconds": row.seconds,
+        "result_id": row.id,
+    }
+    first = insert_for(connection, Best.__table__).values(values).on_conflict_do_nothing()
+    if connection.execute(first.returning(Best.player_id)).first() is not None:
+        _count_length(connection, row.puzzle, row.length, 1)
+        return
+    where = (Best.puzzle == row.puzzle, Best.player_id == row.player_id)
+    kept = connection.execute(select(Best.score, Best.length).where(*where).with_for_update()).one()
+    if mine >= kept.score:
+        return
+    connection.execute(update(Best).where(*where).values(values))
+    if kept.length != row.length:
+        _count_length(connection, row.puzzle, kept.length, -1)
+        _count_length(connection, row.puzzle, row.length, 1)
 
 
-def standings(
-    db: Database, game: str, day: dt.date | None = None, puzzle_key: str | None = None
-) -> list[Entry]:
-    """Every ranked player's best (fewest moves, then seconds), best first, ranked
-    (equal results share a rank)."""
-    order = (Result.length, Result.seconds, Result.id)
-    number = func.row_number().over(partition_by=Result.player_id, order_by=order).label("n")
-    best = (
-        select(Result.id, Result.player_id, Result.length, Result.seconds, number)
-        .where(*_ranked_where(game, day, puzzle_key))
-        .subquery()
+def _count_length(connection: Connection, puzzle: str, length: int, change: int) -> None:
+    counted = insert_for(connection, BoardLength.__table__).values(
+        puzzle=puzzle, length=length, players=change
     )
-    query = (
-        select(best.c.player_id, Player.name, best.c.length, best.c.seconds)
-        .join(Player, Player.id == best.c.player_id)
-        .where(best.c.n == 1)
-        .order_by(best.c.length, best.c.seconds, best.c.id)
+    connection.execute(
+        counted.on_conflict_do_update(
+            index_elements=["puzzle", "length"],
+            set_={"players": BoardLength.__table__.c.players + change},
+        )
     )
+
+
+def _let_others_run() -> None:
+    """Between two statements of one read: under gevent (``time`` is monkey-patched)
+    the loop serves other requests, so a read of several short statements never holds
+    the loop for more than one of them; with threads it only offers the GIL."""
+    time.sleep(0)
+
+
+def leaderboard(db: Database, puzzle_key: str, player_id: int | None) -> dict:
+    """``players``, the first :data:`LEADERBOARD_SIZE` ``entries`` (equal results share a
+    rank), the ``distribution`` of lengths and ``me`` (:func:`standing`, None without a
+    player): a few indexed reads whatever the number of players."""
+    top = (
+        select(Best.player_id, Player.name, Best.length, Best.seconds, Best.score)
+        .join(Player, Player.id == Best.player_id)
+        .where(Best.puzzle == puzzle_key)
+        .order_by(Best.score, Best.result_id)
+        .limit(LEADERBOARD_SIZE)
+    )
+    lengths = (
+        select(BoardLength.length, BoardLength.players)
+        .where(BoardLength.puzzle == puzzle_key, BoardLength.players > 0)
+        .order_by(BoardLength.length)
+    )
+    with db.session() as session:
+        rows = session.execute(top).all()
+        _let_others_run()
+        spread = session.execute(lengths).all()
+    _let_others_run()
     entries: list[Entry] = []
-    with db.session() as session:
-        for index, (player_id, name, length, seconds) in enumerate(session.execute(query)):
-            previous = entries[-1] if entries else None
-            same = previous is not None and (previous.length, previous.seconds) == (length, seconds)
-            rank = previous.rank if previous is not None and same else index + 1
-            entries.append(Entry(rank, player_id, shown_name(player_id, name), length, seconds))
-    return entries
+    for index, (pid, name, length, seconds, best) in enumerate(rows):
+        same = index > 0 and rows[index - 1].score == best
+        rank = entries[-1].rank if same else index + 1
+        entries.append(Entry(rank, pid, shown_name(pid, name), length, seconds))
+    return {
+        "players": sum(n for _length, n in spread),
+        "entries": entries,
+        "distribution": [{"length": length, "players": n} for length, n in spread],
+        "me": standing(db, player_id, puzzle_key) if player_id is not None else None,
+    }
 
 
-def place(entries: list[Entry], player_id: int) -> dict:
+def standing(db: Database, player_id: int, puzzle_key: str) -> dict:
     """``rank`` (None when not ranked), ``players`` and ``beat``: the share of the other
-    ranked players with a worse result, in percent (None when nobody else played)."""
-    mine = next((e for e in entries if e.player_id == player_id), None)
-    reply: dict[str, Any] = {"rank": None, "players": len(entries), "beat": None}
-    if mine is None:
-        return reply
-    worse = sum(1 for e in entries if (e.length, e.seconds) > (mine.length, mine.seconds))
-    reply["rank"] = mine.rank
-    if len(entries) > 1:
-        reply["beat"] = round(100 * worse / (len(entries) - 1))
-    reply["best"] = {"length": mine.length, "seconds": mine.seconds}
-    return reply
-
-
-#: one number ordering results as the leaderboard does: moves first, then hundredths of
-#: a second (at most a week: under 10**8), so a player's best is a plain MIN
-SCORE_SCALE = 100_000_000
-
-
-def standing(
-    db: Database,
-    player_id: int,
-    game: str,
-    day: dt.date | None = None,
-    puzzle_key: str | None = None,
-) -> dict:
-    """:func:`place` for one player without listing everyone: aggregates in the database
-    (what every submission answers, so it must stay cheap as players come)."""
-    score = cast(Result.length, BigInteger) * SCORE_SCALE + func.round(Result.seconds * 100)
-    bests = (
-        select(Result.player_id, func.min(score).label("score"))
-        .where(*_ranked_where(game, day, puzzle_key))
-        .group_by(Result.player_id)
-        .subquery()
-    )
-    mine = select(bests.c.score).where(bests.c.player_id == player_id).scalar_subquery()
-    query = select(
-        func.count(),
-        func.coalesce(func.sum(case((bests.c.score < mine, 1), else_=0)), 0),
-        func.coalesce(func.sum(case((bests.c.score > mine, 1), else_=0)), 0),
-        mine,
-    ).select_from(bests)
+    ranked players with a worse result, in percent (None when nobody else played);
+    ``best`` ({length, seconds}) when ranked: key lookups and index range counts."""
     with db.session() as session:
-        players, better, worse, best = session.execute(query).one()
-    reply = {"rank": None, "players": players, "beat": None}
-    if best is None:
-        return reply
-    best = round(best)
+        players = int(
+            session.scalar(
+                select(func.coalesce(func.sum(BoardLength.players), 0)).where(
+                    BoardLength.puzzle == puzzle_key
+                )
+            )
+            or 0
+        )
+        mine = session.execute(
+            select(Best.score, Best.length, Best.seconds).where(
+                Best.puzzle == puzzle_key, Best.player_id == player_id
+            )
+        ).first()
+        reply: dict[str, Any] = {"rank": None, "players": players, "beat": None}
+        if mine is None:
+            return reply
+        _let_others_run()
+        # two plain index range counts: SQLite counts index entries without reading
+        # them when nothing else is asked (a CASE over the range is several times slower)
+        ranked = select(func.count()).select_from(Best).where(Best.puzzle == puzzle_key)
+        better = session.scalar(ranked.where(Best.score < mine.score)) or 0
+        _let_others_run()
+        equal = session.scalar(ranked.where(Best.score == mine.score)) or 0
     reply["rank"] = better + 1
     if players > 1:
-        reply["beat"] = round(100 * worse / (players - 1))
-    reply["best"] = {"length": best // SCORE_SCALE, "seconds": (best % SCORE_SCALE) / 100}
+        reply["beat"] = round(100 * (players - better - equal) / (players - 1))
+    reply["best"] = {"length": mine.length, "seconds": mine.seconds}
     return reply
-
-
-def distribution(entries: list[Entry]) -> list[dict]:
-    """How many players' best took each number of moves, fewest first."""
-    counts: dict[int, int] = {}
-    for entry in entries:
-        counts[entry.length] = counts.get(entry.length, 0) + 1
-    return [{"length": length, "players": n} for length, n in sorted(counts.items())]
 
 
 def streak(db: Database, player_id: int, game: str, today: dt.date) -> int:
@@ -192,15 +222,12 @@ def streak(db: Database, player_id: int, game: str, today: dt.date) -> int:
     with db.session() as session:
         days = set(
             session.scalars(
-                select(Result.day)
-                .where(
-                    Result.player_id == player_id,
-                    Result.game == game,
-                    Result.ranked.is_(True),
-                    Result.day.is_not(None),
-                    Result.day <= today,
+                select(Best.day).where(
+                    Best.player_id == player_id,
+                    Best.game == game,
+                    Best.day.is_not(None),
+                    Best.day <= today,
                 )
-                .distinct()
             )
         )
     day = today if today in days else today - dt.timedelta(days=1)

@@ -1,5 +1,6 @@
 """The tables: players, the results they submitted, the progress their browsers imported,
-and their ranked attempts.
+and their ranked attempts; and the read tables kept from the results on write
+(bests, lengths, choices).
 
 Nothing personal: a player is a random token (in a signed cookie), an optional
 display name and the hash of a recovery code. The schema itself is defined by the
@@ -12,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Date,
     DateTime,
@@ -144,6 +146,67 @@ class Attempt(Base):
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
 
 
+class Best(Base):
+    """A player's best ranked result on one board (a daily or a level), kept on write so
+    that a leaderboard, a rank and "beat N%" are index range reads."""
+
+    __tablename__ = "bests"
+    __table_args__ = (
+        # the leaderboard's order (ties: the earlier result first) and rank counts
+        Index("ix_bests_rank", "puzzle", "score", "result_id"),
+        # a player's streak: the days of a game's dailies they are ranked on
+        Index("ix_bests_streak", "player_id", "game", "day"),
+    )
+
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(20))
+    day: Mapped[dt.date | None] = mapped_column(Date)
+    #: moves, then hundredths of a second, as one number (records.score): lower is better
+    score: Mapped[int] = mapped_column(BigInteger)
+    length: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    result_id: Mapped[int] = mapped_column(Integer)
+
+
+class BoardLength(Base):
+    """How many players' best on a board took ``length`` moves (the distribution)."""
+
+    __tablename__ = "board_lengths"
+
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    length: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class ChoicePlayer(Base):
+    """One player took the move ``position -> next`` on a board, in an unassisted line
+    (``next`` = 0: the player left ``position``). Positions are 63-bit hashes
+    (:func:`webapp.storage.derived.position_hash`). The row exists once per player, so
+    :class:`ChoiceCount` counts each player once however often they took the move."""
+
+    __tablename__ = "choice_players"
+
+    # keyed by player first: a new line reads the player's own edges in one range
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    position: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    next: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class ChoiceCount(Base):
+    """How many players took ``position -> next`` (``next`` = 0: left ``position``)."""
+
+    __tablename__ = "choice_counts"
+
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    position: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    next: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
 #: the tables a backup holds (the new players' hour-long counts are not worth keeping)
 TABLES = [
     Base.metadata.tables[model.__tablename__]
@@ -174,3 +237,11 @@ class Daily(Base):
 
 #: the server's own tables, outside the players' backup
 SERVER_TABLES = [Base.metadata.tables[model.__tablename__] for model in (ServerSetting, Daily)]
+
+
+#: the read tables: made from the results (by the migration that adds them, and after a
+#: restore), kept on every write, never backed up
+DERIVED = [
+    Base.metadata.tables[model.__tablename__]
+    for model in (Best, BoardLength, ChoicePlayer, ChoiceCount)
+]

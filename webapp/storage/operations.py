@@ -3,8 +3,9 @@
 A backup is one JSON document of every table's rows, the same on SQLite and
 PostgreSQL, so it also moves the players from one to the other. ``restore``
 checks every row as the API checks a submission (:mod:`.checks`) before it
-writes anything, then migrates the target and refuses a database that already
-holds players. Backups are written readable by their owner only.
+writes anything, then migrates the target, refuses a database that already
+holds players, and makes the read tables (bests, counters) from the restored
+results. Backups are written readable by their owner only.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .checks import BackupRefused, DailyMaker, checked_tables, solver_daily
 from .database import Database
+from .derived import rebuild
 from .models import TABLES
 
 FORMAT = "puzzle-arcade-backup"
@@ -81,6 +83,7 @@ def restore(db: Database, path: Path, daily: DailyMaker = solver_daily) -> dict[
             if rows:
                 session.execute(insert(table), rows)
             counts[table.name] = len(rows)
+        rebuild(session.connection())
     if db.dialect == "postgresql":  # identities continue after the restored ids
         with db.writing() as session:
             for table in TABLES:

@@ -7,7 +7,7 @@ look-alike of it loses its name (a leaderboard then shows "Player N" until that
 player picks another), and so does a name today's rules refuse (an invisible or
 blank-looking one).
 
-Revision ID: 0004
+Revision ID: 0003
 Revises: 0002
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 
 from webapp.storage.names import NameRefused, check_name, name_key
 
-revision = "0004"
+revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
@@ -51,8 +51,9 @@ def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("name_key", sa.String(255)))
     _fill_name_keys()
-    with op.batch_alter_table("players") as batch:
-        batch.create_unique_constraint("uq_players_name_key", ["name_key"])
+    # a unique index, not a constraint: on SQLite a new constraint means batch mode's
+    # copy-and-drop of the players table, and dropping it cascades to every result
+    op.create_index("uq_players_name_key", "players", ["name_key"], unique=True)
     op.create_table(
         "player_sessions",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -80,6 +81,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("new_players")
     op.drop_table("player_sessions")
+    op.drop_index("uq_players_name_key", "players")
     with op.batch_alter_table("players") as batch:
-        batch.drop_constraint("uq_players_name_key", type_="unique")
         batch.drop_column("name_key")

@@ -1,15 +1,15 @@
 """What every web process must agree on, kept in the database: the cookie-signing
 secret (``server_settings``) and each day's daily once made (``dailies``).
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0005
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

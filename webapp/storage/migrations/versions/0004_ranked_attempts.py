@@ -1,14 +1,14 @@
 """Ranked attempts: when the server handed a ranked puzzle to a player, and whether help was asked.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0004
+Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,322 @@
+"""Reads at scale (issue 29): leaderboards, ranks and "players chose" from tables kept on
+write, on SQLite and PostgreSQL.
+
+Results are seeded in bulk at the schema before the read tables (revision 0002), so
+migration 0006 must fill them; more arrive through :func:`records.store` (the write
+path). Every answer is checked against a ranking computed here from the results
+themselves. The scale checks are not timed: SQLite's query plans must search indexes
+(no scan, no sort of every row), and no read touches the results.
+"""
+
+import datetime as dt
+import random
+import threading
+
+from sqlalchemy import event, insert, select
+
+from solver import catalogue
+from solver.core.replay import Replay
+from solver.core.seeds import daily_seed
+from webapp import create_app
+from webapp.players import choices, records
+from webapp.players.identity import signer
+from webapp.players.puzzles import Puzzle, daily_puzzle
+from webapp.storage import Database
+from webapp.storage.models import Best, BoardLength, Player, Result
+
+NOW = dt.datetime(2026, 3, 1, 12, 0)
+DAY = NOW.date()
+PUZZLE = Puzzle("npuzzle", "1 2 3 4 5 6 0 7 8", {"size": 3}, 2, DAY)
+OTHER = Puzzle("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, DAY - dt.timedelta(days=1))
+#: a few positions, so that lines share moves (what "players chose" counts)
+POSITIONS = [f"p{i}" for i in range(12)]
+
+
+def _line(rng: random.Random) -> list[str]:
+    return [rng.choice(POSITIONS) for _ in range(rng.randint(2, 9))]
+
+
+def _result(rng: random.Random, player_id: int, puzzle: Puzzle, n: int) -> dict:
+    assisted = rng.random() < 0.1
+    return {
+        "player_id": player_id,
+        "game": puzzle.game,
+        "puzzle": puzzle.key,
+        "board": puzzle.board,
+        "options": puzzle.options_json,
+        "day": puzzle.day,
+        "length": puzzle.shortest + 2 * rng.randint(0, 4),
+        "shortest": puzzle.shortest,
+        # few distinct times: many ties, which must share a rank
+        "seconds": rng.choice([5.25, 10.0, 12.5, 30.01, 61.5]),
+        "assisted": assisted,
+        "ranked": not assisted and rng.random() < 0.95,
+        "line_hash": f"{n:064d}",
+        "line": "\n".join(_line(rng)),
+        "created": NOW,
+    }
+
+
+def seed(url: str, players: int, seed_value: int = 1, puzzles: tuple = (PUZZLE, OTHER)) -> Database:
+    """``players`` players with 1-3 results each (some assisted or unranked), bulk-inserted
+    at revision 0002, then migrated to the newest."""
+    rng = random.Random(seed_value)
+    db = Database(url)
+    db.upgrade("0002")
+    with db.writing() as session:
+        session.execute(
+            insert(Player),
+            [
+                {"id": i, "token": f"t{i}", "name": f"P{i}" if i % 7 else None, "created": NOW}
+                for i in range(1, players + 1)
+            ],
+        )
+        rows = []
+        for i in range(1, players + 1):
+            for _ in range(rng.randint(1, 3)):
+                puzzle = puzzles[0] if rng.random() < 0.9 else puzzles[-1]
+                rows.append(_result(rng, i, puzzle, len(rows)))
+        session.execute(insert(Result), rows)
+    db.upgrade()
+    return db
+
+
+def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> None:
+    """``count`` more results through the write path, for random players."""
+    rng = random.Random(seed_value)
+    for _ in range(count):
+        row = _result(rng, rng.randint(1, players), PUZZLE, 0)
+        replay = Replay(tuple(row["line"].split("\n")), row["length"])
+        records.store(db, row["player_id"], PUZZLE, replay, row["seconds"], row["assisted"], NOW)
+
+
+def brute_force(db: Database, puzzle: Puzzle) -> dict:
+    """The standings computed from every result, independently of the read tables."""
+    with db.session() as session:
+        rows = session.execute(
+            select(Result.id, Result.player_id, Result.length, Result.seconds).where(
+                Result.puzzle == puzzle.key, Result.ranked.is_(True)
+            )
+        ).all()
+        names = dict(session.execute(select(Player.id, Player.name)).all())
+    best: dict[int, tuple] = {}
+    for rid, pid, length, seconds in rows:
+        if pid not in best or (length, seconds, rid) < best[pid]:
+            best[pid] = (length, seconds, rid)
+    ordered = sorted(best.items(), key=lambda item: item[1])
+    entries, ranks = [], {}
+    for index, (pid, (length, seconds, _rid)) in enumerate(ordered):
+        same = index and ordered[index - 1][1][:2] == (length, seconds)
+        rank = entries[-1][0] if same else index + 1  # equal results share the first's rank
+        ranks[pid] = rank
+        entries.append((rank, names[pid] or f"Player {pid}", length, seconds))
+    lengths: dict[int, int] = {}
+    for length, _seconds, _rid in best.values():
+        lengths[length] = lengths.get(length, 0) + 1
+    return {"best": best, "entries": entries, "ranks": ranks, "lengths": lengths}
+
+
+def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
+    db = seed(database_url, 5000)
+    store_more(db, 5000, 300)
+    truth = brute_force(db, PUZZLE)
+    read = records.leaderboard(db, PUZZLE.key, None)
+    assert read["players"] == len(truth["best"]) > 4000
+    assert [(e.rank, e.name, e.length, e.seconds) for e in read["entries"]] == truth["entries"][
+        :100
+    ]
+    assert read["distribution"] == [
+        {"length": k, "players": n} for k, n in sorted(truth["lengths"].items())
+    ]
+    assert len({e.rank for e in read["entries"]}) < 100  # ties did happen
+    players = len(truth["best"])
+    for pid in random.Random(3).sample(sorted(truth["best"]), 40) + [5001]:
+        me = records.standing(db, pid, PUZZLE.key)
+        if pid not in truth["best"]:
+            assert (me["rank"], me["beat"], me["players"]) == (None, None, players)
+            continue
+        length, seconds, _rid = truth["best"][pid]
+        worse = sum(1 for other in truth["best"].values() if other[:2] > (length, seconds))
+        assert me == {
+            "rank": truth["ranks"][pid],
+            "players": players,
+            "beat": round(100 * worse / (players - 1)),
+            "best": {"length": length, "seconds": seconds},
+        }
+    # the other board's standings are its own
+    other = brute_force(db, OTHER)
+    assert records.leaderboard(db, OTHER.key, None)["players"] == len(other["best"])
+    db.close()
+
+
+def test_streaks_come_from_the_bests(database_url):
+    db = seed(database_url, 300)
+    with db.session() as session:
+        days = {
+            (pid, day)
+            for pid, day in session.execute(
+                select(Result.player_id, Result.day).where(Result.ranked.is_(True))
+            )
+        }
+    for pid in range(1, 60):
+        # today counts once solved; until then the streak up to yesterday stays alive
+        day, expected = (DAY if (pid, DAY) in days else DAY - dt.timedelta(days=1)), 0
+        while (pid, day) in days:
+            expected, day = expected + 1, day - dt.timedelta(days=1)
+        assert records.streak(db, pid, "npuzzle", DAY) == expected
+    db.close()
+
+
+def chosen_by_brute_force(db: Database, puzzle: Puzzle) -> tuple[dict, dict]:
+    """Per position: the players who left it, and per move the players who took it."""
+    left: dict[str, set] = {}
+    took: dict[tuple, set] = {}
+    with db.session() as session:
+        lines = session.execute(
+            select(Result.player_id, Result.line).where(
+                Result.puzzle == puzzle.key, Result.assisted.is_(False)
+            )
+        ).all()
+    for pid, line in lines:
+        states = line.split("\n")
+        for before, after in zip(states, states[1:], strict=False):
+            left.setdefault(before, set()).add(pid)
+            took.setdefault((before, after), set()).add(pid)
+    return left, took
+
+
+class Walk:
+    """A stand-in domain whose every position leads to every position (the seeded lines
+    jump freely between :data:`POSITIONS`)."""
+
+    def parse(self, text):
+        return text
+
+    def format(self, state):
+        return state
+
+    def legal_moves(self, state):
+        return [(f"to {p}", p) for p in POSITIONS]
+
+    def describe(self, move):
+        return move
+
+
+def test_players_chose_counts_each_player_once_per_move(database_url):
+    db = seed(database_url, 400)
+    store_more(db, 400, 200)
+    left, took = chosen_by_brute_force(db, PUZZLE)
+    for position in POSITIONS:
+        reply = choices.moves(db, Walk(), PUZZLE.key, position)
+        assert reply["players"] == len(left.get(position, ()))
+        counted = {m["board"]: m["players"] for m in reply["moves"]}
+        assert counted == {p: len(took.get((position, p), ())) for p in POSITIONS}
+        shown = [m["players"] for m in reply["moves"]]
+        assert shown == sorted(shown, reverse=True)
+    db.close()
+
+
+def test_one_player_submitting_at_once_from_many_threads_is_counted_once(database_url):
+    db = seed(database_url, 5)
+    rng = random.Random(9)
+    lines = [(_line(rng), PUZZLE.shortest + 2 * rng.randint(0, 3), 1 + n) for n in range(16)]
+    start = threading.Barrier(len(lines))
+    failures = []
+
+    def submit(line, length, seconds):
+        start.wait()
+        try:
+            records.store(db, 1, PUZZLE, Replay(tuple(line), length), seconds, False, NOW)
+        except Exception as err:  # noqa: BLE001 -- any failure is the test's finding
+            failures.append(err)
+
+    threads = [threading.Thread(target=submit, args=line) for line in lines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    truth = brute_force(db, PUZZLE)
+    with db.session() as session:
+        kept = session.execute(select(Best.length, Best.seconds).where(Best.player_id == 1)).all()
+        lengths = dict(
+            session.execute(
+                select(BoardLength.length, BoardLength.players).where(
+                    BoardLength.puzzle == PUZZLE.key, BoardLength.players != 0
+                )
+            ).all()
+        )
+    assert [tuple(k) for k in kept] == [truth["best"][1][:2]]
+    assert lengths == truth["lengths"]
+    left, took = chosen_by_brute_force(db, PUZZLE)
+    for position in POSITIONS:
+        assert choices.moves(db, Walk(), PUZZLE.key, position)["players"] == len(
+            left.get(position, ())
+        )
+    db.close()
+
+
+def _statements(db: Database, work) -> list[tuple[str, tuple]]:
+    """Every SQL statement ``work()`` runs on ``db``, with its parameters."""
+    seen: list[tuple[str, tuple]] = []
+
+    def note(_conn, _cursor, statement, parameters, _context, _many):
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", note)
+    try:
+        work()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", note)
+    return seen
+
+
+def _plans(db: Database, statements) -> list[str]:
+    lines = []
+    with db.engine.connect() as connection:
+        for statement, parameters in statements:
+            plan = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
+            lines.extend(row[-1] for row in plan)
+    return lines
+
+
+def _make_daily(game, day):
+    return catalogue.get(game).generate({}, daily_seed(game, day), True)
+
+
+def _reads_of_a_player(folder, url: str) -> list[tuple[str, tuple]]:
+    """The SELECTs of player ``t17``'s leaderboard and "players chose" requests."""
+    app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=lambda: NOW)
+    state = app.extensions["players"]
+    state.daily = _make_daily
+    daily = daily_puzzle(catalogue.get("npuzzle"), DAY, _make_daily)
+    client = app.test_client()
+    client.set_cookie("arcade_player", signer(str(app.secret_key)).dumps("t17"))
+
+    def reads():
+        board = client.get("/api/leaderboard/npuzzle").get_json()
+        assert board["players"] > 1 and board["me"]["rank"] is not None
+        chose = client.get("/api/choices/npuzzle", query_string={"board": daily.board})
+        assert chose.status_code == 200
+
+    statements = _statements(state.db, reads)
+    state.db.close()
+    return statements
+
+
+def test_reads_search_indexes_and_never_touch_the_results(tmp_path):
+    """SQLite's plans for a player's leaderboard and "players chose": each table reached
+    through an index (a SEARCH, not a SCAN), nothing sorted in a temporary b-tree, no
+    read of the results; and the same statements whatever the number of players."""
+    daily = daily_puzzle(catalogue.get("npuzzle"), DAY, _make_daily)
+    urls = [f"sqlite:///{tmp_path / name}" for name in ("big.sqlite3", "small.sqlite3")]
+    for url, players in zip(urls, (2000, 50), strict=True):
+        seed(url, players, puzzles=(daily,)).close()
+    big = _reads_of_a_player(tmp_path, urls[0])
+    plans = _plans(Database(urls[0]), big)
+    assert plans and not any(line.startswith("SCAN") for line in plans), plans
+    assert not any("TEMP B-TREE" in line for line in plans), plans
+    assert not any(" results" in line for line in plans), plans
+    small = _reads_of_a_player(tmp_path, urls[1])
+    assert [s for s, _p in small] == [s for s, _p in big]
