@@ -6,9 +6,10 @@
 
 import { Analyses } from "./analyses.js";
 import { Clock } from "./clock.js";
-import { lineOf } from "./coach/line.js";
+import { fewestMoves, lineOf } from "./coach/line.js";
 import { History } from "./history.js";
 import { Playback } from "./playback.js";
+import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
 
 const PLAYER_MOVE_MS = 140;
@@ -42,12 +43,7 @@ export class Controller {
     this.solving = false;
     this.hintWanted = false;
     this.assisted = false; // Solve played moves on this puzzle: its lines earn no stars
-    // ranked play (webapp.players.attempts): while the server's attempt is open and
-    // unaided, the coach stays closed and nothing is asked of the solver; `helped`
-    // once the player opened the coach or used Hint or Solve (the result goes unranked)
-    this.ranked = Boolean(config.attempt && config.attempt.ranked);
-    this.helped = false;
-    this.settled = false; // the finished attempt's result is on record: the coach opens
+    Object.assign(this, rankedState(config)); // ranked play (ranked.js)
     this.clock = new Clock();
     this.playback = new Playback({
       step: (i) => this.playSolutionMove(i),
@@ -64,8 +60,7 @@ export class Controller {
     });
   }
 
-  /** Show the config's board (with the moves `saved` before a reload, when they are of
-   * this board); a board the rules cannot read leaves a notice instead. */
+  /** Show the config's board (and the moves `saved` before a reload); a bad board leaves a notice. */
   start(saved = null) {
     let state;
     try {
@@ -76,59 +71,8 @@ export class Controller {
       return;
     }
     this.initialBoard = this.game.format(state);
-    if (saved && saved.board === this.initialBoard && Array.isArray(saved.entries)) {
-      this.history.entries = saved.entries;
-      this.history.cursor = Math.max(0, Math.min(saved.entries.length, Number(saved.cursor) || 0));
-      this.assisted = Boolean(saved.assisted);
-      if (saved.helped) this.giveUpRanked();
-      this.clock.elapsed = Number(saved.ms) || 0;
-      const board = this.history.cursor ? this.history.entries[this.history.cursor - 1].after : this.initialBoard;
-      try { state = this.game.parse(board); } catch { this.history.clear(); }
-    }
+    if (saved && saved.board === this.initialBoard) state = this.resume(saved, state);
     this.setState(state, { duration: 0 });
-  }
-
-  /** What a reload needs to bring this game back (kept in the tab's sessionStorage). */
-  saved() {
-    return { board: this.initialBoard, entries: this.history.entries, cursor: this.history.cursor,
-             assisted: this.assisted, helped: this.helped, ms: this.clock.ms };
-  }
-
-  // -- ranked play -------------------------------------------------------------
-
-  /** True while the coach stays closed: a ranked attempt, unaided, not yet on record. */
-  get coachClosed() { return this.ranked && !this.helped && !this.settled; }
-
-  /** The player chose help (the coach, Hint or Solve): this attempt goes unranked. */
-  giveUpRanked() {
-    if (!this.ranked || this.helped) return;
-    this.helped = true;
-  }
-
-  /** The "open coach" button: distances, rated moves and the graph, unranked from now on. */
-  openCoach() {
-    if (!this.coachClosed) return;
-    this.giveUpRanked();
-    this.notice = "Coach open: this attempt is no longer ranked.";
-    this.evaluate();
-    this.changed();
-  }
-
-  /** The finished attempt's result is on record: analysis after the game. */
-  settle() {
-    if (this.settled) return;
-    this.settled = true;
-    this.evaluate();
-    this.backfill();
-    this.changed();
-  }
-
-  /** A ranked line's positions were never analysed while the coach was closed: ask for
-   * them one at a time once it is open, so the graph and the review have their distances. */
-  backfill() {
-    if (!this.ranked || this.coachClosed || this.link.current) return;
-    const board = this.history.boards().find((b) => !this.analyses.has(b));
-    if (board) this.link.request("analyse", this.payload(board));
   }
 
   // -- moves ----------------------------------------------------------------
@@ -151,19 +95,12 @@ export class Controller {
     this.setState(next, { duration: 0 });
   }
 
-  /** The start's fewest moves as known from every source (coach/line.js): {moves, optimal, lower}, or null. */
-  minimum(points = lineOf(this)) {
-    const start = points[0];
-    if (!start || !Number.isInteger(start.distance)) return null;
-    return { moves: start.distance, optimal: start.optimal, lower: start.lower };
-  }
-
   /** Remember a solve in the browser's progress store (best per level; help is recorded). */
   rememberSolve() {
     const [moves, extra] = this.counts();
     if (moves === 0 || this.recorded === this.board) return;
     this.recorded = this.board;
-    const min = this.minimum();
+    const min = fewestMoves(lineOf(this));
     record(levelKey(this.info, this.options, this.initialBoard),
            { moves, extra, min: min && min.optimal ? min.moves : null, assisted: this.assisted });
   }
@@ -407,3 +344,6 @@ export class Controller {
     this.changed();
   }
 }
+
+// ranked play and resuming after a reload (ranked.js)
+Object.defineProperties(Controller.prototype, Object.getOwnPropertyDescriptors(RankedPlay));

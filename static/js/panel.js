@@ -4,7 +4,7 @@
 
 import { clockText } from "./clock.js";
 import { Coach } from "./coach/coach.js";
-import { lineOf } from "./coach/line.js";
+import { fewestMoves, lineOf } from "./coach/line.js";
 import { positionLink } from "./share.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -41,7 +41,7 @@ export class Panel {
     const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
     const solved = ctrl.isSolved();
     const [moves, extra] = ctrl.counts();
-    const min = ctrl.minimum(points);
+    const min = fewestMoves(points);
     $("board").dataset.state = ctrl.board;
     $("moves").textContent = String(moves);
     $("moves-line").textContent = `Moves: ${moves}` + (min ? ` (min ${bound(min)})` : "")

@@ -75,3 +75,11 @@ export function distanceData(known) {
   if (known && known.solvable === false && known.optimal) return "unsolvable";
   return known && Number.isInteger(known.distance) ? String(known.distance) : "";
 }
+
+/** The start's fewest moves as known from every source, from the line's `points`:
+ * {moves, optimal, lower}, or null. */
+export function fewestMoves(points) {
+  const start = points[0];
+  if (!start || !Number.isInteger(start.distance)) return null;
+  return { moves: start.distance, optimal: start.optimal, lower: start.lower };
+}
