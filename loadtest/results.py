@@ -48,8 +48,13 @@ def submissions(url: str, figures: dict) -> Callable:
         connector = aiohttp.TCPConnector(
             local_addr=(source, 0) if source else None, force_close=True
         )
-        async with aiohttp.ClientSession(connector=connector) as session:
+        # the player's cookie (an IP address's, which aiohttp keeps only when told to)
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
             await asyncio.sleep(rng.uniform(0, EVERY_SECONDS))
+            # as a browser does: the daily handed to this player opens its ranked attempt
+            async with session.get(f"{url}/api/daily/npuzzle") as reply:
+                await reply.read()
             while not stop.is_set():
                 body = {
                     "game": "npuzzle",
