@@ -38,9 +38,9 @@ def _line(states: list[str], rng: random.Random) -> list[str]:
 
 
 def submissions(url: str, figures: dict) -> Callable:
-    """The flood; ``figures`` gains ``stored`` (count), ``latency`` (seconds) and
-    ``statuses`` (other answers by status)."""
-    figures.update(stored=0, latency=[], statuses={}, started=None, ended=None)
+    """The flood; ``figures`` gains ``stored`` (count), ``submitters`` (the players with a
+    line stored), ``latency`` (seconds) and ``statuses`` (other answers by status)."""
+    figures.update(stored=0, submitters=set(), latency=[], statuses={}, started=None, ended=None)
 
     async def one(index: int, stop: asyncio.Event, states: list[str], daily: dict) -> None:
         rng = random.Random(index)
@@ -56,6 +56,11 @@ def submissions(url: str, figures: dict) -> Callable:
             # as a browser does: the daily handed to this player opens its ranked attempt
             async with session.get(f"{url}/api/daily/npuzzle") as reply:
                 await reply.read()
+                if reply.status != 200 or not len(session.cookie_jar):
+                    key = f"daily {reply.status}" + (
+                        "" if len(session.cookie_jar) else ", no cookie"
+                    )
+                    figures["statuses"][key] = figures["statuses"].get(key, 0) + 1
             while not stop.is_set():
                 body = {
                     "game": "npuzzle",
@@ -74,6 +79,7 @@ def submissions(url: str, figures: dict) -> Callable:
                     status = 0
                 if status in (200, 201):  # 200: the same line again, stored once
                     figures["stored"] += 1
+                    figures["submitters"].add(index)
                     figures["latency"].append(time.monotonic() - began)
                 else:
                     figures["statuses"][status] = figures["statuses"].get(status, 0) + 1
