@@ -320,3 +320,22 @@ def test_reads_search_indexes_and_never_touch_the_results(tmp_path):
     assert not any(" results" in line for line in plans), plans
     small = _reads_of_a_player(tmp_path, urls[1])
     assert [s for s, _p in small] == [s for s, _p in big]
+
+
+def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once(monkeypatch):
+    """Sixteen players opening one leaderboard at once cost the database one board read
+    (the loop serves everyone else meanwhile); a result stored by this process forgets
+    its board, and another process's shows within the freshness."""
+    reads = []
+    monkeypatch.setattr(records, "board_view", lambda db, key: reads.append(key) or {"k": key})
+    now = [0.0]
+    views = records.BoardViews(clock=lambda: now[0])
+    assert [views.get(None, "a") for _ in range(16)] == [{"k": "a"}] * 16
+    assert reads == ["a"]
+    views.get(None, "b")
+    views.forget("a")  # a result stored here
+    views.get(None, "a")
+    assert reads == ["a", "b", "a"]
+    now[0] += records.BoardViews.FRESH_SECONDS  # another process's result shows by now
+    views.get(None, "b")
+    assert reads == ["a", "b", "a", "b"]

@@ -24,6 +24,7 @@ from . import session_routes  # noqa: F401 - registers the sessions' routes on t
 from .api import players
 from .helps import HelpLedger
 from .limits import WriteLimits
+from .records import BoardViews
 
 
 def utc_now() -> dt.datetime:
@@ -38,6 +39,8 @@ class PlayersState:
         self.app = app
         self.now = clock
         self.limits = WriteLimits()
+        #: each leaderboard's shared part, kept a second (a crowd reading it costs one read)
+        self.boards = BoardViews()
         #: help asked by the players' sockets, recorded on their ranked attempts
         self.helps = HelpLedger(lambda: self.db, self._spawn)
         self._db: Database | None = None

@@ -301,6 +301,8 @@ def submit_result():
         state.now(),
         ranked=verdict.ranked,
     )
+    if created:
+        state.boards.forget(puzzle.key)
     shortest = result.shortest
     reply = {
         "id": result.id,
@@ -418,7 +420,7 @@ def leaderboard(name: str):
         puzzle = daily_puzzle(game, day, state.daily)
     with state.db.session() as session:
         me = find_player(session, g.player_token)
-    read = read_leaderboard(state.db, puzzle.key, me.id if me else None)
+    read = read_leaderboard(state.db, puzzle.key, me.id if me else None, state.boards)
     reply = {
         "game": game.name,
         "date": day.isoformat() if day else None,

@@ -12,9 +12,12 @@ the count of an index range, the distribution a handful of rows.
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import hashlib
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,10 +150,10 @@ def _let_others_run() -> None:
     time.sleep(0)
 
 
-def leaderboard(db: Database, puzzle_key: str, player_id: int | None) -> dict:
-    """``players``, the first :data:`LEADERBOARD_SIZE` ``entries`` (equal results share a
-    rank), the ``distribution`` of lengths and ``me`` (:func:`standing`, None without a
-    player): a few indexed reads whatever the number of players."""
+def board_view(db: Database, puzzle_key: str) -> dict:
+    """A board's part of its leaderboard, the same for every reader: ``players``, the
+    first :data:`LEADERBOARD_SIZE` ``entries`` (equal results share a rank) and the
+    ``distribution`` of lengths: a few indexed reads whatever the number of players."""
     top = (
         select(Best.player_id, Player.name, Best.length, Best.seconds, Best.score)
         .join(Player, Player.id == Best.player_id)
@@ -177,8 +180,51 @@ def leaderboard(db: Database, puzzle_key: str, player_id: int | None) -> dict:
         "players": sum(n for _length, n in spread),
         "entries": entries,
         "distribution": [{"length": length, "players": n} for length, n in spread],
-        "me": standing(db, player_id, puzzle_key) if player_id is not None else None,
     }
+
+
+class BoardViews:
+    """Each board's :func:`board_view`, kept for :data:`FRESH_SECONDS`: a crowd reading
+    one leaderboard at once costs the database (and the event loop) one read, not one
+    each. A result stored by this process forgets its board at once; another web
+    process's shows within the freshness."""
+
+    FRESH_SECONDS = 1.0
+    KEPT = 256
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._kept: collections.OrderedDict[str, tuple[float, dict]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, db: Database, puzzle_key: str) -> dict:
+        now = self._clock()
+        with self._lock:
+            kept = self._kept.get(puzzle_key)
+            if kept is not None and now - kept[0] < self.FRESH_SECONDS:
+                return kept[1]
+        view = board_view(db, puzzle_key)
+        with self._lock:
+            self._kept[puzzle_key] = (now, view)
+            self._kept.move_to_end(puzzle_key)
+            while len(self._kept) > self.KEPT:
+                self._kept.popitem(last=False)
+        return view
+
+    def forget(self, puzzle_key: str) -> None:
+        """A result for ``puzzle_key`` was stored here: read it again next time."""
+        with self._lock:
+            self._kept.pop(puzzle_key, None)
+
+
+def leaderboard(
+    db: Database, puzzle_key: str, player_id: int | None, views: BoardViews | None = None
+) -> dict:
+    """:func:`board_view` (from ``views`` when given) and ``me`` (:func:`standing`, None
+    without a player)."""
+    view = views.get(db, puzzle_key) if views is not None else board_view(db, puzzle_key)
+    me = standing(db, player_id, puzzle_key) if player_id is not None else None
+    return {**view, "me": me}
 
 
 def standing(db: Database, player_id: int, puzzle_key: str) -> dict:
