@@ -339,3 +339,7 @@ def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once
     now[0] += records.BoardViews.FRESH_SECONDS  # another process's result shows by now
     views.get(None, "b")
     assert reads == ["a", "b", "a", "b"]
+    views.forget()  # a name changed: every board shows it
+    views.get(None, "a")
+    views.get(None, "b")
+    assert reads == ["a", "b", "a", "b", "a", "b"]

@@ -169,6 +169,7 @@ def name_player():
     except IntegrityError:
         g.pop("new_token", None)
         raise BadRequest("that name, or one that looks like it, is taken", 409) from None
+    _state().boards.forget()  # the new name shows on every board at once
     return jsonify(name=name, code=code)
 
 

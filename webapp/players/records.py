@@ -211,10 +211,14 @@ class BoardViews:
                 self._kept.popitem(last=False)
         return view
 
-    def forget(self, puzzle_key: str) -> None:
-        """A result for ``puzzle_key`` was stored here: read it again next time."""
+    def forget(self, puzzle_key: str | None = None) -> None:
+        """A result for ``puzzle_key`` was stored here, or (None) a player's name changed,
+        which any board may show: read them again next time."""
         with self._lock:
-            self._kept.pop(puzzle_key, None)
+            if puzzle_key is None:
+                self._kept.clear()
+            else:
+                self._kept.pop(puzzle_key, None)
 
 
 def leaderboard(
