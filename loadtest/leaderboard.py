@@ -28,6 +28,7 @@ import glob
 import json
 import os
 import random
+import secrets
 import shutil
 import subprocess
 import sys
@@ -298,7 +299,9 @@ def run(database: str, players: int, requests_count: int, long_lines: int) -> di
         day = dt.datetime.now(dt.UTC).date()
         report = {"database": database, **seed(url, players, long_lines, day)}
         puzzle = report.pop("puzzle")
+        secret = secrets.token_hex(32)  # the server signs with it, the readers' cookies too
         env = {
+            "ARCADE_SECRET_KEY": secret,
             "ARCADE_DATABASE_URL": url,
             "ARCADE_DATA_DIR": str(folder),
             "ARCADE_WRITES_PER_ADDRESS": "0",
@@ -306,7 +309,6 @@ def run(database: str, players: int, requests_count: int, long_lines: int) -> di
         }
         process, server = start_server(env)
         try:
-            secret = (folder / "secret-key").read_text().strip()
             report.update(measure(server, process.pid, secret, puzzle, requests_count, long_lines))
         finally:
             process.terminate()
