@@ -110,26 +110,25 @@ def session_signer(secret: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret, salt="arcade-session")
 
 
-def token_from_cookie(secret: str, cookie: str | None) -> str | None:
-    """The player token an old-format cookie carries, None when absent or not signed by us."""
+def _unsigned(serializer: URLSafeSerializer, cookie: str | None) -> str | None:
+    """The text ``cookie`` carries under ``serializer``, None when absent or not ours."""
     if not cookie:
         return None
     try:
-        token = signer(secret).loads(cookie)
+        found = serializer.loads(cookie)
     except BadSignature:
         return None
-    return token if isinstance(token, str) else None
+    return found if isinstance(found, str) else None
+
+
+def token_from_cookie(secret: str, cookie: str | None) -> str | None:
+    """The player token an old-format cookie carries, None when absent or not signed by us."""
+    return _unsigned(signer(secret), cookie)
 
 
 def session_from_cookie(secret: str, cookie: str | None) -> str | None:
     """The session secret a cookie carries, None when absent, old or not signed by us."""
-    if not cookie:
-        return None
-    try:
-        found = session_signer(secret).loads(cookie)
-    except BadSignature:
-        return None
-    return found if isinstance(found, str) else None
+    return _unsigned(session_signer(secret), cookie)
 
 
 def secret_hash(secret: str) -> str:
