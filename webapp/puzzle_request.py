@@ -67,10 +67,6 @@ class PuzzleRequest:
     board: str
     options: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def declaration(self) -> type[Game]:
-        return catalogue.get(self.game)
-
     @classmethod
     def parse(cls, game: object, board: object, options: object = None) -> PuzzleRequest:
         """Check one request; raises :class:`BadRequest` naming the first problem."""

@@ -148,6 +148,12 @@ class Game:
         return {option.name: option.default for option in cls.options}
 
     @classmethod
+    def full_options(cls, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option: the ``given`` ones checked (:meth:`check_options`), the rest at
+        their defaults, as a stored result or a daily names its puzzle."""
+        return {**cls.default_options(), **cls.check_options(dict(given or {}))}
+
+    @classmethod
     def check_options(cls, given: dict[str, Any]) -> dict[str, Any]:
         """Typed options from ``given``; unknown names and bad values raise BoardError.
 

@@ -43,7 +43,7 @@ from ..puzzle_request import BadRequest, game_named
 from ..storage import Database
 from ..storage.models import Attempt
 from .identity import TooManyPlayers, address_key, find_player, new_player
-from .puzzles import Puzzle, full_options, identify
+from .puzzles import Puzzle, identify
 from .sessions import cookie_player, session_cookie
 
 
@@ -55,7 +55,7 @@ def family(game: str, options_json: str) -> str:
 def request_family(game: str, options: dict) -> str | None:
     """:func:`family` of an ``analyse``/``solve`` request (None: options no puzzle has)."""
     try:
-        full = full_options(catalogue.get(game), options)
+        full = catalogue.get(game).full_options(options)
     except (BoardError, BadRequest):
         return None
     # the same text as Puzzle.options_json

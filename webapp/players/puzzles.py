@@ -46,15 +46,10 @@ class Puzzle:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def full_options(game: type[Game], checked: dict | None) -> dict:
-    """Every option of ``game``: the ``checked`` ones, the rest at their defaults."""
-    return {**game.default_options(), **game.check_options(checked or {})}
-
-
 def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
     """``game``'s daily on ``day``, its fewest moves kept only when proven."""
     made = make(game.name, day)
-    options = full_options(game, made.get("options"))
+    options = game.full_options(made.get("options"))
     domain = game.make_domain(**game.check_options(options))
     board = domain.format(domain.parse(made["board"]))
     shortest = made["min_moves"] if made.get("optimal") else None
@@ -64,7 +59,7 @@ def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
 def level_puzzle(game: type[Game], level: dict, options: dict | None = None) -> Puzzle:
     """A shipped level as a puzzle, under its own options or ``options`` (full: another
     value of the progress option, e.g. Klotski's step metric)."""
-    options = options if options is not None else full_options(game, level.get("options"))
+    options = options if options is not None else game.full_options(level.get("options"))
     shortest = level["moves"][game.progress_value(options)]
     return Puzzle(game.name, level["board"], options, shortest, None, level["name"])
 
@@ -74,7 +69,7 @@ def identify(
 ) -> tuple[Puzzle, Domain]:
     """The puzzle ``board`` (with ``given_options``) poses, and the domain to replay it on."""
     asked = PuzzleRequest.parse(game.name, board, given_options)
-    options = full_options(game, asked.options)
+    options = game.full_options(asked.options)
     domain = game.make_domain(**asked.options)
     if not asked.board:
         raise BadRequest("board must be the puzzle's start, as text")

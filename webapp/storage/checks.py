@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Table
@@ -118,10 +118,6 @@ def _unique(rows: list[dict], *columns: str) -> None:
         seen.add(key)
 
 
-def _full_options(game: type[Game], given: Mapping) -> dict:
-    return {**{o.name: o.default for o in game.options}, **game.check_options(dict(given))}
-
-
 def _options_json(options: dict) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
@@ -140,7 +136,7 @@ class ResultCheck:
 
     def _daily_puzzle(self, game: type[Game], day: dt.date) -> tuple[str, dict, int | None]:
         made = self._daily(game.name, day)
-        options = _full_options(game, made.get("options") or {})
+        options = game.full_options(made.get("options") or {})
         domain = game.make_domain(**game.check_options(options))
         board = domain.format(domain.parse(made["board"]))
         return board, options, made["min_moves"] if made.get("optimal") else None
@@ -153,7 +149,7 @@ class ResultCheck:
             given = json.loads(row["options"])
             if not isinstance(given, dict):
                 raise BoardError("options must be an object")
-            options = _full_options(game, given)
+            options = game.full_options(given)
             domain = game.make_domain(**game.check_options(options))
             board = domain.format(domain.parse(row["board"]))
             states = row["line"].split("\n")
