@@ -240,24 +240,33 @@ def test_the_browsers_progress_is_imported_once(app):
 def test_200_players_submitting_at_once_lose_nothing(app):
     _daily, body = daily_line(app.test_client())
     start = threading.Barrier(200)
-    replies = [None] * 200
+    clients = [app.test_client() for _ in range(200)]
+    # each from its own address: one address makes at most 20 new players an hour
+    addresses = [{"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"} for i in range(200)]
+    replies: list = [None] * 200
+
+    def send(i):
+        line = {**body, "seconds": 10 + i}
+        return clients[i].post("/api/results", json=line, environ_base=addresses[i])
 
     def play(i):
-        # each from its own address: one address makes at most 20 new players an hour
-        client = app.test_client()
-        address = {"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"}
         # the attempt opens (the test's clock stands still)
-        client.get("/api/daily/jugs", environ_base=address)
+        clients[i].get("/api/daily/jugs", environ_base=addresses[i])
         start.wait()
-        reply = client.post("/api/results", json={**body, "seconds": 10 + i}, environ_base=address)
-        replies[i] = reply.status_code
+        replies[i] = send(i)
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(200)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert replies == [201] * 200
+    # an overloaded server may turn some of the burst back (its connection pool full):
+    # 503 with Retry-After, and nothing stored, so the page's second send is a first (201)
+    busy = [i for i, reply in enumerate(replies) if reply.status_code == 503]
+    assert all(replies[i].headers["Retry-After"] for i in busy)
+    assert [r.status_code for r in replies if r.status_code != 503] == [201] * (200 - len(busy))
+    assert len(busy) < 160  # the pool's 40 connections take their share at least
+    assert [send(i).status_code for i in busy] == [201] * len(busy)
     assert count(app, Result) == 200 and count(app, Player) == 201  # and daily_line's
     board = app.test_client().get("/api/leaderboard/jugs").get_json()
     assert board["players"] == 200 and len(board["entries"]) == 100

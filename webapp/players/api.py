@@ -11,6 +11,7 @@ request is a 4xx ``{"error"}`` and writes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import math
 
 from flask import Blueprint, current_app, g, jsonify, request
@@ -23,7 +24,8 @@ from solver.engine import MAX_BOARD_CHARS
 
 from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
 from ..puzzle_request import BadRequest, game_named, read_json_body
-from ..storage.models import ImportedProgress, Player
+from ..storage.models import ImportedProgress, Player, Result
+from ..storage.outage import UNAVAILABLE
 from .attempts import judge, open_attempt
 from .choices import moves as chosen_moves
 from .identity import (
@@ -43,6 +45,8 @@ from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
 from .sessions import cookie_player, session_cookie, set_player_cookie
+
+log = logging.getLogger(__name__)
 
 players = Blueprint("players", __name__, url_prefix="/api")
 
@@ -291,21 +295,29 @@ def submit_result():
     player_id = player.id
     # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
     state.helps.settle(g.player_token)
-    verdict = judge(state.db, player_id, puzzle, seconds, assisted, state.now())
+    now = state.now()
     result, created = store(
         state.db,
         player_id,
         puzzle,
         replay,
-        verdict.seconds,
-        verdict.assisted,
-        state.now(),
-        ranked=verdict.ranked,
+        now,
+        lambda session: judge(session, player_id, puzzle, seconds, assisted, now),
     )
     if created:
         state.boards.forget(puzzle.key)
-    shortest = result.shortest
     reply = {
+        **_result_fields(result),
+        "daily": puzzle.day.isoformat() if puzzle.day else None,
+        "level": puzzle.level,
+        **_standing_after(state, player_id, puzzle.key, game.name, today),
+    }
+    return jsonify(reply), 201 if created else 200
+
+
+def _result_fields(result: Result) -> dict:
+    shortest = result.shortest
+    return {
         "id": result.id,
         "length": result.length,
         "shortest": shortest,
@@ -313,14 +325,23 @@ def submit_result():
         "accuracy": min(100, round(100 * shortest / result.length)) if shortest else None,
         "ranked": result.ranked,
         "assisted": result.assisted,
-        "daily": puzzle.day.isoformat() if puzzle.day else None,
-        "level": puzzle.level,
-        "rank": None,
-        "beat": None,
-        **standing(state.db, player_id, puzzle.key),
-        "streak": streak(state.db, player_id, game.name, today),
     }
-    return jsonify(reply), 201 if created else 200
+
+
+def _standing_after(state, player_id: int, key: str, game: str, today: dt.date) -> dict:
+    """Rank and streak once the result is stored. A database too busy to answer them now
+    must not turn a stored result into a 503 (the page would send it again, believing it
+    lost): they come back empty, and the page's leaderboard read fills them in."""
+    try:
+        return {
+            "rank": None,
+            "beat": None,
+            **standing(state.db, player_id, key),
+            "streak": streak(state.db, player_id, game, today),
+        }
+    except UNAVAILABLE as err:
+        log.warning("result stored, standing not read: %s", type(err).__name__)
+        return {"rank": None, "beat": None, "players": None, "streak": None}
 
 
 def _day(text) -> dt.date:

@@ -35,6 +35,7 @@ from flask import current_app, request
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -126,31 +127,31 @@ MAX_SECONDS = 7 * 24 * 3600
 
 
 def judge(
-    db: Database,
+    session: Session,
     player_id: int,
     puzzle: Puzzle,
     client_seconds: float,
     client_assisted: bool,
     now: dt.datetime,
 ) -> Verdict:
-    """Judge a verified line for ``puzzle`` and end the player's open attempt at it.
+    """Judge a verified line for ``puzzle`` and end the player's open attempt at it, in
+    ``session`` (the transaction that stores the result: both happen or neither).
 
     Ending is one conditional UPDATE (``finished IS NULL``), so two submissions sent
     at once cannot both end the attempt: at most one of them is ranked.
     """
     if not puzzle.rankable:
         return Verdict(False, client_seconds, client_assisted)
-    with db.writing() as session:
-        row = session.scalars(
-            select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
-        ).first()
-        if row is None or row.finished is not None:
-            return Verdict(False, client_seconds, client_assisted)
-        ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
-        ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
-        assisted = bool(row.assisted or client_assisted)
-        seconds = min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds()))
-        return Verdict(bool(ended) and not assisted, round(seconds, 2), assisted)
+    row = session.scalars(
+        select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
+    ).first()
+    if row is None or row.finished is not None:
+        return Verdict(False, client_seconds, client_assisted)
+    ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
+    ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
+    assisted = bool(row.assisted or client_assisted)
+    seconds = min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds()))
+    return Verdict(bool(ended) and not assisted, round(seconds, 2), assisted)
 
 
 # -- the play page ---------------------------------------------------------------

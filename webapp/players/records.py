@@ -24,12 +24,14 @@ from typing import Any
 from sqlalchemy import case, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from solver.core.replay import Replay
 
 from ..storage import Database
 from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, Player, Result
+from .attempts import Verdict
 from .choices import record as record_choices
 from .identity import shown_name
 from .puzzles import Puzzle
@@ -55,33 +57,35 @@ def store(
     player_id: int,
     puzzle: Puzzle,
     replay: Replay,
-    seconds: float,
-    assisted: bool,
     now: dt.datetime,
-    ranked: bool | None = None,
+    judging: Callable[[Session], Verdict],
 ) -> tuple[Result, bool]:
     """Store a replayed line; returns (result, created). The same line sent again by
     the same player for the same puzzle is the result already stored (idempotent).
-    ``ranked`` is the ranked attempt's verdict (:func:`webapp.players.attempts.judge`)."""
+
+    ``judging`` (:func:`webapp.players.attempts.judge`) ends the player's ranked attempt
+    in the same transaction: a store the database turns back (a 503, the page sends it
+    again) leaves the attempt open, so the retry is judged as the first send was."""
     digest = line_hash(replay)
-    row = Result(
-        player_id=player_id,
-        game=puzzle.game,
-        puzzle=puzzle.key,
-        board=puzzle.board,
-        options=puzzle.options_json,
-        day=puzzle.day,
-        length=replay.length,
-        shortest=puzzle.shortest,
-        seconds=seconds,
-        assisted=assisted,
-        ranked=puzzle.rankable and not assisted if ranked is None else ranked,
-        line_hash=digest,
-        line="\n".join(replay.states),
-        created=now,
-    )
     try:
         with db.writing() as session:
+            verdict = judging(session)
+            row = Result(
+                player_id=player_id,
+                game=puzzle.game,
+                puzzle=puzzle.key,
+                board=puzzle.board,
+                options=puzzle.options_json,
+                day=puzzle.day,
+                length=replay.length,
+                shortest=puzzle.shortest,
+                seconds=verdict.seconds,
+                assisted=verdict.assisted,
+                ranked=verdict.ranked,
+                line_hash=digest,
+                line="\n".join(replay.states),
+                created=now,
+            )
             session.add(row)
             session.flush()  # the row's id, and a resubmitted line fails here
             connection = session.connection()
