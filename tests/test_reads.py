@@ -19,6 +19,7 @@ from solver.core.replay import Replay
 from solver.core.seeds import daily_seed
 from webapp import create_app
 from webapp.players import choices, records
+from webapp.players.attempts import Verdict
 from webapp.players.identity import signer
 from webapp.players.puzzles import Puzzle, daily_puzzle
 from webapp.storage import Database
@@ -81,13 +82,20 @@ def seed(url: str, players: int, seed_value: int = 1, puzzles: tuple = (PUZZLE, 
     return db
 
 
+def given(seconds: float, assisted: bool = False):
+    """The verdict of a line sent without an open attempt's clock: the client's figures,
+    ranked unless assisted (``records.store``'s ``judging``)."""
+    return lambda _session: Verdict(PUZZLE.rankable and not assisted, seconds, assisted)
+
+
 def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> None:
     """``count`` more results through the write path, for random players."""
     rng = random.Random(seed_value)
     for _ in range(count):
         row = _result(rng, rng.randint(1, players), PUZZLE, 0)
         replay = Replay(tuple(row["line"].split("\n")), row["length"])
-        records.store(db, row["player_id"], PUZZLE, replay, row["seconds"], row["assisted"], NOW)
+        verdict = given(row["seconds"], row["assisted"])
+        records.store(db, row["player_id"], PUZZLE, replay, NOW, verdict)
 
 
 def brute_force(db: Database, puzzle: Puzzle) -> dict:
@@ -226,7 +234,7 @@ def test_one_player_submitting_at_once_from_many_threads_is_counted_once(databas
     def submit(line, length, seconds):
         start.wait()
         try:
-            records.store(db, 1, PUZZLE, Replay(tuple(line), length), seconds, False, NOW)
+            records.store(db, 1, PUZZLE, Replay(tuple(line), length), NOW, given(seconds))
         except Exception as err:  # noqa: BLE001 -- any failure is the test's finding
             failures.append(err)
 
