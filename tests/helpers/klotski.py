@@ -7,6 +7,7 @@ it are the independent oracles the Klotski, levels, hardest-start and coach test
 check the solver against.
 """
 
+import functools
 from collections import deque
 from itertools import pairwise
 
@@ -21,20 +22,38 @@ def cells_of(g, label):
     return sorted((r, c) for r, row in enumerate(g) for c, ch in enumerate(row) if ch == label)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _pieces(board):
+    """(height, width, {label: its cells' indices in ``board``, in reading order}): one
+    scan of a board string serves every piece's steps from it."""
+    rows = board.split("/")
+    cells: dict[str, list[int]] = {}
+    for i, ch in enumerate(board):
+        if ch not in "./":
+            cells.setdefault(ch, []).append(i)
+    return len(rows), len(rows[0]), cells
+
+
 def step(board, label, dr, dc):
     """The board after moving ``label`` one cell, or None if the rules forbid it."""
-    g = grid(board)
-    mine = cells_of(g, label)
+    height, width, cells = _pieces(board)
+    mine = cells.get(label)
     assert mine, f"no piece {label}"
-    for r, c in mine:
-        r2, c2 = r + dr, c + dc
-        if not (0 <= r2 < len(g) and 0 <= c2 < len(g[0])) or g[r2][c2] not in (".", label):
+    stride = width + 1  # each row and its "/"
+    shift = dr * stride + dc
+    for i in mine:
+        r, c = divmod(i, stride)
+        if not (0 <= r + dr < height and 0 <= c + dc < width) or board[i + shift] not in (
+            ".",
+            label,
+        ):
             return None
-    for r, c in mine:
-        g[r][c] = "."
-    for r, c in mine:
-        g[r + dr][c + dc] = label
-    return "/".join("".join(row) for row in g)
+    out = list(board)
+    for i in mine:
+        out[i] = "."
+    for i in mine:
+        out[i + shift] = label
+    return "".join(out)
 
 
 def moves(pos, labels, metric):
@@ -84,9 +103,10 @@ def goal_met(board, label, row, col):
 def solved(board, shape, goal_shape=(2, 2), at=None):
     """Some piece of ``goal_shape`` has its top-left cell at ``at`` (default: the
     bottom centre, the classic exit)."""
-    g = grid(board)
-    row, col = at if at is not None else (len(g) - 2, (len(g[0]) - 2) // 2)
-    return any(shape[lab] == goal_shape and cells_of(g, lab)[0] == (row, col) for lab in shape)
+    height, width, cells = _pieces(board)
+    row, col = at if at is not None else (height - 2, (width - 2) // 2)
+    top_left = row * (width + 1) + col
+    return any(shape[lab] == goal_shape and cells[lab][0] == top_left for lab in shape)
 
 
 def string_bfs(board, label, row, col, metric):
