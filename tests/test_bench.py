@@ -22,7 +22,7 @@ def test_baselines_agree_with_known_figures():
 
 def test_bench_npuzzle_section_prints_solver_and_baseline_rows(npuzzle_tables):
     proc = subprocess.run(
-        [sys.executable, "-m", "solver", "bench", "--only", "npuzzle"],
+        [sys.executable, "-m", "solver", "bench", "--only", "npuzzle", "--quick"],
         capture_output=True,
         text=True,
         timeout=300,

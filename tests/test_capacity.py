@@ -15,7 +15,8 @@ from helpers.crowds import CrowdLoop, capacity_server, ready, wait_for_players
 from loadtest.capacity import TOLD_WITHIN, Crowd, run_capacity, tally, time_canary
 from webapp.live.admission import ADDRESS_MESSAGE, TRANSPORTS_PER_PLAYER
 
-pytestmark = pytest.mark.slow
+# timed and crowded: runs alone (make test), so the parallel half cannot slow it
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 PER_ADDRESS = 100  # the default
 

@@ -15,7 +15,8 @@ from helpers.crowds import CrowdLoop, capacity_server, ready, wait_for_players
 from loadtest.capacity import TOLD_WITHIN, Crowd, loopback_addresses, tally
 from webapp.live.admission import FULL_MESSAGE
 
-pytestmark = pytest.mark.slow
+# timed and crowded: runs alone (make test), so the parallel half cannot slow it
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 LIMIT = 400
 

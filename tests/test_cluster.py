@@ -28,6 +28,9 @@ from solver import catalogue
 from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
 
+# timed: runs alone (make test), so the parallel half of the suite cannot slow it
+pytestmark = pytest.mark.serial
+
 #: solved by a search of 5.4 M positions, about ten seconds on a quiet machine (the
 #: compiled Klotski search exhausts smaller boards before a first progress line): long
 #: enough to kill its worker mid-search, short enough to finish when retried

@@ -6,8 +6,13 @@ tries that waited too long to the long lane, where the address's players share
 its turns. The cluster runs the same scenario in ``test_cluster.py``.
 """
 
+import pytest
+
 from loadtest.crowd import run_crowd
 from loadtest.players import start_server
+
+# timed: runs alone (make test), so the parallel half of the suite cannot slow it
+pytestmark = pytest.mark.serial
 
 
 def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones():

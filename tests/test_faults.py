@@ -31,6 +31,10 @@ from loadtest.players import free_port
 from solver.engine import solve_board
 from webapp.jobs.model import UNAVAILABLE_MESSAGE
 
+# timed (each fault's recovery): runs alone (make test), so the parallel half of the
+# suite cannot slow what it measures
+pytestmark = pytest.mark.serial
+
 SOLVE_SECONDS = 12
 BACK_WITHIN = 10.0
 #: fault -> seconds until served again, as measured (printed when the module ends)

@@ -14,6 +14,9 @@ from helpers.sockets import LiveClient
 
 from loadtest.players import EIGHT_START, klotski_levels, run_load, start_server
 
+# timed: runs alone (make test), so the parallel half of the suite cannot slow it
+pytestmark = pytest.mark.serial
+
 LEVELS = 3
 
 

@@ -29,6 +29,9 @@ from helpers.sockets import GOAL_8, LiveClient
 from solver.core.replay import MAX_LINE, line_cap
 from webapp.players.api import RESULT_BODY_BYTES
 
+# timed: runs alone (make test), so the parallel half of the suite cannot slow it
+pytestmark = pytest.mark.serial
+
 #: the longest a /healthz poll may wait for an answer after the one before
 MAX_GAP = 0.3
 #: another player's 8-puzzle analysis, answered within this while a long line is checked
