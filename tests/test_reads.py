@@ -19,6 +19,7 @@ from solver.core.replay import Replay
 from solver.core.seeds import daily_seed
 from webapp import create_app
 from webapp.players import choices, records
+from webapp.players.attempts import Verdict
 from webapp.players.identity import signer
 from webapp.players.puzzles import Puzzle, daily_puzzle
 from webapp.storage import Database
@@ -81,13 +82,19 @@ def seed(url: str, players: int, seed_value: int = 1, puzzles: tuple = (PUZZLE, 
     return db
 
 
+def _store(db: Database, player_id: int, line, length: int, seconds: float, assisted: bool):
+    """:func:`records.store` of a line judged as sent (no ranked attempt to end)."""
+    verdict = Verdict(PUZZLE.rankable and not assisted, seconds, assisted)
+    records.store(db, player_id, PUZZLE, Replay(tuple(line), length), NOW, lambda _s: verdict)
+
+
 def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> None:
     """``count`` more results through the write path, for random players."""
     rng = random.Random(seed_value)
     for _ in range(count):
         row = _result(rng, rng.randint(1, players), PUZZLE, 0)
-        replay = Replay(tuple(row["line"].split("\n")), row["length"])
-        records.store(db, row["player_id"], PUZZLE, replay, row["seconds"], row["assisted"], NOW)
+        line = row["line"].split("\n")
+        _store(db, row["player_id"], line, row["length"], row["seconds"], row["assisted"])
 
 
 def brute_force(db: Database, puzzle: Puzzle) -> dict:
@@ -226,7 +233,7 @@ def test_one_player_submitting_at_once_from_many_threads_is_counted_once(databas
     def submit(line, length, seconds):
         start.wait()
         try:
-            records.store(db, 1, PUZZLE, Replay(tuple(line), length), seconds, False, NOW)
+            _store(db, 1, line, length, seconds, False)
         except Exception as err:  # noqa: BLE001 -- any failure is the test's finding
             failures.append(err)
 
