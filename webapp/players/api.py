@@ -296,7 +296,7 @@ def submit_result():
     # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
     state.helps.settle(g.player_token)
     now = state.now()
-    result, created = store(
+    stored = store(
         state.db,
         player_id,
         puzzle,
@@ -304,15 +304,15 @@ def submit_result():
         now,
         lambda session: judge(session, player_id, puzzle, seconds, assisted, now),
     )
-    if created:
-        state.boards.forget(puzzle.key)
+    if stored.created:
+        state.boards.stored(puzzle.key, stored.change)
     reply = {
-        **_result_fields(result),
+        **_result_fields(stored.result),
         "daily": puzzle.day.isoformat() if puzzle.day else None,
         "level": puzzle.level,
         **_standing_after(state, player_id, puzzle.key, game.name, today),
     }
-    return jsonify(reply), 201 if created else 200
+    return jsonify(reply), 201 if stored.created else 200
 
 
 def _result_fields(result: Result) -> dict:
