@@ -440,9 +440,8 @@ def leaderboard(name: str):
         if day > _today():
             raise BadRequest("that day's daily is not out yet", 404)
         puzzle = daily_puzzle(game, day, state.daily)
-    with state.db.session() as session:
-        me = find_player(session, g.player_token)
-    read = read_leaderboard(state.db, puzzle.key, me.id if me else None, state.boards)
+    me = g.get("player_id")  # the cookie's player (_guard), without reading it again
+    read = read_leaderboard(state.db, puzzle.key, me, state.boards)
     reply = {
         "game": game.name,
         "date": day.isoformat() if day else None,
@@ -459,5 +458,5 @@ def leaderboard(name: str):
         "me": read["me"],
     }
     if me is not None and day is not None:
-        reply["streak"] = streak(state.db, me.id, game.name, _today())
+        reply["streak"] = streak(state.db, me, game.name, _today())
     return jsonify(reply)
