@@ -6,8 +6,11 @@ the puzzle identified (:mod:`webapp.players.puzzles`). Reads run on the web
 process's one event loop, so none of them may scale with the players: the
 result's transaction also keeps the player's best on that board (``bests``, a
 worse retry never replaces a better one) and the count of players per length
-(``board_lengths``). A leaderboard is then the first rows of an index, a rank
-the count of an index range, the distribution a handful of rows.
+(``board_lengths``). A leaderboard is then the first rows of an index, the
+distribution a handful of rows, and a rank the count of an index range: counted
+per reader in the database (:func:`standing`), or, for the many readers of the
+web process, a binary search in the board's scores kept a second
+(:class:`BoardViews`), read once for all of them.
 """
 
 from __future__ import annotations
