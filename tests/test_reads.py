@@ -11,6 +11,7 @@ themselves. The scale checks are not timed: SQLite's query plans must search ind
 import datetime as dt
 import random
 import threading
+import time
 
 from sqlalchemy import event, insert, select
 
@@ -82,10 +83,13 @@ def seed(url: str, players: int, seed_value: int = 1, puzzles: tuple = (PUZZLE, 
     return db
 
 
-def given(seconds: float, assisted: bool = False):
-    """The verdict of a line sent without an open attempt's clock: the client's figures,
-    ranked unless assisted (``records.store``'s ``judging``)."""
-    return lambda _session: Verdict(PUZZLE.rankable and not assisted, seconds, assisted)
+def _store(
+    db: Database, player_id: int, line, length: int, seconds: float, assisted: bool
+) -> records.Stored:
+    """:func:`records.store` of a line judged as sent (no ranked attempt to end)."""
+    verdict = Verdict(PUZZLE.rankable and not assisted, seconds, assisted)
+    replay = Replay(tuple(line), length)
+    return records.store(db, player_id, PUZZLE, replay, NOW, lambda _s: verdict)
 
 
 def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> None:
@@ -93,9 +97,8 @@ def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> N
     rng = random.Random(seed_value)
     for _ in range(count):
         row = _result(rng, rng.randint(1, players), PUZZLE, 0)
-        replay = Replay(tuple(row["line"].split("\n")), row["length"])
-        verdict = given(row["seconds"], row["assisted"])
-        records.store(db, row["player_id"], PUZZLE, replay, NOW, verdict)
+        line = row["line"].split("\n")
+        _store(db, row["player_id"], line, row["length"], row["seconds"], row["assisted"])
 
 
 def brute_force(db: Database, puzzle: Puzzle) -> dict:
@@ -234,7 +237,7 @@ def test_one_player_submitting_at_once_from_many_threads_is_counted_once(databas
     def submit(line, length, seconds):
         start.wait()
         try:
-            records.store(db, 1, PUZZLE, Replay(tuple(line), length), NOW, given(seconds))
+            _store(db, 1, line, length, seconds, False)
         except Exception as err:  # noqa: BLE001 -- any failure is the test's finding
             failures.append(err)
 
@@ -351,3 +354,93 @@ def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once
     views.get(None, "a")
     views.get(None, "b")
     assert reads == ["a", "b", "a", "b", "a", "b"]
+
+
+def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkeypatch):
+    """:meth:`BoardViews.standing` (a binary search in the board's kept scores) answers
+    what :func:`records.standing` counts in the database, ties included: for the players
+    read, after results stored here (patched in: the scores are not read again), and for
+    a best stored elsewhere since they were read (counted in the database then)."""
+    db = seed(database_url, 700)  # some players only on OTHER: their first result here
+    reads = []
+    read = records.board_scores
+    monkeypatch.setattr(records, "board_scores", lambda *a: reads.append(a) or read(*a))
+    now = [0.0]
+    views = records.BoardViews(clock=lambda: now[0])
+
+    def agree(pid: int) -> dict:
+        kept = views.standing(db, pid, PUZZLE.key)
+        assert kept == records.standing(db, pid, PUZZLE.key), pid
+        return kept
+
+    seen = [agree(pid) for pid in range(1, 701, 3)]
+    ranks = [me["rank"] for me in seen if me["rank"] is not None]
+    assert len(set(ranks)) < len(ranks) / 4  # ties did happen, and share a rank
+    assert any(me["rank"] is None for me in seen)
+    rng = random.Random(5)
+    for _ in range(80):
+        row = _result(rng, rng.randint(1, 700), PUZZLE, 0)
+        line, length = row["line"].split("\n"), row["length"]
+        stored = _store(db, row["player_id"], line, length, row["seconds"], row["assisted"])
+        views.stored(PUZZLE.key, stored.change)
+        agree(row["player_id"])
+    for pid in range(1, 701, 5):
+        agree(pid)
+    assert len(reads) == 1
+    # another process's result, an unheard-of time: not in the scores kept here
+    elsewhere = _store(db, 4, ["p0", "p1"], PUZZLE.shortest, 1.23, False)
+    assert elsewhere.change is not None
+    assert agree(4)["rank"] == 1
+    now[0] += records.BoardViews.FRESH_SECONDS  # read again: then in the scores
+    agree(4)
+    assert len(reads) == 2
+    db.close()
+
+
+def test_a_board_is_read_by_one_reader_at_a_time():
+    """Readers arriving while a board is read wait for that read when nothing is kept,
+    or take what is kept when it only expired; a read begun before a forget is not kept."""
+    now = [0.0]
+    kept = records._Kept(lambda: now[0], 1.0, 8)
+    started, release, reads = threading.Event(), threading.Event(), []
+
+    def slow(value):
+        def read():
+            reads.append(value)
+            started.set()
+            release.wait(5)
+            return value
+
+        return read
+
+    def crowd(value, count=8):
+        answers = []
+        threads = [
+            threading.Thread(target=lambda: answers.append(kept.get("a", slow(value))))
+            for _ in range(count)
+        ]
+        for thread in threads:
+            thread.start()
+        return threads, answers
+
+    threads, answers = crowd("first")
+    assert started.wait(5)
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert reads == ["first"] and answers == ["first"] * 8
+    now[0] += 1.0  # expired: one reader reads it again, the others take the kept one
+    started.clear()
+    release.clear()
+    threads, answers = crowd("second")
+    assert started.wait(5)
+    deadline = time.monotonic() + 5
+    while len(answers) < 7 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert answers == ["first"] * 7  # nobody waited for the reader
+    kept.forget("a")  # a result stored meanwhile: the read under way is not kept
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert answers[-1] == "second" and reads == ["first", "second"]
+    assert kept.get("a", lambda: "third") == "third"

@@ -296,7 +296,7 @@ def submit_result():
     # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
     state.helps.settle(g.player_token)
     now = state.now()
-    result, created = store(
+    stored = store(
         state.db,
         player_id,
         puzzle,
@@ -304,15 +304,15 @@ def submit_result():
         now,
         lambda session: judge(session, player_id, puzzle, seconds, assisted, now),
     )
-    if created:
-        state.boards.forget(puzzle.key)
+    if stored.created:
+        state.boards.stored(puzzle.key, stored.change)
     reply = {
-        **_result_fields(result),
+        **_result_fields(stored.result),
         "daily": puzzle.day.isoformat() if puzzle.day else None,
         "level": puzzle.level,
         **_standing_after(state, player_id, puzzle.key, game.name, today),
     }
-    return jsonify(reply), 201 if created else 200
+    return jsonify(reply), 201 if stored.created else 200
 
 
 def _result_fields(result: Result) -> dict:
@@ -440,9 +440,8 @@ def leaderboard(name: str):
         if day > _today():
             raise BadRequest("that day's daily is not out yet", 404)
         puzzle = daily_puzzle(game, day, state.daily)
-    with state.db.session() as session:
-        me = find_player(session, g.player_token)
-    read = read_leaderboard(state.db, puzzle.key, me.id if me else None, state.boards)
+    me = g.get("player_id")  # the cookie's player (_guard), without reading it again
+    read = read_leaderboard(state.db, puzzle.key, me, state.boards)
     reply = {
         "game": game.name,
         "date": day.isoformat() if day else None,
@@ -459,5 +458,5 @@ def leaderboard(name: str):
         "me": read["me"],
     }
     if me is not None and day is not None:
-        reply["streak"] = streak(state.db, me.id, game.name, _today())
+        reply["streak"] = streak(state.db, me, game.name, _today())
     return jsonify(reply)
