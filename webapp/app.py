@@ -27,6 +27,7 @@ from .config import DEFAULTS, normalise
 from .edge import SecurityHeaders
 from .edge import install as install_edge
 from .guard.frames import install as install_guard
+from .guard.gates import READ_WAIT, Gate
 from .guard.hosts import HostGuard
 from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
@@ -168,7 +169,10 @@ def create_app(**config) -> Flask:
     register_events(socketio, jobs, limiter, admission)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
-    # method replaced)
+    # method replaced); innermost, the leaderboards' gate keeps the loop free for others
+    app.wsgi_app = Gate(  # type: ignore[method-assign]
+        app, app.wsgi_app, ("/api/leaderboard/",), app.config["READS_AT_ONCE"], READ_WAIT
+    )
     app.wsgi_app = HostGuard(  # type: ignore[method-assign]
         app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"]
     )

@@ -74,6 +74,9 @@ SETTINGS: dict[str, Setting] = {
     "REPLAY_SECONDS": Setting(
         float, 10.0, "time budget of one submitted line's replay (then 503, nothing stored)"
     ),
+    "READS_AT_ONCE": Setting(
+        int, 2, "leaderboard reads worked on at once; the others wait their turn (0: all)"
+    ),
     "PREBUILD_TABLES": Setting(bool, True, "warm tables and start processes at start-up"),
     # -- the edge --------------------------------------------------------------------
     "RATE_LIMIT": Setting(float, 30.0, "events per second per client, on average (0: off)"),
