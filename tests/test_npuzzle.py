@@ -255,7 +255,8 @@ def test_analysis_gives_the_distance_and_a_move_one_closer(board):
 
 
 def test_the_ranked_table_holds_every_distance_and_marks_the_other_parity():
-    """The lookups' byte-per-rank form against the dict it is made from, entry by entry."""
+    """The lookups' byte-per-rank form (a numpy search) against the dict (a search in
+    Python), entry by entry."""
     ranked, table = npuzzle_table.ranked(), npuzzle_table.distances()
     assert len(ranked) == 362_880
     for packed, distance in table.items():
