@@ -11,15 +11,12 @@ not, so it starts in the time one game takes to import).
 from __future__ import annotations
 
 import importlib
-import logging
 import pkgutil
 from functools import cache
 from pathlib import Path
 
 from .core.errors import BoardError
 from .core.game import Game
-
-log = logging.getLogger(__name__)
 
 _HERE = __name__.rpartition(".")[0]  # "solver"
 #: subpackages of ``solver`` that are not games
@@ -68,10 +65,12 @@ def warm_tables() -> int:
     """Load (or build) every game's tables (:meth:`Game.warm`) into this process and the
     disk cache; returns how many were warmed. One game's failure is logged and the rest
     go on: tables are only a speed-up, the solver builds them on demand."""
+    import logging  # a server's concern: a one-shot CLI call never imports it
+
     done = 0
     for game in games().values():
         try:
             done += game.warm()
         except Exception:  # one bad table must not stop the rest
-            log.exception("could not prebuild the tables of %s", game.name)
+            logging.getLogger(__name__).exception("could not prebuild the tables of %s", game.name)
     return done

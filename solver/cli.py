@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import os
 import sys
@@ -241,6 +240,8 @@ def run_solve(args: argparse.Namespace) -> int:
     report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
     progress.finish()
     if args.json:
+        import json  # only for --json: a few ms of start-up otherwise
+
         print(
             json.dumps(
                 {
@@ -283,6 +284,8 @@ def run_hardest(args: argparse.Namespace) -> int:
     report = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
     found = game.hardest(args.board, options, args.placements, report)
     if args.json:
+        import json
+
         print(json.dumps(found, ensure_ascii=False))
     else:
         _print_hardest(found)

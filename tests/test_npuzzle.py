@@ -254,6 +254,19 @@ def test_analysis_gives_the_distance_and_a_move_one_closer(board):
         assert reference_distances()[analysis.next_state] == analysis.distance - 1
 
 
+def test_the_ranked_table_holds_every_distance_and_marks_the_other_parity():
+    """The lookups' byte-per-rank form (a numpy search) against the dict (a search in
+    Python), entry by entry."""
+    ranked, table = npuzzle_table.ranked(), npuzzle_table.distances()
+    assert len(ranked) == 362_880
+    for packed, distance in table.items():
+        tiles = [(packed >> (4 * cell)) & 15 for cell in range(9)]
+        assert ranked[npuzzle_table.rank(tiles)] == distance
+    assert ranked.count(npuzzle_table.UNREACHED) == 362_880 - len(table)
+    with pytest.raises(KeyError):
+        npuzzle_table.distance((2, 1, 3, 4, 5, 6, 7, 8, 0))
+
+
 def test_cold_build_then_reload_from_disk(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLE_ARCADE_CACHE", str(tmp_path))
     npuzzle_table.STORE.forget()

@@ -177,7 +177,7 @@ def test_stages_send_an_interim_hint_then_the_proven_distance(tables, monkeypatc
 
 
 def test_quick_analysis_without_tables_uses_the_reduction(monkeypatch):
-    monkeypatch.setattr(npuzzle, "search_ready", lambda: False)
+    monkeypatch.setattr(npuzzle_pdb, "search_ready", lambda: False)
     board = DOMAIN.parse(INSTANCES[0]["board"])
     quick = DOMAIN.quick_analyse(board)
     assert not quick.optimal

@@ -20,14 +20,11 @@ import glob
 import hashlib
 import os
 import pickle
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from platformdirs import user_cache_dir
 
 from . import mapped
 
@@ -49,7 +46,12 @@ def _lock_for(name: str) -> threading.Lock:
 def cache_dir() -> Path:
     """The folder of the table files: ``$PUZZLE_ARCADE_CACHE``, else the user's cache folder."""
     override = os.environ.get("PUZZLE_ARCADE_CACHE")
-    path = Path(override) if override else Path(user_cache_dir("puzzle-arcade"))
+    if override:
+        path = Path(override)
+    else:
+        from platformdirs import user_cache_dir  # imported when asked: a few ms of start-up
+
+        path = Path(user_cache_dir("puzzle-arcade"))
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -220,6 +222,8 @@ def _read(path: Path) -> Any | None:
 
 
 def _write(path: Path, value: Any) -> None:
+    import tempfile  # only a build writes: a process that loads its tables never imports it
+
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:

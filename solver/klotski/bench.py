@@ -22,7 +22,7 @@ from ..bench import (
 from ..core.baseline import GaveUp, seed_bfs
 from ..engine import solve_board
 from .baseline import StringKlotski
-from .bench_c import EXHAUST_BOARD, print_against_c, solve_row
+from .bench_c import EXHAUST_BOARD, print_against_c, print_whole_process, solve_row
 from .hardest import hardest_report
 from .levels import load
 from .moves import METRICS
@@ -127,6 +127,12 @@ def rows(args) -> None:
     ours = isolated(solve_row, EXHAUST_BOARD, "piece")
     print_against_c(
         f"klotski solve, 6x5 group exhausted {EXHAUST_BOARD}", ours, EXHAUST_BOARD, "piece"
+    )
+    print_whole_process(
+        f"klotski CLI as a whole process, 6x5 group exhausted {EXHAUST_BOARD}",
+        EXHAUST_BOARD,
+        "piece",
+        repeat=2 if args.quick else 3,
     )
     boards = [level["board"] for level in load("klotski-classic")["levels"]]
     if boards:

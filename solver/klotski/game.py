@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
@@ -11,8 +9,6 @@ from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .levels import klotski_levels
 from .moves import METRICS
-
-log = logging.getLogger(__name__)
 
 
 class KlotskiGame(Game):
@@ -65,7 +61,11 @@ class KlotskiGame(Game):
             except StopSearch:
                 break
             except Exception:  # one bad table must not stop the rest
-                log.exception("could not prebuild the table of %s", level["board"])
+                import logging  # a server's concern: a one-shot CLI call never imports it
+
+                logging.getLogger(__name__).exception(
+                    "could not prebuild the table of %s", level["board"]
+                )
         return done
 
     @classmethod

@@ -30,15 +30,6 @@ from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, Monitor, SearchResult
 from ..core.search import OnProgress, breadth_first
 from ..core.tables import TableSet
-from .anytime import DEFAULT_SECONDS, anytime_search, cells_of, without_undos
-from .anytime import GROUPS as TWENTY_FOUR_GROUPS
-from .anytime import STORE as TWENTY_FOUR_STORE
-from .anytime import TABLE_NAME as TWENTY_FOUR_TABLE
-from .anytime import tables as twenty_four_tables
-from .anytime import tables_ready as twenty_four_ready
-from .anytime import warm as warm_anytime
-from .pdb import database_sets, ida_star_fifteen, search_ready, searcher
-from .reduce import reduce_to, reduction_cells
 from .rules import (
     MAX_SIDE,
     Slide,
@@ -51,7 +42,11 @@ from .rules import (
     solvable,
 )
 from .table import STORE as EIGHT_STORE
-from .table import best_cell, distance, distances, solve_by_table
+from .table import best_cell, distance, distances, ranked, solve_by_table
+
+# The 4x4 and larger searches (:mod:`.pdb`, :mod:`.anytime`, :mod:`.reduce`) are imported
+# where a board of their size first needs them: an 8-puzzle call, a one-shot CLI run
+# most of all, pays for none of their imports.
 
 #: the proven 4x4 analysis of the rare very hard board: quick_analyse has answered already
 ANALYSE_BUDGET = Budget(max_seconds=8.0)
@@ -59,10 +54,6 @@ ANALYSE_BUDGET = Budget(max_seconds=8.0)
 #: quick_analyse's try at a proof on 4x4 (enough for nearly every board); with the
 #: fallbacks below a hint always comes within a second
 QUICK_PROOF = Budget(max_nodes=2_000_000, max_seconds=0.35)
-
-#: the longest a 5x5 search runs (with no budget, or a longer one): the anytime search
-#: has its best answers by then
-TWENTY_FOUR = Budget(max_seconds=DEFAULT_SECONDS)
 
 #: a 5x5 analysis (a hint's best move and the distance bar)
 ANALYSE_TWENTY_FOUR = Budget(max_seconds=1.0)
@@ -168,6 +159,8 @@ class NPuzzle(Domain[Tiles, Slide]):
         state = tuple(state)
         if side(state) != 4 or not solvable(state):
             return super().within(state, bound, budget=budget, cancel=cancel)
+        from .pdb import ida_star_fifteen
+
         result = ida_star_fifteen(state, budget=budget, cancel=cancel, max_length=bound)
         if result.status == SOLVED:
             return result.length <= bound
@@ -207,9 +200,11 @@ class NPuzzle(Domain[Tiles, Slide]):
         if n == 4:
             return self._solve_fifteen(state, budget, cancel, progress)
         if n == 5:
-            return anytime_search(
-                state, budget=_tighter(budget, TWENTY_FOUR), cancel=cancel, progress=progress
-            )
+            # at most its default time (no budget, or a longer one): its best answers are in
+            from .anytime import DEFAULT_SECONDS, anytime_search
+
+            limit = _tighter(budget, Budget(max_seconds=DEFAULT_SECONDS))
+            return anytime_search(state, budget=limit, cancel=cancel, progress=progress)
         return self._solve_large(state, budget, cancel, progress)
 
     def _solve_large(
@@ -220,6 +215,9 @@ class NPuzzle(Domain[Tiles, Slide]):
         progress: OnProgress | None,
     ) -> SearchResult[Tiles, Slide]:
         """Rows and columns down to a 5x5 corner, then the anytime search on that corner."""
+        from .anytime import anytime_search, cells_of, without_undos
+        from .reduce import reduce_to
+
         cells, corner, to_big = reduce_to(state, 5)
         found = anytime_search(
             corner, budget=_tighter(budget, CORNER), cancel=cancel, progress=progress
@@ -254,6 +252,8 @@ class NPuzzle(Domain[Tiles, Slide]):
         with f = g + 1.5h (typically 5-10% longer than optimal), then g + 2h,
         then the row/column reduction, which always succeeds at once.
         """
+        from .pdb import ida_star_fifteen
+
         result = ida_star_fifteen(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != BUDGET:
             return result
@@ -275,6 +275,8 @@ class NPuzzle(Domain[Tiles, Slide]):
         return quick
 
     def _solve_reduced(self, state: Tiles, mon: Monitor) -> SearchResult[Tiles, Slide]:
+        from .reduce import reduction_cells
+
         moves, states = replay_cells(state, reduction_cells(state))
         return mon.result(
             SOLVED, moves, states, optimal=False, message="fast solution, not proven shortest"
@@ -299,6 +301,8 @@ class NPuzzle(Domain[Tiles, Slide]):
         known = self._known(state)
         if known is not None:
             return known
+        from .pdb import ida_star_fifteen, search_ready
+
         n = side(state)
         result = None
         if n == 4 and search_ready():
@@ -344,6 +348,8 @@ class NPuzzle(Domain[Tiles, Slide]):
                 best_move=move,
                 next_state=nxt,
             )
+        from .anytime import tables_ready as twenty_four_ready
+
         if n == 4:
             result = self._solve_fifteen(state, _tighter(budget, ANALYSE_BUDGET), cancel, progress)
         elif not twenty_four_ready():
@@ -382,7 +388,11 @@ def warm_tables() -> None:
 
     A server calls this before its workers report ready.
     """
-    distances()
+    from .anytime import warm as warm_anytime
+    from .pdb import ida_star_fifteen, searcher
+
+    distances()  # the generator's
+    ranked()  # the lookups'
     searcher()  # the set the search uses: 7-8 once built on this machine, else 6-6-3
     ida_star_fifteen(WARM_BOARD)
     warm_anytime()
@@ -391,14 +401,20 @@ def warm_tables() -> None:
 def table_sets() -> list[TableSet]:
     """The tables :func:`warm_tables` reads (and the 15-puzzle's 7-8 set, which only
     ``python -m solver tables build`` makes), as ``python -m solver tables`` lists them."""
+    from .anytime import GROUPS as TWENTY_FOUR_GROUPS
+    from .anytime import STORE as TWENTY_FOUR_STORE
+    from .anytime import TABLE_NAME as TWENTY_FOUR_TABLE
+    from .anytime import tables as twenty_four_tables
+    from .pdb import database_sets
+
     return [
         TableSet(
             name="8-puzzle-distances",
             what="every 8-puzzle position's distance (built on first use)",
             store=EIGHT_STORE,
-            table="distances",
-            build=lambda progress: distances(),
-            size_bytes=None,  # a pickled dict: known once saved
+            table="ranked",  # the lookups'; the generator's dict is built beside it
+            build=lambda progress: (ranked(), distances()),
+            size_bytes=None,  # 9! bytes, and the pickled dict: known once saved
         ),
         *database_sets(),
         TableSet(

@@ -13,8 +13,6 @@ import random
 
 from ..core.results import SOLVED, Budget
 from ..core.seeds import check_range, check_seed, sub_seed
-from .pdb import ida_star_fifteen
-from .reduce import reduction_cells
 from .rules import goal_state, manhattan_conflicts, neighbours
 from .table import distances
 
@@ -111,6 +109,10 @@ def _walk(size: int, length: int, rng: random.Random) -> tuple[int, ...]:
 
 def _bound(state: tuple[int, ...], walked: int) -> tuple[int, bool]:
     """The best proven or upper-bound distance of ``state`` within a small node budget."""
+    # 4x4 and up only: an 8-puzzle call imports neither search
+    from .pdb import ida_star_fifteen
+    from .reduce import reduction_cells
+
     if len(state) == 16:
         result = ida_star_fifteen(state, budget=Budget(max_nodes=FIFTEEN_PROOF_NODES))
         if result.status == SOLVED and result.optimal:
