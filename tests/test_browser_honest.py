@@ -71,10 +71,27 @@ def shown_line(view):
     ]
 
 
-def check_line(view, frames):
+def check_line(view, frames, settle_ms: int = 5_000):
     """Neighbours within one move; no number looser than the server's best answer, none
-    below a proven lower bound; the start's number is the one the panel uses."""
-    line = shown_line(view)
+    below a proven lower bound; the start's number is the one the panel uses.
+
+    The frames are seen as they arrive, the page redraws a moment later (later still
+    on a busy machine): a number may lag an answer for up to ``settle_ms``, but a
+    contradiction that lasts is a failure."""
+    waited = 0
+    while True:
+        line = shown_line(view)
+        try:
+            _check_bounds(line, frames)
+            return line
+        except AssertionError:
+            if waited >= settle_ms:
+                raise
+        view.page.wait_for_timeout(200)
+        waited += 200
+
+
+def _check_bounds(line, frames) -> None:
     for (_, a, _), (_, b, _) in zip(line, line[1:], strict=False):
         if a is not None and b is not None:
             assert abs(a - b) <= 1, [d for _, d, _ in line]
@@ -84,7 +101,6 @@ def check_line(view, frames):
             assert shown is not None and shown <= upper, (board, shown, upper)
         if shown is not None:
             assert shown >= lower, (board, shown, lower)
-    return line
 
 
 def tap(view, before, after):
