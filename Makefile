@@ -46,14 +46,11 @@ lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/mypy
 	npx --no-install eslint .
 
-# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest: the
-# cold table builds first (they fill the table folder every later test reads); then,
-# side by side, the modules marked serial (they time a server or crowd it) and,
-# under `nice -n 19`, the rest on both cores (pytest-xdist, one file per worker, so
-# a module's server starts once). The timed modules mostly wait, and the niced half
-# only gets the CPU they leave, so it cannot slow what they time. The niced half's
-# output is shown after the timed half's; either failing fails the target.
-PARALLEL_LOG := test-artifacts/pytest-parallel.log
+# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest in
+# three parts: the cold table builds (they fill the table folder every later test
+# reads); most tests on both cores (pytest-xdist, one file per worker, so a module's
+# server starts once); then the modules marked serial, which time a server or crowd
+# it, alone: beside other tests (even niced ones) their figures measured the suite
 test: $(VENV)/.test-installed lint
 	node --test tests/js/
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
@@ -61,13 +58,8 @@ test: $(VENV)/.test-installed lint
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
 	$(PY) -m pytest -q -m cold_tables
-	mkdir -p test-artifacts
-	nice -n 19 $(PY) -m pytest -q -n 2 --dist loadfile -m "not cold_tables and not serial" \
-		> $(PARALLEL_LOG) 2>&1 & rest=$$!; \
-	$(PY) -m pytest -q -p no:cacheprovider -m "serial and not cold_tables"; timed=$$?; \
-	wait $$rest; others=$$?; \
-	echo "--- the other tests (pytest -n 2, niced):"; cat $(PARALLEL_LOG); \
-	test $$timed -eq 0 && test $$others -eq 0
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not cold_tables and not serial"
+	$(PY) -m pytest -q -m "serial and not cold_tables"
 
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[docs]'
