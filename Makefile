@@ -46,20 +46,16 @@ lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/mypy
 	npx --no-install eslint .
 
-# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest in
-# three parts: the cold table builds (they fill the table folder every later test
-# reads); most tests on both cores (pytest-xdist, one file per worker, so a module's
-# server starts once); then the modules marked serial, which time a server or crowd
-# it, alone: beside other tests (even niced ones) their figures measured the suite
+# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest (the
+# cold table builds first: tests/conftest.py). One process: on two cores, a second
+# pytest-xdist worker made it no faster and the timed tests unreliable
 test: $(VENV)/.test-installed lint
 	node --test tests/js/
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
-	$(PY) -m pytest -q -m cold_tables
-	$(PY) -m pytest -q -n 2 --dist loadfile -m "not cold_tables and not serial"
-	$(PY) -m pytest -q -m "serial and not cold_tables"
+	$(PY) -m pytest -q
 
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[docs]'
