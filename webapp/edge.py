@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request, send_from_directory
+from flask import Flask, Response, jsonify, render_template, request, send_from_directory
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 
@@ -84,6 +84,15 @@ def error_page(status: int, message: str | None = None, headers: dict | None = N
     return page, status, headers or {}
 
 
+def error_response(
+    app: Flask, environ: dict, status: int, message: str | None = None, headers: dict | None = None
+) -> Response:
+    """:func:`error_page` for ``environ``'s request, made outside any view: for WSGI
+    middleware that answers before the app routes it."""
+    with app.request_context(environ):
+        return app.process_response(app.make_response(error_page(status, message, headers)))
+
+
 def raw_error(app: Flask, status: int) -> bytes:
     """A whole HTTP/1.1 response (``Connection: close``) with the styled page for
     ``status``: for the server to send when a request never reaches the app."""
@@ -106,8 +115,7 @@ class _UrlLimit:
         size = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
         if size <= MAX_URL_BYTES:
             return self.wsgi(environ, start_response)
-        with self.app.request_context({**environ, "PATH_INFO": "/", "QUERY_STRING": ""}):
-            response = self.app.process_response(self.app.make_response(error_page(414)))
+        response = error_response(self.app, {**environ, "PATH_INFO": "/", "QUERY_STRING": ""}, 414)
         return response(environ, start_response)
 
 

@@ -50,9 +50,7 @@ class Gate:
             self.turns.release()
 
     def _busy(self, environ, start_response):
-        from ..edge import error_page  # the app's own error page (JSON for the API)
+        from ..edge import error_response  # the app's own error page (JSON for the API)
 
-        with self.app.request_context(environ):
-            made = error_page(503, BUSY, {"Retry-After": "2"})
-            response = self.app.process_response(self.app.make_response(made))
+        response = error_response(self.app, environ, 503, BUSY, {"Retry-After": "2"})
         return response(environ, start_response)

@@ -334,8 +334,6 @@ def _standing_after(state, player_id: int, key: str, game: str, today: dt.date) 
     lost): they come back empty, and the page's leaderboard read fills them in."""
     try:
         return {
-            "rank": None,
-            "beat": None,
             **standing(state.db, player_id, key),
             "streak": streak(state.db, player_id, game, today),
         }

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-from sqlalchemy import case, func, select, update
+from sqlalchemy import Select, case, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from solver.core.replay import Replay
 
 from ..storage import Database
+from ..storage.database import let_others_run
 from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, Player, Result
 from .attempts import Verdict
@@ -170,13 +171,6 @@ def _count_length(connection: Connection, puzzle: str, length: int, change: int)
     )
 
 
-def _let_others_run() -> None:
-    """Between two statements of one read: under gevent (``time`` is monkey-patched)
-    the loop serves other requests, so a read of several short statements never holds
-    the loop for more than one of them; with threads it only offers the GIL."""
-    time.sleep(0)
-
-
 def board_view(db: Database, puzzle_key: str) -> dict:
     """A board's part of its leaderboard, the same for every reader: ``players``, the
     first :data:`LEADERBOARD_SIZE` ``entries`` (equal results share a rank) and the
@@ -195,9 +189,9 @@ def board_view(db: Database, puzzle_key: str) -> dict:
     )
     with db.session() as session:
         rows = session.execute(top).all()
-        _let_others_run()
+        let_others_run()
         spread = session.execute(lengths).all()
-    _let_others_run()
+    let_others_run()
     entries: list[Entry] = []
     for index, (pid, name, length, seconds, best) in enumerate(rows):
         same = index > 0 and rows[index - 1].score == best
@@ -220,7 +214,7 @@ def board_scores(db: Database, puzzle_key: str) -> np.ndarray:
     with db.session() as session:  # Core rows: the ORM's would cost 3-4 times as much
         for part in session.connection().execute(query).scalars().partitions(SCORES_CHUNK):
             parts.append(np.array(part, dtype=np.int64))
-            _let_others_run()
+            let_others_run()
     return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
 
 
@@ -343,15 +337,7 @@ class BoardViews:
         search. Scores without the player's best (stored by another process since they
         were read) cannot rank it: then :func:`standing` counts in the database."""
         with db.session() as session:  # Core: the ORM would double this read's cost
-            mine = (
-                session.connection()
-                .execute(
-                    select(Best.score, Best.length, Best.seconds).where(
-                        Best.puzzle == puzzle_key, Best.player_id == player_id
-                    )
-                )
-                .first()
-            )
+            mine = session.connection().execute(_best_of(player_id, puzzle_key)).first()
         if mine is None:
             return {"rank": None, "players": self.get(db, puzzle_key)["players"], "beat": None}
         scores = self.scores(db, puzzle_key)
@@ -374,8 +360,15 @@ def leaderboard(
         me = views.standing(db, player_id, puzzle_key)
     else:
         me = standing(db, player_id, puzzle_key)
-    _let_others_run()  # the request's next read (the streak) waits its turn
+    let_others_run()  # the request's next read (the streak) waits its turn
     return {**view, "me": me}
+
+
+def _best_of(player_id: int, puzzle_key: str) -> Select:
+    """The player's best on the board (score, length, seconds): one primary-key read."""
+    return select(Best.score, Best.length, Best.seconds).where(
+        Best.puzzle == puzzle_key, Best.player_id == player_id
+    )
 
 
 def standing(db: Database, player_id: int, puzzle_key: str) -> dict:
@@ -391,20 +384,16 @@ def standing(db: Database, player_id: int, puzzle_key: str) -> dict:
             )
             or 0
         )
-        mine = session.execute(
-            select(Best.score, Best.length, Best.seconds).where(
-                Best.puzzle == puzzle_key, Best.player_id == player_id
-            )
-        ).first()
+        mine = session.execute(_best_of(player_id, puzzle_key)).first()
         reply: dict[str, Any] = {"rank": None, "players": players, "beat": None}
         if mine is None:
             return reply
-        _let_others_run()
+        let_others_run()
         # two plain index range counts: SQLite counts index entries without reading
         # them when nothing else is asked (a CASE over the range is several times slower)
         ranked = select(func.count()).select_from(Best).where(Best.puzzle == puzzle_key)
         better = session.scalar(ranked.where(Best.score < mine.score)) or 0
-        _let_others_run()
+        let_others_run()
         equal = session.scalar(ranked.where(Best.score == mine.score)) or 0
     return _standing(players, better, equal, mine.length, mine.seconds)
 

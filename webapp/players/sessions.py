@@ -14,11 +14,11 @@ and ``POST /api/player/sessions/end-others``) live in :mod:`.session_routes`.
 from __future__ import annotations
 
 import secrets
-import time
 
 from flask import Response, g, request
 from sqlalchemy import delete, select
 
+from ..storage.database import let_others_run
 from ..storage.models import Player, PlayerSession
 from .identity import (
     COOKIE,
@@ -50,7 +50,7 @@ def cookie_player(state, secret: str) -> str | None:
         )
         with state.db.session() as session:
             row = session.connection().execute(signed_in).first()
-        time.sleep(0)  # under gevent the loop serves others before this request goes on
+        let_others_run()  # the loop serves others before this request goes on
         if row is None:
             return None
         session_id, seen, g.player_id, token = row
