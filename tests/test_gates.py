@@ -6,16 +6,10 @@ import threading
 import time
 
 from helpers.players import Clock, build_app, daily_line
+from helpers.waiting import until
 
 from webapp.guard import gates
 from webapp.players import api
-
-
-def _until(check, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "never happened"
-        time.sleep(0.01)
 
 
 def _held_reads(monkeypatch, release: threading.Event):
@@ -51,7 +45,7 @@ def _six_reads_at_once(app, monkeypatch) -> tuple[int, list[int]]:
     readers = [threading.Thread(target=read) for _ in range(6)]
     for reader in readers:
         reader.start()
-    _until(lambda: most[0] >= 2)
+    until(lambda: most[0] >= 2, 10, "two reads inside")
     time.sleep(0.5)  # the other four arrived meanwhile (and must not have got in)
     seen = most[0]
     assert app.test_client().get("/healthz").status_code == 200  # never gated
@@ -81,7 +75,7 @@ def test_a_read_that_never_gets_a_turn_is_told_busy(monkeypatch, tmp_path):
     most = _held_reads(monkeypatch, release)
     first = threading.Thread(target=lambda: app.test_client().get("/api/leaderboard/jugs"))
     first.start()
-    _until(lambda: most[0] == 1)
+    until(lambda: most[0] == 1, 10, "the first read inside")
     busy = app.test_client().get("/api/leaderboard/jugs")
     release.set()
     first.join()

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websocket
+from helpers.waiting import until
 
 from loadtest.players import free_port
 
@@ -162,17 +163,6 @@ def _ready(url: str) -> dict:
         return json.load(response)
 
 
-def _until(test, timeout: float, what: str):
-    """Poll ``test()`` until it returns something true; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = test()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
-        time.sleep(0.05)
-
-
 def _get(url: str, headers=None):
     """(status, body, headers) of a GET; a 4xx/5xx is returned, not raised."""
     request = urllib.request.Request(url, headers=headers or {})
@@ -246,7 +236,7 @@ def test_quick_solves_never_wait_behind_other_peoples_long_searches(server):
             client.emit("solve", {**LONG, "id": f"long{n}"})
         # every try leaves the quick lane; the long lane runs one and queues the
         # address's share (4): the rest are told the server is busy
-        _until(
+        until(
             lambda: (
                 lambda lanes: (
                     lanes["quick"]["queued"] == lanes["quick"]["busy"] == 0
@@ -293,7 +283,7 @@ def test_generator_pages_and_checks_run_in_the_page_pool_and_say_when_it_is_busy
     statuses = [status for status, _, _ in answers]
     assert set(statuses) <= {200, 400, 503} and 503 in statuses
     assert all(b"busy" in body or b"longer" in body for status, body, _ in answers if status == 503)
-    _until(
+    until(
         lambda: _ready(url)["lanes"]["page"]["completed"] > before + 1,
         timeout=60,
         what="a generated level made by the page pool",
