@@ -126,6 +126,14 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Every page asks for reduced motion: pieces jump and nothing pulses, so Chromium
+    paints a frame per move instead of sixty a second (the browser tests' largest cost;
+    no test reads an animation). ``test_browser_support`` checks the motion itself."""
+    return {**browser_context_args, "reduced_motion": "reduce"}
+
+
 @pytest.fixture(scope="module")
 def app():
     """The app with the test settings (Flask's tutorial layout; ``helpers.apps``): a module

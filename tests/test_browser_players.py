@@ -53,7 +53,7 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     code = re.search(r"recovery code is (\S+):", ann.testid("player-note").inner_text())[1]
 
     # Ann on another browser: her recovery code, typed into the page, makes her Ann there
-    laptop = browser.new_context()
+    laptop = browser.new_context(reduced_motion="reduce")
     try:
         again = GamePage(laptop.new_page(), live_server).open("jugs", daily=1)
         again.testid("player-restore").locator("summary").click()
@@ -78,7 +78,7 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     finally:
         laptop.close()
 
-    other = browser.new_context()
+    other = browser.new_context(reduced_motion="reduce")
     try:
         bob_page = other.new_page()
         assert bob_page.request.post(f"{live_server}/api/player", data={"name": "Bob"}).ok

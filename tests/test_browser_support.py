@@ -102,3 +102,32 @@ def test_undo_redo_keys_and_restart(page, live_server):
     assert view.moves() == 0
     expect(view.testid("undo")).to_be_disabled()
     view.assert_no_errors()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_tiles_slide_unless_the_player_asks_for_reduced_motion(browser, live_server, motion):
+    """A moved tile slides over the board's ``--move-ms``; with reduced motion it jumps,
+    and a hinted tile wears a steady ring instead of a pulse. (Every other browser test
+    asks for reduced motion: see ``browser_context_args`` in conftest.)"""
+    context = browser.new_context(reduced_motion=motion)
+    try:
+        view = GamePage(context.new_page(), live_server).open("npuzzle", "1 2 3 4 5 6 0 7 8")
+        tile = view.page.locator('[data-tile="7"]')
+        tile.click()
+        view.wait_state("1 2 3 4 5 6 7 0 8")
+        style = tile.evaluate(
+            "t => [getComputedStyle(t).transitionDuration,"
+            " getComputedStyle(t.closest('.board')).getPropertyValue('--move-ms')]"
+        )
+        if motion == "reduce":
+            assert style[0] == "0s", style
+        else:
+            assert style[0] not in ("", "0s") and style[1].strip() not in ("", "0ms"), style
+        view.click("hint")
+        hinted = view.page.locator("[data-hint] span").first
+        expect(hinted).to_be_visible(timeout=10_000)
+        animation = hinted.evaluate("s => getComputedStyle(s).animationName")
+        assert animation == ("none" if motion == "reduce" else "pulse"), animation
+        view.assert_no_errors()
+    finally:
+        context.close()
