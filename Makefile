@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test docs audit bench leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev lint test js-test cold-tables docs audit bench leaderboard-bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,16 +46,28 @@ lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/mypy
 	npx --no-install eslint .
 
-# lint first, then the JS unit tests (Node's own runner, tests/js), then pytest (the
-# cold table builds first: tests/conftest.py). One process: on two cores, a second
-# pytest-xdist worker made it no faster and the timed tests unreliable
-test: $(VENV)/.test-installed lint
-	node --test tests/js/
+# lint and the JS unit tests (Node's own runner, tests/js) beside the cold table builds
+# (one core for about a minute on a fresh checkout; they fill the table folder the rest
+# reads), then every other test in one pytest process: on two cores, a second
+# pytest-xdist worker made it no faster and the timed tests unreliable. Bytecode is
+# written (this machine's environment may say not to), so the hundreds of Python
+# processes the tests start compile the project once, not each
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q
+
+test: $(VENV)/.test-installed node_modules/.installed
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
-	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint js-test cold-tables
+	$(PYTEST) -m "not cold_tables"
+
+js-test: node_modules/.installed
+	node --test tests/js/
+
+# the cold builds alone (make test runs them beside lint)
+cold-tables: $(VENV)/.test-installed
+	$(PYTEST) -m cold_tables
 
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[docs]'
