@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test js-test cold-tables docs audit bench leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev lint test js-test cold-tables browser-tests untimed-tests docs audit bench leaderboard-bench load soak capacity serving cluster clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,13 +46,18 @@ lint: $(VENV)/.test-installed node_modules/.installed
 	$(VENV)/bin/mypy
 	npx --no-install eslint .
 
-# lint and the JS unit tests (Node's own runner, tests/js) beside the cold table builds
-# (one core for about a minute on a fresh checkout; they fill the table folder the rest
-# reads), then every other test in one pytest process: on two cores, a second
-# pytest-xdist worker made it no faster and the timed tests unreliable. Bytecode is
-# written (this machine's environment may say not to), so the hundreds of Python
-# processes the tests start compile the project once, not each
+# Three steps, each using both cores:
+# 1. lint and the JS unit tests (Node's own runner, tests/js) beside the cold table
+#    builds (one core for about a minute on a fresh checkout; they fill the table folder
+#    every later test reads);
+# 2. the browser tests beside the other untimed tests: two pytest processes, each with
+#    its own servers, PostgreSQL and Chromium (pytest-xdist split files blindly, and its
+#    workers each started every server);
+# 3. the tests that time or crowd a server (marked serial), alone.
+# Bytecode is written (the environment may say not to), so the hundreds of Python
+# processes the tests start compile the project once, not each.
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q
+UNTIMED := not cold_tables and not serial
 
 test: $(VENV)/.test-installed node_modules/.installed
 	PYTHON=$(PY) bash scripts/ensure-chromium.sh
@@ -60,14 +65,21 @@ test: $(VENV)/.test-installed node_modules/.installed
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint js-test cold-tables
-	$(PYTEST) -m "not cold_tables"
+	$(MAKE) --no-print-directory -j2 --output-sync=target browser-tests untimed-tests
+	$(PYTEST) -m serial
 
 js-test: node_modules/.installed
 	node --test tests/js/
 
-# the cold builds alone (make test runs them beside lint)
+# make test's parts, each alone
 cold-tables: $(VENV)/.test-installed
 	$(PYTEST) -m cold_tables
+
+browser-tests: $(VENV)/.test-installed
+	$(PYTEST) -m "browser and $(UNTIMED)"
+
+untimed-tests: $(VENV)/.test-installed
+	$(PYTEST) -m "not browser and $(UNTIMED)"
 
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
 	$(PY) -m pip install -q -e '.[docs]'
