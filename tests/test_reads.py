@@ -360,7 +360,8 @@ def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkey
     """:meth:`BoardViews.standing` (a binary search in the board's kept scores) answers
     what :func:`records.standing` counts in the database, ties included: for the players
     read, after results stored here (patched in: the scores are not read again), and for
-    a best stored elsewhere since they were read (counted in the database then)."""
+    a best stored elsewhere since they were read (counted in the database then, read
+    with the scores once the board's version moved, and not read again while it stays)."""
     db = seed(database_url, 700)  # some players only on OTHER: their first result here
     reads = []
     read = records.board_scores
@@ -394,6 +395,38 @@ def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkey
     now[0] += records.BoardViews.FRESH_SECONDS  # read again: then in the scores
     agree(4)
     assert len(reads) == 2
+    # no result since: past the freshness the board's version is checked, not its scores
+    for _ in range(3):
+        now[0] += records.BoardViews.FRESH_SECONDS
+        agree(7)
+    assert len(reads) == 2
+    now[0] += records.BoardViews.SCORES_LONGEST  # read again however still the board is
+    agree(7)
+    assert len(reads) == 3
+    db.close()
+
+
+def test_a_boards_version_moves_with_its_bests_and_only_then(database_url):
+    """Whichever process stores, a new player's best or a better one moves the board's
+    version (what a kept board's freshness checks); a worse or assisted result, or
+    another board's, leaves it. A migrated board starts at 0."""
+    db = seed(database_url, 30)
+    with db.writing() as session:
+        session.execute(insert(Player), [{"id": 31, "token": "t31", "name": "New", "created": NOW}])
+    versions = [records.board_version(db, PUZZLE.key)]
+    for player_id, seconds, assisted in [
+        (31, 99.0, False),  # a new player's first result: moves
+        (31, 50.0, False),  # better: moves
+        (31, 70.0, False),  # worse: stays
+        (12, 0.5, True),  # assisted, however fast: stays
+        (12, 0.5, False),  # better than anyone: moves
+    ]:
+        line = [f"p{n}-{seconds}-{assisted}" for n in range(PUZZLE.shortest + 1)]  # a new line
+        _store(db, player_id, line, PUZZLE.shortest, seconds, assisted)
+        versions.append(records.board_version(db, PUZZLE.key))
+    assert versions == [0, 1, 2, 2, 2, 3]
+    assert records.board_version(db, OTHER.key) == 0
+    assert records.board_version(db, "no-such-board") == 0
     db.close()
 
 

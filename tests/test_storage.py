@@ -17,7 +17,7 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db = Database(database_url)
     assert db.revision() is None
     db.upgrade()
-    assert db.revision() == db.head() == "0006"
+    assert db.revision() == db.head() == "0007"
     found = inspect(db.engine)
     for table in TABLES + SERVER_TABLES + DERIVED:
         columns = {c["name"] for c in found.get_columns(table.name)}
@@ -98,7 +98,7 @@ def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
             timeout=120,
         )
 
-    assert "at revision 0006" in run("upgrade").stdout
+    assert "at revision 0007" in run("upgrade").stdout
     _fill(Database(database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0

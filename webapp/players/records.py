@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import hashlib
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from solver.core.replay import Replay
 from ..storage import Database
 from ..storage.database import let_others_run
 from ..storage.derived import insert_for, score
-from ..storage.models import Best, BoardLength, Player, Result
+from ..storage.models import Best, BoardLength, BoardVersion, Player, Result
 from .attempts import Verdict
 from .choices import record as record_choices
 from .identity import shown_name
@@ -147,6 +148,7 @@ def _keep_best(connection: Connection, row: Result) -> BestChange | None:
     first = insert_for(connection, Best.__table__).values(values).on_conflict_do_nothing()
     if connection.execute(first.returning(Best.player_id)).first() is not None:
         _count_length(connection, row.puzzle, row.length, 1)
+        _move_version(connection, row.puzzle)
         return BestChange(None, mine)
     where = (Best.puzzle == row.puzzle, Best.player_id == row.player_id)
     kept = connection.execute(select(Best.score, Best.length).where(*where).with_for_update()).one()
@@ -156,7 +158,18 @@ def _keep_best(connection: Connection, row: Result) -> BestChange | None:
     if kept.length != row.length:
         _count_length(connection, row.puzzle, kept.length, -1)
         _count_length(connection, row.puzzle, row.length, 1)
+    _move_version(connection, row.puzzle)
     return BestChange(int(kept.score), mine)
+
+
+def _move_version(connection: Connection, puzzle: str) -> None:
+    """The board's bests changed: move its :func:`board_version` (made at 1)."""
+    moved = insert_for(connection, BoardVersion.__table__).values(puzzle=puzzle, version=1)
+    connection.execute(
+        moved.on_conflict_do_update(
+            index_elements=["puzzle"], set_={"version": BoardVersion.__table__.c.version + 1}
+        )
+    )
 
 
 def _count_length(connection: Connection, puzzle: str, length: int, change: int) -> None:
@@ -218,6 +231,14 @@ def board_scores(db: Database, puzzle_key: str) -> np.ndarray:
     return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
 
 
+def board_version(db: Database, puzzle_key: str) -> int:
+    """A number that moves whenever the board's bests change, whichever process stored
+    them (0 before the first): one primary-key read."""
+    query = select(BoardVersion.version).where(BoardVersion.puzzle == puzzle_key)
+    with db.session() as session:
+        return int(session.connection().execute(query).scalar() or 0)
+
+
 def _patched(scores: np.ndarray, change: BestChange) -> np.ndarray | None:
     """``scores`` with ``change`` made (a new array: readers may hold the old one), or
     None when they do not hold its old score (not the scores it was made on)."""
@@ -232,35 +253,64 @@ def _patched(scores: np.ndarray, change: BestChange) -> np.ndarray | None:
 T = TypeVar("T")
 
 
+@dataclass
+class _Held(Generic[T]):
+    """A kept value: when it was last known fresh, the version it was read at, and when
+    it was read."""
+
+    checked: float
+    version: object
+    value: T
+    read: float
+
+
 class _Kept(Generic[T]):
     """Values kept ``fresh`` seconds per key (the ``size`` most recent keys), read by one
     reader at a time: meanwhile the others take the value kept, or wait for the read
-    when there is none (a crowd arriving at once costs one read, not one each)."""
+    when there is none (a crowd arriving at once costs one read, not one each).
 
-    def __init__(self, clock: Callable[[], float], fresh: float, size: int):
-        self._clock, self._fresh, self._size = clock, fresh, size
-        self._values: collections.OrderedDict[str, tuple[float, T]] = collections.OrderedDict()
+    Given a ``version`` (a cheap read of something that changes whenever the value
+    would), a value past its freshness is read again only when its version moved or it
+    was read ``longest`` seconds ago: an unchanged board costs a version check a
+    second, not a read of every score."""
+
+    def __init__(
+        self, clock: Callable[[], float], fresh: float, size: int, longest: float = math.inf
+    ):
+        self._clock, self._fresh, self._size, self._longest = clock, fresh, size, longest
+        self._values: collections.OrderedDict[str, _Held[T]] = collections.OrderedDict()
         self._reading: dict[str, threading.Event] = {}
         self._forgotten = 0  # a read begun before a forget() is not kept
         self._lock = threading.Lock()
 
-    def get(self, key: str, read: Callable[[], T]) -> T:
+    def get(
+        self, key: str, read: Callable[[], T], version: Callable[[], object] | None = None
+    ) -> T:
         while True:
             now = self._clock()
             with self._lock:
                 kept = self._values.get(key)
-                if kept is not None and now - kept[0] < self._fresh:
-                    return kept[1]
+                if kept is not None and now - kept.checked < self._fresh:
+                    return kept.value
                 reading = self._reading.get(key)
                 if reading is None:
                     reading = self._reading[key] = threading.Event()
                     forgotten = self._forgotten
                     break
                 if kept is not None:  # being read again: this one is at most a read older
-                    return kept[1]
+                    return kept.value
             reading.wait()
         try:
-            value = read()
+            seen = version() if version is not None else None  # before the read it dates
+            if (
+                kept is not None
+                and version is not None
+                and seen == kept.version
+                and now - kept.read < self._longest
+            ):
+                held = _Held(now, seen, kept.value, kept.read)
+            else:
+                held = _Held(now, seen, read(), now)
         except BaseException:
             with self._lock:
                 del self._reading[key]
@@ -268,13 +318,13 @@ class _Kept(Generic[T]):
             raise
         with self._lock:
             if forgotten == self._forgotten:
-                self._values[key] = (now, value)
+                self._values[key] = held
                 self._values.move_to_end(key)
                 while len(self._values) > self._size:
                     self._values.popitem(last=False)
             del self._reading[key]
         reading.set()
-        return value
+        return held.value
 
     def forget(self, key: str | None = None) -> None:
         with self._lock:
@@ -291,11 +341,11 @@ class _Kept(Generic[T]):
             kept = self._values.get(key)
             if kept is None:
                 return
-            changed = change(kept[1])
+            changed = change(kept.value)
             if changed is None:
                 del self._values[key]
             else:
-                self._values[key] = (kept[0], changed)
+                kept.value = changed
 
 
 class BoardViews:
@@ -304,20 +354,30 @@ class BoardViews:
     (and the event loop) one read, not one each, and each reader's rank is a binary
     search in the kept scores. A result stored by this process forgets its board's view
     at once and is patched into its scores (:meth:`stored`); another web process's shows
-    within the freshness."""
+    within the freshness. Past it, the scores are read again only when the board's
+    :func:`board_version` moved (or every :data:`SCORES_LONGEST`): 50,000 scores read
+    every second cost the loop more than sixteen readers did."""
 
     FRESH_SECONDS = 1.0
+    #: scores whose board's version has not moved are still read again this often
+    SCORES_LONGEST = 60.0
     KEPT = 256
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
         self._views: _Kept[dict] = _Kept(clock, self.FRESH_SECONDS, self.KEPT)
-        self._scores: _Kept[np.ndarray] = _Kept(clock, self.FRESH_SECONDS, self.KEPT)
+        self._scores: _Kept[np.ndarray] = _Kept(
+            clock, self.FRESH_SECONDS, self.KEPT, self.SCORES_LONGEST
+        )
 
     def get(self, db: Database, puzzle_key: str) -> dict:
         return self._views.get(puzzle_key, lambda: board_view(db, puzzle_key))
 
     def scores(self, db: Database, puzzle_key: str) -> np.ndarray:
-        return self._scores.get(puzzle_key, lambda: board_scores(db, puzzle_key))
+        return self._scores.get(
+            puzzle_key,
+            lambda: board_scores(db, puzzle_key),
+            lambda: board_version(db, puzzle_key),
+        )
 
     def forget(self, puzzle_key: str | None = None) -> None:
         """A player's name changed (None: any board may show it), or a result for

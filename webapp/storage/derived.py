@@ -16,7 +16,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from sqlalchemy import BigInteger, Boolean, Float, Integer, cast, column, func, select, table
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    Integer,
+    cast,
+    column,
+    func,
+    inspect,
+    select,
+    table,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -41,6 +52,7 @@ bests = table(
     column("result_id"),
 )
 board_lengths = table("board_lengths", column("puzzle"), column("length"), column("players"))
+board_versions = table("board_versions", column("puzzle"), column("version"))
 choice_players = table(
     "choice_players", column("puzzle"), column("position"), column("next"), column("player_id")
 )
@@ -122,6 +134,10 @@ def rebuild(connection: Connection) -> None:
     """Empty the read tables and make them again from every result."""
     for target in (choice_counts, choice_players, board_lengths, bests):
         connection.execute(target.delete())
+    # no versions: every board a web process keeps differs and is read again (migration
+    # 0006 rebuilds before 0007 adds the table)
+    if inspect(connection).has_table("board_versions"):
+        connection.execute(board_versions.delete())
     _bests(connection)
     _choices(connection)
     if connection.dialect.name == "postgresql":

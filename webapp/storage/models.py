@@ -181,6 +181,16 @@ class BoardLength(Base):
     players: Mapped[int] = mapped_column(Integer)
 
 
+class BoardVersion(Base):
+    """A number moved with every change of a board's bests (in the same transaction),
+    so a web process keeping the board's scores re-reads them only after a change."""
+
+    __tablename__ = "board_versions"
+
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    version: Mapped[int] = mapped_column(BigInteger)
+
+
 class ChoicePlayer(Base):
     """One player took the move ``position -> next`` on a board, in an unassisted line
     (``next`` = 0: the player left ``position``). Positions are 63-bit hashes
@@ -243,5 +253,5 @@ SERVER_TABLES = [Base.metadata.tables[model.__tablename__] for model in (ServerS
 #: restore), kept on every write, never backed up
 DERIVED = [
     Base.metadata.tables[model.__tablename__]
-    for model in (Best, BoardLength, ChoicePlayer, ChoiceCount)
+    for model in (Best, BoardLength, BoardVersion, ChoicePlayer, ChoiceCount)
 ]
