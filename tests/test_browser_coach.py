@@ -33,10 +33,11 @@ SPARK = re.compile("[▁▂▃▄▅▆▇█]{3,}")
 
 def photograph(page, name, width=1280, height=1300):
     """A screenshot for people to look at (not checked): a tall viewport rather than
-    full_page, whose resize would restart the boards' own size transitions."""
+    full_page, whose resize would restart the boards' own size transitions (off here:
+    reduced motion, so the new layout is drawn at once and there is nothing to wait for)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_timeout(500)
+    page.evaluate("document.fonts.ready")
     page.screenshot(path=str(ARTIFACTS / name))
 
 

@@ -96,7 +96,9 @@ class GamePage:
 
     def screenshot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)
-        self.page.wait_for_timeout(600)  # let slides and the meter settle
+        # nothing to settle: reduced motion (conftest) switches slides and the meter's
+        # transition off; the level-name font is the one thing that may still be loading
+        self.page.evaluate("document.fonts.ready")
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
     def assert_no_errors(self):
