@@ -37,9 +37,10 @@ def _line(states: list[str], rng: random.Random) -> list[str]:
     return line
 
 
-def submissions(url: str, figures: dict) -> Callable:
-    """The flood; ``figures`` gains ``stored`` (count), ``submitters`` (the players with a
-    line stored), ``latency`` (seconds) and ``statuses`` (other answers by status)."""
+def submissions(url: str, figures: dict, players: int = PLAYERS) -> Callable:
+    """The flood of ``players`` players; ``figures`` gains ``stored`` (count), ``submitters``
+    (the players with a line stored), ``latency`` (seconds) and ``statuses`` (other answers
+    by status)."""
     figures.update(stored=0, submitters=set(), latency=[], statuses={}, started=None, ended=None)
 
     async def one(index: int, stop: asyncio.Event, states: list[str], daily: dict) -> None:
@@ -96,7 +97,7 @@ def submissions(url: str, figures: dict) -> Callable:
             daily = await reply.json()
         states = solve_board("npuzzle", daily["board"])["states"]
         figures["started"] = time.monotonic()
-        await asyncio.gather(*(one(i, stop, states, daily) for i in range(PLAYERS)))
+        await asyncio.gather(*(one(i, stop, states, daily) for i in range(players)))
         figures["ended"] = time.monotonic()
 
     return flood

@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import websocket
@@ -27,11 +28,19 @@ from helpers.waiting import until
 from loadtest.players import free_port
 
 REQUEST_SECONDS = 2
+#: a generated level's budget, below the 15 s default: a page queued behind a slow generator
+#: is told "longer" after this (+2 s) instead of 17 s; the slow generator itself (a
+#: 14-colour deal that gives up, ~10 s) must still end before its process is stopped
+#: as a runaway (1.5 x this + 3 s), so that the test sees the pool complete it
+PAGE_SECONDS = 8
 RATE, BURST = 5, 20  # a low rate limit, so a flood outruns it even on a busy machine
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a Klotski board whose breadth-first search runs for seconds
 LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
 QUIET = "(nothing arrived)"
+#: the checkout under test: the server runs in a temporary folder, where ``-m webapp``
+#: would otherwise import whichever checkout the shared virtualenv was installed from
+ROOT = Path(__file__).resolve().parent.parent
 
 # greedy solvers and quick answers behind them are timed: runs beside the niced rest of
 # the suite, never within it (make test), so that half cannot starve its server
@@ -45,10 +54,12 @@ def server(tmp_path_factory):
     port = free_port()
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "PORT": str(port),
         "ARCADE_PREBUILD_TABLES": "0",
         "ARCADE_LOG_LEVEL": "WARNING",
         "ARCADE_REQUEST_SECONDS": str(REQUEST_SECONDS),
+        "ARCADE_PAGE_SECONDS": str(PAGE_SECONDS),
         "ARCADE_QUICK_WORKERS": "1",
         "ARCADE_LONG_WORKERS": "1",
         "ARCADE_RATE_LIMIT": str(RATE),

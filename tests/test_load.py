@@ -1,6 +1,6 @@
 """A short, bounded run of the shipped load test (``make load`` runs the full one).
 
-20 simulated players for 10 seconds against a real server process: every answer
+20 simulated players for 7 seconds against a real server process: every answer
 must arrive, match its request (id, board, solution length = analysed distance)
 and no cancelled job may answer; analysis stays fast. The full figures (200
 players, soak) are in docs/performance.rst.
@@ -50,11 +50,11 @@ def test_twenty_players_get_every_answer_right_and_fast(server):
             run_load(
                 url,
                 clients=20,
-                duration=10,
+                duration=7,
                 seed=5,
                 timeout=20,
                 server_pid=pid,
-                memory_every=2,
+                memory_every=1,
                 levels=LEVELS,
             ),
         ).result()
