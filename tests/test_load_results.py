@@ -8,8 +8,13 @@ import threading
 import time
 import urllib.request
 
+import pytest
+
 from loadtest.results import submissions
 from webapp.players.records import LEADERBOARD_SIZE
+
+#: a crowd of players on one server: never beside other tests (it failed beside them)
+pytestmark = pytest.mark.serial
 
 #: more players than a leaderboard page has rows, so the page is full and the count beyond it
 PLAYERS = 120
