@@ -355,8 +355,8 @@ class BoardViews:
     search in the kept scores. A result stored by this process forgets its board's view
     at once and is patched into its scores (:meth:`stored`); another web process's shows
     within the freshness. Past it, the scores are read again only when the board's
-    :func:`board_version` moved (or every :data:`SCORES_LONGEST`): 50,000 scores read
-    every second cost the loop more than sixteen readers did."""
+    :func:`board_version` moved (or every :data:`SCORES_LONGEST`): re-reading 50,000
+    scores every second was most of a leaderboard read's loop time in a profile."""
 
     FRESH_SECONDS = 1.0
     #: scores whose board's version has not moved are still read again this often
