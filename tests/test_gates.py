@@ -8,7 +8,6 @@ import time
 from helpers.players import Clock, build_app, daily_line
 from helpers.waiting import until
 
-from webapp import app as webapp_app
 from webapp.guard import gates
 from webapp.players import api
 
@@ -69,8 +68,7 @@ def test_no_gate_when_reads_at_once_is_zero(monkeypatch, tmp_path):
 
 
 def test_a_read_that_never_gets_a_turn_is_told_busy(monkeypatch, tmp_path):
-    # create_app passes the name it imported to the gate: patched there, not in gates
-    monkeypatch.setattr(webapp_app, "READ_WAIT", 0.3)
+    monkeypatch.setattr(gates, "READ_WAIT", 0.3)  # create_app reads it from gates
     app = build_app(f"sqlite:///{tmp_path / 'a.sqlite3'}", Clock(), tmp_path, READS_AT_ONCE=1)
     daily_line(app.test_client())
     release = threading.Event()

@@ -19,7 +19,6 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import websocket
@@ -38,12 +37,9 @@ EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a Klotski board whose breadth-first search runs for seconds
 LONG = {"game": "klotski", "board": "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMNOP"}
 QUIET = "(nothing arrived)"
-#: the checkout under test: the server runs in a temporary folder, where ``-m webapp``
-#: would otherwise import whichever checkout the shared virtualenv was installed from
-ROOT = Path(__file__).resolve().parent.parent
 
-# greedy solvers and quick answers behind them are timed: runs beside the niced rest of
-# the suite, never within it (make test), so that half cannot starve its server
+# greedy solvers and quick answers behind them are timed: make test runs the serial
+# modules alone, so no other test can starve this server
 pytestmark = pytest.mark.serial
 
 
@@ -54,7 +50,6 @@ def server(tmp_path_factory):
     port = free_port()
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "PORT": str(port),
         "ARCADE_PREBUILD_TABLES": "0",
         "ARCADE_LOG_LEVEL": "WARNING",

@@ -26,8 +26,8 @@ from flask_socketio import SocketIO
 from .config import DEFAULTS, normalise
 from .edge import SecurityHeaders
 from .edge import install as install_edge
+from .guard import gates
 from .guard.frames import install as install_guard
-from .guard.gates import READ_WAIT, Gate
 from .guard.hosts import HostGuard
 from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
@@ -170,8 +170,8 @@ def create_app(**config) -> Flask:
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
     # method replaced); innermost, the leaderboards' gate keeps the loop free for others
-    app.wsgi_app = Gate(  # type: ignore[method-assign]
-        app, app.wsgi_app, ("/api/leaderboard/",), app.config["READS_AT_ONCE"], READ_WAIT
+    app.wsgi_app = gates.Gate(  # type: ignore[method-assign]
+        app, app.wsgi_app, ("/api/leaderboard/",), app.config["READS_AT_ONCE"], gates.READ_WAIT
     )
     app.wsgi_app = HostGuard(  # type: ignore[method-assign]
         app.wsgi_app, app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"]
