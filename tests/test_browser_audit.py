@@ -1,4 +1,5 @@
-"""Browser: every page audited at a desktop and a phone width, one load per page and width.
+"""Browser: every page audited at a desktop and a phone width, one load per page and width,
+in the light theme and then the dark one.
 
 A play page's or editor's module script is held back until the page has painted
 without it: its layout shift (the sum of 'layout-shift' entries from the first paint
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from helpers.browser import ARTIFACTS
+from playwright.sync_api import expect
 
 from solver import catalogue
 
@@ -118,6 +120,15 @@ def test_page_passes_axe_fits_the_screen_and_its_csp(page, live_server, path, dr
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     found = serious(result["violations"])
     assert not found, "\n".join(found)
+    # the same page in the dark theme (the system's, as the page follows it by default)
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.screenshot(
+        path=str(ARTIFACTS / "audit" / name.replace(".png", "-dark.png")), full_page=True
+    )
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = serious(result["violations"])
+    assert not found, "dark theme:\n" + "\n".join(found)
     assert not blocked, "\n".join(blocked)
     if script:  # every shift from the first paint to here: drawing, fonts, answers
         shift = page.evaluate(SHIFT_SO_FAR)

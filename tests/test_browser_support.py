@@ -131,3 +131,68 @@ def test_tiles_slide_unless_the_player_asks_for_reduced_motion(browser, live_ser
         view.assert_no_errors()
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------------
+# themes
+
+#: the page's background and text as [r, g, b] lists, and <html data-theme>
+COLOURS = """() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const body = getComputedStyle(document.body);
+  return {
+    theme: document.documentElement.dataset.theme,
+    paper: rgb(body.backgroundColor),
+    ink: rgb(body.color),
+  };
+}"""
+
+
+def _lightness(rgb):
+    return sum(rgb) / (3 * 255)
+
+
+def _assert_theme(page, theme):
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    shown = page.evaluate(COLOURS)
+    paper, ink = _lightness(shown["paper"]), _lightness(shown["ink"])
+    if theme == "dark":
+        assert paper < 0.2 and ink > 0.8, shown
+    else:
+        assert paper > 0.8 and ink < 0.2, shown
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(
+    browser, live_server, width
+):
+    """Dark or light as the system says; a choice in the top bar wins, is written on
+    ``<html>`` by the server on the next page (no light flash), and "Auto" follows the
+    system again, also when it changes."""
+    context = browser.new_context(
+        color_scheme="dark", reduced_motion="reduce", viewport={"width": width, "height": 844}
+    )
+    try:
+        page = context.new_page()
+        view = GamePage(page, live_server).open("npuzzle", "1 2 3 4 5 6 0 7 8")
+        _assert_theme(page, "dark")
+        control = page.get_by_test_id("theme")
+        expect(control).to_have_value("system")
+        control.select_option("light")
+        _assert_theme(page, "light")
+
+        served = page.request.get(live_server + "/").text()  # the context's cookie goes too
+        assert '<html lang="en" data-theme="light">' in served
+        page.goto(live_server + "/")
+        _assert_theme(page, "light")
+        expect(control).to_have_value("light")
+
+        page.get_by_test_id("theme").select_option("system")
+        _assert_theme(page, "dark")
+        page.emulate_media(color_scheme="light")
+        _assert_theme(page, "light")
+        served = page.request.get(live_server + "/").text()
+        assert "data-theme" not in served.split(">", 2)[1]  # Auto: the stylesheet decides
+        view.assert_no_errors()
+    finally:
+        context.close()

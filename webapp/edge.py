@@ -137,6 +137,11 @@ class SecurityHeaders:
         return self.wsgi(environ, with_headers)
 
 
+#: the cookie ``js/theme.js`` keeps the reader's theme in, and the themes it may name
+THEME_COOKIE = "arcade_theme"
+THEMES = ("light", "dark")
+
+
 def install(app: Flask) -> None:
     """Compression, fingerprinted static URLs, security headers and error pages."""
     app.config.setdefault("COMPRESS_MIMETYPES", _COMPRESSED)
@@ -151,6 +156,14 @@ def install(app: Flask) -> None:
         return prefix + filename
 
     app.jinja_env.globals["asset"] = asset
+
+    @app.context_processor
+    def theme() -> dict:
+        """The theme the reader chose (its cookie, set by ``js/theme.js``), written on
+        ``<html>`` so the first paint has it; none: the page follows the system."""
+        chosen = request.cookies.get(THEME_COOKIE)
+        return {"theme": chosen if chosen in THEMES else None}
+
     app.extensions["static_fingerprint"] = fingerprint
 
     @app.get("/static/<string(length=12):stamp>/<path:filename>", endpoint="asset")
