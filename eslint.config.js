@@ -20,6 +20,14 @@ export default [
     },
   },
   {
+    files: ["templates/sw.js"], // the service worker: a classic script, its settings prepended
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "script",
+      globals: globals.serviceworker,
+    },
+  },
+  {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: {
       ecmaVersion: 2022,

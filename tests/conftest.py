@@ -128,10 +128,11 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    """Every page asks for reduced motion: pieces jump and nothing pulses, so Chromium
-    paints a frame per move instead of sixty a second (the browser tests' largest cost;
-    no test reads an animation). ``test_browser_support`` checks the motion itself."""
-    return {**browser_context_args, "reduced_motion": "reduce"}
+    """Every page gets :data:`helpers.browser.CONTEXT`: reduced motion and no service
+    worker (``test_browser_support`` and ``test_browser_offline`` check those two)."""
+    from helpers.browser import CONTEXT
+
+    return {**browser_context_args, **CONTEXT}
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from helpers.browser import GamePage, engine_solution
+from helpers.browser import CONTEXT, GamePage, engine_solution
 from playwright.sync_api import expect
 
 from solver import catalogue
@@ -53,7 +53,7 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     code = re.search(r"recovery code is (\S+):", ann.testid("player-note").inner_text())[1]
 
     # Ann on another browser: her recovery code, typed into the page, makes her Ann there
-    laptop = browser.new_context(reduced_motion="reduce")
+    laptop = browser.new_context(**CONTEXT)
     try:
         again = GamePage(laptop.new_page(), live_server).open("jugs", daily=1)
         again.testid("player-restore").locator("summary").click()
@@ -78,7 +78,7 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     finally:
         laptop.close()
 
-    other = browser.new_context(reduced_motion="reduce")
+    other = browser.new_context(**CONTEXT)
     try:
         bob_page = other.new_page()
         assert bob_page.request.post(f"{live_server}/api/player", data={"name": "Bob"}).ok

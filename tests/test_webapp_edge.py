@@ -1,9 +1,11 @@
 """The HTTP edge: compression, fingerprinted static URLs, security headers, error pages."""
 
 import gzip
+import json
 import re
 import socket
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from gunicorn.http.errors import LimitRequestLine
@@ -28,16 +30,19 @@ def client(app):
 
 
 class Scripts(HTMLParser):
-    """Every <script>'s attributes, and the page's asset URLs."""
+    """Every <script>'s attributes, the page's asset URLs and its manifest's."""
 
     def __init__(self):
         super().__init__()
-        self.scripts, self.urls = [], []
+        self.scripts, self.urls, self.manifests = [], [], []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "script":
             self.scripts.append(attrs)
+        if tag == "link" and attrs.get("rel") == "manifest":
+            self.manifests.append(attrs["href"])  # made by the app, naming today's icons
+            return
         url = attrs.get("src") or (attrs.get("href") if tag == "link" else None)
         if url:
             self.urls.append(url)
@@ -69,6 +74,40 @@ def test_every_asset_a_page_loads_is_fingerprinted_and_cached_for_a_year(client,
         assert response.status_code == 200, url
         assert response.cache_control.max_age == LONG_CACHE
         assert response.cache_control.immutable
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_names_the_manifest_whose_icons_are_todays_files(client, app, path):
+    stamp = app.extensions["static_fingerprint"]
+    assert parsed(client.get(path)).manifests == ["/manifest.webmanifest"]
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    icons = manifest.get_json()["icons"]
+    assert [icon["sizes"] for icon in icons] == ["192x192", "512x512"]
+    for icon in icons:
+        assert icon["src"].startswith(f"/static/{stamp}/")
+        assert client.get(icon["src"]).status_code == 200
+
+
+def test_the_service_worker_keeps_every_static_file_and_the_free_pages(client, app):
+    """``/sw.js`` (scope ``/``) precaches today's fingerprinted files and the pages that
+    open no ranked attempt, and is revalidated so a deploy's worker is seen at once."""
+    stamp = app.extensions["static_fingerprint"]
+    worker = client.get("/sw.js")
+    assert worker.mimetype == "text/javascript" and worker.cache_control.no_cache
+    body = worker.get_data(as_text=True)
+    first, _script = body.split("\n", 1)
+    kept = json.loads(first.removeprefix("self.ARCADE_OFFLINE = ").removesuffix(";"))["precache"]
+    folder = Path(app.static_folder)
+    files = {
+        f"/static/{stamp}/{p.relative_to(folder).as_posix()}"
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
+    assert files <= set(kept)
+    assert "/" in kept and "/play/klotski" in kept
+    assert not [url for url in kept if "level=" in url or "daily=" in url]
+    assert client.get("/offline").status_code == 200
 
 
 def test_unfingerprinted_and_stale_static_urls_are_revalidated(client):

@@ -33,6 +33,7 @@ from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
 from .http.api import api
 from .http.health import health
+from .http.offline import offline
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
@@ -160,6 +161,7 @@ def create_app(**config) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(health)
+    app.register_blueprint(offline)
     init_players(app, migrate=app.config["MIGRATE_AT_START"])
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]

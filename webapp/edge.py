@@ -20,7 +20,15 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flask import Flask, Response, jsonify, render_template, request, send_from_directory
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 
@@ -63,6 +71,11 @@ ERROR_TEXT = {
     500: ("Something went wrong", "The arcade could not answer this request."),
     503: ("Busy", "The arcade is busy; try again in a few seconds."),
 }
+
+
+def asset_url(filename: str) -> str:
+    """A static file's fingerprinted URL (``asset`` in templates) for Python code."""
+    return f"/static/{current_app.extensions['static_fingerprint']}/{filename}"
 
 
 def static_fingerprint(folder: Path) -> str:
@@ -150,12 +163,7 @@ def install(app: Flask) -> None:
     Compress(app)
     folder = Path(app.static_folder or "static")
     fingerprint = static_fingerprint(folder)
-    prefix = f"/static/{fingerprint}/"
-
-    def asset(filename: str) -> str:
-        return prefix + filename
-
-    app.jinja_env.globals["asset"] = asset
+    app.jinja_env.globals["asset"] = asset_url
 
     @app.context_processor
     def theme() -> dict:

@@ -5,6 +5,7 @@
 import { clockText } from "./clock.js";
 import { Coach } from "./coach/coach.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
+import { solverReachable } from "./online.js";
 import { positionLink } from "./share.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -28,6 +29,7 @@ export class Panel {
     this.coach = new Coach(ctrl);
     this.shownRefusals = 0;
     this.refusal = null; // the server's reason while it refuses this player
+    this.up = null; // the solver link: null while it first connects
   }
 
   /** Redraw everything from the controller's state. */
@@ -129,6 +131,8 @@ export class Panel {
       return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
         : "Now unsolvable: undo or restart.";
     }
+    if (this.up === false && ctrl.hintWanted) return "The hint waits for the solver: the connection is down. Keep playing meanwhile.";
+    if (this.up === false && ctrl.solving) return "Solve waits for the solver: the connection is down. It starts once the connection is back.";
     if (ctrl.notice) return ctrl.notice;
     if (ctrl.solving) return "Looking for the shortest solution…";
     if (ctrl.playback.playing) {
@@ -192,15 +196,19 @@ export class Panel {
   tick() {
     const ctrl = this.ctrl;
     $("timer").textContent = clockText(ctrl.clock.ms);
-    if (ctrl.solving && ctrl.progressText === "searching…") {
+    if (ctrl.solving && this.up === false) {
+      $("progress").textContent = "waiting for the connection to the solver…";
+    } else if (ctrl.solving && ctrl.progressText === "searching…") {
       $("progress").textContent = `searching… ${((performance.now() - ctrl.solveStarted) / 1000).toFixed(1)} s`;
     }
   }
 
   /** The link's state; `refusal` ("The server is full; trying again in N s") takes the status line. */
   connection(up, refusal = null) {
-    const changed = refusal !== this.refusal;
+    const changed = refusal !== this.refusal || up !== this.up;
     this.refusal = up ? null : refusal;
+    this.up = up;
+    solverReachable(up || Boolean(refusal)); // a full server is reachable: it said why
     const node = $("connection");
     if (node) {
       node.dataset.up = up ? "true" : "false";

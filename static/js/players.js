@@ -5,19 +5,31 @@
 // only, so a name can never become markup. The browser's own progress
 // (progress.js) is sent once, so nothing kept before players existed is lost.
 
+import { backOnline } from "./online.js";
+
 const PROGRESS_STORE = "arcade-progress-v1";
 // a result the server could not take for a moment (503, e.g. its database restarting)
-// is kept and sent again after its Retry-After, this many times at most
+// is kept and sent again after its Retry-After, this many times at most; one made
+// offline waits for the browser to be online again, however long
 const RESEND_ATTEMPTS = 8;
 const IMPORTED_FLAG = "arcade-progress-imported";
 
 async function call(method, url, body) {
-  const reply = await fetch(url, {
-    method,
-    credentials: "same-origin",
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let reply;
+  try {
+    reply = await fetch(url, {
+      method,
+      credentials: "same-origin",
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    // no answer at all: offline, or the server is gone; the caller may wait and resend
+    const error = new Error("the server cannot be reached");
+    error.unreachable = true;
+    error.retryAfter = 10;
+    throw error;
+  }
   let data = {};
   try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
   if (!reply.ok) {
@@ -145,6 +157,13 @@ export class Players {
         return;
       } catch (error) {
         this.section.hidden = false;
+        if (error.unreachable && !navigator.onLine) {
+          // offline: kept, however long, and sent when the browser is back online
+          attempt -= 1;
+          standing.textContent = "Not recorded yet: you are offline. It is sent when the connection is back.";
+          await backOnline();
+          continue;
+        }
         if (!error.retryAfter || attempt >= RESEND_ATTEMPTS) {
           ctrl.settle();
           standing.textContent = `Not recorded: ${error.message}`;

@@ -13,6 +13,11 @@ from playwright.sync_api import expect
 from solver.engine import analyse_board, solve_board
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+#: what every test's browser context asks for: reduced motion (pieces jump and nothing
+#: pulses, so Chromium paints a frame per move, not sixty a second; no test reads an
+#: animation) and no service worker (page.route never sees what a worker fetches, and
+#: a test expects the network it sees); the tests of motion and offline play opt in
+CONTEXT = {"reduced_motion": "reduce", "service_workers": "block"}
 DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
 
 

@@ -1,0 +1,58 @@
+// The arcade's service worker, scope "/" (served by webapp/http/offline.py, which
+// puts its settings on self.ARCADE_OFFLINE in a line before this file). It keeps
+// every static file and the free pages from its install, and each page a player
+// opens as it is opened, so the lobby, the games and every puzzle opened before
+// open and play offline. Static files are fingerprinted: cache first. Pages: the
+// network first (a ranked page opens its attempt on the server), the kept copy when
+// the network fails. Nothing else (the API, the socket) passes through here.
+
+const { version: VERSION, precache: PRECACHE, offlinePage: OFFLINE_PAGE } = self.ARCADE_OFFLINE;
+const CACHE = `arcade-${VERSION}`;
+const PAGES = "arcade-pages"; // pages opened, kept across deploys (their files are kept too)
+const KEPT_PAGES = 100;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("arcade-") && name !== CACHE && name !== PAGES) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+function isPage(url) {
+  return url.pathname === "/" || url.pathname.startsWith("/play/") || url.pathname.startsWith("/editor/");
+}
+
+async function cacheFirst(request) {
+  return (await caches.match(request)) || fetch(request);
+}
+
+async function keep(request, response) {
+  const cache = await caches.open(PAGES);
+  await cache.put(request, response);
+  const kept = await cache.keys();
+  for (const old of kept.slice(0, Math.max(0, kept.length - KEPT_PAGES))) await cache.delete(old);
+}
+
+async function networkFirst(event) {
+  try {
+    const response = await fetch(event.request);
+    if (response.ok) event.waitUntil(keep(event.request, response.clone()));
+    return response;
+  } catch {
+    return (await caches.match(event.request)) || (await caches.match(OFFLINE_PAGE)) || Response.error();
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) event.respondWith(cacheFirst(request));
+  else if (request.mode === "navigate" && isPage(url)) event.respondWith(networkFirst(event));
+});
