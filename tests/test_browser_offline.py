@@ -2,7 +2,8 @@
 at ``/sw.js`` (scope ``/``), and play with the network gone: the lobby, a game's page
 and a daily opened before open from the worker's cache and play with undo and redo,
 the banner says the server is unreachable, Hint says why it waits, and a daily
-finished offline is sent, and ranked, once the connection is back.
+finished offline (and reloaded offline) is sent, and ranked, once the connection is
+back.
 
 These contexts allow service workers (every other test's blocks them: see
 ``helpers.browser.CONTEXT``).
@@ -70,6 +71,9 @@ def test_the_arcade_installs_and_plays_offline(browser, live_server, width):
         view.wait_state(states[1])
         for move, after in zip(moves[1:], states[2:], strict=True):
             _pour(view, move, after)
+        view.wait_status("solved")
+        expect(view.testid("standing")).to_contain_text("offline", timeout=5_000)
+        page.reload()  # the finished line is kept on the page's address, and so is its result
         view.wait_status("solved")
         expect(view.testid("standing")).to_contain_text("offline", timeout=5_000)
 
