@@ -25,6 +25,7 @@ from . import catalogue
 from .core.errors import BoardError
 from .core.game import Option
 from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
+from .core.search import ALGORITHMS
 from .engine import solve_board
 
 if TYPE_CHECKING:
@@ -128,6 +129,12 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--seconds", type=seconds, help="give up after this many seconds")
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
+    solve.add_argument(
+        "--algorithm",
+        choices=list(ALGORITHMS),
+        help="search with this algorithm over the rules (default: the game's best:"
+        " its tables and compiled searches)",
+    )
     solve.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -237,7 +244,14 @@ def run_solve(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     progress = _StderrProgress(show)
     options = {name: getattr(args, name, None) for name in _declared_options([args.puzzle])}
-    report = solve_board(args.puzzle, args.board, budget=budget, progress=progress, **options)
+    report = solve_board(
+        args.puzzle,
+        args.board,
+        budget=budget,
+        progress=progress,
+        algorithm=args.algorithm,
+        **options,
+    )
     progress.finish()
     if args.json:
         import json  # only for --json: a few ms of start-up otherwise

@@ -8,16 +8,17 @@ dicts in the shape of the CLI's ``--json`` and the Socket.IO
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import catalogue
 from .core.coach import rate_moves
 from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
-from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel
-from .core.search import OnProgress
+from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
+from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 
 MAX_BOARD_CHARS = 2000
@@ -50,9 +51,15 @@ def solve_board(
     budget: Budget | None = None,
     cancel: Cancel | None = None,
     progress: OnProgress | None = None,
+    algorithm: str | None = None,
     **options: Any,
 ) -> SolveReport:
     """Solve ``board`` and describe the outcome as a JSON-ready dict.
+
+    ``algorithm`` names one of :data:`~solver.core.search.ALGORITHMS` (``bfs``,
+    ``dfs``, ``bidirectional``, ``astar``, ``idastar``) run over the game's rules and
+    heuristic; None (the default) is the game's own best strategy (its tables and
+    compiled searches). A name that cannot search the game raises :class:`BoardError`.
 
     Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
     lower_bound (proven: no solution is shorter; None when unknown), moves
@@ -60,6 +67,13 @@ def solve_board(
     {nodes, seconds}, message.
     """
     domain, state = parse_board(puzzle, board, **options)
+    search: Callable[..., SearchResult[Any, Any]] = domain.solve
+    if algorithm is not None:
+        unfit = unfit_algorithm(domain, algorithm)
+        if unfit:
+            raise BoardError(unfit)
+        search = functools.partial(ALGORITHMS[algorithm], domain)
+
     canonical_board = domain.format(state)
     report: SolveReport = {
         "puzzle": puzzle,
@@ -85,7 +99,7 @@ def solve_board(
             }
         )
         return report
-    result = domain.solve(state, budget=budget, cancel=cancel, progress=progress)
+    result = search(state, budget=budget, cancel=cancel, progress=progress)
     report["status"] = result.status
     report["message"] = result.message
     report["stats"] = {"nodes": result.nodes, "seconds": round(result.seconds, 4)}

@@ -427,6 +427,9 @@ def _bounded_dfs(
     return None, next_bound
 
 
+# -- by name --------------------------------------------------------------------
+
+#: every search above by the name the CLI, the Python API and the lab use
 ALGORITHMS: dict[str, Search] = {
     "bfs": breadth_first,
     "dfs": depth_first,
@@ -434,3 +437,13 @@ ALGORITHMS: dict[str, Search] = {
     "astar": astar,
     "idastar": ida_star,
 }
+
+
+def unfit_algorithm(domain: Domain[S, M], name: str) -> str | None:
+    """Why ``name`` cannot search ``domain`` (None when it can): an unknown name, or
+    a backward search over moves that cannot be undone."""
+    if name not in ALGORITHMS:
+        return f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}"
+    if name == "bidirectional" and not domain.reversible:
+        return f"bidirectional search needs moves that can be undone; {domain.name} moves cannot"
+    return None
