@@ -5,17 +5,22 @@ solver's own parser judges the board, so the editor shows exactly the CLI's
 one-line messages ("piece B is not a rectangle", "colour R has 5 units, tubes
 hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
 a short, budgeted analysis in a worker process (503 when they are all busy).
-Bad requests get 400 with {ok: false, error}.
+``GET /api/graph/<game>?board=`` is the whole state space reachable from a board
+(:mod:`solver.core.space`), made and compressed in a worker process; over its
+100,000 positions a 413. Bad requests get 400 with {ok: false, error}.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+import gzip
+
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from solver.core.errors import BoardError
+from solver.core.space import SpaceTooLarge
 from solver.engine import parse_board
 
-from ..jobs.model import CHECK, TaskRequest
+from ..jobs.model import CHECK, GRAPH, TaskRequest
 from ..puzzle_request import BadRequest, PuzzleRequest, read_json_body
 from .links import play_url
 
@@ -65,3 +70,26 @@ def check():
         except BoardError as err:
             raise BadRequest(str(err)) from None
     return jsonify(reply)
+
+
+@api.get("/graph/<name>")
+def graph(name: str):
+    """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}`` for ``?board=``
+    (the game's options as further parameters)."""
+    asked = PuzzleRequest.from_fields({**request.args.to_dict(), "game": name})
+    task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
+    try:
+        made = current_app.extensions["jobs"].page_task(
+            GRAPH, task, current_app.config["GRAPH_SECONDS"]
+        )
+    except SpaceTooLarge as err:
+        raise BadRequest(str(err), 413) from None
+    except BoardError as err:
+        raise BadRequest(str(err)) from None
+    if "gzip" in request.accept_encodings:  # sent as the worker compressed it
+        response = Response(made["gzip"], mimetype="application/json")
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(gzip.decompress(made["gzip"]), mimetype="application/json")
+    response.vary.add("Accept-Encoding")
+    return response

@@ -22,13 +22,14 @@ from ..protocol import RequestId
 class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
-    two tasks: a generated level and the editor's solvability check; and the replay of
-    a submitted line (:mod:`webapp.players.api`)."""
+    tasks: a generated level, the editor's solvability check and a state space's
+    graph; and the replay of a submitted line (:mod:`webapp.players.api`)."""
 
     ANALYSE = "analyse"
     SOLVE = "solve"
     GENERATE = "generate"
     CHECK = "check"
+    GRAPH = "graph"
     REPLAY = "replay"
 
 
@@ -46,6 +47,7 @@ class LaneName(StrEnum):
 
 #: the members by their short names, as the job modules use them
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
+GRAPH = Kind.GRAPH
 REPLAY = Kind.REPLAY
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
 REPLAY_LANE = LaneName.REPLAY

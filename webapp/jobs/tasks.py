@@ -1,4 +1,5 @@
-"""Work that HTTP requests need: a generated level, the editor's check, a line's replay.
+"""Work that HTTP requests need: a generated level, the editor's check, a state space's
+graph, a line's replay.
 
 They used to run in the request thread, where a few of them at once stalled
 every socket of the web process. Now a page asks the job core
@@ -9,6 +10,8 @@ that process runs; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,9 +19,19 @@ from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.replay import ReplayTooSlow, replay_line
 from solver.core.results import Budget
+from solver.core.space import SpaceTooLarge, state_space
 from solver.engine import analyse_board
 
-from .model import CHECK, GENERATE, REPLAY, TASK_SLOW_MESSAGE, Payload, TaskRefused, TaskRequest
+from .model import (
+    CHECK,
+    GENERATE,
+    GRAPH,
+    REPLAY,
+    TASK_SLOW_MESSAGE,
+    Payload,
+    TaskRefused,
+    TaskRequest,
+)
 
 CHECK_NODES = 400_000
 
@@ -33,14 +46,17 @@ def task_result(answer: tuple[str, Payload] | None) -> dict[str, Any]:
         return dict(payload)
     if event == "refused":
         raise BoardError(payload["message"])
+    if event == "too large":
+        raise SpaceTooLarge(payload["message"])
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)
 
 
 def page_search(
     kind: str, request: TaskRequest, seconds: float, cancel: Callable[[], bool] | None = None
 ) -> tuple[str, dict]:
-    """``("done", result)``, ``("refused", {message})`` for a bad request, or
-    ``("error", {message})`` for a replay over its budget."""
+    """``("done", result)``, ``("refused", {message})`` for a bad request, ``("too
+    large", {message})`` for a state space over its limit, or ``("error", {message})``
+    for a replay over its budget."""
     game = catalogue.get(request.game)
     args = request.args
     try:
@@ -63,6 +79,14 @@ def page_search(
             return "done", {
                 key: analysis[key] for key in ("solvable", "distance", "optimal", "message")
             }
+        if kind == GRAPH:
+            domain = game.make_domain(**args["options"])
+            space = state_space(domain, domain.parse(args["board"]), cancel=cancel)
+            # serialised and compressed here: the web process only passes the bytes on
+            body = json.dumps(space.payload(), separators=(",", ":")).encode()
+            return "done", {"gzip": gzip.compress(body, 6), "positions": len(space.boards)}
+    except SpaceTooLarge as err:
+        return "too large", {"message": str(err)}
     except BoardError as err:
         return "refused", {"message": str(err)}
     except ReplayTooSlow as err:
