@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test js-test cold-tables browser-tests untimed-tests docs audit bench leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev lint test js-test cold-tables chromium page-audit browser-tests untimed-tests docs audit bench leaderboard-bench load soak capacity serving cluster clean
 
 # pip compiles nothing ahead (--no-compile): Python compiles what is imported, once,
 # instead of every module of every package (16 s of a fresh make test's set-up)
@@ -53,9 +53,10 @@ lint: $(VENV)/.test-installed node_modules/.installed
 	npx --no-install eslint .
 
 # Three steps, each using both cores:
-# 1. the Python and npm installs side by side, then lint and the JS unit tests (Node's
-#    own runner, tests/js) beside the cold table builds (one core for about a minute on
-#    a fresh checkout; they fill the table folder every later test reads);
+# 1. the Python and npm installs side by side, then the cold table builds (one core for
+#    about a minute and a half on a fresh checkout; they fill the table folder every
+#    later test reads) beside lint, the JS unit tests (Node's own runner, tests/js) and
+#    the browser audit of every page (it needs only the small tables, and builds them);
 # 2. the browser tests beside the other untimed tests: two pytest processes, each with
 #    its own servers, PostgreSQL and Chromium (pytest-xdist split files blindly, and its
 #    workers each started every server);
@@ -66,8 +67,7 @@ PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q
 UNTIMED := not cold_tables and not serial
 
 test:
-	$(MAKE) --no-print-directory -j2 --output-sync=target lint js-test cold-tables
-	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+	$(MAKE) --no-print-directory -j2 --output-sync=target cold-tables lint js-test page-audit
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
 	bash scripts/ensure-postgres.sh
@@ -81,13 +81,22 @@ js-test: node_modules/.installed
 cold-tables: $(VENV)/.test-installed
 	$(PYTEST) -m cold_tables
 
+chromium: $(VENV)/.test-installed
+	PYTHON=$(PY) bash scripts/ensure-chromium.sh
+
+# axe, the layout and the CSP of every page, in both themes and at both widths
+PAGE_AUDIT := tests/test_browser_audit.py
+page-audit: chromium node_modules/.installed
+	$(PYTEST) -m "$(UNTIMED)" $(PAGE_AUDIT)
+
 # the browser tests alone took 6 minutes beside the others' 10: these solver modules
 # (no server, no timing) join the browser tests to even the two out
 BESIDE_BROWSERS := tests/test_bench.py tests/test_klotski_compiled.py \
 	tests/test_npuzzle_packed.py tests/test_npuzzle_compiled.py
 
-browser-tests: $(VENV)/.test-installed
-	$(PYTEST) -m "$(UNTIMED)" tests/test_browser_*.py $(BESIDE_BROWSERS)
+browser-tests: chromium
+	$(PYTEST) -m "$(UNTIMED)" $(filter-out $(PAGE_AUDIT),$(wildcard tests/test_browser_*.py)) \
+		$(BESIDE_BROWSERS)
 
 untimed-tests: $(VENV)/.test-installed
 	$(PYTEST) -m "not browser and $(UNTIMED)" $(addprefix --ignore=,$(BESIDE_BROWSERS))
