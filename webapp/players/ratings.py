@@ -36,7 +36,7 @@ TAU = 0.75
 #: an attempt still open this long is abandoned (scores 0)
 ABANDON_SECONDS = 30 * 60
 #: a puzzle's starting rating from its proven length spans this range (easiest, hardest)
-GRADE_LOW, GRADE_HIGH = 800.0, 2200.0
+GRADE_LOW, GRADE_HIGH = 600.0, 2800.0
 #: how sure a graded start is: a proven length says much, not everything
 PUZZLE_DEVIATION = 200.0
 #: "easier" and "harder" move the wanted rating by this much (lichess)

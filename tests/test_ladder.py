@@ -1,0 +1,126 @@
+"""The ladder through the HTTP API: ratings for players and puzzles, the next puzzle.
+
+Every line sent is the solver's shortest (:func:`solver.engine.solve_board`), replayed
+by the server; a weaker player's is the same with a detour of three out-and-back
+steps at the start, 6 moves over on any board (every board has a neighbour, so
+"6 over" is possible even on a 1-move puzzle).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers.players import build_app, count
+
+from solver.engine import solve_board
+from webapp.storage.models import LadderGame, Result
+
+OVER = 6
+
+
+def line(puzzle: dict, over: int = 0) -> dict:
+    options = {k: v for k, v in puzzle["options"].items() if v is not None}
+    states = solve_board(puzzle["game"], puzzle["board"], **options)["states"]
+    assert len(states) - 1 == puzzle["shortest"]
+    detour = [states[0], states[1]] * (over // 2)
+    return {
+        "game": puzzle["game"],
+        "board": puzzle["board"],
+        "options": puzzle["options"],
+        "states": detour + states,
+        "seconds": 20,
+        "assisted": False,
+    }
+
+
+def rating(client, game="npuzzle") -> dict:
+    return client.get("/api/player").get_json()["ratings"][game]
+
+
+@pytest.fixture
+def sqlite_app(tmp_path, clock):
+    app = build_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", clock, tmp_path)
+    yield app
+    app.extensions["players"].db.close()
+
+
+def test_an_optimal_player_climbs_past_one_six_moves_over(sqlite_app, clock):
+    strong, weak = sqlite_app.test_client(), sqlite_app.test_client()
+    served: dict[str, list[dict]] = {"strong": [], "weak": []}
+    for _round in range(25):
+        for name, client, over in (("strong", strong, 0), ("weak", weak, OVER)):
+            puzzle = client.get("/api/ladder/npuzzle").get_json()
+            served[name].append(puzzle)
+            clock.wait(30)
+            got = client.post("/api/results", json=line(puzzle, over))
+            assert got.status_code == 201, got.get_json()
+            reply = got.get_json()
+            assert reply["ranked"] is True and reply["length"] == puzzle["shortest"] + over
+            assert reply["rating"]["before"] == round(puzzle["rating"])
+    for name in served:  # never the same puzzle twice to one player
+        boards = [p["board"] for p in served[name]]
+        assert len(set(boards)) == len(boards)
+    high, low = rating(strong), rating(weak)
+    print({"strong": high, "weak": low})
+    assert high["attempts"] == low["attempts"] == 25
+    assert high["rating"] - low["rating"] >= 150
+    # and the strong one is now served harder puzzles
+    nxt = {
+        name: c.get("/api/ladder/npuzzle").get_json()
+        for name, c in (("strong", strong), ("weak", weak))
+    }
+    assert nxt["strong"]["puzzle_rating"] > nxt["weak"]["puzzle_rating"]
+    assert nxt["strong"]["shortest"] > nxt["weak"]["shortest"]
+    last = {name: sum(p["shortest"] for p in served[name][-5:]) for name in served}
+    assert last["strong"] > last["weak"]
+
+
+def test_easier_and_harder_shift_the_puzzle_served(sqlite_app):
+    # two new players (one's second request would abandon the first: a lower rating)
+    easier = sqlite_app.test_client().get("/api/ladder/npuzzle?shift=easier").get_json()
+    client = sqlite_app.test_client()
+    harder = client.get("/api/ladder/npuzzle?shift=harder").get_json()
+    assert easier["rating"] == harder["rating"] == 1500
+    assert easier["puzzle_rating"] < 1300 and harder["puzzle_rating"] > 1700
+    assert easier["shortest"] < harder["shortest"]
+    refused = client.get("/api/ladder/npuzzle?shift=sideways")
+    assert refused.status_code == 400 and "shift" in refused.get_json()["error"]
+    assert client.get("/api/ladder/chess").status_code in (400, 404)
+
+
+def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, clock):
+    """On SQLite and PostgreSQL: a forged line is refused and stores nothing; the first
+    result moves the rating; a second moves nothing; a new request abandons the open
+    puzzle (0); and so does half an hour gone."""
+    client = players_app.test_client()
+    puzzle = client.get("/api/ladder/jugs").get_json()
+    assert (puzzle["rating"], puzzle["deviation"]) == (1500, 350)
+    body = line(puzzle)
+    forged = {**body, "states": [body["states"][0], body["states"][-1]]}
+    if puzzle["shortest"] > 1:
+        refused = client.post("/api/results", json=forged)
+        assert refused.status_code == 400 and refused.get_json()["error"]
+    assert count(players_app, Result) == 0
+    assert client.get("/api/player").get_json()["ratings"] == {}
+
+    first = client.post("/api/results", json=body).get_json()
+    assert first["ranked"] and first["rating"]["after"] > first["rating"]["before"] == 1500
+    after = rating(client, "jugs")
+    assert after["attempts"] == 1 and after["rating"] == first["rating"]["after"]
+    again = client.post("/api/results", json=line(puzzle, 2))
+    assert again.status_code == 201 and again.get_json()["ranked"] is False
+    assert again.get_json()["rating"] == first["rating"]  # the one move, not another
+    assert rating(client, "jugs") == after
+
+    # abandoned: another request while one is open scores it 0
+    client.get("/api/ladder/jugs")
+    client.get("/api/ladder/jugs")
+    dropped = rating(client, "jugs")
+    assert dropped["attempts"] == 2 and dropped["rating"] < after["rating"]
+    # abandoned: half an hour gone, then solved: still 0
+    late = client.get("/api/ladder/jugs").get_json()
+    clock.wait(31 * 60)
+    reply = client.post("/api/results", json=line(late)).get_json()
+    assert reply["rating"]["after"] < reply["rating"]["before"]
+    with players_app.extensions["players"].db.session() as session:
+        scores = [g.score for g in session.query(LadderGame).order_by(LadderGame.id)]
+    assert scores == [1.0, 0.0, 0.0, 0.0]
