@@ -90,15 +90,15 @@ def test_easier_and_harder_shift_the_puzzle_served(sqlite_app):
 def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, clock):
     """On SQLite and PostgreSQL: a forged line is refused and stores nothing; the first
     result moves the rating; a second moves nothing; a new request abandons the open
-    puzzle (0); and so does half an hour gone."""
+    puzzle (0); so does half an hour gone; an assisted solve scores 0 too."""
     client = players_app.test_client()
     puzzle = client.get("/api/ladder/jugs").get_json()
     assert (puzzle["rating"], puzzle["deviation"]) == (1500, 350)
     body = line(puzzle)
     forged = {**body, "states": [body["states"][0], body["states"][-1]]}
-    if puzzle["shortest"] > 1:
-        refused = client.post("/api/results", json=forged)
-        assert refused.status_code == 400 and refused.get_json()["error"]
+    assert puzzle["shortest"] > 1  # so start-then-solved skips moves
+    refused = client.post("/api/results", json=forged)
+    assert refused.status_code == 400 and refused.get_json()["error"]
     assert count(players_app, Result) == 0
     assert client.get("/api/player").get_json()["ratings"] == {}
 
@@ -121,6 +121,10 @@ def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, cloc
     clock.wait(31 * 60)
     reply = client.post("/api/results", json=line(late)).get_json()
     assert reply["rating"]["after"] < reply["rating"]["before"]
+    # assisted: solved optimally with help, scored 0
+    helped = client.get("/api/ladder/jugs").get_json()
+    reply = client.post("/api/results", json={**line(helped), "assisted": True}).get_json()
+    assert reply["ranked"] is False and reply["rating"]["after"] < reply["rating"]["before"]
     with players_app.extensions["players"].db.session() as session:
         scores = [g.score for g in session.query(LadderGame).order_by(LadderGame.id)]
-    assert scores == [1.0, 0.0, 0.0, 0.0]
+    assert scores == [1.0, 0.0, 0.0, 0.0, 0.0]
