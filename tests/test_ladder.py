@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from helpers.players import build_app, count
 
+from solver import catalogue
 from solver.engine import solve_board
 from webapp.storage.models import LadderGame, Result
 
@@ -128,3 +129,18 @@ def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, cloc
     with players_app.extensions["players"].db.session() as session:
         scores = [g.score for g in session.query(LadderGame).order_by(LadderGame.id)]
     assert scores == [1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_every_game_has_a_ladder_and_its_puzzles_replay(sqlite_app):
+    client = sqlite_app.test_client()
+    for game in catalogue.games():
+        puzzle = client.get(f"/api/ladder/{game}").get_json()
+        assert puzzle["game"] == game and puzzle["rating"] == 1500, puzzle
+        if game == "klotski":  # shipped levels: their lengths are the packs' own
+            assert puzzle["level"]
+            continue
+        reply = client.post("/api/results", json=line(puzzle)).get_json()
+        assert reply["optimal"] and reply["rating"]["after"] > 1500, reply
+    assert set(client.get("/api/player").get_json()["ratings"]) == set(catalogue.games()) - {
+        "klotski"
+    }

@@ -79,12 +79,10 @@ def _levels_range(game: type[Game]) -> tuple[int, int]:
 
 
 def plan(game: type[Game]) -> Plan:
-    """The N-puzzle's 3x3 (every distance proven, 1-31 moves) and water sort's deals
-    (about 3 moves a colour) are generated; the others climb their shipped levels."""
-    if game.name == "npuzzle":
-        return Plan(1, 31, lambda length: {"size": 3, "distance": length})
-    if game.name == "watersort":
-        return Plan(6, 30, lambda length: {"colours": min(9, max(3, round((length + 1) / 3.2)))})
+    """A game declaring :attr:`~solver.core.game.Game.ladder_lengths` has its ladder
+    puzzles generated; the others climb their shipped levels."""
+    if game.ladder_lengths is not None:
+        return Plan(*game.ladder_lengths, game.ladder_params)
     return Plan(*_levels_range(game))
 
 
