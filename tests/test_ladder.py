@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.players import build_app, count
+from helpers.sockets import Inbox
 
 from solver import catalogue
 from solver.engine import solve_board
@@ -144,3 +145,19 @@ def test_every_game_has_a_ladder_and_its_puzzles_replay(sqlite_app):
     assert set(client.get("/api/player").get_json()["ratings"]) == set(catalogue.games()) - {
         "klotski"
     }
+
+
+def test_asking_the_server_about_a_ladder_puzzle_scores_it_zero(sqlite_app):
+    """The ranked-play machinery: the player's socket asked ``analyse`` about the open
+    ladder puzzle, so its optimal line, sent as unaided, is assisted and scores 0."""
+    client = sqlite_app.test_client()
+    puzzle = client.get("/api/ladder/npuzzle").get_json()
+    body = line(puzzle)
+    socket = sqlite_app.extensions["socketio"].test_client(sqlite_app, flask_test_client=client)
+    inbox = Inbox(socket)
+    socket.emit("analyse", {"game": "npuzzle", "board": body["states"][1]})
+    inbox.wait("analysis", timeout=30)
+    socket.disconnect()
+    reply = client.post("/api/results", json=body).get_json()
+    assert (reply["ranked"], reply["assisted"]) == (False, True)
+    assert reply["rating"]["after"] < reply["rating"]["before"] == 1500
