@@ -228,14 +228,13 @@ def _score(session: Session, game: LadderGame, score: float) -> None:
     )
 
 
-def _abandon(session: Session, player_id: int, game: str, now: dt.datetime, all_open: bool) -> None:
-    """Score 0 the player's open ladder games of ``game``: every one (a new request
-    while one is open), or those opened :data:`ABANDON_SECONDS` ago."""
+def _abandon(session: Session, player_id: int, game: str) -> None:
+    """Score 0 the player's open ladder games of ``game`` (a new request while one is
+    open). One open over :data:`ABANDON_SECONDS` needs nothing sooner: its result
+    (:func:`finish`) or the next request scores it 0 all the same."""
     query = select(LadderGame).where(
         LadderGame.player_id == player_id, LadderGame.game == game, LadderGame.score.is_(None)
     )
-    if not all_open:
-        query = query.where(LadderGame.opened <= now - dt.timedelta(seconds=ABANDON_SECONDS))
     for row in session.scalars(query).all():
         _score(session, row, 0.0)
 
@@ -342,7 +341,7 @@ def serve(
     how = plan(game)
     add_levels(db, game)
     with db.writing() as session:
-        _abandon(session, player_id, game.name, now, all_open=True)
+        _abandon(session, player_id, game.name)
     with db.session() as session:
         rating = player_rating(session, player_id, game.name)
     target = wanted(rating, _shift(shift))
