@@ -8,13 +8,18 @@ steps at the start, 6 moves over on any board (every board has a neighbour, so
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers.players import build_app, count
 from helpers.sockets import Inbox
 
 from solver import catalogue
 from solver.engine import solve_board
+from webapp.storage import Database
+from webapp.storage.checks import BackupRefused
 from webapp.storage.models import LadderGame, Result
+from webapp.storage.operations import backup, restore
 
 OVER = 6
 
@@ -161,3 +166,24 @@ def test_asking_the_server_about_a_ladder_puzzle_scores_it_zero(sqlite_app):
     reply = client.post("/api/results", json=body).get_json()
     assert (reply["ranked"], reply["assisted"]) == (False, True)
     assert reply["rating"]["after"] < reply["rating"]["before"] == 1500
+
+
+def test_a_backup_with_a_ladder_result_restores_and_its_shortest_is_proven(sqlite_app, tmp_path):
+    """A generated ladder board is neither a daily nor a level: ``db restore`` proves its
+    shortest with the solver, so the ranked result comes back and a forged one does not."""
+    client = sqlite_app.test_client()
+    puzzle = client.get("/api/ladder/npuzzle").get_json()
+    assert client.post("/api/results", json=line(puzzle)).get_json()["ranked"]
+    path = tmp_path / "backup.json"
+    backup(sqlite_app.extensions["players"].db, path)
+    target = Database(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    assert restore(target, path)["results"] == 1
+    with target.session() as session:
+        result = session.query(Result).one()
+        assert result.ranked and result.shortest == puzzle["shortest"]
+    target.close()
+    data = json.loads(path.read_text())
+    data["tables"]["results"][0]["shortest"] = puzzle["shortest"] - 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(BackupRefused, match="shortest"):
+        restore(Database(f"sqlite:///{tmp_path / 'forged.sqlite3'}"), path)
