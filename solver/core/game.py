@@ -233,6 +233,17 @@ class Game:
             "params": {},
         }
 
+    #: the proven lengths the ladder's generated puzzles span (easiest, hardest); None:
+    #: the ladder climbs the shipped levels only
+    ladder_lengths: ClassVar[tuple[int, int] | None] = None
+
+    @classmethod
+    def ladder_params(cls, length: int) -> dict[str, Any]:
+        """The :attr:`generator` values aiming at a puzzle ``length`` moves long, whose
+        length :meth:`generate` proves (the ladder's next puzzle at a player's level);
+        only for a game with :attr:`ladder_lengths`."""
+        raise BoardError(f"{cls.name} generates no ladder puzzles")
+
     @classmethod
     def choices(cls) -> dict[str, Any]:
         """Anything more the "New game" form needs: how many levels a seed picks from,

@@ -43,6 +43,12 @@ class NPuzzleGame(Game):
         ),
     )
     features = frozenset({"size-picker"})
+    #: the ladder's boards: 3x3s, every distance proven (1 to its diameter)
+    ladder_lengths = (1, npuzzle_max_distance(EXACT_SIZES[0]))
+
+    @classmethod
+    def ladder_params(cls, length: int) -> dict[str, Any]:
+        return {"size": EXACT_SIZES[0], "distance": length}
 
     @classmethod
     def check_size(cls, board: str) -> None:

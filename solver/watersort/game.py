@@ -70,6 +70,12 @@ class WaterSortGame(Game):
     max_parts = MAX_TUBES
     part_name = "tubes"
     features = frozenset({"extra-tube"})
+    #: the ladder's deals: about 3 moves a colour, 3 to 9 colours
+    ladder_lengths = (6, 30)
+
+    @classmethod
+    def ladder_params(cls, length: int) -> dict[str, Any]:
+        return {"colours": min(9, max(COLOURS[0], round((length + 1) / 3.2)))}
 
     @classmethod
     def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:

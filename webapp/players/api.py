@@ -26,7 +26,7 @@ from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player, Result
 from ..storage.outage import UNAVAILABLE
-from .attempts import judge, open_attempt
+from .attempts import Verdict, judge, open_attempt
 from .choices import moves as chosen_moves
 from .identity import (
     NameRefused,
@@ -40,6 +40,8 @@ from .identity import (
     new_code,
     new_player,
 )
+from .ladder import finish as finish_ladder
+from .ladder import ladder_puzzle, rating_change, ratings, serve
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
 from .records import leaderboard as read_leaderboard
@@ -151,8 +153,10 @@ def whoami():
     with _state().db.session() as session:
         player = _player(session, create=False)
         if player is None:
-            return jsonify(name=None, known=False, imported=False)
-        return jsonify(name=player.name, known=True, imported=player.imported is not None)
+            return jsonify(name=None, known=False, imported=False, ratings={})
+        known = {"name": player.name, "known": True, "imported": player.imported is not None}
+        player_id = player.id
+    return jsonify(**known, ratings=ratings(_state().db, player_id))
 
 
 @players.post("/player")
@@ -285,6 +289,7 @@ def submit_result():
     states = body.get("states") or []
     check_count(states)  # over MAX_LINE: refused before the puzzle is even identified
     puzzle, _domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
+    puzzle = ladder_puzzle(state.db, puzzle)  # a generated board the ladder served is ranked
     check_count(states, puzzle.shortest)
     replay = _replayed(puzzle, states)
     with state.db.session() as session:  # most players exist: no write lock to read them
@@ -296,14 +301,15 @@ def submit_result():
     # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
     state.helps.settle(g.player_token)
     now = state.now()
-    stored = store(
-        state.db,
-        player_id,
-        puzzle,
-        replay,
-        now,
-        lambda session: judge(session, player_id, puzzle, seconds, assisted, now),
-    )
+
+    def judging(session) -> Verdict:
+        """Judge and end the attempt, and score a ladder game's first result, in the
+        result's own transaction."""
+        verdict = judge(session, player_id, puzzle, seconds, assisted, now)
+        finish_ladder(session, player_id, puzzle, verdict, replay.length, now)
+        return verdict
+
+    stored = store(state.db, player_id, puzzle, replay, now, judging)
     if stored.created:
         state.boards.stored(puzzle.key, stored.change)
     reply = {
@@ -312,6 +318,9 @@ def submit_result():
         "level": puzzle.level,
         **_standing_after(state, player_id, puzzle.key, game.name, today),
     }
+    moved = rating_change(state.db, player_id, puzzle.key)
+    if moved is not None:  # a ladder puzzle: how its first result moved the player's rating
+        reply["rating"] = moved
     return jsonify(reply), 201 if stored.created else 200
 
 
@@ -375,6 +384,25 @@ def daily(name: str):
         options=puzzle.options,
         shortest=puzzle.shortest,
     )
+
+
+@players.get("/ladder/<name>")
+def ladder_next(name: str):
+    """The player's next ladder puzzle (``?shift=easier|harder``); handing it out opens
+    its ranked attempt and abandons the one still open (webapp.players.ladder)."""
+    game = game_named(name)
+    state = _state()
+    with state.db.session() as session:  # most players exist: no write lock to read them
+        player = _player(session, create=False)
+    if player is None:
+        with state.db.writing() as session:
+            player = _player_made(session)
+    make = current_app.extensions["levels"].generator(game)
+    try:
+        reply = serve(state.db, player.id, game, request.args.get("shift"), state.now(), make)
+    except TaskRefused as err:
+        raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+    return jsonify(reply)
 
 
 def _puzzle_from_query(game) -> Puzzle:

@@ -31,10 +31,13 @@ class Puzzle:
     shortest: int | None  # proven fewest moves, when known
     day: dt.date | None  # set when this is that day's daily
     level: str | None = None  # a shipped level's name
+    ladder: bool = False  # a generated puzzle the ladder serves (webapp.players.ladder)
 
     @property
     def rankable(self) -> bool:
-        return self.shortest is not None and (self.day is not None or self.level is not None)
+        return self.shortest is not None and (
+            self.day is not None or self.level is not None or self.ladder
+        )
 
     @property
     def options_json(self) -> str:

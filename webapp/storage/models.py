@@ -255,3 +255,67 @@ DERIVED = [
     Base.metadata.tables[model.__tablename__]
     for model in (Best, BoardLength, BoardVersion, ChoicePlayer, ChoiceCount)
 ]
+
+
+class LadderPuzzle(Base):
+    """A puzzle the ladder serves (a generated board or a shipped level) and its
+    Glicko-2 rating, which starts graded by its proven length and moves with play."""
+
+    __tablename__ = "ladder_puzzles"
+    # the next puzzle is the nearest rating: two range reads along this index
+    __table_args__ = (Index("ix_ladder_puzzles_rating", "game", "rating"),)
+
+    #: the puzzle's key (:attr:`webapp.players.puzzles.Puzzle.key`)
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    board: Mapped[str] = mapped_column(Text)
+    options: Mapped[str] = mapped_column(Text)  # JSON, sorted keys
+    shortest: Mapped[int] = mapped_column(Integer)
+    #: a shipped level's name, None for a generated board
+    level: Mapped[str | None] = mapped_column(String(80))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one game (no row: new, 1500 and 350)."""
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+
+
+class LadderGame(Base):
+    """One ladder puzzle handed to a player: scored once (``score`` None while open),
+    with the player's rating before and after, so a retry moves nothing."""
+
+    __tablename__ = "ladder_games"
+    __table_args__ = (
+        # never served twice to one player
+        UniqueConstraint("player_id", "puzzle", name="uq_ladder_games_puzzle"),
+        Index("ix_ladder_games_open", "player_id", "game", "score"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(20))
+    puzzle: Mapped[str] = mapped_column(String(64))
+    opened: Mapped[dt.datetime] = mapped_column(DateTime)
+    score: Mapped[float | None] = mapped_column(Float)
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+
+
+#: the ladder's tables: ratings learnt from play (not in the players' backup yet)
+LADDER = [
+    Base.metadata.tables[model.__tablename__] for model in (LadderPuzzle, PlayerRating, LadderGame)
+]
