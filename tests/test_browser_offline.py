@@ -13,7 +13,7 @@ import re
 import struct
 
 import pytest
-from helpers.browser import CONTEXT, GamePage, engine_solution
+from helpers.browser import CONTEXT, GamePage, engine_solution, pour
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -26,12 +26,6 @@ CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:8]
     return struct.unpack(">II", data[16:24])
-
-
-def _pour(view, move, after):
-    view.page.locator(f'[data-jug="{move["from"]}"]').click()
-    view.page.locator(f'[data-jug="{move["to"]}"]').click()
-    view.wait_state(after)
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -64,13 +58,13 @@ def test_the_arcade_installs_and_plays_offline(browser, live_server, width):
         page.reload()
         view.wait_state(daily["board"])
         expect(banner).to_be_visible()
-        _pour(view, moves[0], states[1])
+        pour(view, moves[0], states[1])
         view.click("undo")
         view.wait_state(states[0])
         view.click("redo")
         view.wait_state(states[1])
         for move, after in zip(moves[1:], states[2:], strict=True):
-            _pour(view, move, after)
+            pour(view, move, after)
         view.wait_status("solved")
         expect(view.testid("standing")).to_contain_text("offline", timeout=5_000)
         page.reload()  # the finished line is kept on the page's address, and so is its result

@@ -5,18 +5,12 @@ puzzle and the moves made, then the finish is submitted and ranked."""
 import re
 
 import pytest
-from helpers.browser import GamePage, engine_solution
+from helpers.browser import GamePage, engine_solution, pour
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 RANK = re.compile(r"^#\d+$")
-
-
-def pour(view, move, after):
-    view.page.locator(f'[data-jug="{move["from"]}"]').click()
-    view.page.locator(f'[data-jug="{move["to"]}"]').click()
-    view.wait_state(after)
 
 
 def open_daily(page, base):

@@ -110,6 +110,13 @@ class GamePage:
         assert self.errors == [], f"console errors: {self.errors}"
 
 
+def pour(view, move, after):
+    """Play one water-jugs pour by clicking its two jugs, and wait for ``after``."""
+    view.page.locator(f'[data-jug="{move["from"]}"]').click()
+    view.page.locator(f'[data-jug="{move["to"]}"]').click()
+    view.wait_state(after)
+
+
 def engine_distance(game, board, **options):
     """The solver's own proven distance for ``board`` (None when unsolvable)."""
     return analyse_board(game, board, **options)["distance"]
