@@ -7,6 +7,7 @@
 import { Controller } from "./controller.js";
 import { bindControls } from "./controls.js";
 import { loadGame } from "./games.js";
+import { openNext } from "./ladder.js";
 import { $, Panel } from "./panel.js";
 import { Choices } from "./choices.js";
 import { Players } from "./players.js";
@@ -21,6 +22,12 @@ function declaredExtra(module, info) {
 
 async function start() {
   const config = JSON.parse(document.getElementById("config").textContent);
+  if (config.ladder === "next") { // "?ladder=1": this player's next puzzle, then its page
+    $("status").textContent = "Finding a puzzle at your level…";
+    const shift = new URLSearchParams(window.location.search).get("shift");
+    openNext(config.game, shift).catch((error) => { $("status").textContent = `No ladder puzzle: ${error.message}`; });
+    return;
+  }
   const module = await loadGame(config.game);
   const startUrl = window.location.pathname + window.location.search; // a seeded level's own link
   let panel = null;

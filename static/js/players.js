@@ -5,6 +5,7 @@
 // only, so a name can never become markup. The browser's own progress
 // (progress.js) is sent once, so nothing kept before players existed is lost.
 
+import { nextLink } from "./ladder.js";
 import { backOnline } from "./online.js";
 
 const PROGRESS_STORE = "arcade-progress-v1";
@@ -73,7 +74,8 @@ export class Players {
     this.ctrl = ctrl;
     this.config = ctrl.config;
     this.sent = null;
-    const ranked = (this.config.generated && this.config.generated.daily) || this.config.level;
+    this.ladder = this.config.ladder === "play";
+    const ranked = (this.config.generated && this.config.generated.daily) || this.config.level || this.ladder;
     this.section = ranked ? this.build(anchor) : null;
     importProgress();
   }
@@ -81,7 +83,7 @@ export class Players {
   build(anchor) {
     const section = element("section", { class: "players", "data-testid": "players", "aria-live": "polite", hidden: "" });
     section.append(
-      element("h2", { class: "coach-title" }, this.config.generated ? "Today's leaderboard" : "Leaderboard"),
+      element("h2", { class: "coach-title" }, this.ladder ? "Ladder" : this.config.generated ? "Today's leaderboard" : "Leaderboard"),
       element("p", { class: "players-standing", "data-testid": "standing" }),
       element("ol", { class: "leaderboard", "data-testid": "leaderboard" }),
       this.nameForm(),
@@ -102,7 +104,7 @@ export class Players {
       try {
         const me = await call("POST", "/api/player", { name: input.value });
         note.textContent = `Saved. Your recovery code is ${me.code}: keep it to play as ${me.name} in another browser.`;
-        if (this.sent) this.showBoard();
+        if (this.sent && !this.ladder) this.showBoard();
       } catch (error) {
         note.textContent = error.message;
       }
@@ -122,7 +124,7 @@ export class Players {
         const me = await call("POST", "/api/player/restore", { code: input.value.trim() });
         note.textContent = `Welcome back${me.name ? `, ${me.name}` : ""}: this browser now plays as you.`;
         input.value = "";
-        if (this.sent) this.showBoard();
+        if (this.sent && !this.ladder) this.showBoard();
       } catch (error) {
         note.textContent = error.message;
       }
@@ -153,7 +155,8 @@ export class Players {
         this.result = await call("POST", "/api/results", body);
         // on record: the coach may ask the server about the puzzle now (analysis after the game)
         ctrl.settle();
-        await this.showBoard();
+        if (this.ladder) this.showLadder(this.result);
+        else await this.showBoard();
         return;
       } catch (error) {
         this.section.hidden = false;
@@ -186,6 +189,35 @@ export class Players {
         element("span", { class: "lb-moves" }, `${entry.length} moves`), element("span", { class: "lb-time" }, secondsText(entry.seconds)));
       return row;
     }));
+    this.section.hidden = false;
+  }
+
+  /** A ladder puzzle's result: how the player's rating moved (its first result only), and
+   * the way on: the next puzzle near the new rating, or an easier or a harder one. */
+  showLadder(result) {
+    const standing = this.section.querySelector("[data-testid=standing]");
+    const parts = [];
+    if (result.rating) {
+      const { before, after } = result.rating;
+      const moved = Math.round(after) - Math.round(before);
+      parts.push("Rating ", element("strong", { "data-testid": "rating" }, `${Math.round(before)} → ${Math.round(after)}`),
+        ` (${moved >= 0 ? "+" : "−"}${Math.abs(moved)})`);
+    } else {
+      parts.push(element("strong", { "data-testid": "rating" }, "unchanged"),
+        " (only a ladder puzzle's first attempt moves your rating)");
+    }
+    standing.replaceChildren(...parts);
+    const game = this.config.game;
+    const onward = element("p", { class: "ladder-next" });
+    onward.append(
+      element("a", { class: "btn primary small", href: nextLink(game), "data-testid": "next-puzzle" }, "Next puzzle"),
+      " ",
+      element("a", { class: "btn small", href: nextLink(game, "easier") }, "Easier"),
+      " ",
+      element("a", { class: "btn small", href: nextLink(game, "harder") }, "Harder"),
+    );
+    const place = this.section.querySelector("[data-testid=leaderboard], .ladder-next");
+    if (place) place.replaceWith(onward);
     this.section.hidden = false;
   }
 

@@ -18,7 +18,7 @@ export function positionLink(game, board, options, { absolute = false, page = "p
 
 /** True when the page was opened as a ranked puzzle (the daily, a level's own link). */
 export function rankedLink(config) {
-  return Boolean((config.generated && config.generated.daily) || config.level_link);
+  return Boolean((config.generated && config.generated.daily) || config.level_link || config.ladder === "play");
 }
 
 /** Keep the URL bar on the current position (a seeded level's start keeps its own link);

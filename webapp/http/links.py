@@ -128,6 +128,9 @@ def play_config(
         "level": None,
         "generated": None,
         "level_link": None,  # ``?level=``: a shipped level opened as such (ranked)
+        # ``?ladder=1``: with a board, a ladder puzzle opened as such (ranked); without,
+        # the page asks the ladder for the player's next puzzle ("next")
+        "ladder": None,
         "choices": game.choices(),
         "game_info": game.describe(),
     }
@@ -151,6 +154,8 @@ def play_config(
                 own[progress] = options.get(progress)  # a variant: the same level, step metric
             options = own
             config["level_link"] = query["level"]
+        if query.get("ladder") == "1" and generated is None and not query.get("level"):
+            config["ladder"] = "play" if board else "next"
         if board is None or board == "":
             board = game.default_board
         domain, state = parse_board(game.name, board, **options)

@@ -41,9 +41,9 @@ from .identity import (
     new_player,
 )
 from .ladder import finish as finish_ladder
-from .ladder import ladder_puzzle, rating_change, ratings, serve
+from .ladder import rating_change, ratings, serve
 from .limits import same_site
-from .puzzles import Puzzle, daily_puzzle, identify, level_puzzle
+from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
 from .sessions import cookie_player, session_cookie, set_player_cookie

@@ -44,7 +44,7 @@ from ..puzzle_request import BadRequest, game_named
 from ..storage import Database
 from ..storage.models import Attempt
 from .identity import TooManyPlayers, address_key, find_player, new_player
-from .puzzles import Puzzle, identify
+from .puzzles import Puzzle, identify, ladder_puzzle
 from .sessions import cookie_player, session_cookie
 
 
@@ -158,9 +158,14 @@ def judge(
 
 
 def ranked_link(config: dict) -> bool:
-    """True when the page was opened as a ranked puzzle: ``?daily=1`` or ``?level=``."""
+    """True when the page was opened as a ranked puzzle: ``?daily=1``, ``?level=`` or a
+    ladder puzzle's ``?ladder=1&board=``."""
     generated = config.get("generated")
-    return bool((generated and generated.get("daily")) or config.get("level_link"))
+    return bool(
+        (generated and generated.get("daily"))
+        or config.get("level_link")
+        or config.get("ladder") == "play"
+    )
 
 
 def open_for_page(config: dict) -> tuple[dict | None, str | None]:
@@ -176,6 +181,8 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     game = game_named(config["game"])
     today = state.now().date()
     puzzle, _domain = identify(game, config["board"], config["options"], today, state.daily)
+    if config.get("ladder") == "play":  # a board the ladder served is ranked; another is not
+        puzzle = ladder_puzzle(state.db, puzzle)
     if not puzzle.rankable:
         return None, None
     secret = str(current_app.secret_key)

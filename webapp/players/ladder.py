@@ -152,22 +152,6 @@ def generated_puzzle(game: type[Game], made: dict) -> Puzzle | None:
     return Puzzle(game.name, board, options, int(made["min_moves"]), None, ladder=True)
 
 
-def ladder_puzzle(db: Database, puzzle: Puzzle) -> Puzzle:
-    """``puzzle`` as the ladder knows it (rankable, its proven length) when the ladder
-    made it; else ``puzzle`` unchanged (a daily, a level, or a board of no one's)."""
-    if puzzle.rankable:
-        return puzzle
-    with db.session() as session:
-        shortest = session.scalar(
-            select(LadderPuzzle.shortest).where(
-                LadderPuzzle.puzzle == puzzle.key, LadderPuzzle.level.is_(None)
-            )
-        )
-    if shortest is None:
-        return puzzle
-    return Puzzle(puzzle.game, puzzle.board, puzzle.options, shortest, None, ladder=True)
-
-
 # -- ratings -----------------------------------------------------------------------
 
 

@@ -13,11 +13,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
 from solver.core.domain import Domain
 from solver.core.game import Game
 
 from ..levels.facts import find_level
 from ..puzzle_request import BadRequest, PuzzleRequest
+from ..storage import Database
+from ..storage.models import LadderPuzzle
 
 #: (game name, UTC day) -> the generator's daily level {board, options, min_moves, optimal}
 DailyMaker = Callable[[str, dt.date], dict]
@@ -84,3 +88,19 @@ def identify(
     if level is not None:
         return level_puzzle(game, level, options), domain
     return Puzzle(game.name, canonical, options, None, None), domain
+
+
+def ladder_puzzle(db: Database, puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` as the ladder knows it (rankable, its proven length) when the ladder
+    made it; else ``puzzle`` unchanged (a daily, a level, or a board of no one's)."""
+    if puzzle.rankable:
+        return puzzle
+    with db.session() as session:
+        shortest = session.scalar(
+            select(LadderPuzzle.shortest).where(
+                LadderPuzzle.puzzle == puzzle.key, LadderPuzzle.level.is_(None)
+            )
+        )
+    if shortest is None:
+        return puzzle
+    return Puzzle(puzzle.game, puzzle.board, puzzle.options, shortest, None, ladder=True)

@@ -1,0 +1,48 @@
+"""The ladder in Chromium: the lobby's ladder link opens the player's next puzzle as a
+ranked one, its finish shows how the rating moved, and "Next puzzle" brings another."""
+
+import re
+
+import pytest
+from helpers.browser import GamePage, engine_solution
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def _tile_moved(before: str, after: str) -> str:
+    """The tile that slid: the one now where the gap was."""
+    gap = before.split().index("0")
+    return after.split()[gap]
+
+
+def _solve_here(view):
+    board = view.state()
+    _moves, states = engine_solution("npuzzle", board)
+    for before, after in zip(states, states[1:], strict=False):
+        view.page.locator(f'[data-tile="{_tile_moved(before, after)}"]').click()
+        view.wait_state(after)
+    return board
+
+
+def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(page, live_server):
+    view = GamePage(page, live_server)
+    view.game = "npuzzle"
+    page.goto(live_server + "/")
+    page.get_by_test_id("ladder-npuzzle").click()
+    page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
+    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    expect(view.testid("open-coach")).to_be_visible()  # ranked: the coach waits for the finish
+    first = _solve_here(view)
+    view.wait_status("solved")
+    expect(view.testid("rating")).to_have_text(re.compile(r"^1500 → \d+$"), timeout=10_000)
+    after = int(view.testid("rating").inner_text().split("→")[1])
+    assert after > 1500  # solved in the fewest moves, unaided: the rating rises
+
+    view.testid("next-puzzle").click()
+    page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
+    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    assert view.state() != first  # never the same puzzle twice
+    me = page.request.get(live_server + "/api/player").json()
+    assert round(me["ratings"]["npuzzle"]["rating"]) == after
+    view.assert_no_errors()
