@@ -29,7 +29,17 @@ function isPage(url) {
 }
 
 async function cacheFirst(request) {
-  return (await caches.match(request)) || fetch(request);
+  const kept = await caches.match(request);
+  if (kept) return kept;
+  try {
+    return await fetch(request);
+  } catch (error) {
+    // offline, on a page kept from before a deploy: today's copy of the same file
+    const today = request.url.replace(/\/static\/[0-9a-f]{12}\//, `/static/${VERSION}/`);
+    const current = today !== request.url && (await caches.match(today));
+    if (current) return current;
+    throw error;
+  }
 }
 
 async function keep(request, response) {
