@@ -497,3 +497,11 @@ def test_the_options_a_game_declares_pass_the_parser_typed():
         reserved=("id",),
     )
     assert asked == PuzzleRequest("watersort", "AB,BA,,", {"capacity": 2})
+
+
+@pytest.mark.parametrize("board", ["BCC./BDD./..EE", "AABB/AABB/...."])
+def test_the_editor_says_what_a_klotski_board_needs_in_page_words(client, board):
+    """The editor shows the solver's message as it is: no command-line flag in it."""
+    reply = client.post("/api/validate", json={"game": "klotski", "board": board}).get_json()
+    assert reply["ok"] is False
+    assert "2x2" in reply["error"] and "--" not in reply["error"], reply["error"]
