@@ -11,7 +11,7 @@ import time
 import urllib.request
 from html import unescape
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from helpers.apps import make_app
@@ -505,3 +505,14 @@ def test_the_editor_says_what_a_klotski_board_needs_in_page_words(client, board)
     reply = client.post("/api/validate", json={"game": "klotski", "board": board}).get_json()
     assert reply["ok"] is False
     assert "2x2" in reply["error"] and "--" not in reply["error"], reply["error"]
+
+
+@pytest.mark.parametrize("colours", [4, 7])
+def test_the_new_game_pickers_start_at_the_puzzle_on_screen(client, colours):
+    """A 4-colour water sort opened by its board: the colour picker says 4, not the default."""
+    game = catalogue.get("watersort")
+    made = game.generate({"colours": colours, "capacity": 4, "empty": 2}, 1, False)
+    page = client.get("/play/watersort?" + urlencode({"board": made["board"], "capacity": 4}))
+    html = page.get_data(as_text=True)
+    picker = re.search(r'<select name="colours".*?</select>', html, re.S)[0]
+    assert re.findall(r'<option value="(\d+)" selected>', picker) == [str(colours)]
