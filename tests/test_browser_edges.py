@@ -3,8 +3,10 @@
 import re
 
 import pytest
-from helpers.browser import GamePage
+from helpers.browser import GamePage, engine_solution
 from playwright.sync_api import expect
+
+from solver import catalogue
 
 pytestmark = pytest.mark.browser
 
@@ -38,4 +40,24 @@ def test_on_a_phone_moves_and_numbers_stay_apart_and_how_to_play_comes_first(pag
     assert (
         view.board.bounding_box()["y"] < how["y"] < view.page.locator(".panel").bounding_box()["y"]
     )
+    view.assert_no_errors()
+
+
+def test_a_solved_level_offers_the_next_one(page, live_server):
+    levels = catalogue.get("jugs").levels()
+    pack = [level for level in levels if level["pack"] == levels[0]["pack"]]
+    first, second = pack[0], pack[1]
+    view = GamePage(page, live_server).open("jugs", level=f"{first['pack']}/1")
+    view.wait_state(first["board"])
+    expect(view.testid("next-level")).to_be_hidden()
+    moves, states = engine_solution("jugs", first["board"], **first["options"])
+    for move, after in zip(moves, states[1:], strict=True):
+        page.locator(f'[data-jug="{move["from"]}"]').click()
+        page.locator(f'[data-jug="{move["to"]}"]').click()
+        view.wait_state(after)
+    view.wait_status("solved")
+    expect(view.testid("next-level")).to_have_attribute("title", second["name"])
+    view.testid("next-level").click()
+    expect(page).to_have_url(re.compile(rf"level={re.escape(first['pack'])}(/|%2F)2$"))
+    view.wait_state(second["board"])
     view.assert_no_errors()

@@ -11,7 +11,7 @@ import time
 import urllib.request
 from html import unescape
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 from helpers.apps import make_app
@@ -80,11 +80,21 @@ def test_the_levels_file_is_the_shared_classic_list():
 def test_every_level_link_opens_its_board_named_and_graded(client, level):
     config = page_config(client.get(level["url"]))
     assert config["error"] is None and config["board"] == level["board"]
+    # the next level in the lobby's order of the same pack ("Next level" once solved)
+    pack = [
+        other
+        for other in all_levels()
+        if (other["game"], other["pack"]) == (level["game"], level["pack"])
+    ]
+    number = pack.index(level) + 1
+    after = pack[number] if number < len(pack) else None
     assert config["level"] == {
         "name": level["name"],
         "english": level.get("english"),
         "pack": level["pack"],
         "moves": level["moves"],
+        "next": after
+        and {"ref": parse_qs(urlsplit(after["url"]).query)["level"][0], "name": after["name"]},
     }
     assert config["min"] == {"moves": level["min"], "optimal": True}
     for variant in level["variants"]:  # the same level under the other metrics
