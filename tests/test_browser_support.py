@@ -128,6 +128,11 @@ def test_tiles_slide_unless_the_player_asks_for_reduced_motion(browser, live_ser
         expect(hinted).to_be_visible(timeout=10_000)
         animation = hinted.evaluate("s => getComputedStyle(s).animationName")
         assert animation == ("none" if motion == "reduce" else "pulse"), animation
+        # solving it: a short celebration on the board, none with reduced motion
+        view.page.locator('[data-tile="8"]').click()
+        view.wait_status("solved")
+        board = view.board.evaluate("b => getComputedStyle(b).animationName")
+        assert board == ("none" if motion == "reduce" else "celebrate"), board
         view.assert_no_errors()
     finally:
         context.close()
