@@ -109,6 +109,12 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     assert int(option.get_attribute("data-players")) >= 2
     expect(option.locator('[data-testid="option-players"]')).to_contain_text("players")
     view.assert_no_errors()
+    # the lobby marks the daily Ann finished today, with her rank and streak; not the others
+    page.goto(f"{live_server}/")
+    expect(page.locator('[data-testid="daily-done-jugs"]')).to_have_text(
+        re.compile(r"^✓ done today, #\d+ · streak 1 day$")
+    )
+    expect(page.locator('[data-testid="daily-done-watersort"]')).to_be_hidden()
 
 
 def test_level_cards_show_how_many_played_and_solved(page, live_server):

@@ -2,6 +2,8 @@
 fallback, undo/redo keys, no console errors (the page driver is ``helpers.browser``).
 """
 
+import re
+from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -29,6 +31,13 @@ def test_lobby_lists_games_and_levels(page, live_server):
     board = first.get_attribute("data-board")
     # (drawn by the lobby script after the page loads: wait for it)
     expect(first.locator("[data-piece]")).to_have_count(len(set(board) - {".", "/"}))
+    # the time to the next daily (midnight UTC), read against this machine's clock
+    countdown = page.locator('[data-testid="daily-countdown"]')
+    expect(countdown).to_have_text(re.compile(r"^Next daily in \d+ h \d+ min\.$"))
+    hours, minutes = map(int, re.findall(r"\d+", countdown.inner_text()))
+    now = datetime.now(UTC)
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)
+    assert abs(hours * 60 + minutes - (midnight - now).total_seconds() / 60) <= 2
     view.screenshot("lobby.png")
     first.click()
     view.game = "klotski"
