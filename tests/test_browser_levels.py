@@ -50,6 +50,10 @@ def test_extra_tube_is_added_and_counted_in_the_result(page, live_server):
     view.wait_state(level["board"] + ",")
     expect(page.locator("[data-tube]")).to_have_count(level["board"].count(",") + 2)
     board = level["board"] + ","
+    # the tube is no move: it is not rated "+1" like one, the line says what it saved
+    view.wait_distance(engine_distance("watersort", board, capacity=3))
+    expect(view.testid("distance")).to_contain_text("extra tube")
+    expect(view.testid("distance")).not_to_contain_text(re.compile(r"\+\d|optimal move"))
     moves, states = engine_solution("watersort", board, capacity=3)
     for move, after in zip(moves, states[1:], strict=True):
         page.locator(f'[data-tube="{move["from"]}"]').click()

@@ -37,7 +37,11 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     ann = solve_daily_by_hand(page, live_server)
     expect(ann.testid("rank")).to_have_text(RANK, timeout=10_000)
     expect(ann.testid("streak")).to_have_text("1")
+    expect(ann.testid("standing")).to_contain_text(re.compile(r"streak 1 day(?!s)"))
     expect(ann.testid("leaderboard-row").first).to_be_visible()
+    # the recovery-code box lines up with the page's layout, not the screen's left edge
+    summary = ann.testid("player-restore").locator("summary").bounding_box()
+    assert summary["x"] >= page.locator(".stage").bounding_box()["x"] - 1
     # naming yourself on the page: markup is refused in words, a plain name is saved
     ann.testid("player-name").fill("<b>Ann</b>")
     ann.testid("player-name-form").locator("button").click()
@@ -105,6 +109,12 @@ def test_the_daily_shows_rank_streak_and_leaderboard_with_another_player(
     assert int(option.get_attribute("data-players")) >= 2
     expect(option.locator('[data-testid="option-players"]')).to_contain_text("players")
     view.assert_no_errors()
+    # the lobby marks the daily Ann finished today, with her rank and streak; not the others
+    page.goto(f"{live_server}/")
+    expect(page.locator('[data-testid="daily-done-jugs"]')).to_have_text(
+        re.compile(r"^✓ done today, #\d+ · streak 1 day$")
+    )
+    expect(page.locator('[data-testid="daily-done-watersort"]')).to_be_hidden()
 
 
 def test_level_cards_show_how_many_played_and_solved(page, live_server):

@@ -2,6 +2,8 @@
 fallback, undo/redo keys, no console errors (the page driver is ``helpers.browser``).
 """
 
+import re
+from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -29,6 +31,13 @@ def test_lobby_lists_games_and_levels(page, live_server):
     board = first.get_attribute("data-board")
     # (drawn by the lobby script after the page loads: wait for it)
     expect(first.locator("[data-piece]")).to_have_count(len(set(board) - {".", "/"}))
+    # the time to the next daily (midnight UTC), read against this machine's clock
+    countdown = page.locator('[data-testid="daily-countdown"]')
+    expect(countdown).to_have_text(re.compile(r"^Next daily in \d+ h \d+ min\.$"))
+    hours, minutes = map(int, re.findall(r"\d+", countdown.inner_text()))
+    now = datetime.now(UTC)
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)
+    assert abs(hours * 60 + minutes - (midnight - now).total_seconds() / 60) <= 2
     view.screenshot("lobby.png")
     first.click()
     view.game = "klotski"
@@ -128,6 +137,11 @@ def test_tiles_slide_unless_the_player_asks_for_reduced_motion(browser, live_ser
         expect(hinted).to_be_visible(timeout=10_000)
         animation = hinted.evaluate("s => getComputedStyle(s).animationName")
         assert animation == ("none" if motion == "reduce" else "pulse"), animation
+        # solving it: a short celebration on the board, none with reduced motion
+        view.page.locator('[data-tile="8"]').click()
+        view.wait_status("solved")
+        board = view.board.evaluate("b => getComputedStyle(b).animationName")
+        assert board == ("none" if motion == "reduce" else "celebrate"), board
         view.assert_no_errors()
     finally:
         context.close()

@@ -11,7 +11,7 @@ import time
 import urllib.request
 from html import unescape
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 from helpers.apps import make_app
@@ -80,11 +80,21 @@ def test_the_levels_file_is_the_shared_classic_list():
 def test_every_level_link_opens_its_board_named_and_graded(client, level):
     config = page_config(client.get(level["url"]))
     assert config["error"] is None and config["board"] == level["board"]
+    # the next level in the lobby's order of the same pack ("Next level" once solved)
+    pack = [
+        other
+        for other in all_levels()
+        if (other["game"], other["pack"]) == (level["game"], level["pack"])
+    ]
+    number = pack.index(level) + 1
+    after = pack[number] if number < len(pack) else None
     assert config["level"] == {
         "name": level["name"],
         "english": level.get("english"),
         "pack": level["pack"],
         "moves": level["moves"],
+        "next": after
+        and {"ref": parse_qs(urlsplit(after["url"]).query)["level"][0], "name": after["name"]},
     }
     assert config["min"] == {"moves": level["min"], "optimal": True}
     for variant in level["variants"]:  # the same level under the other metrics
@@ -497,3 +507,22 @@ def test_the_options_a_game_declares_pass_the_parser_typed():
         reserved=("id",),
     )
     assert asked == PuzzleRequest("watersort", "AB,BA,,", {"capacity": 2})
+
+
+@pytest.mark.parametrize("board", ["BCC./BDD./..EE", "AABB/AABB/...."])
+def test_the_editor_says_what_a_klotski_board_needs_in_page_words(client, board):
+    """The editor shows the solver's message as it is: no command-line flag in it."""
+    reply = client.post("/api/validate", json={"game": "klotski", "board": board}).get_json()
+    assert reply["ok"] is False
+    assert "2x2" in reply["error"] and "--" not in reply["error"], reply["error"]
+
+
+@pytest.mark.parametrize("colours", [4, 7])
+def test_the_new_game_pickers_start_at_the_puzzle_on_screen(client, colours):
+    """A 4-colour water sort opened by its board: the colour picker says 4, not the default."""
+    game = catalogue.get("watersort")
+    made = game.generate({"colours": colours, "capacity": 4, "empty": 2}, 1, False)
+    page = client.get("/play/watersort?" + urlencode({"board": made["board"], "capacity": 4}))
+    html = page.get_data(as_text=True)
+    picker = re.search(r'<select name="colours".*?</select>', html, re.S)[0]
+    assert re.findall(r'<option value="(\d+)" selected>', picker) == [str(colours)]

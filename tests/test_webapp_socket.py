@@ -7,6 +7,7 @@ an independent breadth-first search.
 """
 
 import json
+import logging
 import time
 from itertools import pairwise
 
@@ -265,3 +266,13 @@ def test_fuzzed_payloads_always_get_one_answer(inbox, payload, event):
         assert reply["event"] == event and reply["message"]
     inbox.client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "check"})
     assert inbox.wait("analysis", where=lambda p: p["id"] == "check")[1]["distance"] == 1
+
+
+def test_a_socket_connecting_and_leaving_writes_no_log_line(app, caplog):
+    """Every page opens a socket: a line each would bury the log's news (issue 34)."""
+    caplog.set_level(logging.INFO)
+    client = app.extensions["socketio"].test_client(app)
+    assert client.is_connected()
+    client.disconnect()
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert not [line for line in lines if "connected" in line], lines

@@ -49,6 +49,7 @@ def serve_dev(host: str, port: int) -> None:
     from . import create_app
     from .serve.server import shutdown
 
+    claim_data_folder(from_environment()["DATA_DIR"])
     app = create_app()
     signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -66,6 +67,16 @@ def serve_dev(host: str, port: int) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         shutdown(app)
+
+
+def claim_data_folder(folder: str | None) -> None:
+    """Warn when another server already uses this data folder (its players, its results)."""
+    from .serve.folder import claim
+    from .storage.database import data_dir
+
+    warning = claim(data_dir(folder))
+    if warning:
+        log.warning(warning)
 
 
 def _never_served(environ, start_response):  # pragma: no cover - the watcher's placeholder
@@ -99,8 +110,9 @@ def main(argv=None) -> None:
     logging.getLogger("werkzeug").setLevel(level)  # request lines only at INFO
     print(f"Puzzle arcade on http://{args.host}:{args.port}/", flush=True)
     if args.dev:
-        serve_dev(args.host, args.port)
+        serve_dev(args.host, args.port)  # its server process claims the folder, not the watcher
         return
+    claim_data_folder(config["DATA_DIR"])
     from .live.admission import affordable
     from .serve.server import SPARE_CONNECTIONS, ArcadeServer
 

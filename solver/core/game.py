@@ -252,6 +252,12 @@ class Game:
         return {"levels": count} if count else {}
 
     @classmethod
+    def params_of(cls, board: str, options: dict[str, Any]) -> dict[str, Any]:
+        """The generator's parameters that describe ``board`` (a valid one), so the
+        "New game" pickers start at the puzzle on screen; {} when not known."""
+        return {}
+
+    @classmethod
     def hardest(
         cls,
         board: str,

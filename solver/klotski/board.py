@@ -153,9 +153,11 @@ def _goal(goal: GoalSpec | None, labels, shapes, height: int, width: int):
     if goal is None:
         big = [label for label, shape in zip(labels, shapes, strict=True) if shape == (2, 2)]
         if not big:
-            raise BoardError("no 2x2 goal piece; give --goal, e.g. A@3,1")
+            raise BoardError("no 2x2 goal piece: a board needs one, the piece to bring out")
         if len(big) > 1:
-            raise BoardError(f"more than one 2x2 piece ({', '.join(big)}); give --goal")
+            raise BoardError(
+                f"more than one 2x2 piece ({', '.join(big)}): keep one, the piece to bring out"
+            )
         goal = GoalSpec(big[0], height - 2, (width - 2) // 2)
     if goal.label not in labels:
         raise BoardError(f"goal piece {goal.label} is not on the board")

@@ -91,6 +91,14 @@ class WaterSortGame(Game):
         }
 
     @classmethod
+    def params_of(cls, board: str, options: dict[str, Any]) -> dict[str, Any]:
+        """Colours, capacity and empty tubes of ``board``: a 4-colour deal picks 4."""
+        tubes = board.split(",")
+        colours = {ch for tube in tubes for ch in tube}
+        capacity = options.get("capacity", DEFAULTS["capacity"])
+        return {"colours": len(colours), "capacity": capacity, "empty": tubes.count("")}
+
+    @classmethod
     def choices(cls) -> dict:
         return {
             "colours": list(COLOURS),

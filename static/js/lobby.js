@@ -1,6 +1,7 @@
 // The lobby: draws a small, non-interactive preview of each game and level with
 // the view its game module gives the play page, and marks the levels this
-// browser solved. Games and their declarations come from the page's catalogue.
+// browser solved, the dailies the player finished today (with their streak) and
+// the time to the next daily. Games and their declarations come from the page's catalogue.
 
 import { loadGame } from "./games.js";
 import { best, isPerfect, levelKey } from "./progress.js";
@@ -40,5 +41,42 @@ function markSolved(link) {
   }
 }
 
+/** "Next daily in 5 h 12 min": the dailies change at midnight UTC. */
+function showCountdown(node) {
+  const now = new Date();
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const minutes = Math.max(1, Math.ceil((next - now.getTime()) / 60_000));
+  node.textContent = `Next daily in ${Math.floor(minutes / 60)} h ${minutes % 60} min.`;
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Mark each daily the player finished today: the rank, and the game's streak. */
+async function markDailies() {
+  const read = async (url) => {
+    const reply = await fetch(url, { credentials: "same-origin" });
+    return reply.ok ? reply.json() : null;
+  };
+  try {
+    const me = await read("/api/player");
+    if (!me || !me.known) return; // no player yet: nothing played, nothing to ask
+    await Promise.all([...document.querySelectorAll("a[data-daily]")].map(async (link) => {
+      const board = await read(`/api/leaderboard/${link.dataset.daily}`);
+      if (!board || !board.me || !board.me.rank) return;
+      const mark = link.querySelector(".daily-done");
+      const streak = board.streak ? ` · streak ${plural(board.streak, "day")}` : "";
+      mark.textContent = `✓ done today, #${board.me.rank}${streak}`;
+      mark.hidden = false;
+      link.dataset.done = "true";
+    }));
+  } catch { /* the marks are extras: the links work without them */ }
+}
+
+const countdown = document.querySelector("[data-testid='daily-countdown']");
+if (countdown) {
+  showCountdown(countdown);
+  setInterval(() => showCountdown(countdown), 30_000);
+}
+markDailies();
 document.querySelectorAll("[data-preview]").forEach(drawPreview);
 document.querySelectorAll("a.level[data-board]").forEach(markSolved);

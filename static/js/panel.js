@@ -171,13 +171,16 @@ export class Panel {
     node.dataset.optimal = String(Boolean(solved || here.optimal));
     const verdict = this.verdict(points, solved);
     node.replaceChildren(...parts);
-    node.dataset.kind = verdict === "optimal move" ? "good" : verdict ? "bad" : "";
+    const point = points[this.ctrl.history.cursor];
+    const extraStep = Boolean(point && point.entry && point.entry.kind === "extra");
+    node.dataset.kind = verdict === "optimal move" ? "good" : verdict && !extraStep ? "bad" : "";
     if (verdict) node.append(nowrap(` · ${verdict}`, "verdict"));
     const meter = document.querySelector(".meter > span");
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
   }
 
-  /** How the last move did: "optimal move", "+N" or "that move made it unsolvable" ("" when unknown). */
+  /** How the last move did: "optimal move", "+N", "that move made it unsolvable", or what an extra
+   * tube saved ("" when unknown). */
   verdict(points, solved) {
     const cursor = this.ctrl.history.cursor;
     if (cursor === 0 || !points[cursor]) return "";
@@ -186,6 +189,9 @@ export class Panel {
     // only proven distances can judge a move (an unproven "≤ N" may shrink by more than one)
     if (before.optimal && Number.isInteger(before.distance)
         && (solved || (after.optimal && Number.isInteger(after.distance)))) {
+      const saved = before.distance - (solved ? 0 : after.distance);
+      // an extra tube is no move: not "+1", but what it saved
+      if (after.entry && after.entry.kind === "extra") return `the ${after.entry.move} saves ${plural(saved, "move")}`;
       const extra = (solved ? 0 : after.distance) - (before.distance - 1);
       return extra <= 0 ? "optimal move" : `+${extra}`;
     }

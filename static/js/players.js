@@ -239,7 +239,7 @@ export class Players {
     }
     if (this.config.generated) {
       const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));
-      parts.push(" · streak ", streak, " days");
+      parts.push(" · streak ", streak, Number(streak.textContent) === 1 ? " day" : " days");
     }
     standing.replaceChildren(...parts);
   }

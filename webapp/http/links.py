@@ -127,6 +127,7 @@ def play_config(
         "min": None,
         "level": None,
         "generated": None,
+        "params": {},  # the generator's parameters of the board on screen (the pickers' start)
         "level_link": None,  # ``?level=``: a shipped level opened as such (ranked)
         # ``?ladder=1``: with a board, a ladder puzzle opened as such (ranked); without,
         # the page asks the ladder for the player's next puzzle ("next")
@@ -161,6 +162,9 @@ def play_config(
         domain, state = parse_board(game.name, board, **options)
         config["board"] = domain.format(state)
         config["options"] = options
+        config["params"] = (
+            generated["params"] if generated else game.params_of(config["board"], options)
+        )
         config.update(level_facts(game, config["board"], options, generated))
     except BoardError as err:
         config["error"] = str(err)

@@ -127,9 +127,20 @@ def level_min(game: type[Game], level: dict) -> int | None:
     return level["moves"].get(game.progress_value(level.get("options", {})))
 
 
+def _next_in_pack(game: type[Game], level: dict) -> dict | None:
+    """The level after ``level`` in its pack ({ref, name}), None after the last."""
+    pack = [other for other in game.levels() if other["pack"] == level["pack"]]
+    number = pack.index(level) + 1
+    if number >= len(pack):
+        return None
+    following = pack[number]
+    return {"ref": f"{level['pack']}/{number + 1}", "name": following["name"]}
+
+
 def level_facts(game: type[Game], board: str, options: Mapping, generated: dict | None) -> dict:
     """The page's ``min`` ({moves, optimal}) and ``level`` ({name, pack, moves: the fewest
-    under each value of the progress option}) for a start board."""
+    under each value of the progress option, next: the pack's next level or None}) for a
+    start board."""
     facts: dict[str, Any] = {"min": None, "level": None}
     if generated is not None:
         facts["min"] = {"moves": generated["min_moves"], "optimal": generated["optimal"]}
@@ -141,5 +152,6 @@ def level_facts(game: type[Game], board: str, options: Mapping, generated: dict 
             "english": level.get("english"),  # beside a name in another language
             "pack": level["pack"],
             "moves": dict(level["moves"]),
+            "next": _next_in_pack(game, level),  # the "Next level" link once solved
         }
     return facts

@@ -104,7 +104,7 @@ def register_events(
     def on_connect(*_auth: object) -> None:
         refused = admission.admit(_sid(), request.remote_addr or "")
         if refused is None:
-            log.info("%s connected", _sid()[:8])
+            log.debug("%s connected", _sid()[:8])  # every page opens one: not news
             # the handshake's player cookie (signed, HttpOnly): whose help this socket asks
             secret = str(current_app.secret_key)
             players = current_app.extensions["players"]
@@ -144,7 +144,7 @@ def register_events(
             # those first): it must never reset the client's rate limit
             reply_error("disconnect is a reserved event name", "disconnect")
             return
-        log.info("%s disconnected", _sid()[:8])
+        log.debug("%s disconnected", _sid()[:8])
         admission.release(_sid())
         _helps().disconnect(_sid())
         limiter.forget(_sid())

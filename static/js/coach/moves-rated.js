@@ -52,7 +52,9 @@ function optionButton(given, play, continues, ceiling) {
     : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`;
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
-  button.append(span("option-move", option.move.text), span("option-distance", dead ? "–" : distance),
+  // the move and its number stay apart when read out or copied too ("tube 1 -> 5", then "13")
+  button.append(span("option-move", option.move.text), span("visually-hidden", ": "),
+                span("option-distance", dead ? "–" : distance), span("visually-hidden", ", "),
                 span("option-verdict", `${icon} ${word}${dead ? ": unsolvable" : ""}`));
   const joins = JOINS[continues(given)];
   if (joins) {
