@@ -25,7 +25,11 @@ def _solve_here(view):
     return board
 
 
-def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(page, live_server):
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
+    page, live_server, width
+):
+    page.set_viewport_size({"width": width, "height": 844})
     view = GamePage(page, live_server)
     view.game = "npuzzle"
     page.goto(live_server + "/")
@@ -45,4 +49,6 @@ def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
     assert view.state() != first  # never the same puzzle twice
     me = page.request.get(live_server + "/api/player").json()
     assert round(me["ratings"]["npuzzle"]["rating"]) == after
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the ladder page is {overflow} px wider than the screen"
     view.assert_no_errors()

@@ -41,16 +41,27 @@ def _free_pages() -> list[str]:
     return ["/", OFFLINE_PAGE, *(f"/play/{g}" for g in games), *(f"/editor/{g}" for g in games)]
 
 
+def _worker_script() -> str:
+    """The worker's source with its settings line, made once per app (a deploy is a new
+    process): it names every static file, and listing them is no work for each request."""
+    made = current_app.extensions.get("offline_worker")
+    if made is None:
+        settings = {
+            "version": current_app.extensions["static_fingerprint"],
+            "precache": _free_pages() + _static_files(),
+            "offlinePage": OFFLINE_PAGE,
+        }
+        folder = Path(current_app.root_path, current_app.template_folder or "templates")
+        script = (folder / "sw.js").read_text(encoding="utf-8")
+        made = current_app.extensions["offline_worker"] = (
+            f"self.ARCADE_OFFLINE = {json.dumps(settings)};\n{script}"
+        )
+    return made
+
+
 @offline.get("/sw.js")
 def service_worker():
-    settings = {
-        "version": current_app.extensions["static_fingerprint"],
-        "precache": _free_pages() + _static_files(),
-        "offlinePage": OFFLINE_PAGE,
-    }
-    folder = Path(current_app.root_path, current_app.template_folder or "templates")
-    script = (folder / "sw.js").read_text(encoding="utf-8")
-    response = make_response(f"self.ARCADE_OFFLINE = {json.dumps(settings)};\n{script}")
+    response = make_response(_worker_script())
     response.mimetype = "text/javascript"
     response.cache_control.no_cache = True  # a new deploy's worker is seen at once
     return response
