@@ -91,6 +91,8 @@ def test_easier_and_harder_shift_the_puzzle_served(sqlite_app):
     assert easier["shortest"] < harder["shortest"]
     refused = client.get("/api/ladder/npuzzle?shift=sideways")
     assert refused.status_code == 400 and "shift" in refused.get_json()["error"]
+    # a refused request stores nothing: the puzzle handed out is still open, not abandoned
+    assert client.get("/api/player").get_json()["ratings"] == {}
     assert client.get("/api/ladder/chess").status_code in (400, 404)
 
 

@@ -322,13 +322,14 @@ def serve(
 ) -> dict:
     """Hand the player their next ladder puzzle of ``game``: abandon the open one, pick
     (or have generated) the untried puzzle nearest their rating, open its attempt."""
+    shifted = _shift(shift)  # a bad request is refused before anything is written
     how = plan(game)
     add_levels(db, game)
     with db.writing() as session:
         _abandon(session, player_id, game.name)
     with db.session() as session:
         rating = player_rating(session, player_id, game.name)
-    target = wanted(rating, _shift(shift))
+    target = wanted(rating, shifted)
     row = nearest(db, player_id, game.name, target)
     if how.params is not None and (row is None or abs(row.rating - target) > NEAR):
         _generate(db, player_id, game, how, target, make)
