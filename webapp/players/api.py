@@ -40,8 +40,8 @@ from .identity import (
     new_code,
     new_player,
 )
+from .ladder import checked_shift, rating_change, ratings, serve
 from .ladder import finish as finish_ladder
-from .ladder import rating_change, ratings, serve
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
 from .records import leaderboard as read_leaderboard
@@ -391,6 +391,7 @@ def ladder_next(name: str):
     """The player's next ladder puzzle (``?shift=easier|harder``); handing it out opens
     its ranked attempt and abandons the one still open (webapp.players.ladder)."""
     game = game_named(name)
+    shift = checked_shift(request.args.get("shift"))  # refused before anything is written
     state = _state()
     with state.db.session() as session:  # most players exist: no write lock to read them
         player = _player(session, create=False)
@@ -399,7 +400,7 @@ def ladder_next(name: str):
             player = _player_made(session)
     make = current_app.extensions["levels"].generator(game)
     try:
-        reply = serve(state.db, player.id, game, request.args.get("shift"), state.now(), make)
+        reply = serve(state.db, player.id, game, shift, state.now(), make)
     except TaskRefused as err:
         raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
     return jsonify(reply)

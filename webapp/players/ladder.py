@@ -86,7 +86,9 @@ def plan(game: type[Game]) -> Plan:
     return Plan(*_levels_range(game))
 
 
-def _shift(text: str | None) -> str | None:
+def checked_shift(text: str | None) -> str | None:
+    """``?shift=``: None, or one of :data:`~webapp.players.ratings.SHIFTS`; anything else
+    is a 400 (asked before anything is written)."""
     if text in (None, ""):
         return None
     if text not in SHIFTS:
@@ -321,15 +323,15 @@ def serve(
     make: Generate,
 ) -> dict:
     """Hand the player their next ladder puzzle of ``game``: abandon the open one, pick
-    (or have generated) the untried puzzle nearest their rating, open its attempt."""
-    shifted = _shift(shift)  # a bad request is refused before anything is written
+    (or have generated) the untried puzzle nearest their rating (``shift``: from
+    :func:`checked_shift`), open its attempt."""
     how = plan(game)
     add_levels(db, game)
     with db.writing() as session:
         _abandon(session, player_id, game.name)
     with db.session() as session:
         rating = player_rating(session, player_id, game.name)
-    target = wanted(rating, shifted)
+    target = wanted(rating, shift)
     row = nearest(db, player_id, game.name, target)
     if how.params is not None and (row is None or abs(row.rating - target) > NEAR):
         _generate(db, player_id, game, how, target, make)
