@@ -3,6 +3,7 @@
 // browser solved, the dailies the player finished today (with their streak) and
 // the time to the next daily. Games and their declarations come from the page's catalogue.
 
+import { call } from "./api.js";
 import { loadGame } from "./games.js";
 import { best, isPerfect, levelKey } from "./progress.js";
 
@@ -53,10 +54,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Mark each daily the player finished today: the rank, and the game's streak. */
 async function markDailies() {
-  const read = async (url) => {
-    const reply = await fetch(url, { credentials: "same-origin" });
-    return reply.ok ? reply.json() : null;
-  };
+  const read = (url) => call("GET", url).catch(() => null);
   try {
     const me = await read("/api/player");
     if (!me || !me.known) return; // no player yet: nothing played, nothing to ask

@@ -18,9 +18,6 @@ export function solverReachable(up) {
   show();
 }
 
-/** Whether the solver can be asked now (as far as this page knows). */
-export function reachable() { return navigator.onLine && solverUp; }
-
 /** Resolves once the browser is online again (at once when it is). */
 export function backOnline() {
   if (navigator.onLine) return Promise.resolve();

@@ -5,6 +5,7 @@
 // only, so a name can never become markup. The browser's own progress
 // (progress.js) is sent once, so nothing kept before players existed is lost.
 
+import { call } from "./api.js";
 import { nextLink } from "./ladder.js";
 import { backOnline } from "./online.js";
 
@@ -14,32 +15,6 @@ const PROGRESS_STORE = "arcade-progress-v1";
 // offline waits for the browser to be online again, however long
 const RESEND_ATTEMPTS = 8;
 const IMPORTED_FLAG = "arcade-progress-imported";
-
-async function call(method, url, body) {
-  let reply;
-  try {
-    reply = await fetch(url, {
-      method,
-      credentials: "same-origin",
-      headers: body ? { "Content-Type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch {
-    // no answer at all: offline, or the server is gone; the caller may wait and resend
-    const error = new Error("the server cannot be reached");
-    error.unreachable = true;
-    error.retryAfter = 10;
-    throw error;
-  }
-  let data = {};
-  try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
-  if (!reply.ok) {
-    const error = new Error(data.error || `the server answered ${reply.status}`);
-    if (reply.status === 503) error.retryAfter = Math.min(60, Number(reply.headers.get("Retry-After")) || 5);
-    throw error;
-  }
-  return data;
-}
 
 function element(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
