@@ -36,7 +36,7 @@ from .http.health import health
 from .http.offline import offline
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
-from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
+from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
 from .jobs.replies import error_payload
 from .levels.facts import load_levels
@@ -64,6 +64,8 @@ def _limits(config) -> dict[str, Limits]:
     return {
         ANALYSE: Limits(config["ANALYSE_SECONDS"], config["ANALYSE_MAX_NODES"], interval),
         SOLVE: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
+        # each of a lab run's algorithms searches under a solve's budgets
+        LAB: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
     }
 
 
