@@ -33,6 +33,7 @@ from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
 from .http.api import api
 from .http.health import health
+from .http.lab import lab
 from .http.offline import offline
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
@@ -162,6 +163,7 @@ def create_app(**config) -> Flask:
         app.jinja_env.get_template(name)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(lab)
     app.register_blueprint(health)
     app.register_blueprint(offline)
     init_players(app, migrate=app.config["MIGRATE_AT_START"])
