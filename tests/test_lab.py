@@ -49,13 +49,17 @@ def test_each_algorithm_streams_then_ends_with_the_clis_count(inbox, capsys):
     assert results["astar"]["nodes"] < results["bfs"]["nodes"]
 
 
-def test_lab_cancel_stops_every_algorithm(app, inbox):
+@pytest.mark.parametrize("stop", ["lab_cancel", "leave"])
+def test_lab_cancel_or_leaving_stops_every_algorithm(app, inbox, stop):
     inbox.client.emit("lab_run", {**LONG, "algorithms": ["bfs", "dfs"], "id": "stop"})
     reporting = set()
     while reporting != {"bfs", "dfs"}:
         reporting.add(inbox.wait("lab_progress", timeout=10)[1]["algorithm"])
-    inbox.client.emit("lab_cancel", {})
-    assert inbox.quiet_for(0.8, names=("lab_result", "lab_progress", "error")) == []
+    if stop == "leave":
+        inbox.client.disconnect()
+    else:
+        inbox.client.emit("lab_cancel", {})
+        assert inbox.quiet_for(0.8, names=("lab_result", "lab_progress", "error")) == []
     jobs = app.extensions["jobs"]
     deadline = time.monotonic() + 3
     while jobs.busy_clients() and time.monotonic() < deadline:
@@ -84,3 +88,15 @@ def test_a_bad_lab_run_is_one_error_naming_the_problem(inbox, change, words):
     _, error = inbox.wait("error", timeout=10)
     assert error["event"] == "lab_run" and words in error["message"], error
     assert inbox.quiet_for(0.1, names=("lab_result", "error")) == []
+
+
+def test_the_lab_page_names_its_run_and_a_bad_query_is_a_400_saying_why(client):
+    page = client.get("/lab?game=npuzzle&board=1 2 3 4 5 6 7 0 8&algorithms=bfs,idastar")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    config = json.loads(text.split('id="config" type="application/json">')[1].split("</script>")[0])
+    assert config["game"] == "npuzzle" and config["algorithms"] == ["bfs", "idastar"]
+    assert config["board"] == "1 2 3 4 5 6 7 0 8" and config["unfit"] == []
+    refused = client.get("/lab?game=jugs&board=0/3,0/5,8/8&algorithms=bfs,bidirectional")
+    assert refused.status_code == 400
+    assert "bidirectional search needs moves that can be undone" in refused.get_data(as_text=True)
