@@ -202,7 +202,9 @@ def streaming_row(
         payload = {"algorithm": algorithm, **found.as_dict()}
         sent.append(pickle.dumps(("event", 1, "lab_progress", payload)))
 
-    quiet, streamed, nodes = [], [], 0
+    quiet: list[float] = []
+    streamed: list[float] = []
+    nodes = 0
     for _ in range(repeat):
         for progress, times in ((None, quiet), (stream, streamed)):
             started = time.perf_counter()
