@@ -54,8 +54,9 @@ function run(algorithms) {
 function formLink() {
   const fields = new FormData(form);
   const query = new URLSearchParams();
+  // another game: its own start, options and the default algorithms (some cannot search it)
+  if (fields.get("game") !== config.game) return `/lab?game=${encodeURIComponent(fields.get("game"))}`;
   for (const [key, value] of fields) if (key !== "algorithm" && value !== "") query.set(key, value);
-  if (fields.get("game") !== config.game) query.delete("board"); // another game: its own start
   query.set("algorithms", chosen().join(","));
   return `/lab?${query}`;
 }
@@ -64,7 +65,8 @@ form.addEventListener("submit", (event) => {
   event.preventDefault();
   const picked = chosen();
   const [fewest, most] = config.racers;
-  if (picked.length < fewest || picked.length > most) {
+  const sameGame = new FormData(form).get("game") === config.game;
+  if (sameGame && (picked.length < fewest || picked.length > most)) {
     say(`Choose ${fewest} to ${most} algorithms.`);
     return;
   }
