@@ -23,7 +23,8 @@ class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
     tasks: a generated level, the editor's solvability check and a state space's
-    graph; and the replay of a submitted line (:mod:`webapp.players.api`)."""
+    graph; the replay of a submitted line (:mod:`webapp.players.api`); and one
+    judged move of a streak or a storm (:mod:`webapp.players.judged`)."""
 
     ANALYSE = "analyse"
     SOLVE = "solve"
@@ -31,6 +32,7 @@ class Kind(StrEnum):
     CHECK = "check"
     GRAPH = "graph"
     REPLAY = "replay"
+    JUDGE = "judge"
 
 
 class LaneName(StrEnum):
@@ -49,6 +51,7 @@ class LaneName(StrEnum):
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
 GRAPH = Kind.GRAPH
 REPLAY = Kind.REPLAY
+JUDGE = Kind.JUDGE
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
 REPLAY_LANE = LaneName.REPLAY
 
@@ -82,8 +85,8 @@ class JobRequest:
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options} or
-    ``replay`` {board, options, states, shortest}."""
+    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options},
+    ``replay`` {board, options, states, shortest} or ``judge`` {options, before, after}."""
 
     game: str
     args: dict = field(default_factory=dict)

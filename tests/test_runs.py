@@ -1,0 +1,118 @@
+"""Streak and storm through the HTTP API: every move judged by the server's rules and
+proven distances, the run kept in the database, bests per player and game.
+
+The tests judge nothing themselves by the server's answers: a "mistake" is a neighbour
+the solver (:func:`solver.engine.solve_board`) proves farther, a good move the next
+position of the solver's shortest line, and a shown better move is checked to be one
+legal move that the solver proves one closer.
+"""
+
+from __future__ import annotations
+
+from solver import catalogue
+from solver.engine import solve_board
+
+
+def distance(board: str) -> int:
+    return solve_board("npuzzle", board)["length"]
+
+
+def neighbours(board: str) -> list[str]:
+    domain = catalogue.get("npuzzle").make_domain()
+    return [domain.format(nxt) for _move, nxt in domain.legal_moves(domain.parse(board))]
+
+
+def closer(board: str) -> str:
+    return solve_board("npuzzle", board)["states"][1]
+
+
+def farther(board: str) -> str:
+    """A neighbour the solver proves one move farther (a sliding puzzle has no equal)."""
+    here = distance(board)
+    return next(nxt for nxt in neighbours(board) if distance(nxt) == here + 1)
+
+
+def start(client, mode: str) -> dict:
+    got = client.post("/api/runs", json={"mode": mode, "game": "npuzzle"})
+    assert got.status_code == 201, got.get_json()
+    return got.get_json()
+
+
+def move(client, run: dict, board: str, moves: int | None = None):
+    body = {"moves": run["moves"] if moves is None else moves, "board": board}
+    return client.post(f"/api/runs/{run['run']}/moves", json=body)
+
+
+def test_a_streak_climbs_and_ends_at_the_first_move_proven_longer(players_app):
+    client = players_app.test_client()
+    run = start(client, "streak")
+    assert run["seconds_left"] is None and run["solved"] == 0 and not run["over"]
+    assert distance(run["start"]) == run["shortest"] == 1  # the easiest first
+    got = move(client, run, closer(run["board"]))
+    assert got.status_code == 200, got.get_json()
+    run = got.get_json()
+    assert run["last"]["solved"] and run["solved"] == 1 and not run["over"]
+    assert distance(run["board"]) == run["shortest"] == 2  # then a little harder
+
+    before = run["board"]
+    wrong = farther(before)
+    run = move(client, run, wrong).get_json()
+    assert run["over"] and run["last"]["closer"] is False and run["solved"] == 1
+    shown = run["mistake"]
+    assert (shown["board"], shown["reached"]) == (before, wrong)
+    assert (shown["distance"], shown["distance_after"]) == (2, 3)
+    assert shown["better"] in neighbours(before) and distance(shown["better"]) == 1
+    assert shown["better_move"] and shown["move"] and shown["better_move"] != shown["move"]
+
+    again = move(client, run, closer(run["board"]))  # the run is over: nothing moves
+    assert again.status_code == 409
+    assert client.get("/api/runs/streak/npuzzle").get_json()["moves"] == run["moves"]
+    me = client.get("/api/player").get_json()
+    assert me["streak"] == {"npuzzle": 1} and me["storm"] == {}
+
+
+def test_a_storm_costs_ten_seconds_a_longer_move_and_ends_on_the_server_clock(players_app, clock):
+    client = players_app.test_client()
+    run = start(client, "storm")
+    assert run["seconds_left"] == 180
+    clock.wait(5)
+    run = move(client, run, farther(run["board"])).get_json()
+    assert not run["over"] and run["penalties"] == 1
+    assert run["seconds_left"] == 180 - 5 - 10
+    for board in solve_board("npuzzle", run["board"])["states"][1:]:
+        run = move(client, run, board).get_json()
+    assert run["solved"] == 1 and run["penalties"] == 1 and run["last"]["solved"]
+    assert distance(run["board"]) == run["shortest"]
+
+    clock.wait(170)  # 165 s were left
+    late = move(client, run, closer(run["board"]))
+    assert late.status_code == 409
+    run = client.get("/api/runs/storm/npuzzle").get_json()
+    assert run["over"] and run["seconds_left"] == 0 and run["solved"] == 1
+    assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 1, "best": 1}}
+    clock.next_day()
+    assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 0, "best": 1}}
+
+
+def test_an_illegal_forged_or_replayed_move_changes_nothing(players_app):
+    client, other = players_app.test_client(), players_app.test_client()
+    run = start(client, "streak")
+    board = run["board"]
+    two_away = next(b for n in neighbours(board) for b in neighbours(n) if b != board)
+    assert move(client, run, two_away).status_code == 400
+    for forged in ("1 2 3", "", None, "9 9 9 9 9 9 9 9 9"):
+        assert move(client, run, forged).status_code == 400
+    assert move(client, run, closer(board), moves="0").status_code == 400
+    assert move(other, run, closer(board)).status_code == 404  # not their run
+    unchanged = client.get("/api/runs/streak/npuzzle").get_json()
+    assert (unchanged["moves"], unchanged["board"]) == (0, board)
+
+    assert move(client, run, closer(board)).status_code == 200
+    replayed = move(client, run, closer(board))  # the same move sent again
+    assert replayed.status_code == 409
+    after = client.get("/api/runs/streak/npuzzle").get_json()
+    assert after["moves"] == 1 and after["solved"] == 1
+
+    assert client.post("/api/runs", json={"mode": "blitz", "game": "npuzzle"}).status_code == 400
+    assert client.post("/api/runs", json={"mode": "storm", "game": "klotski"}).status_code == 404
+    assert other.get("/api/runs/storm/npuzzle").status_code == 404
