@@ -4,7 +4,7 @@ moves have their own, larger, per-player limit).
 - ``POST /api/runs`` ``{"mode": "streak"|"storm", "game"}`` -> 201, the new run (the
   player's open run of that mode and game ends).
 - ``GET /api/runs/<mode>/<game>`` -> 200, the player's latest run (a reload resumes it),
-  404 when there is none.
+  or ``{"run": null}`` when there is none.
 - ``POST /api/runs/<id>/moves`` ``{"moves": n, "board"}`` -> 200, the run after the move
   with ``last`` (the move judged: ``move``, ``board``, ``closer``, ``solved``); 400 for a
   board that is not one legal move from the run's position, 409 when the run is over or
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify, request
 
-from ..puzzle_request import BadRequest, game_named, read_json_body
+from ..puzzle_request import game_named, read_json_body
 from . import runs
 from .api import _player, _player_made, _state, players
 from .judged import judge
@@ -59,8 +59,8 @@ def latest_run(mode: str, name: str):
         if player_id is None
         else runs.latest(state.db, player_id, game.name, mode, state.now())
     )
-    if run is None:
-        raise BadRequest(f"you have no {mode} of {game.name} yet", 404)
+    if run is None:  # not an error: the page offers to start one
+        return jsonify(run=None)
     return jsonify(runs.view(state.db, run, state.now()))
 
 
