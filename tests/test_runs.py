@@ -10,6 +10,9 @@ closer, and a better move shown is checked to be one slide proven one closer.
 from __future__ import annotations
 
 from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
+from helpers.sockets import Inbox
+
+from webapp.players.runs import IDLE_SECONDS
 
 
 def distance(board: str) -> int:
@@ -90,7 +93,7 @@ def test_a_storm_costs_ten_seconds_a_longer_move_and_ends_on_the_server_clock(pl
     assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 0, "best": 1}}
 
 
-def test_an_illegal_forged_or_replayed_move_changes_nothing(players_app):
+def test_an_illegal_forged_or_replayed_move_changes_nothing(players_app, clock):
     client, other = players_app.test_client(), players_app.test_client()
     run = start(client, "streak")
     board = run["board"]
@@ -108,7 +111,43 @@ def test_an_illegal_forged_or_replayed_move_changes_nothing(players_app):
     assert replayed.status_code == 409
     after = client.get("/api/runs/streak/npuzzle").get_json()
     assert after["moves"] == 1 and after["solved"] == 1
+    clock.wait(IDLE_SECONDS)  # a streak left alone this long is over
+    assert move(client, after, closer(after["board"])).status_code == 409
+    assert client.get("/api/runs/streak/npuzzle").get_json()["over"]
 
     assert client.post("/api/runs", json={"mode": "blitz", "game": "npuzzle"}).status_code == 400
     assert client.post("/api/runs", json={"mode": "storm", "game": "klotski"}).status_code == 404
     assert other.get("/api/runs/storm/npuzzle").get_json() == {"run": None}
+
+
+def ask_the_solver(app, client, board: str) -> None:
+    """The player's socket asks ``analyse`` about ``board`` (the runs' game and rules)."""
+    socket = app.extensions["socketio"].test_client(app, flask_test_client=client)
+    inbox = Inbox(socket)
+    socket.emit("analyse", {"game": "npuzzle", "board": board})
+    inbox.wait("analysis", timeout=30)
+    socket.disconnect()
+
+
+def solve_one(client, run: dict) -> dict:
+    solved = run["solved"]
+    while run["solved"] == solved:
+        run = move(client, run, closer(run["board"])).get_json()
+    return run
+
+
+def test_asking_the_solver_while_a_run_runs_keeps_it_from_the_bests(players_app, clock):
+    """Ranked play's record of help: the player's socket asked ``analyse`` about the
+    game of a storm still running, so that storm is assisted and no best; asked once
+    the storm's time is up, it changes nothing."""
+    client = players_app.test_client()
+    first = solve_one(client, start(client, "storm"))
+    clock.wait(181)
+    ask_the_solver(players_app, client, first["board"])
+    assert client.get("/api/runs/storm/npuzzle").get_json()["assisted"] is False
+
+    second = start(client, "storm")
+    ask_the_solver(players_app, client, second["board"])
+    second = solve_one(client, solve_one(client, second))
+    assert second["assisted"] and second["solved"] == 2 and second["best"] == 1
+    assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 1, "best": 1}}

@@ -45,7 +45,7 @@ class PlayersState:
         #: each leaderboard's shared part, kept a second (a crowd reading it costs one read)
         self.boards = BoardViews()
         #: help asked by the players' sockets, recorded on their ranked attempts
-        self.helps = HelpLedger(lambda: self.db, self._spawn)
+        self.helps = HelpLedger(lambda: self.db, self._spawn, clock)
         self._db: Database | None = None
         self._lock = threading.Lock()
 

@@ -72,6 +72,7 @@ def run_move(run_id: int):
         player = _player(session, create=False)
         player_id = player.id if player is not None else None
     run = runs.owned(state.db, player_id, run_id, state.now())
+    state.helps.settle(g.player_token)  # help this player's sockets just asked is on record
     game = game_named(run.game)
     judged = runs.move(
         state.db, run, body.get("moves"), body.get("board"), state.now(), _judge, game, _make(game)

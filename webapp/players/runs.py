@@ -14,9 +14,12 @@ offer runs: shipped levels would run out.
 The run (its puzzle, the position reached, the moves judged) lives in its row, so a
 reload resumes it and any web process answers the same. A move names the count of
 moves it follows (``moves``); it is stored by one conditional update on that count,
-so a move sent twice, or after the run moved on, changes nothing. Each puzzle served
-opens a ranked attempt (:func:`~webapp.players.attempts.open_attempt`), so help the
-player's sockets ask about it is on record; a run with help is never a best.
+so a move sent twice, or after the run moved on, changes nothing. A run ends when it
+``expires``: a storm's time, or a streak left :data:`IDLE_SECONDS` without a move.
+
+Ranked play's record of help applies (:mod:`webapp.players.helps`): an ``analyse`` or
+``solve`` from the player's socket about the game and options of a run still running
+marks it assisted, and an assisted run is never a best.
 """
 
 from __future__ import annotations
@@ -35,16 +38,17 @@ from solver.core.game import Game
 from ..puzzle_request import BadRequest
 from ..storage import Database
 from ..storage.models import LadderPuzzle, Run
-from .attempts import judge as end_attempt
-from .attempts import open_attempt
+from .attempts import family
 from .judged import Judged
 from .ladder import Generate, Plan, add_levels, generate_into_pool, plan
 from .puzzles import Puzzle
-from .ratings import GRADE_HIGH, GRADE_LOW, graded
+from .ratings import ABANDON_SECONDS, GRADE_HIGH, GRADE_LOW, graded
 
 MODES = ("streak", "storm")
 STORM_SECONDS = 180
 PENALTY_SECONDS = 10
+#: a streak without a move this long is over (the ladder's abandoned attempt)
+IDLE_SECONDS = ABANDON_SECONDS
 #: where each mode's puzzles start (moves over the game's easiest) and how many moves
 #: longer each next one aims, and at most (storm: small, quick ones; None: no cap)
 CLIMB: dict[str, tuple[int, float, int | None]] = {
@@ -128,21 +132,24 @@ def seconds_left(run: Run, now: dt.datetime) -> float | None:
     """A storm's seconds left on the server's clock (None for a streak)."""
     if run.mode != "storm":
         return None
-    spent = ((run.ended or now) - run.started).total_seconds()
-    return max(0.0, STORM_SECONDS - PENALTY_SECONDS * run.penalties - spent)
+    return max(0.0, (run.expires - (run.ended or now)).total_seconds())
 
 
-def _timed_out(db: Database, run: Run, now: dt.datetime) -> Run:
-    """End a storm whose time ran out (at the moment it did)."""
-    left = seconds_left(run, now)
-    if run.ended is not None or left is None or left > 0:
+def _expires(mode: str, started: dt.datetime, penalties: int, now: dt.datetime) -> dt.datetime:
+    if mode == "storm":
+        return started + dt.timedelta(seconds=STORM_SECONDS - PENALTY_SECONDS * penalties)
+    return now + dt.timedelta(seconds=IDLE_SECONDS)
+
+
+def _expired(db: Database, run: Run, now: dt.datetime) -> Run:
+    """End a run past its ``expires`` (at that moment)."""
+    if run.ended is not None or now < run.expires:
         return run
-    end = run.started + dt.timedelta(seconds=STORM_SECONDS - PENALTY_SECONDS * run.penalties)
     with db.writing() as session:
         session.execute(
             update(Run)
             .where(Run.id == run.id, Run.ended.is_(None))
-            .values(ended=max(end, run.started))
+            .values(ended=max(run.expires, run.started))
         )
     return _load(db, run.id)
 
@@ -181,7 +188,6 @@ def start(
 ) -> Run:
     """A new run (the player's open run of this mode and game ends here)."""
     puzzle, rating = next_puzzle(db, game, mode, 0, make)
-    open_attempt(db, player_id, puzzle, now)
     with db.writing() as session:
         session.execute(
             update(Run)
@@ -198,7 +204,9 @@ def start(
             mode=mode,
             game=game.name,
             options=puzzle.options_json,
+            family=family(game.name, puzzle.options_json),
             started=now,
+            expires=_expires(mode, now, 0, now),
             day=now.date(),
             puzzle=puzzle.key,
             start=puzzle.board,
@@ -217,7 +225,7 @@ def start(
 
 
 def latest(db: Database, player_id: int, game: str, mode: str, now: dt.datetime) -> Run | None:
-    """The player's latest run of ``mode`` and ``game`` (a storm out of time, ended)."""
+    """The player's latest run of ``mode`` and ``game`` (ended if it expired)."""
     with db.session() as session:
         run_id = session.scalar(
             select(Run.id)
@@ -225,16 +233,16 @@ def latest(db: Database, player_id: int, game: str, mode: str, now: dt.datetime)
             .order_by(Run.id.desc())
             .limit(1)
         )
-    return None if run_id is None else _timed_out(db, _load(db, run_id), now)
+    return None if run_id is None else _expired(db, _load(db, run_id), now)
 
 
 def owned(db: Database, player_id: int | None, run_id: int, now: dt.datetime) -> Run:
-    """The player's run ``run_id`` (404 for anyone else's), a storm ended if out of time."""
+    """The player's run ``run_id`` (404 for anyone else's), ended if it expired."""
     with db.session() as session:
         run = session.get(Run, run_id)
         if run is None or player_id is None or run.player_id != player_id:
             raise BadRequest("you have no such run", 404)
-    return _timed_out(db, _load(db, run_id), now)
+    return _expired(db, _load(db, run_id), now)
 
 
 def move(
@@ -260,32 +268,27 @@ def move(
     options = json.loads(run.options)
     judged = judging(run.game, options, run.board, board)
     values: dict[str, Any] = {"moves": run.moves + 1, "board": judged.board}
+    penalties = run.penalties
     if not judged.closer:
         if run.mode == "streak":
             values["ended"] = now
             values["mistake"] = json.dumps(_mistake(run.board, judged))
         else:
-            values["penalties"] = run.penalties + 1
-    nxt = None
+            penalties = values["penalties"] = run.penalties + 1
+    values["expires"] = _expires(run.mode, run.started, penalties, now)
     if judged.solved:
-        nxt = next_puzzle(db, game, run.mode, run.solved + 1, make, skip=run.puzzle)
-        open_attempt(db, run.player_id, nxt[0], now)
+        puzzle, rating = next_puzzle(db, game, run.mode, run.solved + 1, make, skip=run.puzzle)
+        values.update(
+            solved=run.solved + 1,
+            puzzle=puzzle.key,
+            options=puzzle.options_json,
+            family=family(run.game, puzzle.options_json),
+            start=puzzle.board,
+            board=puzzle.board,
+            shortest=puzzle.shortest,
+            rating=rating,
+        )
     with db.writing() as session:
-        if judged.solved:
-            solved = Puzzle(run.game, run.start, options, run.shortest, None, ladder=True)
-            helped = end_attempt(session, run.player_id, solved, 0.0, False, now).assisted
-            values["solved"] = run.solved + 1
-            values["assisted"] = run.assisted or helped
-        if nxt is not None and "ended" not in values:
-            puzzle, rating = nxt
-            values.update(
-                puzzle=puzzle.key,
-                options=puzzle.options_json,
-                start=puzzle.board,
-                board=puzzle.board,
-                shortest=puzzle.shortest,
-                rating=rating,
-            )
         stored = update(Run).where(Run.id == run.id, Run.moves == seen, Run.ended.is_(None))
         if not cast(CursorResult, session.execute(stored.values(**values))).rowcount:
             raise BadRequest("the run moved on meanwhile; this move was not counted", 409)

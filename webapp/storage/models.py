@@ -340,7 +340,11 @@ class Run(Base):
     mode: Mapped[str] = mapped_column(String(10))  # "streak" or "storm"
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[str] = mapped_column(Text)  # JSON, sorted keys
+    #: the game and options, as a socket's help request is matched (an attempt's family)
+    family: Mapped[str] = mapped_column(String(64))
     started: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: when the run ends unless a move comes first (a storm's time; a streak left idle)
+    expires: Mapped[dt.datetime] = mapped_column(DateTime)
     day: Mapped[dt.date] = mapped_column(Date)  # UTC, when it started
     #: the current puzzle: its key, start, proven length and rating when served
     puzzle: Mapped[str] = mapped_column(String(64))
@@ -351,7 +355,7 @@ class Run(Base):
     moves: Mapped[int] = mapped_column(Integer)  # judged so far
     solved: Mapped[int] = mapped_column(Integer)
     penalties: Mapped[int] = mapped_column(Integer)
-    #: the player's sockets asked the solver about a puzzle of the run (never best)
+    #: the player's sockets asked the solver about the run's game while it ran (no best)
     assisted: Mapped[bool] = mapped_column(Boolean)
     ended: Mapped[dt.datetime | None] = mapped_column(DateTime)
     mistake: Mapped[str | None] = mapped_column(Text)
