@@ -89,8 +89,9 @@ class Run {
   async load() {
     try {
       const run = await call("GET", `/api/runs/${config.mode}/${config.game}`);
-      if (run.run === null) $("status").textContent = `Press "${$("run-start").textContent.trim()}" to begin.`;
-      else this.show(run);
+      if (run.run !== null) { this.show(run); return; }
+      $("status").textContent = `Press "${$("run-start").textContent.trim()}" to begin.`;
+      $("run-best").textContent = String(run.best);
     } catch (error) {
       $("status").textContent = error.message;
     }

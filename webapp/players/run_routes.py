@@ -4,7 +4,7 @@ moves have their own, larger, per-player limit).
 - ``POST /api/runs`` ``{"mode": "streak"|"storm", "game"}`` -> 201, the new run (the
   player's open run of that mode and game ends).
 - ``GET /api/runs/<mode>/<game>`` -> 200, the player's latest run (a reload resumes it),
-  or ``{"run": null}`` when there is none.
+  or ``{"run": null, "best": 0}`` when there is none.
 - ``POST /api/runs/<id>/moves`` ``{"moves": n, "board"}`` -> 200, the run after the move
   with ``last`` (the move judged: ``move``, ``board``, ``closer``, ``solved``); 400 for a
   board that is not one legal move from the run's position, 409 when the run is over or
@@ -60,7 +60,7 @@ def latest_run(mode: str, name: str):
         else runs.latest(state.db, player_id, game.name, mode, state.now())
     )
     if run is None:  # not an error: the page offers to start one
-        return jsonify(run=None)
+        return jsonify(run=None, best=0)
     return jsonify(runs.view(state.db, run, state.now()))
 
 
