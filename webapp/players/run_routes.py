@@ -21,9 +21,9 @@ from __future__ import annotations
 from flask import current_app, g, jsonify, request
 
 from ..puzzle_request import game_named, read_json_body
-from . import runs
 from .api import _player, _player_made, _state, players
 from .judged import judge
+from .runs import checked, latest, move, owned, start, view
 
 
 def _make(game):
@@ -38,30 +38,26 @@ def _judge(game: str, options: dict, before: str, after: object):
 def start_run():
     body = read_json_body()
     game = game_named(body.get("game"))
-    mode = runs.checked(game, body.get("mode"))
+    mode = checked(game, body.get("mode"))
     state = _state()
     with state.db.writing() as session:
         player_id = _player_made(session).id
-    run = runs.start(state.db, player_id, game, mode, state.now(), _make(game))
-    return jsonify(runs.view(state.db, run, state.now())), 201
+    run = start(state.db, player_id, game, mode, state.now(), _make(game))
+    return jsonify(view(state.db, run, state.now())), 201
 
 
 @players.get("/runs/<mode>/<name>")
 def latest_run(mode: str, name: str):
     game = game_named(name)
-    runs.checked(game, mode)
+    checked(game, mode)
     state = _state()
     with state.db.session() as session:
         player = _player(session, create=False)
         player_id = player.id if player is not None else None
-    run = (
-        None
-        if player_id is None
-        else runs.latest(state.db, player_id, game.name, mode, state.now())
-    )
+    run = None if player_id is None else latest(state.db, player_id, game.name, mode, state.now())
     if run is None:  # not an error: the page offers to start one
         return jsonify(run=None, best=0)
-    return jsonify(runs.view(state.db, run, state.now()))
+    return jsonify(view(state.db, run, state.now()))
 
 
 @players.post("/runs/<int:run_id>/moves")
@@ -71,13 +67,13 @@ def run_move(run_id: int):
     with state.db.session() as session:
         player = _player(session, create=False)
         player_id = player.id if player is not None else None
-    run = runs.owned(state.db, player_id, run_id, state.now())
+    run = owned(state.db, player_id, run_id, state.now())
     state.helps.settle(g.player_token)  # help this player's sockets just asked is on record
     game = game_named(run.game)
-    judged = runs.move(
+    judged = move(
         state.db, run, body.get("moves"), body.get("board"), state.now(), _judge, game, _make(game)
     )
-    reply = runs.view(state.db, runs.owned(state.db, player_id, run_id, state.now()), state.now())
+    reply = view(state.db, owned(state.db, player_id, run_id, state.now()), state.now())
     reply["last"] = {
         "move": judged.move,
         "board": judged.board,
