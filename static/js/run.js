@@ -120,7 +120,14 @@ class Run {
   }
 
   playerMove(move, target) {
-    if (!this.run || this.run.over || this.busy) return false;
+    if (!this.run || this.run.over) {
+      this.refuse(`No run is going on: press "${$("run-start").textContent.trim()}".`, target);
+      return false;
+    }
+    if (this.busy) {
+      this.refuse("One moment: the last move is being judged.", target);
+      return false;
+    }
     const next = this.game.apply(this.state, move);
     if (!next) {
       this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
