@@ -9,7 +9,9 @@ closer, and a better move shown is checked to be one slide proven one closer.
 
 from __future__ import annotations
 
+import pytest
 from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
+from helpers.players import build_app
 from helpers.sockets import Inbox
 
 from webapp.players.runs import IDLE_SECONDS
@@ -136,18 +138,26 @@ def solve_one(client, run: dict) -> dict:
     return run
 
 
-def test_asking_the_solver_while_a_run_runs_keeps_it_from_the_bests(players_app, clock):
+@pytest.fixture
+def sqlite_app(tmp_path, clock):
+    """The players' app on SQLite alone: the record of help is no storage question."""
+    app = build_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", clock, tmp_path)
+    yield app
+    app.extensions["players"].db.close()
+
+
+def test_asking_the_solver_while_a_run_runs_keeps_it_from_the_bests(sqlite_app, clock):
     """Ranked play's record of help: the player's socket asked ``analyse`` about the
     game of a storm still running, so that storm is assisted and no best; asked once
     the storm's time is up, it changes nothing."""
-    client = players_app.test_client()
+    client = sqlite_app.test_client()
     first = solve_one(client, start(client, "storm"))
     clock.wait(181)
-    ask_the_solver(players_app, client, first["board"])
+    ask_the_solver(sqlite_app, client, first["board"])
     assert client.get("/api/runs/storm/npuzzle").get_json()["assisted"] is False
 
     second = start(client, "storm")
-    ask_the_solver(players_app, client, second["board"])
+    ask_the_solver(sqlite_app, client, second["board"])
     second = solve_one(client, solve_one(client, second))
     assert second["assisted"] and second["solved"] == 2 and second["best"] == 1
     assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 1, "best": 1}}
