@@ -23,8 +23,9 @@ class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
     tasks: a generated level, the editor's solvability check and a state space's
-    graph; the replay of a submitted line (:mod:`webapp.players.api`); and the
-    lab's run of several algorithms side by side, in the long lane."""
+    graph; the replay of a submitted line (:mod:`webapp.players.api`); one judged
+    move of a streak or a storm (:mod:`webapp.players.judged`); and the lab's run of
+    several algorithms side by side, in the long lane."""
 
     ANALYSE = "analyse"
     SOLVE = "solve"
@@ -33,6 +34,7 @@ class Kind(StrEnum):
     CHECK = "check"
     GRAPH = "graph"
     REPLAY = "replay"
+    JUDGE = "judge"
 
 
 class LaneName(StrEnum):
@@ -51,6 +53,7 @@ class LaneName(StrEnum):
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
 GRAPH, LAB = Kind.GRAPH, Kind.LAB
 REPLAY = Kind.REPLAY
+JUDGE = Kind.JUDGE
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
 REPLAY_LANE = LaneName.REPLAY
 
@@ -86,8 +89,8 @@ class JobRequest:
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options} or
-    ``replay`` {board, options, states, shortest}."""
+    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options},
+    ``replay`` {board, options, states, shortest} or ``judge`` {options, before, after}."""
 
     game: str
     args: dict = field(default_factory=dict)
