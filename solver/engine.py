@@ -262,7 +262,7 @@ def _analysis_payload(
     rated, complete = moves_rated_payload(
         domain, state, analysis, budget=rating, cancel=cancel, search=rating is not None
     )
-    return {
+    payload: AnalysisPayload = {
         "board": domain.format(state),
         "solved": domain.is_goal(state),
         "solvable": analysis.solvable,
@@ -278,3 +278,6 @@ def _analysis_payload(
         "moves_rated": rated,
         "moves_rated_complete": complete,
     }
+    if analysis.nodes is not None:
+        payload["nodes"] = analysis.nodes
+    return payload
