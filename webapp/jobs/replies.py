@@ -67,7 +67,7 @@ def gave_up_error(
     within = f"within the {shown:g} s budget" if shown else "within the budget"
     words = [f"Too big to solve {within}"]
     if nodes:
-        words.append(f": no solution among the {about(nodes)} positions searched")
+        words.append(f": no solution among {about(nodes)} positions searched")
     if lower_bound:
         words.append(f"; it takes at least {lower_bound} move{'' if lower_bound == 1 else 's'}")
     payload = error_payload("".join(words) + ".", kind, job_id, game)
