@@ -23,8 +23,6 @@ from .links import lobby_games
 
 lab = Blueprint("lab", __name__)
 
-#: the lab opens on the classic Klotski layout (a whole group of 25,955 positions)
-DEFAULT_GAME = "klotski"
 DEFAULT_ALGORITHMS = ("bfs", "astar")
 
 
@@ -32,8 +30,9 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
     """The page's config from its URL: game, board (canonical), options, algorithms,
     every game's declaration, and ``error`` when the query was bad."""
     games = catalogue.games()
-    name = query.get("game") or DEFAULT_GAME
-    game = games.get(name) or games[DEFAULT_GAME]
+    first = next(iter(games))  # the lobby's first game (its default board: a classic)
+    name = query.get("game") or first
+    game = games.get(name) or games[first]
     config: dict[str, Any] = {
         "game": game.name,
         "board": game.default_board,
