@@ -35,6 +35,7 @@ from .http.api import api
 from .http.health import health
 from .http.offline import offline
 from .http.pages import pages
+from .i18n import install as install_languages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
@@ -153,6 +154,7 @@ def create_app(**config) -> Flask:
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    install_languages(app)
     install_outage(app)
     # compiled now: Jinja compiles a template on its first render, which took a request
     # hundreds of milliseconds on the event loop

@@ -1,0 +1,33 @@
+// The page's words in the reader's language. The server renders the translations this
+// page's scripts need (the same catalogue as the templates', extracted by pybabel from
+// these files) into <script id="translations">; English needs none: the message is the
+// English text. Placeholders are Python's, so the solver's messages translate the same way.
+
+// (no document under Node's unit tests: English)
+const block = typeof document === "undefined" ? null : document.getElementById("translations");
+const catalogue = block ? JSON.parse(block.textContent || "{}") : {};
+
+/** `text` %-formatted with `params` ("Tube %(tube)s is full." with {tube: 2}). */
+export function format(text, params = {}) {
+  return text.replace(/%\((\w+)\)s/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** The translation of `message` (its English text), formatted with `params`. */
+export function gettext(message, params) {
+  return format(catalogue[message] || message, params);
+}
+
+/** `singular` or `plural` by `n` (Chinese has one form), formatted with n and `params`. */
+export function ngettext(singular, plural, n, params = {}) {
+  const english = n === 1 ? singular : plural;
+  return format(catalogue[english] || catalogue[singular] || english, { n, ...params });
+}
+
+/** A message the server sent as plain data ({message, template, params}), translated. */
+export function translateReply(reply) {
+  if (reply && reply.template) return format(catalogue[reply.template] || reply.template, reply.params || {});
+  return reply && reply.message;
+}
+
+/** The page's language tag ("en" or "zh-Hans"), from <html lang>. */
+export const language = (typeof document !== "undefined" && document.documentElement.lang) || "en";
