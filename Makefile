@@ -44,7 +44,7 @@ dev: $(VENV)/.run-installed
 POT := build/messages.pot
 translations: $(VENV)/.run-installed
 	mkdir -p build
-	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --add-location=file --sort-output -o $(POT) .
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --add-location=file --sort-output --project puzzle-arcade -o $(POT) .
 	$(VENV)/bin/pybabel update -i $(POT) -d webapp/translations --no-fuzzy-matching --ignore-obsolete
 
 # the front-end tools (ESLint, axe-core, Lighthouse, the level-name font) from the

@@ -8,6 +8,7 @@ import { Analyses } from "./analyses.js";
 import { Clock } from "./clock.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { History } from "./history.js";
+import { gettext, movesText, translateReply } from "./i18n.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
@@ -38,7 +39,7 @@ export class Controller {
     this.history = new History();
     this.analyses = new Analyses();
     this.initialBoard = null;
-    this.notice = config.error ? `That board could not be used (${config.error}); here is the default one.` : "";
+    this.notice = config.error ? gettext("That board could not be used (%(error)s); here is the default one.", { error: config.error }) : "";
     this.progressText = "";
     this.solving = false;
     this.hintWanted = false;
@@ -108,7 +109,7 @@ export class Controller {
   /** An attempt the rules refuse: the board stays, `target` shakes, the status says why. */
   refuse(reason, target) {
     this.view.refuse(target);
-    this.notice = reason || "That move is not allowed.";
+    this.notice = reason || gettext("That move is not allowed.");
     this.refusals = (this.refusals || 0) + 1; // the same words twice are still announced
     this.changed();
   }
@@ -236,7 +237,7 @@ export class Controller {
     if (this.coachClosed) return; // ranked play: the server is asked nothing
     const known = this.analyses.get(this.board);
     if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
-    this.supersedeSolve("search stopped: you moved");
+    this.supersedeSolve(gettext("search stopped: you moved"));
     this.link.request("analyse", this.payload(this.board));
   }
 
@@ -258,7 +259,7 @@ export class Controller {
     this.hintWanted = true;
     if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
-      this.supersedeSolve("search stopped for the hint");
+      this.supersedeSolve(gettext("search stopped for the hint"));
       this.link.request("analyse", this.payload(this.board));
     }
     this.changed();
@@ -278,11 +279,11 @@ export class Controller {
     this.hintShown = Boolean(analysis.best_move);
     if (analysis.best_move) {
       this.view.showHint(analysis.best_move);
-      this.notice = `Hint: ${analysis.best_move.text}`;
+      this.notice = gettext("Hint: %(move)s", { move: analysis.best_move.text });
     } else if (analysis.solvable === false) {
-      this.notice = "No hint: this position is unsolvable.";
+      this.notice = gettext("No hint: this position is unsolvable.");
     } else {
-      this.notice = analysis.message || "No hint available for this position.";
+      this.notice = translateReply(analysis) || gettext("No hint available for this position.");
     }
   }
 
@@ -295,7 +296,7 @@ export class Controller {
     this.solving = true;
     this.solveStarted = performance.now();
     this.notice = "";
-    this.progressText = "searching…";
+    this.progressText = gettext("searching…");
     this.link.request("solve", this.payload(this.board));
     this.changed();
   }
@@ -303,14 +304,14 @@ export class Controller {
   cancelSolve() {
     this.link.cancel();
     this.solving = false;
-    this.progressText = "search cancelled";
+    this.progressText = gettext("search cancelled");
     this.changed();
   }
 
   gotProgress(reply) {
     const nodes = Number(reply.nodes || 0).toLocaleString("en");
     const elapsed = Number(reply.elapsed || 0).toFixed(1);
-    this.progressText = `searching… ${nodes} positions · depth ${reply.depth ?? "?"} · ${elapsed} s`;
+    this.progressText = gettext("searching… %(nodes)s positions · depth %(depth)s · %(seconds)s s", { nodes, depth: reply.depth ?? "?", seconds: elapsed });
     this.changed();
   }
 
@@ -320,9 +321,10 @@ export class Controller {
     const length = moves.length;
     this.analyses.learnSolution(reply);
     const stats = reply.stats || {};
-    const facts = [stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "",
-                   stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : ""].filter(Boolean);
-    this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${length} move${length === 1 ? "" : "s"}`
+    const facts = [stats.seconds !== undefined ? gettext("%(seconds)s s", { seconds: Number(stats.seconds).toFixed(2) }) : "",
+                   stats.nodes ? gettext("%(nodes)s positions", { nodes: Number(stats.nodes).toLocaleString("en") }) : ""].filter(Boolean);
+    this.progressText = (reply.optimal ? gettext("shortest solution: %(moves)s", { moves: movesText(length) })
+      : gettext("a solution: %(moves)s", { moves: movesText(length) }))
       + (facts.length ? ` (${facts.join(", ")})` : "");
     if (request.board !== this.board) { this.changed(); return; }
     this.playback.load({ moves, states, optimal: reply.optimal });
@@ -332,14 +334,14 @@ export class Controller {
   gotUnsolvable(reply, request) {
     this.solving = false;
     this.analyses.learnUnsolvable(request.board);
-    this.progressText = "no solution exists";
+    this.progressText = gettext("no solution exists");
     this.changed();
   }
 
   gotError(reply) {
     this.solving = false;
     this.hintWanted = false;
-    this.notice = reply.message || "the server could not handle that";
+    this.notice = translateReply(reply) || gettext("the server could not handle that");
     this.progressText = "";
     this.changed();
   }

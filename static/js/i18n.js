@@ -7,9 +7,12 @@
 const block = typeof document === "undefined" ? null : document.getElementById("translations");
 const catalogue = block ? JSON.parse(block.textContent || "{}") : {};
 
-/** `text` %-formatted with `params` ("Tube %(tube)s is full." with {tube: 2}). */
+/** `text` %-formatted as Python would, with `params` ("Tube %(tube)s is full." with {tube: 2}; "%%": "%"). */
 export function format(text, params = {}) {
-  return text.replace(/%\((\w+)\)s/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/%\((\w+)\)s|%%/g, (whole, name) => {
+    if (whole === "%%") return "%";
+    return name in params ? String(params[name]) : whole;
+  });
 }
 
 /** The translation of `message` (its English text), formatted with `params`. */
@@ -23,10 +26,23 @@ export function ngettext(singular, plural, n, params = {}) {
   return format(catalogue[english] || catalogue[singular] || english, { n, ...params });
 }
 
-/** A message the server sent as plain data ({message, template, params}), translated. */
+/** `message` unchanged, marked for extraction: a word kept as data, translated where shown. */
+export function N_(message) { return message; }
+
+/** "1 move", "12 moves": the count of moves in the reader's language. */
+export function movesText(n) { return ngettext("%(n)s move", "%(n)s moves", n); }
+
+/** "up", "down", "left" or "right" in the reader's language. */
+export function directionText(dir) {
+  const words = { up: gettext("up"), down: gettext("down"), left: gettext("left"), right: gettext("right") };
+  return words[dir] || dir;
+}
+
+/** A message the server sent as plain data ({message or error, template, params}), translated;
+ * one without a template as sent. */
 export function translateReply(reply) {
   if (reply && reply.template) return format(catalogue[reply.template] || reply.template, reply.params || {});
-  return reply && reply.message;
+  return reply && (reply.message || reply.error);
 }
 
 /** The page's language tag ("en" or "zh-Hans"), from <html lang>. */

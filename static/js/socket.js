@@ -14,6 +14,8 @@
 // a job still running with "server is shutting down": the link keeps that request
 // and sends it again once connected to the server that takes over.
 
+import { gettext } from "./i18n.js";
+
 const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
 const SHUTTING_DOWN = "server is shutting down"; // the server's CLOSING_MESSAGE begins so
@@ -43,7 +45,7 @@ export class SolverLink {
     this.socket.on("connect_error", (error) => {
       // still active: a network failure socket.io retries itself; else the server refused
       if (this.socket.active) handlers.onConnection?.(false);
-      else this.retryLater(error.message || "The server refused the connection");
+      else this.retryLater(error.message || gettext("The server refused the connection"));
     });
     this.socket.on("analysis", (reply) => this.receive("analysis", reply));
     this.socket.on("progress", (reply) => this.receive("progress", reply));
@@ -57,13 +59,13 @@ export class SolverLink {
     clearInterval(this.countdown);
     const wait = Math.min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** this.refusals++);
     let left = Math.ceil(wait * (0.8 + 0.4 * Math.random()));
-    const show = () => this.handlers.onConnection?.(false, `${reason}; trying again in ${left} s`);
+    const show = () => this.handlers.onConnection?.(false, gettext("%(reason)s; trying again in %(seconds)s s", { reason, seconds: left }));
     show();
     this.countdown = setInterval(() => {
       left -= 1;
       if (left > 0) { show(); return; }
       clearInterval(this.countdown);
-      this.handlers.onConnection?.(false, `${reason}; trying again now`);
+      this.handlers.onConnection?.(false, gettext("%(reason)s; trying again now", { reason }));
       this.socket.connect();
     }, 1000);
   }
