@@ -102,7 +102,7 @@ def browser_messages(language: str) -> dict[str, str]:
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         text = message.string[0] if isinstance(message.string, tuple) else message.string
         if text:
-            found.update(dict.fromkeys(ids, text))
+            found.update({str(english): str(text) for english in ids})
     return found
 
 

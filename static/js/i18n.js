@@ -38,11 +38,12 @@ export function directionText(dir) {
   return words[dir] || dir;
 }
 
-/** A message the server sent as plain data ({message or error, template, params}), translated;
- * one without a template as sent. */
+/** A message the server sent ({message or error, and a solver's template and params}) in
+ * the reader's language; a message the catalogue does not know stays as sent. */
 export function translateReply(reply) {
-  if (reply && reply.template) return format(catalogue[reply.template] || reply.template, reply.params || {});
-  return reply && (reply.message || reply.error);
+  const english = reply && (reply.template || reply.message || reply.error);
+  if (!english) return english;
+  return reply.params ? format(catalogue[english] || english, reply.params) : catalogue[english] || english;
 }
 
 /** The page's language tag ("en" or "zh-Hans"), from <html lang>. */

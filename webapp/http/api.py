@@ -21,6 +21,7 @@ from solver.core.space import SpaceTooLarge
 from solver.engine import parse_board
 
 from ..jobs.model import CHECK, GRAPH, TaskRequest
+from ..protocol import message_fields
 from ..puzzle_request import BadRequest, PuzzleRequest, read_json_body
 from .links import play_url
 
@@ -41,7 +42,7 @@ def _validated() -> tuple[dict, PuzzleRequest]:
     try:
         domain, state = parse_board(asked.game, asked.board, **asked.options)
     except BoardError as err:
-        return {"ok": False, "error": str(err), "canonical": None}, asked
+        return {"ok": False, "error": str(err), **message_fields(err), "canonical": None}, asked
     canonical = domain.format(state)
     reply = {
         "ok": True,
