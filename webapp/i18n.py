@@ -11,6 +11,7 @@ the browser.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from functools import cache
@@ -104,6 +105,15 @@ def browser_messages(language: str) -> dict[str, str]:
         if text:
             found.update({str(english): str(text) for english in ids})
     return found
+
+
+def extract_pack_words(fileobj, keywords, comment_tags, options):
+    """pybabel's extractor for the level packs (``solver/*/*.json``, see babel.cfg): each
+    pack's title and summary, the lobby's heading for it; yields what Babel's extractors do."""
+    pack = json.load(fileobj)
+    for key in ("title", "summary"):
+        if isinstance(pack, dict) and isinstance(pack.get(key), str):
+            yield 1, "N_", pack[key], []
 
 
 def install(app: Flask) -> None:
