@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers.browser import CONTEXT, GamePage
+from helpers.browser import AXE, CONTEXT, GamePage, serious
 from playwright.sync_api import expect
-from test_browser_audit import AXE, serious
 
 pytestmark = pytest.mark.browser
 

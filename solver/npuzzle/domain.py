@@ -68,7 +68,7 @@ FALLBACKS = [
     ((2, 1), Budget(max_seconds=0.2, max_nodes=2_000_000)),
 ]
 
-PARITY_MESSAGE = "unsolvable: the tile parity cannot reach the goal"
+PARITY_MESSAGE = N_("unsolvable: the tile parity cannot reach the goal")
 
 _SEPARATORS = re.compile(r"[\s,/]+")
 _NUMBER = re.compile(r"[0-9]+")

@@ -14,7 +14,7 @@
 // a job still running with "server is shutting down": the link keeps that request
 // and sends it again once connected to the server that takes over.
 
-import { gettext } from "./i18n.js";
+import { gettext, translateReply } from "./i18n.js";
 
 const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
@@ -59,13 +59,14 @@ export class SolverLink {
     clearInterval(this.countdown);
     const wait = Math.min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** this.refusals++);
     let left = Math.ceil(wait * (0.8 + 0.4 * Math.random()));
-    const show = () => this.handlers.onConnection?.(false, gettext("%(reason)s; trying again in %(seconds)s s", { reason, seconds: left }));
+    const said = translateReply({ message: reason }); // the server's words, in the reader's language
+    const show = () => this.handlers.onConnection?.(false, gettext("%(reason)s; trying again in %(seconds)s s", { reason: said, seconds: left }));
     show();
     this.countdown = setInterval(() => {
       left -= 1;
       if (left > 0) { show(); return; }
       clearInterval(this.countdown);
-      this.handlers.onConnection?.(false, gettext("%(reason)s; trying again now", { reason }));
+      this.handlers.onConnection?.(false, gettext("%(reason)s; trying again now", { reason: said }));
       this.socket.connect();
     }, 1000);
   }

@@ -19,6 +19,8 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
     SocketIO,
 )
 
+from solver.core.text import N_
+
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, SOLVE
@@ -32,7 +34,7 @@ from .validation import one_payload, parse_cancel, parse_job_request, request_id
 
 log = logging.getLogger(__name__)
 
-RATE_MESSAGE = "too many requests; slow down"
+RATE_MESSAGE = N_("too many requests; slow down")
 _counter = itertools.count(1)
 
 
