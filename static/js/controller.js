@@ -309,8 +309,7 @@ export class Controller {
   }
 
   gotProgress(reply) {
-    const nodes = Number(reply.nodes || 0).toLocaleString("en");
-    const elapsed = Number(reply.elapsed || 0).toFixed(1);
+    const [nodes, elapsed] = [Number(reply.nodes || 0).toLocaleString("en"), Number(reply.elapsed || 0).toFixed(1)];
     this.progressText = gettext("searching… %(nodes)s positions · depth %(depth)s · %(seconds)s s", { nodes, depth: reply.depth ?? "?", seconds: elapsed });
     this.changed();
   }
@@ -323,9 +322,9 @@ export class Controller {
     const stats = reply.stats || {};
     const facts = [stats.seconds !== undefined ? gettext("%(seconds)s s", { seconds: Number(stats.seconds).toFixed(2) }) : "",
                    stats.nodes ? gettext("%(nodes)s positions", { nodes: Number(stats.nodes).toLocaleString("en") }) : ""].filter(Boolean);
-    this.progressText = (reply.optimal ? gettext("shortest solution: %(moves)s", { moves: movesText(length) })
-      : gettext("a solution: %(moves)s", { moves: movesText(length) }))
-      + (facts.length ? ` (${facts.join(", ")})` : "");
+    const found = reply.optimal ? gettext("shortest solution: %(moves)s", { moves: movesText(length) })
+      : gettext("a solution: %(moves)s", { moves: movesText(length) });
+    this.progressText = found + (facts.length ? ` (${facts.join(", ")})` : "");
     if (request.board !== this.board) { this.changed(); return; }
     this.playback.load({ moves, states, optimal: reply.optimal });
     this.playback.play();
