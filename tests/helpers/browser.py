@@ -129,6 +129,15 @@ def pour(view, move, after):
     view.wait_state(after)
 
 
+def slide_to(view, after, wait=True):
+    """Play the N-puzzle slide that reaches ``after`` (the tile now where the gap was)
+    by clicking its tile, and (``wait``) wait for it."""
+    gap = view.state().split().index("0")
+    view.page.locator(f'[data-tile="{after.split()[gap]}"]').click()
+    if wait:
+        view.wait_state(after)
+
+
 def engine_distance(game, board, **options):
     """The solver's own proven distance for ``board`` (None when unsolvable)."""
     return analyse_board(game, board, **options)["distance"]

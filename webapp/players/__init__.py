@@ -20,7 +20,10 @@ from ..storage import Database
 from ..storage.database import data_dir
 from ..storage.names import load_confusables
 from ..storage.shared import shared_secret, stored_daily
-from . import session_routes  # noqa: F401 - registers the sessions' routes on the blueprint
+from . import (
+    run_routes,  # noqa: F401 - registers streak and storm's routes on the blueprint
+    session_routes,  # noqa: F401 - registers the sessions' routes on the blueprint
+)
 from .api import players
 from .helps import HelpLedger
 from .limits import WriteLimits
@@ -42,7 +45,7 @@ class PlayersState:
         #: each leaderboard's shared part, kept a second (a crowd reading it costs one read)
         self.boards = BoardViews()
         #: help asked by the players' sockets, recorded on their ranked attempts
-        self.helps = HelpLedger(lambda: self.db, self._spawn)
+        self.helps = HelpLedger(lambda: self.db, self._spawn, clock)
         self._db: Database | None = None
         self._lock = threading.Lock()
 
