@@ -20,7 +20,9 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_request_context, request
-from flask_babel import Babel
+from flask_babel import Babel, gettext
+
+from solver.core.errors import BoardError
 
 #: the cookie ``js/language.js`` keeps the reader's choice in (as ``arcade_theme``)
 LANGUAGE_COOKIE = "arcade_lang"
@@ -105,6 +107,11 @@ def browser_messages(language: str) -> dict[str, str]:
         if text:
             found.update({str(english): str(text) for english in ids})
     return found
+
+
+def translated(err: BoardError) -> str:
+    """A solver's error in the reader's language (its template translated, then filled)."""
+    return gettext(err.template, **err.params) if err.params else gettext(err.template)
 
 
 def extract_pack_words(fileobj, keywords, comment_tags, options):
