@@ -40,10 +40,14 @@ class KlotskiGame(Game):
     def check_size(cls, board: str) -> None:
         rows = board.split("/")
         if len(rows) > MAX_SIDE or max(len(row) for row in rows) > MAX_SIDE:
-            raise BoardError(f"board is larger than {MAX_SIDE}x{MAX_SIDE} cells")
+            raise BoardError(N_("board is larger than %(side)sx%(side)s cells"), side=MAX_SIDE)
         pieces = len(set(board) - {"/", "."})
         if pieces > MAX_PIECES:
-            raise BoardError(f"board has {pieces} pieces; at most {MAX_PIECES} are allowed")
+            raise BoardError(
+                N_("board has %(pieces)s pieces; at most %(most)s are allowed"),
+                pieces=pieces,
+                most=MAX_PIECES,
+            )
 
     @classmethod
     def levels(cls) -> list[dict]:

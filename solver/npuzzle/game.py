@@ -64,7 +64,9 @@ class NPuzzleGame(Game):
         tiles = len(board.replace(",", " ").replace("/", " ").split())
         if tiles > MAX_SIDE**2:
             raise BoardError(
-                f"board has {tiles} tiles; the largest puzzle is {MAX_SIDE}x{MAX_SIDE}"
+                N_("board has %(tiles)s tiles; the largest puzzle is %(side)sx%(side)s"),
+                tiles=tiles,
+                side=MAX_SIDE,
             )
 
     @classmethod
