@@ -74,8 +74,10 @@ def test_every_message_the_sources_use_is_translated_to_chinese(tmp_path):
 def test_the_language_is_the_cookies_else_the_browsers(client, headers, cookie, lang):
     if cookie is not None:
         client.set_cookie(LANGUAGE_COOKIE, cookie)
-    page = client.get("/play/klotski", headers=headers).get_data(as_text=True)
+    response = client.get("/play/klotski", headers=headers)
+    page = response.get_data(as_text=True)
     assert f'<html lang="{lang}"' in page
+    assert {"Cookie", "Accept-Language"} <= set(response.vary)  # no cache mixes languages
     chinese = lang == "zh-Hans"
     assert ('<h1 class="game-title">华容道</h1>' in page) is chinese
     assert ('<option value="zh-Hans" lang="zh-Hans" selected>' in page) is chinese

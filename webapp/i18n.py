@@ -129,6 +129,12 @@ def install(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compile_catalogues())
     Babel(app, locale_selector=_locale)
 
+    @app.after_request
+    def vary(response):
+        if response.mimetype == "text/html":  # a page's words follow these two headers
+            response.vary.update(("Cookie", "Accept-Language"))
+        return response
+
     @app.context_processor
     def language() -> dict:
         chosen = chosen_language()
