@@ -3,7 +3,7 @@
 // its Retry-After (`retryAfter`, seconds); no answer at all (offline, the server gone)
 // is `unreachable`, so a caller may wait and send again.
 
-import { gettext } from "./i18n.js";
+import { gettext, translateReply } from "./i18n.js";
 
 /** `method` `url` with `body` as JSON (if any); resolves to the answer's JSON. */
 export async function call(method, url, body) {
@@ -25,7 +25,8 @@ export async function call(method, url, body) {
   let data = {};
   try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
   if (!reply.ok) {
-    const error = new Error(data.error || gettext("the server answered %(status)s", { status: reply.status }));
+    const said = data.error ? translateReply(data) : gettext("the server answered %(status)s", { status: reply.status });
+    const error = new Error(said);
     if (reply.status === 503) error.retryAfter = Math.min(60, Number(reply.headers.get("Retry-After")) || 5);
     throw error;
   }
