@@ -89,7 +89,7 @@ export class Runs {
   showFigures(card, nodes, seconds) {
     card.dataset.nodes = String(nodes);
     this.show(card, "nodes", COUNT.format(nodes));
-    this.show(card, "time", `${seconds.toFixed(2)} s`);
+    this.show(card, "time", gettext("%(seconds)s s", { seconds: seconds.toFixed(2) }));
     this.show(card, "rate", seconds > 0 ? COUNT.format(Math.round(nodes / seconds)) : "–");
   }
 
