@@ -119,12 +119,12 @@ export class SolverLink {
     }
     if (event === "error" && reply.event === "restart") { // the server is stopping
       if (this.current) this.pending = this.current;
-      this.handlers.onConnection?.(false, reply.message);
+      this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
     if (event === "error" && current && String(reply.message).startsWith(SHUTTING_DOWN)) {
       this.pending = request; // asked again once reconnected
-      this.handlers.onConnection?.(false, reply.message);
+      this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
     if (event === "error" && (current || reply.id === undefined || reply.id === null)) {
