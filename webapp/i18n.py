@@ -143,6 +143,8 @@ def install(app: Flask) -> None:
     choices and the browser's share of the catalogue."""
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compile_catalogues())
     Babel(app, locale_selector=_locale)
+    for tag in LANGUAGES:  # read now, not on the event loop when a first reader asks
+        browser_catalogue(tag)
 
     @app.after_request
     def vary(response):
