@@ -90,7 +90,11 @@ class UnsolvableEvent(TypedDict):
 
 class ErrorEvent(TypedDict):
     """``error``: a bad payload or a search that could not answer; ``event`` names the
-    request it answers (``analyse``, ``solve``, ``cancel`` or ``unknown``)."""
+    request it answers (``analyse``, ``solve``, ``cancel`` or ``unknown``).
+
+    A search that ran out of its budget says so (``gave_up``) with what it knows: the
+    budget in whole seconds, the positions searched and a proven ``lower_bound``.
+    """
 
     message: str
     event: str
@@ -100,6 +104,10 @@ class ErrorEvent(TypedDict):
     #: English template (``row %(row)s is empty``) and the values that fill it
     template: NotRequired[str]
     params: NotRequired[dict[str, str | int]]
+    gave_up: NotRequired[bool]
+    budget_seconds: NotRequired[float]
+    nodes: NotRequired[int]
+    lower_bound: NotRequired[int]
 
 
 def message_fields(err: BoardError) -> dict:

@@ -57,7 +57,7 @@ export class Controller {
       onProgress: (reply) => this.gotProgress(reply),
       onSolution: (reply, request) => this.gotSolution(reply, request),
       onUnsolvable: (reply, request) => this.gotUnsolvable(reply, request),
-      onError: (reply) => this.gotError(reply),
+      onError: (reply, request) => this.gotError(reply, request),
     });
   }
 
@@ -235,6 +235,7 @@ export class Controller {
   /** Ask for the board's analysis unless its rated moves are known (or on their way). */
   evaluate() {
     if (this.coachClosed) return; // ranked play: the server is asked nothing
+    if (this.analyses.tooBig(this.board)) return; // the same budget would give up again
     const known = this.analyses.get(this.board);
     if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
     this.supersedeSolve(gettext("search stopped: you moved"));
@@ -257,7 +258,11 @@ export class Controller {
     this.playback.pause();
     if (this.coachClosed) this.giveUpRanked();
     this.hintWanted = true;
-    if (this.analyses.has(this.board)) this.showHint();
+    const tooBig = this.analyses.tooBig(this.board);
+    if (tooBig) {
+      this.hintWanted = false;
+      this.notice = gettext("No hint. %(why)s", { why: translateReply(tooBig) });
+    } else if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
       this.supersedeSolve(gettext("search stopped for the hint"));
       this.link.request("analyse", this.payload(this.board));
@@ -295,6 +300,7 @@ export class Controller {
     if (known) { this.playback.play(); return; }
     this.solving = true;
     this.solveStarted = performance.now();
+    this.solveBests = []; // the anytime search's best lengths so far, each shorter
     this.notice = "";
     this.progressText = gettext("searching…");
     this.link.request("solve", this.payload(this.board));
@@ -308,9 +314,17 @@ export class Controller {
     this.changed();
   }
 
+  /** How a solve is going: the bounds an anytime search has proven ("best 141→121 moves, at
+   * least 79"), the positions searched and the time; a search's own depth means nothing to a player. */
   gotProgress(reply) {
     const [nodes, elapsed] = [Number(reply.nodes || 0).toLocaleString("en"), Number(reply.elapsed || 0).toFixed(1)];
-    this.progressText = gettext("searching… %(nodes)s positions · depth %(depth)s · %(seconds)s s", { nodes, depth: reply.depth ?? "?", seconds: elapsed });
+    const bests = this.solveBests || (this.solveBests = []);
+    if (Number.isInteger(reply.best) && reply.best !== bests[bests.length - 1]) bests.push(reply.best);
+    const shown = bests.length > 4 ? [bests[0], "…", ...bests.slice(-3)] : bests;
+    const bounds = [bests.length ? gettext("best %(moves)s moves", { moves: shown.join("→") }) : "",
+                    Number.isInteger(reply.lower_bound) ? gettext("at least %(moves)s", { moves: reply.lower_bound }) : ""].filter(Boolean);
+    const known = bounds.length ? `${bounds.join(", ")} · ` : "";
+    this.progressText = gettext("searching… %(known)s%(nodes)s positions · %(seconds)s s", { known, nodes, seconds: elapsed });
     this.changed();
   }
 
@@ -322,9 +336,12 @@ export class Controller {
     const stats = reply.stats || {};
     const facts = [stats.seconds !== undefined ? gettext("%(seconds)s s", { seconds: Number(stats.seconds).toFixed(2) }) : "",
                    stats.nodes ? gettext("%(nodes)s positions", { nodes: Number(stats.nodes).toLocaleString("en") }) : ""].filter(Boolean);
-    const found = reply.optimal ? gettext("shortest solution: %(moves)s", { moves: movesText(length) })
-      : gettext("a solution: %(moves)s", { moves: movesText(length) });
-    this.progressText = found + (facts.length ? ` (${facts.join(", ")})` : "");
+    const lower = reply.lower_bound;
+    const unproven = reply.optimal ? "" : Number.isInteger(lower) && lower < length
+      ? gettext(", at least %(moves)s: the best found, not proven shortest", { moves: lower }) : gettext(": not proven shortest");
+    const moved = { moves: movesText(length) };
+    this.progressText = (reply.optimal ? gettext("shortest solution: %(moves)s", moved) : gettext("a solution: %(moves)s", moved))
+      + unproven + (facts.length ? ` (${facts.join(", ")})` : "");
     if (request.board !== this.board) { this.changed(); return; }
     this.playback.load({ moves, states, optimal: reply.optimal });
     this.playback.play();
@@ -337,11 +354,15 @@ export class Controller {
     this.changed();
   }
 
-  gotError(reply) {
+  /** A refusal or a search that could not answer; one that ran out of its budget is
+   * remembered as what it is: the board is too big to solve within it. */
+  gotError(reply, request) {
+    const stopped = this.solving && reply.event === "solve";
     this.solving = false;
     this.hintWanted = false;
+    if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
     this.notice = translateReply(reply) || gettext("the server could not handle that");
-    this.progressText = "";
+    this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
     this.changed();
   }
 }

@@ -66,7 +66,10 @@ export class Panel {
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);
     $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
-    $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–" : "…";
+    // a start too big to solve shows what is known ("≥1"), not "…" as if an answer were coming
+    const tooBig = !min && ctrl.analyses.tooBig(ctrl.initialBoard);
+    $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–"
+      : tooBig ? (points[0].lower ? `≥${points[0].lower}` : "?") : "…";
     $("best").dataset.optimal = String(Boolean(min && min.optimal));
     this.coach.refresh(points);
   }
@@ -161,13 +164,28 @@ export class Panel {
       parts.push(gettext("unsolvable"));
     } else if (here.distance === null) {
       const asked = this.ctrl.analyses.has(this.ctrl.board);
-      parts.push(this.ctrl.evaluating ? gettext("evaluating…") : asked ? gettext("too far to evaluate quickly")
-        : gettext("not evaluated yet (ask for a hint)"));
+      const tooBig = this.ctrl.analyses.tooBig(this.ctrl.board);
+      if (this.ctrl.evaluating) parts.push(gettext("evaluating…"));
+      else if (tooBig) {
+        // what is known of a board the budget could not solve: its proven lower bound
+        const within = here.lower
+          ? gettext("within %(seconds)s s: at least %(moves)s", { seconds: tooBig.budget_seconds, moves: movesText(here.lower) })
+          : gettext("within %(seconds)s s", { seconds: tooBig.budget_seconds });
+        parts.push(nowrap(gettext("too big to solve")), " ", nowrap(within, "interim"));
+      } else parts.push(asked ? gettext("too far to evaluate quickly") : gettext("not evaluated yet (ask for a hint)"));
     } else {
       const d = here.distance;
-      parts.push(nowrap(`${here.optimal ? "" : "≤ "}${gettext("%(moves)s to solve", { moves: movesText(d) })}`));
-      if (interim) parts.push(nowrap(gettext(" (interim: still searching)"), "interim"));
-      else if (!here.optimal) parts.push(nowrap(gettext(" (best found, not proven)"), "interim"));
+      const low = here.optimal ? d : here.lower;
+      // the final bounds of a search that ended without proof, in words; while it still
+      // searches, the upper bound first ("≤ N"), as the interim answer it is
+      const bounded = !here.optimal && low > 0 && low < d;
+      const toSolve = gettext("%(moves)s to solve", { moves: movesText(d) });
+      // plain words between the unbreakable parts, so they wrap inside a narrow panel
+      if (bounded && !interim) parts.push(gettext("between %(low)s and %(moves)s to solve", { low, moves: movesText(d) }));
+      else parts.push(nowrap(`${here.optimal ? "" : "≤ "}${toSolve}${bounded ? "," : ""}`));
+      if (bounded && interim) parts.push(" ", nowrap(gettext("at least %(moves)s", { moves: low })));
+      if (interim) parts.push(" ", nowrap(gettext("(interim: still searching)"), "interim"));
+      else if (!here.optimal) parts.push(" ", nowrap(gettext("(best found; not proven)"), "interim"));
       const start = points[0].distance;
       if (start) fill = Math.max(0, Math.min(1, 1 - d / start));
     }
@@ -178,7 +196,7 @@ export class Panel {
     const point = points[this.ctrl.history.cursor];
     const extraStep = Boolean(point && point.entry && point.entry.kind === "extra");
     node.dataset.kind = verdict === OPTIMAL() ? "good" : verdict && !extraStep ? "bad" : "";
-    if (verdict) node.append(nowrap(` · ${verdict}`, "verdict"));
+    if (verdict) node.append(" ", nowrap(`· ${verdict}`, "verdict"));
     const meter = document.querySelector(".meter > span");
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
   }

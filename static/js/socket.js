@@ -113,8 +113,9 @@ export class SolverLink {
     const request = this.sent.get(reply.id) || null;
     const current = this.isCurrent(reply.id);
     if (event === "analysis") {
-      if (request) this.handlers.onAnalysis?.(reply, request);
+      // done before the handler redraws, so a final answer is never drawn as still coming
       if (current && reply.final !== false) this.current = null; // an interim hint: more to come
+      if (request) this.handlers.onAnalysis?.(reply, request);
       return;
     }
     if (event === "error" && reply.event === "restart") { // the server is stopping

@@ -4,6 +4,7 @@ Expected boards and distances always come from the solver itself (``solver.engin
 never from numbers typed into a test.
 """
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlencode
@@ -21,6 +22,45 @@ AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core
 #: a test expects the network it sees); the tests of motion and offline play opt in
 CONTEXT = {"reduced_motion": "reduce", "service_workers": "block"}
 DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
+
+
+class Frames:
+    """Every Socket.IO event the page received, in order (``events``: [(name, payload)])."""
+
+    def __init__(self, page):
+        self.events = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self.receive))
+
+    def receive(self, frame):
+        text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+        match = re.match(r"^\d+(\[.*\])$", text, re.S)
+        if not match:
+            return
+        event, *rest = json.loads(match.group(1))
+        if rest and isinstance(rest[0], dict):
+            self.events.append((event, rest[0]))
+
+    def of(self, name):
+        """The payloads of every ``name`` event, in order."""
+        return [payload for event, payload in self.events if event == name]
+
+    @property
+    def analyses(self):
+        return self.of("analysis")
+
+    def bounds(self, board):
+        """(lowest upper bound, highest lower bound) the server sent for ``board``."""
+        uppers, lowers = [], [0]
+        for a in self.analyses:
+            if a["board"] == board and a["distance"] is not None:
+                uppers.append(a["distance"])
+                lowers.append(a["distance"] if a["optimal"] else a.get("lower_bound") or 0)
+            for o in a.get("moves_rated") or []:
+                if o["board"] == board and o["distance"] is not None:
+                    uppers.append(o["distance"])
+                    if o["optimal"]:
+                        lowers.append(o["distance"])
+        return (min(uppers) if uppers else None), max(lowers)
 
 
 class GamePage:

@@ -349,7 +349,7 @@ class JobCore:
 
     def _on_event(self, job: Job, event: str, payload: Payload) -> None:
         note: _Note = job.note
-        outcome = settle(job.kind, job.limits.quick, event, payload, note.chain)
+        outcome = settle(job.kind, job.limits.quick, event, payload, note.chain, job.limits.seconds)
         for name, body in outcome.emit:
             self._deliver(note, name, body)
         if outcome.escalate:
