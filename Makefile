@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev translations lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving cluster clean
 
 # pip compiles nothing ahead (--no-compile): Python compiles what is imported, once,
 # instead of every module of every package (16 s of a fresh make test's set-up)
@@ -37,6 +37,15 @@ run: $(VENV)/.run-installed
 # the reloading development server, for changing the code
 dev: $(VENV)/.run-installed
 	$(PY) -m webapp --dev --host 127.0.0.1 --port $(PORT)
+
+# the catalogues from their sources (babel.cfg: templates, Python, page scripts): extract,
+# then merge into each language's .po (a new message comes in untranslated, and
+# tests/test_i18n.py names it until it is translated); the app compiles the .mo at start-up
+POT := build/messages.pot
+translations: $(VENV)/.run-installed
+	mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --add-location=file --sort-output --project puzzle-arcade -o $(POT) .
+	$(VENV)/bin/pybabel update -i $(POT) -d webapp/translations --no-fuzzy-matching --ignore-obsolete
 
 # the front-end tools (ESLint, axe-core, Lighthouse, the level-name font) from the
 # committed lock file

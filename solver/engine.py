@@ -19,6 +19,7 @@ from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
 from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
+from .core.text import N_
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 
 MAX_BOARD_CHARS = 2000
@@ -37,9 +38,13 @@ def make_domain(puzzle: str, **options: Any) -> Domain[Any, Any]:
 def parse_board(puzzle: str, board: Any, **options: Any) -> tuple[Domain[Any, Any], Any]:
     """Return (domain, state) for ``board``; raises :class:`BoardError` on bad input."""
     if not isinstance(board, str):
-        raise BoardError("board must be text")
+        raise BoardError(N_("board must be text"))
     if len(board) > MAX_BOARD_CHARS:
-        raise BoardError(f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}")
+        raise BoardError(
+            N_("board is %(length)s characters long; the limit is %(most)s"),
+            length=len(board),
+            most=MAX_BOARD_CHARS,
+        )
     domain = make_domain(puzzle, **options)
     return domain, domain.parse(board)
 

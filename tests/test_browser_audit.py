@@ -17,17 +17,14 @@ axe is loaded with ``add_script_tag(url=...)`` from a route Playwright answers w
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from helpers.browser import ARTIFACTS
+from helpers.browser import ARTIFACTS, AXE, serious
 from playwright.sync_api import expect
 
 from solver import catalogue
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 GAMES = list(catalogue.games())
 #: path, and a selector that exists once the page's script has drawn it
@@ -62,16 +59,6 @@ PAINTED = (
 )
 #: the module script held back, by the first part of the path
 LATE_SCRIPTS = {"play": "main.js", "editor": "editor.js"}
-
-
-def serious(violations: list[dict]) -> list[str]:
-    """One line per serious or critical axe violation: rule, impact, first nodes."""
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:3])
-        for v in violations
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

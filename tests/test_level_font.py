@@ -1,5 +1,6 @@
-"""The level-name font: the committed subset draws every character of every Chinese
-level name, and each classic level has an English name beside its Chinese one."""
+"""The Chinese fonts: the committed subsets draw every character of every Chinese level
+name and of the Chinese catalogue, and each classic level has an English name beside its
+Chinese one."""
 
 import importlib.util
 from pathlib import Path
@@ -19,14 +20,16 @@ def load_script():
     return module
 
 
-def test_the_committed_font_has_a_glyph_for_every_level_name_character():
+def test_the_committed_fonts_have_a_glyph_for_every_chinese_character_shown():
     script = load_script()
-    wanted = script.level_name_characters()
-    assert len(wanted) > 40  # the 24 classic names
-    cmap = TTFont(script.TARGET).getBestCmap()
-    missing = [ch for ch in wanted if ord(ch) not in cmap]
-    assert not missing, f"run scripts/make_level_font.py: no glyph for {''.join(missing)}"
-    assert script.TARGET.stat().st_size < 40_000  # a subset, not the megabyte font
+    names, pages = script.level_name_characters(), script.page_characters()
+    assert len(names) > 40  # the 24 classic names
+    assert len(pages) > 300  # the catalogue's Chinese
+    for _source, target in script.WEIGHTS.values():
+        cmap = TTFont(target).getBestCmap()
+        missing = [ch for ch in names + pages if ord(ch) not in cmap]
+        assert not missing, f"run scripts/make_level_font.py: no glyph for {''.join(missing)}"
+        assert target.stat().st_size < 120_000  # a subset, not the megabyte font
 
 
 def test_every_classic_level_has_an_english_name():

@@ -36,6 +36,7 @@ from .http.health import health
 from .http.lab import lab
 from .http.offline import offline
 from .http.pages import pages
+from .i18n import install as install_languages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
@@ -156,6 +157,7 @@ def create_app(**config) -> Flask:
     app.extensions["rate_limiter"] = limiter
 
     install_edge(app)
+    install_languages(app)
     install_outage(app)
     # compiled now: Jinja compiles a template on its first render, which took a request
     # hundreds of milliseconds on the event loop

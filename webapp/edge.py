@@ -29,8 +29,11 @@ from flask import (
     request,
     send_from_directory,
 )
+from flask_babel import gettext
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
+
+from solver.core.text import N_
 
 #: the longest path plus query a page accepts (the longest shareable board is far shorter);
 #: within gunicorn's request-line limit (``webapp.serve.server``), so both answer alike
@@ -63,13 +66,13 @@ SECURITY_HEADERS = {
 
 #: what each error page says, by status
 ERROR_TEXT = {
-    400: ("Bad request", "The address asks for something the arcade cannot open."),
-    404: ("Not found", "There is no such page or game."),
-    405: ("Not allowed", "This address does not take that kind of request."),
-    413: ("Too large", "The request is larger than the arcade accepts."),
-    414: ("Address too long", "The address is longer than the arcade accepts."),
-    500: ("Something went wrong", "The arcade could not answer this request."),
-    503: ("Busy", "The arcade is busy; try again in a few seconds."),
+    400: (N_("Bad request"), N_("The address asks for something the arcade cannot open.")),
+    404: (N_("Not found"), N_("There is no such page or game.")),
+    405: (N_("Not allowed"), N_("This address does not take that kind of request.")),
+    413: (N_("Too large"), N_("The request is larger than the arcade accepts.")),
+    414: (N_("Address too long"), N_("The address is longer than the arcade accepts.")),
+    500: (N_("Something went wrong"), N_("The arcade could not answer this request.")),
+    503: (N_("Busy"), N_("The arcade is busy; try again in a few seconds.")),
 }
 
 
@@ -90,7 +93,8 @@ def static_fingerprint(folder: Path) -> str:
 def error_page(status: int, message: str | None = None, headers: dict | None = None):
     """A styled page for ``status`` (JSON under ``/api/``), with ``message`` if given."""
     title, default = ERROR_TEXT.get(status, ERROR_TEXT[500])
-    text = message or default
+    # in the reader's language: ours, and a message from the catalogue (else as given)
+    title, text = gettext(title), gettext(message or default)
     if request.path.startswith("/api/"):
         return jsonify(ok=False, error=text), status, headers or {}
     page = render_template("error.html", status=status, heading=title, message=text)

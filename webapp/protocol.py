@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from solver.core.errors import BoardError
 from solver.payloads import AnalysisPayload, MoveInfo, Stats
 
 #: a request's ``id`` as the client gave it, echoed in every reply
@@ -99,10 +100,23 @@ class ErrorEvent(TypedDict):
     event: str
     id: NotRequired[RequestId]
     game: NotRequired[str]
+    #: the message as plain data, for the page to say in the player's language: its
+    #: English template (``row %(row)s is empty``) and the values that fill it
+    template: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]
     gave_up: NotRequired[bool]
     budget_seconds: NotRequired[float]
     nodes: NotRequired[int]
     lower_bound: NotRequired[int]
+
+
+def message_fields(err: BoardError) -> dict:
+    """``template`` and ``params`` of a solver's error, JSON-safe, for a reply to carry."""
+    params = {
+        name: value if isinstance(value, str | int) else str(value)
+        for name, value in err.params.items()
+    }
+    return {"template": err.template, "params": params}
 
 
 # -- the solver lab -----------------------------------------------------------------

@@ -209,7 +209,8 @@ class QuickAnalyser(Protocol[StateT_contra]):
     ) -> Analysis[Any, Any] | None: ...
 
 
-def require(condition: bool, message: str) -> None:
-    """Raise :class:`BoardError` with ``message`` unless ``condition`` holds."""
+def require(condition: bool, message: str, **params: object) -> None:
+    """Raise :class:`BoardError` with ``message`` (a template, when ``params`` fill it)
+    unless ``condition`` holds."""
     if not condition:
-        raise BoardError(message)
+        raise BoardError(message, **params)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import BoardError
 from .seeds import check_seed
+from .text import N_
 
 if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
     from .domain import Domain
@@ -59,16 +60,25 @@ class Option:
                 self.high is not None and value > self.high
             ):
                 raise BoardError(
-                    f"{self.name} must be a whole number from {self.low} to "
-                    f"{self.high}, not {value}"
+                    N_("%(name)s must be a whole number from %(low)s to %(high)s, not %(value)s"),
+                    name=self.name,
+                    low=self.low,
+                    high=self.high,
+                    value=value,
                 )
         else:
             if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
-                raise BoardError(f"{self.name} must be text up to {MAX_OPTION_CHARS} characters")
+                raise BoardError(
+                    N_("%(name)s must be text up to %(most)s characters"),
+                    name=self.name,
+                    most=MAX_OPTION_CHARS,
+                )
         if self.choices is not None and value not in self.choices:
             raise BoardError(
-                f"{self.name} must be one of {', '.join(map(str, self.choices))}, "
-                f"not {str(value)[:20]!r}"
+                N_("%(name)s must be one of %(choices)s, not %(value)s"),
+                name=self.name,
+                choices=", ".join(map(str, self.choices)),
+                value=repr(str(value)[:20]),
             )
         return value
 
@@ -89,14 +99,20 @@ class Option:
 def _whole_number(name: str, value: Any) -> int:
     """An int from an int or ASCII-digit text; ``"²"`` or ``"1e3"`` is a clear error."""
     if isinstance(value, bool):
-        raise BoardError(f"{name} must be a whole number, not {value!r}")
+        raise BoardError(
+            N_("%(name)s must be a whole number, not %(value)s"), name=name, value=repr(value)
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     text = str(value).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 12:
-        raise BoardError(f"{name} must be a whole number, not {str(value)[:20]!r}")
+        raise BoardError(
+            N_("%(name)s must be a whole number, not %(value)s"),
+            name=name,
+            value=repr(str(value)[:20]),
+        )
     return int(text)
 
 
@@ -165,7 +181,9 @@ class Game:
             if option is None:
                 if value is None or value == "":
                     continue
-                raise BoardError(f"option {name} does not apply to {cls.name}")
+                raise BoardError(
+                    N_("option %(name)s does not apply to %(game)s"), name=name, game=cls.name
+                )
             value = option.coerce(value)
             if value is not None:
                 checked[name] = value

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import BoardError
+from .text import N_
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -68,8 +69,11 @@ def state_space(
             if to is None:
                 if len(states) >= limit:
                     raise SpaceTooLarge(
-                        f"more than {limit:,} positions are reachable from this board;"
-                        f" the graph is drawn for at most {limit:,}"
+                        N_(
+                            "more than %(limit)s positions are reachable from this board;"
+                            " the graph is drawn for at most %(limit)s"
+                        ),
+                        limit=f"{limit:,}",
                     )
                 to = index[key] = len(states)
                 states.append(child)

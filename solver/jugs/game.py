@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
+from ..core.text import N_
 from .domain import Jugs
 from .rules import MAX_JUGS
 
@@ -19,10 +20,10 @@ def _pack() -> list[dict]:
 
 class JugsGame(Game):
     name = "jugs"
-    title = "Water jugs"
+    title = N_("Water jugs")
     order = 4
-    summary = "Measure exact litres with unmarked jugs, pouring until one is empty or full."
-    how_to_play = (
+    summary = N_("Measure exact litres with unmarked jugs, pouring until one is empty or full.")
+    how_to_play = N_(
         "Click a jug, then the jug to pour into (or press their numbers). "
         "A pour stops when the first jug is empty or the second is full. "
         "Reach the litres marked under each jug."
@@ -36,7 +37,7 @@ class JugsGame(Game):
             None,
             "jugs: target litres per jug, * for any, e.g. *,4,* "
             "(default: the water shared equally by the two largest jugs)",
-            label="Goal",
+            label=N_("Goal"),
         ),
     )
     progress_option = "goal"

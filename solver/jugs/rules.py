@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from ..core.domain import require
 from ..core.errors import BoardError
+from ..core.text import N_
 
 MAX_JUGS = 6
 MAX_CAPACITY = 99
@@ -40,9 +41,9 @@ class Pour(NamedTuple):
 
 def parse_jugs(text: str) -> tuple[State, tuple[int, ...]]:
     """(contents, capacities) from board text; errors name the jug (1-based)."""
-    require(isinstance(text, str), "board must be text")
+    require(isinstance(text, str), N_("board must be text"))
     text = text.strip()
-    require(bool(text), "empty board: write jugs as contents/capacity joined by ','")
+    require(bool(text), N_("empty board: write jugs as contents/capacity joined by ','"))
     parts = text.split(",")
     require(
         2 <= len(parts) <= MAX_JUGS,
@@ -52,13 +53,26 @@ def parse_jugs(text: str) -> tuple[State, tuple[int, ...]]:
     for number, part in enumerate(parts, 1):
         match = _JUG.fullmatch(part.strip())
         if match is None:
-            raise BoardError(f"jug {number} is {part!r}; write it as contents/capacity, e.g. 0/5")
+            raise BoardError(
+                N_("jug %(jug)s is %(text)s; write it as contents/capacity, e.g. 0/5"),
+                jug=number,
+                text=repr(part),
+            )
         held, capacity = int(match.group(1)), int(match.group(2))
         require(
             1 <= capacity <= MAX_CAPACITY,
-            f"jug {number} holds {capacity} litres; capacities run from 1 to {MAX_CAPACITY}",
+            N_("jug %(jug)s holds %(capacity)s litres; capacities run from 1 to %(most)s"),
+            jug=number,
+            capacity=capacity,
+            most=MAX_CAPACITY,
         )
-        require(held <= capacity, f"jug {number} has {held} litres in a {capacity}-litre jug")
+        require(
+            held <= capacity,
+            N_("jug %(jug)s has %(held)s litres in a %(capacity)s-litre jug"),
+            jug=number,
+            held=held,
+            capacity=capacity,
+        )
         contents.append(held)
         capacities.append(capacity)
     return tuple(contents), tuple(capacities)
@@ -72,7 +86,7 @@ def format_jugs(contents: State, capacities: tuple[int, ...]) -> str:
 
 def parse_goal(text: str, jugs: int) -> Goal:
     """Target contents per jug (``None`` for ``*``) from ``0,4,4`` or ``*,4,*``."""
-    require(isinstance(text, str), "goal must be text like 0,4,4 or *,4,*")
+    require(isinstance(text, str), N_("goal must be text like 0,4,4 or *,4,*"))
     parts = [p.strip() for p in text.split(",")]
     require(
         len(parts) == jugs,
@@ -82,9 +96,17 @@ def parse_goal(text: str, jugs: int) -> Goal:
     goal = []
     for number, part in enumerate(parts, 1):
         if _GOAL_ENTRY.fullmatch(part) is None:
-            raise BoardError(f"goal entry {number} is {part!r}; write litres or *")
+            raise BoardError(
+                N_("goal entry %(entry)s is %(text)s; write litres or *"),
+                entry=number,
+                text=repr(part),
+            )
         goal.append(ANY if part == "*" else int(part))
-    require(any(g is not ANY for g in goal), f"goal {text!r} asks for nothing; give some litres")
+    require(
+        any(g is not ANY for g in goal),
+        N_("goal %(goal)s asks for nothing; give some litres"),
+        goal=repr(text),
+    )
     return tuple(goal)
 
 

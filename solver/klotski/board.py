@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..core.errors import BoardError
+from ..core.text import N_
 
 MAX_SIDE = 10  # rows and columns
 MAX_PIECES = 36
@@ -35,10 +36,13 @@ class GoalSpec:
     @staticmethod
     def parse(text: object) -> GoalSpec:
         if not isinstance(text, str):
-            raise BoardError("goal must be text like A@3,0 (piece@row,column)")
+            raise BoardError(N_("goal must be text like A@3,0 (piece@row,column)"))
         match = GOAL_PATTERN.fullmatch(text.strip())
         if not match:
-            raise BoardError(f"goal {text!r} must look like A@3,0 (piece@row,column, 0-based)")
+            raise BoardError(
+                N_("goal %(goal)s must look like A@3,0 (piece@row,column, 0-based)"),
+                goal=repr(text),
+            )
         return GoalSpec(match.group(1), int(match.group(2)), int(match.group(3)))
 
 
@@ -98,9 +102,13 @@ def parse_board(text: object, goal: GoalSpec | None = None) -> KlotskiState:
             if ch != ".":
                 cells.setdefault(ch, []).append((r, c))
     if not cells:
-        raise BoardError("board has no pieces")
+        raise BoardError(N_("board has no pieces"))
     if len(cells) > MAX_PIECES:
-        raise BoardError(f"board has {len(cells)} pieces; at most {MAX_PIECES} are allowed")
+        raise BoardError(
+            N_("board has %(pieces)s pieces; at most %(most)s are allowed"),
+            pieces=len(cells),
+            most=MAX_PIECES,
+        )
     labels = tuple(sorted(cells))
     shapes, tops = [], []
     for label in labels:
@@ -110,7 +118,7 @@ def parse_board(text: object, goal: GoalSpec | None = None) -> KlotskiState:
         h = max(r for r, _ in spots) - r0 + 1
         w = max(c for _, c in spots) - c0 + 1
         if h * w != len(spots):
-            raise BoardError(f"piece {label} is not a rectangle")
+            raise BoardError(N_("piece %(piece)s is not a rectangle"), piece=label)
         shapes.append((h, w))
         tops.append(r0 * width + c0)
     goal_label, goal_top = _goal(goal, labels, shapes, height, width)
@@ -120,31 +128,46 @@ def parse_board(text: object, goal: GoalSpec | None = None) -> KlotskiState:
 
 def _rows(text: object) -> list[str]:
     if not isinstance(text, str):
-        raise BoardError("board must be text")
+        raise BoardError(N_("board must be text"))
     if text == "":
-        raise BoardError("board is empty")
+        raise BoardError(N_("board is empty"))
     rows = text.split("/")
     if len(rows) > MAX_SIDE:
         raise BoardError(
-            f"board has {len(rows)} rows; at most {MAX_SIDE} rows of {MAX_SIDE} cells are allowed"
+            N_("board has %(rows)s rows; at most %(side)s rows of %(side)s cells are allowed"),
+            rows=len(rows),
+            side=MAX_SIDE,
         )
     width = len(rows[0])
     for number, row in enumerate(rows, start=1):
         if row == "":
-            raise BoardError(f"row {number} is empty")
+            raise BoardError(N_("row %(row)s is empty"), row=number)
         if len(row) > MAX_SIDE:
             raise BoardError(
-                f"row {number} has {len(row)} cells; at most {MAX_SIDE} rows of "
-                f"{MAX_SIDE} cells are allowed"
+                N_(
+                    "row %(row)s has %(cells)s cells; at most %(side)s rows of %(side)s cells are allowed"
+                ),
+                row=number,
+                cells=len(row),
+                side=MAX_SIDE,
             )
         for col, ch in enumerate(row, start=1):
             if ch != "." and ch not in LABEL_CHARS:
                 raise BoardError(
-                    f"row {number}, column {col}: {ch!r} is not a piece "
-                    f"(use letters or digits, '.' for empty)"
+                    N_(
+                        "row %(row)s, column %(column)s: %(char)s is not a piece (use letters or digits, '.' for empty)"
+                    ),
+                    row=number,
+                    column=col,
+                    char=repr(ch),
                 )
         if len(row) != width:
-            raise BoardError(f"row {number} has {len(row)} cells, expected {width}")
+            raise BoardError(
+                N_("row %(row)s has %(cells)s cells, expected %(width)s"),
+                row=number,
+                cells=len(row),
+                width=width,
+            )
     return rows
 
 
@@ -153,25 +176,35 @@ def _goal(goal: GoalSpec | None, labels, shapes, height: int, width: int):
     if goal is None:
         big = [label for label, shape in zip(labels, shapes, strict=True) if shape == (2, 2)]
         if not big:
-            raise BoardError("no 2x2 goal piece: a board needs one, the piece to bring out")
+            raise BoardError(N_("no 2x2 goal piece: a board needs one, the piece to bring out"))
         if len(big) > 1:
             raise BoardError(
-                f"more than one 2x2 piece ({', '.join(big)}): keep one, the piece to bring out"
+                N_("more than one 2x2 piece (%(pieces)s): keep one, the piece to bring out"),
+                pieces=", ".join(big),
             )
         goal = GoalSpec(big[0], height - 2, (width - 2) // 2)
     if goal.label not in labels:
-        raise BoardError(f"goal piece {goal.label} is not on the board")
+        raise BoardError(N_("goal piece %(piece)s is not on the board"), piece=goal.label)
     if not (0 <= goal.row < height and 0 <= goal.col < width):
         raise BoardError(
-            f"goal {goal.label}@{goal.row},{goal.col} is off the "
-            f"board (rows 0-{height - 1}, columns 0-{width - 1})"
+            N_("goal %(goal)s is off the board (rows 0-%(last_row)s, columns 0-%(last_column)s)"),
+            goal=f"{goal.label}@{goal.row},{goal.col}",
+            last_row=height - 1,
+            last_column=width - 1,
         )
     h, w = shapes[labels.index(goal.label)]
     if goal.row + h > height or goal.col + w > width:
         raise BoardError(
-            f"goal {goal.label}@{goal.row},{goal.col} does not fit: piece "
-            f"{goal.label} is {h} high and {w} wide; the board has {height} rows "
-            f"and {width} columns"
+            N_(
+                "goal %(goal)s does not fit: piece %(piece)s is %(high)s high and %(wide)s wide; "
+                "the board has %(rows)s rows and %(columns)s columns"
+            ),
+            goal=f"{goal.label}@{goal.row},{goal.col}",
+            piece=goal.label,
+            high=h,
+            wide=w,
+            rows=height,
+            columns=width,
         )
     return goal.label, goal.row * width + goal.col
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
+from ..core.text import N_
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .levels import klotski_levels
@@ -13,23 +14,23 @@ from .moves import METRICS
 
 class KlotskiGame(Game):
     name = "klotski"
-    title = "Klotski"
+    title = N_("Klotski")
     order = 1
-    summary = "Slide the blocks to get the big red one out through the exit at the bottom."
-    how_to_play = (
+    summary = N_("Slide the blocks to get the big red one out through the exit at the bottom.")
+    how_to_play = N_(
         "Click a block (or press its letter, or Tab) and use the arrow keys, "
         "or drag it. Bring the big red block to the exit."
     )
     default_board = "BAAC/BAAC/DEEF/DGHF/I..J"
     domain = Klotski
     options = (
-        Option("metric", str, "piece", "klotski move metric", choices=METRICS, label="Metric"),
+        Option("metric", str, "piece", "klotski move metric", choices=METRICS, label=N_("Metric")),
         Option(
             "goal",
             str,
             None,
             "klotski goal, e.g. A@3,1 (piece A's top-left at row 3, col 1)",
-            label="Goal",
+            label=N_("Goal"),
         ),
     )
     progress_option = "metric"
@@ -39,10 +40,14 @@ class KlotskiGame(Game):
     def check_size(cls, board: str) -> None:
         rows = board.split("/")
         if len(rows) > MAX_SIDE or max(len(row) for row in rows) > MAX_SIDE:
-            raise BoardError(f"board is larger than {MAX_SIDE}x{MAX_SIDE} cells")
+            raise BoardError(N_("board is larger than %(side)sx%(side)s cells"), side=MAX_SIDE)
         pieces = len(set(board) - {"/", "."})
         if pieces > MAX_PIECES:
-            raise BoardError(f"board has {pieces} pieces; at most {MAX_PIECES} are allowed")
+            raise BoardError(
+                N_("board has %(pieces)s pieces; at most %(most)s are allowed"),
+                pieces=pieces,
+                most=MAX_PIECES,
+            )
 
     @classmethod
     def levels(cls) -> list[dict]:

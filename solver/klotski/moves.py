@@ -22,10 +22,12 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from ..core.search import walk_back
+from ..core.text import N_
 from .board import KlotskiState, Layout
 
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
-METRICS = ("piece", "straight", "step")
+#: how moves are counted; the names are also the words a player reads
+METRICS = (N_("piece"), N_("straight"), N_("step"))
 
 
 class KlotskiMove(NamedTuple):

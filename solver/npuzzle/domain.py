@@ -30,6 +30,7 @@ from ..core.errors import BoardError
 from ..core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, Monitor, SearchResult
 from ..core.search import OnProgress, breadth_first
 from ..core.tables import TableSet
+from ..core.text import N_
 from .rules import (
     MAX_SIDE,
     Slide,
@@ -67,7 +68,7 @@ FALLBACKS = [
     ((2, 1), Budget(max_seconds=0.2, max_nodes=2_000_000)),
 ]
 
-PARITY_MESSAGE = "unsolvable: the tile parity cannot reach the goal"
+PARITY_MESSAGE = N_("unsolvable: the tile parity cannot reach the goal")
 
 _SEPARATORS = re.compile(r"[\s,/]+")
 _NUMBER = re.compile(r"[0-9]+")
@@ -89,9 +90,15 @@ class NPuzzle(Domain[Tiles, Slide]):
         if not isinstance(text, str):
             raise BoardError("board must be text")
         words = [w for w in _SEPARATORS.split(text.strip()) if w]
-        require(bool(words), "board is empty: give the tile numbers row by row, 0 for the blank")
+        require(
+            bool(words), N_("board is empty: give the tile numbers row by row, 0 for the blank")
+        )
         for word in words:
-            require(_NUMBER.fullmatch(word) is not None, f"{word[:20]!r} is not a tile number")
+            require(
+                _NUMBER.fullmatch(word) is not None,
+                N_("%(word)s is not a tile number"),
+                word=repr(word[:20]),
+            )
         count = len(words)
         n = round(count**0.5)
         require(
@@ -99,7 +106,7 @@ class NPuzzle(Domain[Tiles, Slide]):
             f"{count} tiles do not make a square board "
             f"(an n x n board has n*n numbers, counting 0 for the blank)",
         )
-        require(n >= 2, "a 1x1 board is too small: the smallest is 2x2 (1 2 3 0)")
+        require(n >= 2, N_("a 1x1 board is too small: the smallest is 2x2 (1 2 3 0)"))
         require(
             n <= MAX_SIDE, f"a {n}x{n} board is too large: the largest is {MAX_SIDE}x{MAX_SIDE}"
         )

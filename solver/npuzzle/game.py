@@ -7,6 +7,7 @@ from typing import Any
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.tables import TableSet
+from ..core.text import N_
 from .domain import NPuzzle, table_sets, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
@@ -19,10 +20,12 @@ EXACT_SIZES = (3,)  # sizes whose generated distance is always proven
 
 class NPuzzleGame(Game):
     name = "npuzzle"
-    title = "N-puzzle"
+    title = N_("N-puzzle")
     order = 3
-    summary = "Slide the numbered tiles into order, one square at a time. Bigger grids work too."
-    how_to_play = (
+    summary = N_(
+        "Slide the numbered tiles into order, one square at a time. Bigger grids work too."
+    )
+    how_to_play = N_(
         "Click a tile next to the gap to slide it, or use the arrow keys "
         "(the tile beside the gap moves in the arrow's direction)."
     )
@@ -30,7 +33,13 @@ class NPuzzleGame(Game):
     domain = NPuzzle
     generator = (
         Option(
-            "size", int, DEFAULT_SIZE, "tiles per side", low=SIZES[0], high=SIZES[-1], label="Size"
+            "size",
+            int,
+            DEFAULT_SIZE,
+            "tiles per side",
+            low=SIZES[0],
+            high=SIZES[-1],
+            label=N_("Size"),
         ),
         Option(
             "distance",
@@ -39,7 +48,7 @@ class NPuzzleGame(Game):
             "moves from solved (at most the size's largest offered distance)",
             low=1,
             high=max(MAX_WALK.values()),
-            label="Moves from solved",
+            label=N_("Moves from solved"),
         ),
     )
     features = frozenset({"size-picker"})
@@ -55,7 +64,9 @@ class NPuzzleGame(Game):
         tiles = len(board.replace(",", " ").replace("/", " ").split())
         if tiles > MAX_SIDE**2:
             raise BoardError(
-                f"board has {tiles} tiles; the largest puzzle is {MAX_SIDE}x{MAX_SIDE}"
+                N_("board has %(tiles)s tiles; the largest puzzle is %(side)sx%(side)s"),
+                tiles=tiles,
+                side=MAX_SIDE,
             )
 
     @classmethod

@@ -20,12 +20,9 @@ from ..core.domain import Domain
 from ..core.errors import BoardError
 from ..core.results import Budget, Cancel, SearchResult
 from ..core.search import OnProgress
+from ..core.text import N_
 from .rules import COLOUR_SET, MAX_CAPACITY, MAX_TUBES, Pour, State, lower_bound, top_run
 from .search import solve_fewest_pours
-
-
-def _tube_number(index: int) -> str:
-    return f"tube {index + 1}"
 
 
 class WaterSort(Domain[State, Pour]):
@@ -46,48 +43,73 @@ class WaterSort(Domain[State, Pour]):
     @staticmethod
     def _check_capacity(capacity: object) -> int:
         if isinstance(capacity, bool):
-            raise BoardError("capacity must be a whole number")
+            raise BoardError(N_("capacity must be a whole number"))
         if isinstance(capacity, str):
             text = capacity.strip()
             if not text.isdigit():
-                raise BoardError(f"capacity {capacity!r} is not a whole number")
+                raise BoardError(
+                    N_("capacity %(capacity)s is not a whole number"), capacity=repr(capacity)
+                )
             capacity = int(text)
         if not isinstance(capacity, int):
-            raise BoardError(f"capacity {capacity!r} is not a whole number")
+            raise BoardError(
+                N_("capacity %(capacity)s is not a whole number"), capacity=repr(capacity)
+            )
         if capacity < 1 or capacity > MAX_CAPACITY:
-            raise BoardError(f"capacity {capacity} is out of range; use 1 to {MAX_CAPACITY}")
+            raise BoardError(
+                N_("capacity %(capacity)s is out of range; use 1 to %(most)s"),
+                capacity=capacity,
+                most=MAX_CAPACITY,
+            )
         return capacity
 
     # -- notation ---------------------------------------------------------
     def parse(self, text: str) -> State:
         """Tubes from board text; every problem is named in one line (1-based tubes)."""
         if not isinstance(text, str):
-            raise BoardError("board must be text")
+            raise BoardError(N_("board must be text"))
         text = text.strip()
         if not text:
-            raise BoardError("empty board: write tubes bottom to top joined by ','")
+            raise BoardError(N_("empty board: write tubes bottom to top joined by ','"))
         tubes = text.split(",")
         if len(tubes) > MAX_TUBES:
-            raise BoardError(f"board has {len(tubes)} tubes; the limit is {MAX_TUBES}")
+            raise BoardError(
+                N_("board has %(tubes)s tubes; the limit is %(most)s"),
+                tubes=len(tubes),
+                most=MAX_TUBES,
+            )
         cap = self.capacity
         units: dict[str, int] = {}
         for index, tube in enumerate(tubes):
             for pos, ch in enumerate(tube):
                 if ch not in COLOUR_SET:
                     raise BoardError(
-                        f"{_tube_number(index)} has {ch!r} at position {pos + 1}; "
-                        f"colours are single letters or digits"
+                        N_(
+                            "tube %(tube)s has %(char)s at position %(position)s; "
+                            "colours are single letters or digits"
+                        ),
+                        tube=index + 1,
+                        char=repr(ch),
+                        position=pos + 1,
                     )
                 units[ch] = units.get(ch, 0) + 1
             if len(tube) > cap:
                 raise BoardError(
-                    f"{_tube_number(index)} holds {len(tube)} units, capacity is {cap}"
+                    N_("tube %(tube)s holds %(units)s units, capacity is %(capacity)s"),
+                    tube=index + 1,
+                    units=len(tube),
+                    capacity=cap,
                 )
         if not units:
-            raise BoardError("board has no colour in any tube")
+            raise BoardError(N_("board has no colour in any tube"))
         for colour in sorted(units):
             if units[colour] % cap:
-                raise BoardError(f"colour {colour} has {units[colour]} units, tubes hold {cap}")
+                raise BoardError(
+                    N_("colour %(colour)s has %(units)s units, tubes hold %(capacity)s"),
+                    colour=colour,
+                    units=units[colour],
+                    capacity=cap,
+                )
         return tuple(tubes)
 
     def format(self, state: State) -> str:
@@ -109,24 +131,30 @@ class WaterSort(Domain[State, Pour]):
         """Apply the pour ``src -> dst`` (0-based) or raise :class:`BoardError` naming why not."""
         amount = self.pour_amount(state, src, dst)
         if amount == 0:
-            raise BoardError(self._why_illegal(state, src, dst))
+            template, params = self._why_illegal(state, src, dst)
+            raise BoardError(template, **params)
         return self._apply(state, src, dst, amount)
 
-    def _why_illegal(self, state: State, src: int, dst: int) -> str:
+    def _why_illegal(self, state: State, src: int, dst: int) -> tuple[str, dict[str, object]]:
         n = len(state)
         for index in (src, dst):
             if not isinstance(index, int) or not 0 <= index < n:
-                return f"there is no tube {index!r}; tubes are 0 to {n - 1}"
+                return N_("there is no tube %(index)s; tubes are 0 to %(last)s"), {
+                    "index": repr(index),
+                    "last": n - 1,
+                }
         if src == dst:
-            return "pour into a different tube"
+            return N_("pour into a different tube"), {}
         if not state[src]:
-            return f"{_tube_number(src)} is empty"
+            return N_("tube %(tube)s is empty"), {"tube": src + 1}
         if len(state[dst]) >= self.capacity:
-            return f"{_tube_number(dst)} is full"
-        return (
-            f"{_tube_number(dst)} has {state[dst][-1]} on top, "
-            f"{_tube_number(src)} pours {state[src][-1]}"
-        )
+            return N_("tube %(tube)s is full"), {"tube": dst + 1}
+        return N_("tube %(target)s has %(top)s on top, tube %(source)s pours %(colour)s"), {
+            "target": dst + 1,
+            "top": state[dst][-1],
+            "source": src + 1,
+            "colour": state[src][-1],
+        }
 
     @staticmethod
     def _apply(state: State, src: int, dst: int, amount: int) -> tuple[Pour, State]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import Game, Option
+from ..core.text import N_
 from .domain import WaterSort
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
@@ -15,12 +16,12 @@ DAILY = {"colours": 8, "capacity": 4, "empty": 2}
 
 class WaterSortGame(Game):
     name = "watersort"
-    title = "Water sort"
+    title = N_("Water sort")
     order = 2
-    summary = (
+    summary = N_(
         "Pour the colours until every tube holds a single one. Each colour has its own symbol."
     )
-    how_to_play = (
+    how_to_play = N_(
         "Click a tube, then the tube to pour into (or press its number). "
         "A colour pours onto an empty tube or onto the same colour."
     )
@@ -34,7 +35,7 @@ class WaterSortGame(Game):
             "water-sort tube capacity (default 4)",
             low=1,
             high=MAX_CAPACITY,
-            label="Capacity",
+            label=N_("Capacity"),
         ),
     )
     generator = (
@@ -45,7 +46,7 @@ class WaterSortGame(Game):
             "colours to sort",
             low=COLOURS[0],
             high=COLOURS[1],
-            label="Colours",
+            label=N_("Colours"),
         ),
         Option(
             "capacity",
@@ -54,7 +55,7 @@ class WaterSortGame(Game):
             "units per tube",
             low=CAPACITY[0],
             high=CAPACITY[1],
-            label="Capacity",
+            label=N_("Capacity"),
         ),
         Option(
             "empty",
@@ -63,7 +64,7 @@ class WaterSortGame(Game):
             "empty tubes",
             low=EMPTY[0],
             high=EMPTY[1],
-            label="Empty tubes",
+            label=N_("Empty tubes"),
         ),
     )
     progress_option = "capacity"

@@ -3,6 +3,8 @@
 // its Retry-After (`retryAfter`, seconds); no answer at all (offline, the server gone)
 // is `unreachable`, so a caller may wait and send again.
 
+import { gettext, translateReply } from "./i18n.js";
+
 /** `method` `url` with `body` as JSON (if any); resolves to the answer's JSON. */
 export async function call(method, url, body) {
   let reply;
@@ -15,7 +17,7 @@ export async function call(method, url, body) {
     });
   } catch {
     // no answer at all: offline, or the server is gone; the caller may wait and resend
-    const error = new Error("the server cannot be reached");
+    const error = new Error(gettext("the server cannot be reached"));
     error.unreachable = true;
     error.retryAfter = 10;
     throw error;
@@ -23,7 +25,8 @@ export async function call(method, url, body) {
   let data = {};
   try { data = await reply.json(); } catch { /* an empty or HTML answer */ }
   if (!reply.ok) {
-    const error = new Error(data.error || `the server answered ${reply.status}`);
+    const said = data.error ? translateReply(data) : gettext("the server answered %(status)s", { status: reply.status });
+    const error = new Error(said);
     if (reply.status === 503) error.retryAfter = Math.min(60, Number(reply.headers.get("Retry-After")) || 5);
     throw error;
   }

@@ -1,6 +1,8 @@
 // Small DOM helpers shared by the game views and editors: element building, the
 // short "not allowed" cue (a shake) that illegal moves get, editor tool inputs.
 
+import { gettext } from "./i18n.js";
+
 /** Create an element: el("button", {class: "x", "data-tile": 3}, "3"). */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -124,12 +126,15 @@ export class PickTwoView {
     if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       const index = event.key === "0" ? 9 : Number(event.key) - 1;
       if (index < this.items.length) this.choose(index);
-      else this.ctrl.refuse(`There is no ${this.noun} ${index + 1}.`, this.board);
+      else this.ctrl.refuse(this.missingText(index + 1), this.board);
       return true;
     }
     if (event.key === "Escape") { this.select(null); return true; }
     return false;
   }
+
+  /** Why key `number` picks nothing (a game names its containers: "There is no tube 7."). */
+  missingText(number) { return gettext("There is nothing numbered %(n)s.", { n: number }); }
 
   refuse(target) { refuse(target || this.board); }
 }

@@ -8,6 +8,7 @@ import { Analyses } from "./analyses.js";
 import { Clock } from "./clock.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { History } from "./history.js";
+import { gettext, movesText, translateReply } from "./i18n.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
@@ -38,7 +39,7 @@ export class Controller {
     this.history = new History();
     this.analyses = new Analyses();
     this.initialBoard = null;
-    this.notice = config.error ? `That board could not be used (${config.error}); here is the default one.` : "";
+    this.notice = config.error ? gettext("That board could not be used (%(error)s); here is the default one.", { error: config.error }) : "";
     this.progressText = "";
     this.solving = false;
     this.hintWanted = false;
@@ -108,7 +109,7 @@ export class Controller {
   /** An attempt the rules refuse: the board stays, `target` shakes, the status says why. */
   refuse(reason, target) {
     this.view.refuse(target);
-    this.notice = reason || "That move is not allowed.";
+    this.notice = reason || gettext("That move is not allowed.");
     this.refusals = (this.refusals || 0) + 1; // the same words twice are still announced
     this.changed();
   }
@@ -237,7 +238,7 @@ export class Controller {
     if (this.analyses.tooBig(this.board)) return; // the same budget would give up again
     const known = this.analyses.get(this.board);
     if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
-    this.supersedeSolve("search stopped: you moved");
+    this.supersedeSolve(gettext("search stopped: you moved"));
     this.link.request("analyse", this.payload(this.board));
   }
 
@@ -260,10 +261,10 @@ export class Controller {
     const tooBig = this.analyses.tooBig(this.board);
     if (tooBig) {
       this.hintWanted = false;
-      this.notice = `No hint. ${tooBig.message}`;
+      this.notice = gettext("No hint. %(why)s", { why: translateReply(tooBig) });
     } else if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
-      this.supersedeSolve("search stopped for the hint");
+      this.supersedeSolve(gettext("search stopped for the hint"));
       this.link.request("analyse", this.payload(this.board));
     }
     this.changed();
@@ -283,11 +284,11 @@ export class Controller {
     this.hintShown = Boolean(analysis.best_move);
     if (analysis.best_move) {
       this.view.showHint(analysis.best_move);
-      this.notice = `Hint: ${analysis.best_move.text}`;
+      this.notice = gettext("Hint: %(move)s", { move: analysis.best_move.text });
     } else if (analysis.solvable === false) {
-      this.notice = "No hint: this position is unsolvable.";
+      this.notice = gettext("No hint: this position is unsolvable.");
     } else {
-      this.notice = analysis.message || "No hint available for this position.";
+      this.notice = translateReply(analysis) || gettext("No hint available for this position.");
     }
   }
 
@@ -301,7 +302,7 @@ export class Controller {
     this.solveStarted = performance.now();
     this.solveBests = []; // the anytime search's best lengths so far, each shorter
     this.notice = "";
-    this.progressText = "searching…";
+    this.progressText = gettext("searching…");
     this.link.request("solve", this.payload(this.board));
     this.changed();
   }
@@ -309,21 +310,21 @@ export class Controller {
   cancelSolve() {
     this.link.cancel();
     this.solving = false;
-    this.progressText = "search cancelled";
+    this.progressText = gettext("search cancelled");
     this.changed();
   }
 
   /** How a solve is going: the bounds an anytime search has proven ("best 141→121 moves, at
    * least 79"), the positions searched and the time; a search's own depth means nothing to a player. */
   gotProgress(reply) {
-    const nodes = Number(reply.nodes || 0).toLocaleString("en");
-    const elapsed = Number(reply.elapsed || 0).toFixed(1);
+    const [nodes, elapsed] = [Number(reply.nodes || 0).toLocaleString("en"), Number(reply.elapsed || 0).toFixed(1)];
     const bests = this.solveBests || (this.solveBests = []);
     if (Number.isInteger(reply.best) && reply.best !== bests[bests.length - 1]) bests.push(reply.best);
     const shown = bests.length > 4 ? [bests[0], "…", ...bests.slice(-3)] : bests;
-    const bounds = [bests.length ? `best ${shown.join("→")} moves` : "",
-                    Number.isInteger(reply.lower_bound) ? `at least ${reply.lower_bound}` : ""].filter(Boolean);
-    this.progressText = `searching… ${bounds.length ? `${bounds.join(", ")} · ` : ""}${nodes} positions · ${elapsed} s`;
+    const bounds = [bests.length ? gettext("best %(moves)s moves", { moves: shown.join("→") }) : "",
+                    Number.isInteger(reply.lower_bound) ? gettext("at least %(moves)s", { moves: reply.lower_bound }) : ""].filter(Boolean);
+    const known = bounds.length ? `${bounds.join(", ")} · ` : "";
+    this.progressText = gettext("searching… %(known)s%(nodes)s positions · %(seconds)s s", { known, nodes, seconds: elapsed });
     this.changed();
   }
 
@@ -333,13 +334,14 @@ export class Controller {
     const length = moves.length;
     this.analyses.learnSolution(reply);
     const stats = reply.stats || {};
-    const facts = [stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "",
-                   stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : ""].filter(Boolean);
+    const facts = [stats.seconds !== undefined ? gettext("%(seconds)s s", { seconds: Number(stats.seconds).toFixed(2) }) : "",
+                   stats.nodes ? gettext("%(nodes)s positions", { nodes: Number(stats.nodes).toLocaleString("en") }) : ""].filter(Boolean);
     const lower = reply.lower_bound;
     const unproven = reply.optimal ? "" : Number.isInteger(lower) && lower < length
-      ? `, at least ${lower}: the best found, not proven shortest` : ": not proven shortest";
-    this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${length} move${length === 1 ? "" : "s"}${unproven}`
-      + (facts.length ? ` (${facts.join(", ")})` : "");
+      ? gettext(", at least %(moves)s: the best found, not proven shortest", { moves: lower }) : gettext(": not proven shortest");
+    const moved = { moves: movesText(length) };
+    this.progressText = (reply.optimal ? gettext("shortest solution: %(moves)s", moved) : gettext("a solution: %(moves)s", moved))
+      + unproven + (facts.length ? ` (${facts.join(", ")})` : "");
     if (request.board !== this.board) { this.changed(); return; }
     this.playback.load({ moves, states, optimal: reply.optimal });
     this.playback.play();
@@ -348,7 +350,7 @@ export class Controller {
   gotUnsolvable(reply, request) {
     this.solving = false;
     this.analyses.learnUnsolvable(request.board);
-    this.progressText = "no solution exists";
+    this.progressText = gettext("no solution exists");
     this.changed();
   }
 
@@ -359,8 +361,8 @@ export class Controller {
     this.solving = false;
     this.hintWanted = false;
     if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
-    this.notice = reply.message || "the server could not handle that";
-    this.progressText = stopped && reply.gave_up ? `search stopped after ${reply.budget_seconds} s` : "";
+    this.notice = translateReply(reply) || gettext("the server could not handle that");
+    this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
     this.changed();
   }
 }

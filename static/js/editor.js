@@ -6,6 +6,7 @@
 // text; it validates nothing itself.
 
 import { loadGame } from "./games.js";
+import { gettext, movesText, translateReply } from "./i18n.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -51,29 +52,30 @@ class EditorPage {
       const reply = await this.ask("/api/validate");
       if (reply) this.show(reply);
     } catch (error) {
-      $("editor-message").textContent = `could not reach the server (${error.message || error})`;
+      $("editor-message").textContent = gettext("could not reach the server (%(error)s)", { error: error.message || error });
     }
   }
 
   async check() {
-    $("editor-verdict").textContent = "checking…";
+    $("editor-verdict").textContent = gettext("checking…");
     const reply = await this.ask("/api/check");
     if (!reply) return;
     this.show(reply);
     const verdict = $("editor-verdict");
     if (!reply.ok) verdict.textContent = "";
     else if (reply.solvable === true) {
-      verdict.textContent = reply.distance === 0 ? "already solved"
-        : `solvable: ${reply.optimal ? "" : "at most "}${reply.distance} move${reply.distance === 1 ? "" : "s"}`;
-    } else if (reply.solvable === false) verdict.textContent = "unsolvable";
-    else verdict.textContent = reply.message || "too hard to decide quickly";
+      verdict.textContent = reply.distance === 0 ? gettext("already solved")
+        : reply.optimal ? gettext("solvable: %(moves)s", { moves: movesText(reply.distance) })
+          : gettext("solvable: at most %(moves)s", { moves: movesText(reply.distance) });
+    } else if (reply.solvable === false) verdict.textContent = gettext("unsolvable");
+    else verdict.textContent = translateReply(reply) || gettext("too hard to decide quickly");
     verdict.dataset.kind = reply.solvable === true ? "good" : reply.solvable === false ? "bad" : "";
   }
 
   show(reply) {
     this.reply = reply;
     const message = $("editor-message");
-    message.textContent = reply.ok ? (reply.solved ? "valid (already solved)" : "valid position") : reply.error;
+    message.textContent = reply.ok ? (reply.solved ? gettext("valid (already solved)") : gettext("valid position")) : translateReply(reply);
     message.dataset.kind = reply.ok ? "good" : "bad";
     const play = $("editor-play");
     play.setAttribute("aria-disabled", reply.ok ? "false" : "true");
@@ -86,8 +88,8 @@ class EditorPage {
     const url = window.location.origin + this.reply.link;
     try { await navigator.clipboard.writeText(url); } catch { /* no clipboard: the link is on the button */ }
     $("editor-copy").dataset.copied = url;
-    $("editor-copy").textContent = "Copied!";
-    setTimeout(() => { $("editor-copy").textContent = "Copy link"; }, 1200);
+    $("editor-copy").textContent = gettext("Copied!");
+    setTimeout(() => { $("editor-copy").textContent = gettext("Copy link"); }, 1200);
   }
 }
 

@@ -6,6 +6,7 @@
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
 import { best, isPerfect, levelKey } from "./progress.js";
+import { gettext, ngettext } from "./i18n.js";
 
 const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
 const declared = new Map(catalogue.map((info) => [info.name, info]));
@@ -35,8 +36,8 @@ function markSolved(link) {
   link.dataset.solved = "true";
   const mark = link.querySelector("[data-testid='level-best']");
   if (mark) {
-    const how = result.assisted ? " (with Solve)" : isPerfect(result) ? " (perfect)" : "";
-    mark.textContent = `✓ solved in ${result.moves}${how}`;
+    const how = result.assisted ? gettext(" (with Solve)") : isPerfect(result) ? gettext(" (perfect)") : "";
+    mark.textContent = `✓ ${gettext("solved in %(moves)s", { moves: result.moves })}${how}`;
     mark.dataset.assisted = result.assisted ? "true" : "false";
     mark.hidden = false;
   }
@@ -47,10 +48,8 @@ function showCountdown(node) {
   const now = new Date();
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const minutes = Math.max(1, Math.ceil((next - now.getTime()) / 60_000));
-  node.textContent = `Next daily in ${Math.floor(minutes / 60)} h ${minutes % 60} min.`;
+  node.textContent = gettext("Next daily in %(hours)s h %(minutes)s min.", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
-
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Mark each daily the player finished today: the rank, and the game's streak. */
 async function markDailies() {
@@ -62,8 +61,8 @@ async function markDailies() {
       const board = await read(`/api/leaderboard/${link.dataset.daily}`);
       if (!board || !board.me || !board.me.rank) return;
       const mark = link.querySelector(".daily-done");
-      const streak = board.streak ? ` · streak ${plural(board.streak, "day")}` : "";
-      mark.textContent = `✓ done today, #${board.me.rank}${streak}`;
+      const streak = board.streak ? ` · ${ngettext("streak %(n)s day", "streak %(n)s days", board.streak)}` : "";
+      mark.textContent = `✓ ${gettext("done today, #%(rank)s", { rank: board.me.rank })}${streak}`;
       mark.hidden = false;
       link.dataset.done = "true";
     }));

@@ -13,6 +13,7 @@ import { Choices } from "./choices.js";
 import { Players } from "./players.js";
 import { followInAddressBar, rankedLink, saveLine, savedLine } from "./share.js";
 import { SolverLink } from "./socket.js";
+import { gettext } from "./i18n.js";
 
 /** The game's extra action (e.g. an added tube), if its feature is declared. */
 function declaredExtra(module, info) {
@@ -23,9 +24,9 @@ function declaredExtra(module, info) {
 async function start() {
   const config = JSON.parse(document.getElementById("config").textContent);
   if (config.ladder === "next") { // "?ladder=1": this player's next puzzle, then its page
-    $("status").textContent = "Finding a puzzle at your level…";
+    $("status").textContent = gettext("Finding a puzzle at your level…");
     const shift = new URLSearchParams(window.location.search).get("shift");
-    openNext(config.game, shift).catch((error) => { $("status").textContent = `No ladder puzzle: ${error.message}`; });
+    openNext(config.game, shift).catch((error) => { $("status").textContent = gettext("No ladder puzzle: %(error)s", { error: error.message }); });
     return;
   }
   const module = await loadGame(config.game);

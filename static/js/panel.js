@@ -7,13 +7,15 @@ import { Coach } from "./coach/coach.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { solverReachable } from "./online.js";
 import { positionLink } from "./share.js";
+import { gettext, movesText } from "./i18n.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-
 /** "12" for a proven minimum, "≤ 12" (with `space`) for an upper bound. */
 function bound(min, space = " ") { return `${min.optimal ? "" : `≤${space}`}${min.moves}`; }
+
+/** The verdict on a shortest move. */
+const OPTIMAL = () => gettext("optimal move");
 
 /** The words that must stay on one line ("80 moves to solve"). */
 function nowrap(text, className = "nowrap") {
@@ -46,8 +48,9 @@ export class Panel {
     const min = fewestMoves(points);
     $("board").dataset.state = ctrl.board;
     $("moves").textContent = String(moves);
-    $("moves-line").textContent = `Moves: ${moves}` + (min ? ` (min ${bound(min)})` : "")
-      + (extra ? ` · ${plural(extra, ctrl.extra.noun)}` : "");
+    $("moves-line").textContent = gettext("Moves: %(moves)s", { moves })
+      + (min ? ` (${gettext("min %(moves)s", { moves: bound(min) })})` : "")
+      + (extra ? ` · ${ctrl.extra.counted(extra)}` : "");
     if (ctrl.extra) $(ctrl.extra.feature).disabled = solved;
     $("undo").disabled = !ctrl.history.canUndo;
     $("redo").disabled = !ctrl.history.canRedo;
@@ -85,17 +88,17 @@ export class Panel {
       state.hidden = !attempt;
       state.dataset.ranked = String(Boolean(closed || (ctrl.ranked && !ctrl.helped)));
       state.textContent = !attempt ? ""
-        : ctrl.ranked && !ctrl.helped ? (solved ? "Ranked attempt: finished." : "Ranked attempt: the server's clock runs from the puzzle's opening.")
-          : ctrl.ranked ? "Unranked: you used help (the coach, Hint or Solve) on this attempt."
-            : attempt.finished ? "Unranked: your ranked attempt at this puzzle is over; the coach is open."
-              : "Unranked: help was asked about this puzzle while its attempt was open; the coach is open.";
+        : ctrl.ranked && !ctrl.helped ? (solved ? gettext("Ranked attempt: finished.") : gettext("Ranked attempt: the server's clock runs from the puzzle's opening."))
+          : ctrl.ranked ? gettext("Unranked: you used help (the coach, Hint or Solve) on this attempt.")
+            : attempt.finished ? gettext("Unranked: your ranked attempt at this puzzle is over; the coach is open.")
+              : gettext("Unranked: help was asked about this puzzle while its attempt was open; the coach is open.");
     }
     const help = $("help-rule");
-    if (help && ctrl.config.attempt) help.textContent = "On a ranked puzzle, Hint, Solve and the coach before the finish make the result unranked; Solve also takes the stars.";
-    $("hint").title = closed ? "Show the best next move: this attempt then goes unranked"
-      : "Show the best next move (free: hints do not mark the line assisted)";
-    $("solve").title = closed ? "Find and play the shortest solution: this attempt then goes unranked, and no stars"
-      : "Find and play the shortest solution (the line then counts as assisted: no stars)";
+    if (help && ctrl.config.attempt) help.textContent = gettext("On a ranked puzzle, Hint, Solve and the coach before the finish make the result unranked; Solve also takes the stars.");
+    $("hint").title = closed ? gettext("Show the best next move: this attempt then goes unranked")
+      : gettext("Show the best next move (free: hints do not mark the line assisted)");
+    $("solve").title = closed ? gettext("Find and play the shortest solution: this attempt then goes unranked, and no stars")
+      : gettext("Find and play the shortest solution (the line then counts as assisted: no stars)");
   }
 
   /** The status words; a refusal repeated in the same words is still announced (aria-live). */
@@ -110,8 +113,8 @@ export class Panel {
     const button = $("play-pause");
     button.disabled = !pb.playing && !pb.canForward();
     button.dataset.playing = pb.playing ? "true" : "false";
-    button.setAttribute("aria-label", pb.playing ? "pause" : "play");
-    button.querySelector(".label").textContent = pb.playing ? "Pause" : "Play";
+    button.setAttribute("aria-label", pb.playing ? gettext("pause") : gettext("play"));
+    button.querySelector(".label").textContent = pb.playing ? gettext("Pause") : gettext("Play");
     $("step-back").disabled = !pb.canBack();
     $("step-forward").disabled = !pb.canForward();
     document.body.classList.toggle("has-solution", pb.loaded);
@@ -121,27 +124,28 @@ export class Panel {
     const ctrl = this.ctrl;
     const judged = this.coach.judgement();
     if (solved) {
-      if (moves === 0) return "Already solved: try another position from the lobby.";
-      const extras = extra ? ` with ${plural(extra, ctrl.extra.noun)}` : "";
-      const shortest = !min ? "shortest not known" : min.optimal ? `optimal ${min.moves}` : `shortest ≤ ${min.moves}, not proven`;
-      const help = ctrl.assisted ? " Solve played moves for you: an assisted line earns no stars." : "";
-      const done = `Puzzle solved in ${plural(moves, "move")}${extras} (${shortest})!${help}`;
+      if (moves === 0) return gettext("Already solved: try another position from the lobby.");
+      const extras = extra ? gettext(" with %(extras)s", { extras: ctrl.extra.counted(extra) }) : "";
+      const shortest = !min ? gettext("shortest not known") : min.optimal ? gettext("optimal %(moves)s", { moves: min.moves })
+        : gettext("shortest ≤ %(moves)s, not proven", { moves: min.moves });
+      const help = ctrl.assisted ? gettext(" Solve played moves for you: an assisted line earns no stars.") : "";
+      const done = gettext("Puzzle solved in %(moves)s%(extras)s (%(shortest)s)!", { moves: movesText(moves), extras, shortest }) + help;
       return judged ? `${judged} ${done}` : done;
     }
     if (this.refusal) return this.refusal;
     if (judged) return judged;
     if (here.solvable === false && here.optimal) {
-      return moves === 0 ? "This position is unsolvable: no sequence of moves reaches the goal."
-        : "Now unsolvable: undo or restart.";
+      return moves === 0 ? gettext("This position is unsolvable: no sequence of moves reaches the goal.")
+        : gettext("Now unsolvable: undo or restart.");
     }
-    if (this.up === false && ctrl.hintWanted) return "The hint waits for the solver: the connection is down. Keep playing meanwhile.";
-    if (this.up === false && ctrl.solving) return "Solve waits for the solver: the connection is down. It starts once the connection is back.";
+    if (this.up === false && ctrl.hintWanted) return gettext("The hint waits for the solver: the connection is down. Keep playing meanwhile.");
+    if (this.up === false && ctrl.solving) return gettext("Solve waits for the solver: the connection is down. It starts once the connection is back.");
     if (ctrl.notice) return ctrl.notice;
-    if (ctrl.solving) return "Looking for the shortest solution…";
+    if (ctrl.solving) return gettext("Looking for the shortest solution…");
     if (ctrl.playback.playing) {
-      return `Playing the solution: move ${ctrl.playback.position()} of ${ctrl.playback.length}`;
+      return gettext("Playing the solution: move %(move)s of %(moves)s", { move: ctrl.playback.position(), moves: ctrl.playback.length });
     }
-    return moves === 0 ? "Your move." : "Keep going!";
+    return moves === 0 ? gettext("Your move.") : gettext("Keep going!");
   }
 
   /** The distance line (with the last move's verdict) and the meter, from the line's point `here`. */
@@ -152,33 +156,36 @@ export class Panel {
     const parts = [];
     let fill = 0;
     if (solved) {
-      parts.push("solved");
+      parts.push(gettext("solved"));
       fill = 1;
     } else if (this.ctrl.coachClosed) {
-      parts.push("hidden in ranked play: finish, or open the coach");
+      parts.push(gettext("hidden in ranked play: finish, or open the coach"));
     } else if (here.solvable === false && here.optimal) {
-      parts.push("unsolvable");
+      parts.push(gettext("unsolvable"));
     } else if (here.distance === null) {
       const asked = this.ctrl.analyses.has(this.ctrl.board);
       const tooBig = this.ctrl.analyses.tooBig(this.ctrl.board);
-      if (this.ctrl.evaluating) parts.push("evaluating…");
+      if (this.ctrl.evaluating) parts.push(gettext("evaluating…"));
       else if (tooBig) {
         // what is known of a board the budget could not solve: its proven lower bound
-        parts.push(nowrap("too big to solve"), " ",
-                   nowrap(`within ${tooBig.budget_seconds} s${here.lower ? `: at least ${plural(here.lower, "move")}` : ""}`, "interim"));
-      } else parts.push(asked ? "too far to evaluate quickly" : "not evaluated yet (ask for a hint)");
+        const within = here.lower
+          ? gettext("within %(seconds)s s: at least %(moves)s", { seconds: tooBig.budget_seconds, moves: movesText(here.lower) })
+          : gettext("within %(seconds)s s", { seconds: tooBig.budget_seconds });
+        parts.push(nowrap(gettext("too big to solve")), " ", nowrap(within, "interim"));
+      } else parts.push(asked ? gettext("too far to evaluate quickly") : gettext("not evaluated yet (ask for a hint)"));
     } else {
       const d = here.distance;
       const low = here.optimal ? d : here.lower;
       // the final bounds of a search that ended without proof, in words; while it still
       // searches, the upper bound first ("≤ N"), as the interim answer it is
       const bounded = !here.optimal && low > 0 && low < d;
-      // spaces between the unbreakable parts, so the words wrap inside a narrow panel
-      if (bounded && !interim) parts.push(nowrap(`between ${low} and`), " ", nowrap(`${plural(d, "move")} to solve`));
-      else parts.push(nowrap(`${here.optimal ? "" : "≤ "}${plural(d, "move")} to solve${bounded ? "," : ""}`));
-      if (bounded && interim) parts.push(" ", nowrap(`at least ${low}`));
-      if (interim) parts.push(" ", nowrap("(interim: still searching)", "interim"));
-      else if (!here.optimal) parts.push(" ", nowrap("(best found; not proven)", "interim"));
+      const toSolve = gettext("%(moves)s to solve", { moves: movesText(d) });
+      // plain words between the unbreakable parts, so they wrap inside a narrow panel
+      if (bounded && !interim) parts.push(gettext("between %(low)s and %(moves)s to solve", { low, moves: movesText(d) }));
+      else parts.push(nowrap(`${here.optimal ? "" : "≤ "}${toSolve}${bounded ? "," : ""}`));
+      if (bounded && interim) parts.push(" ", nowrap(gettext("at least %(moves)s", { moves: low })));
+      if (interim) parts.push(" ", nowrap(gettext("(interim: still searching)"), "interim"));
+      else if (!here.optimal) parts.push(" ", nowrap(gettext("(best found; not proven)"), "interim"));
       const start = points[0].distance;
       if (start) fill = Math.max(0, Math.min(1, 1 - d / start));
     }
@@ -188,7 +195,7 @@ export class Panel {
     node.replaceChildren(...parts);
     const point = points[this.ctrl.history.cursor];
     const extraStep = Boolean(point && point.entry && point.entry.kind === "extra");
-    node.dataset.kind = verdict === "optimal move" ? "good" : verdict && !extraStep ? "bad" : "";
+    node.dataset.kind = verdict === OPTIMAL() ? "good" : verdict && !extraStep ? "bad" : "";
     if (verdict) node.append(" ", nowrap(`· ${verdict}`, "verdict"));
     const meter = document.querySelector(".meter > span");
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
@@ -200,15 +207,17 @@ export class Panel {
     const cursor = this.ctrl.history.cursor;
     if (cursor === 0 || !points[cursor]) return "";
     const [before, after] = [points[cursor - 1], points[cursor]];
-    if (before.solvable !== false && after.solvable === false && after.optimal) return "that move made it unsolvable";
+    if (before.solvable !== false && after.solvable === false && after.optimal) return gettext("that move made it unsolvable");
     // only proven distances can judge a move (an unproven "≤ N" may shrink by more than one)
     if (before.optimal && Number.isInteger(before.distance)
         && (solved || (after.optimal && Number.isInteger(after.distance)))) {
       const saved = before.distance - (solved ? 0 : after.distance);
       // an extra tube is no move: not "+1", but what it saved
-      if (after.entry && after.entry.kind === "extra") return `the ${after.entry.move} saves ${plural(saved, "move")}`;
+      if (after.entry && after.entry.kind === "extra") {
+        return gettext("the %(what)s saves %(moves)s", { what: gettext(after.entry.move), moves: movesText(saved) });
+      }
       const extra = (solved ? 0 : after.distance) - (before.distance - 1);
-      return extra <= 0 ? "optimal move" : `+${extra}`;
+      return extra <= 0 ? OPTIMAL() : `+${extra}`;
     }
     return "";
   }
@@ -218,9 +227,9 @@ export class Panel {
     const ctrl = this.ctrl;
     $("timer").textContent = clockText(ctrl.clock.ms);
     if (ctrl.solving && this.up === false) {
-      $("progress").textContent = "waiting for the connection to the solver…";
-    } else if (ctrl.solving && ctrl.progressText === "searching…") {
-      $("progress").textContent = `searching… ${((performance.now() - ctrl.solveStarted) / 1000).toFixed(1)} s`;
+      $("progress").textContent = gettext("waiting for the connection to the solver…");
+    } else if (ctrl.solving && ctrl.progressText === gettext("searching…")) {
+      $("progress").textContent = gettext("searching… %(seconds)s s", { seconds: ((performance.now() - ctrl.solveStarted) / 1000).toFixed(1) });
     }
   }
 
@@ -233,7 +242,7 @@ export class Panel {
     const node = $("connection");
     if (node) {
       node.dataset.up = up ? "true" : "false";
-      node.title = up ? "connected to the solver" : refusal || "solver offline, reconnecting…";
+      node.title = up ? gettext("connected to the solver") : refusal || gettext("solver offline, reconnecting…");
     }
     if (changed) this.refresh();
   }

@@ -8,6 +8,7 @@
 import { call } from "./api.js";
 import { nextLink } from "./ladder.js";
 import { backOnline } from "./online.js";
+import { gettext, ngettext } from "./i18n.js";
 
 const PROGRESS_STORE = "arcade-progress-v1";
 // a result the server could not take for a moment (503, e.g. its database restarting)
@@ -58,7 +59,7 @@ export class Players {
   build(anchor) {
     const section = element("section", { class: "players", "data-testid": "players", "aria-live": "polite", hidden: "" });
     section.append(
-      element("h2", { class: "coach-title" }, this.ladder ? "Ladder" : this.config.generated ? "Today's leaderboard" : "Leaderboard"),
+      element("h2", { class: "coach-title" }, this.ladder ? gettext("Ladder") : this.config.generated ? gettext("Today's leaderboard") : gettext("Leaderboard")),
       element("p", { class: "players-standing", "data-testid": "standing" }),
       element("ol", { class: "leaderboard", "data-testid": "leaderboard" }),
       this.nameForm(),
@@ -71,14 +72,14 @@ export class Players {
 
   nameForm() {
     const form = element("form", { class: "players-name", "data-testid": "player-name-form" });
-    const input = element("input", { name: "name", maxlength: "20", "aria-label": "your name on the leaderboard", "data-testid": "player-name", placeholder: "your name" });
+    const input = element("input", { name: "name", maxlength: "20", "aria-label": gettext("your name on the leaderboard"), "data-testid": "player-name", placeholder: gettext("your name") });
     const note = element("p", { class: "players-note", "data-testid": "player-note" });
-    form.append(input, element("button", { type: "submit", class: "btn small" }, "Save name"), note);
+    form.append(input, element("button", { type: "submit", class: "btn small" }, gettext("Save name")), note);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
         const me = await call("POST", "/api/player", { name: input.value });
-        note.textContent = `Saved. Your recovery code is ${me.code}: keep it to play as ${me.name} in another browser.`;
+        note.textContent = gettext("Saved. Your recovery code is %(code)s: keep it to play as %(name)s in another browser.", { code: me.code, name: me.name });
         if (this.sent && !this.ladder) this.showBoard();
       } catch (error) {
         note.textContent = error.message;
@@ -97,7 +98,8 @@ export class Players {
       event.preventDefault();
       try {
         const me = await call("POST", "/api/player/restore", { code: input.value.trim() });
-        note.textContent = `Welcome back${me.name ? `, ${me.name}` : ""}: this browser now plays as you.`;
+        note.textContent = me.name ? gettext("Welcome back, %(name)s: this browser now plays as you.", { name: me.name })
+          : gettext("Welcome back: this browser now plays as you.");
         input.value = "";
         if (this.sent && !this.ladder) this.showBoard();
       } catch (error) {
@@ -138,16 +140,16 @@ export class Players {
         if (error.unreachable && !navigator.onLine) {
           // offline: kept, however long, and sent when the browser is back online
           attempt -= 1;
-          standing.textContent = "Not recorded yet: you are offline. It is sent when the connection is back.";
+          standing.textContent = gettext("Not recorded yet: you are offline. It is sent when the connection is back.");
           await backOnline();
           continue;
         }
         if (!error.retryAfter || attempt >= RESEND_ATTEMPTS) {
           ctrl.settle();
-          standing.textContent = `Not recorded: ${error.message}`;
+          standing.textContent = gettext("Not recorded: %(error)s", { error: error.message });
           return;
         }
-        standing.textContent = `Not recorded yet (${error.message}); sending again in ${error.retryAfter} s`;
+        standing.textContent = gettext("Not recorded yet (%(error)s); sending again in %(seconds)s s", { error: error.message, seconds: error.retryAfter });
         await new Promise((resolve) => setTimeout(resolve, error.retryAfter * 1000));
       }
     }
@@ -175,21 +177,21 @@ export class Players {
     if (result.rating) {
       const { before, after } = result.rating;
       const moved = Math.round(after) - Math.round(before);
-      parts.push("Rating ", element("strong", { "data-testid": "rating" }, `${Math.round(before)} → ${Math.round(after)}`),
+      parts.push(gettext("Rating "), element("strong", { "data-testid": "rating" }, `${Math.round(before)} → ${Math.round(after)}`),
         ` (${moved >= 0 ? "+" : "−"}${Math.abs(moved)})`);
     } else {
-      parts.push(element("strong", { "data-testid": "rating" }, "unchanged"),
-        " (only a ladder puzzle's first attempt moves your rating)");
+      parts.push(element("strong", { "data-testid": "rating" }, gettext("unchanged")),
+        gettext(" (only a ladder puzzle's first attempt moves your rating)"));
     }
     standing.replaceChildren(...parts);
     const game = this.config.game;
     const onward = element("p", { class: "ladder-next" });
     onward.append(
-      element("a", { class: "btn primary small", href: nextLink(game), "data-testid": "next-puzzle" }, "Next puzzle"),
+      element("a", { class: "btn primary small", href: nextLink(game), "data-testid": "next-puzzle" }, gettext("Next puzzle")),
       " ",
-      element("a", { class: "btn small", href: nextLink(game, "easier") }, "Easier"),
+      element("a", { class: "btn small", href: nextLink(game, "easier") }, gettext("Easier")),
       " ",
-      element("a", { class: "btn small", href: nextLink(game, "harder") }, "Harder"),
+      element("a", { class: "btn small", href: nextLink(game, "harder") }, gettext("Harder")),
     );
     const place = this.section.querySelector("[data-testid=leaderboard], .ladder-next");
     if (place) place.replaceWith(onward);
@@ -202,19 +204,19 @@ export class Players {
     const rank = element("strong", { "data-testid": "rank" });
     if (board.me && board.me.rank && (result.ranked || this.config.attempt)) {
       rank.textContent = `#${board.me.rank}`;
-      parts.push("Rank ", rank, ` of ${board.players}`);
-      if (board.me.beat !== null && board.me.beat !== undefined) parts.push(` · you beat ${board.me.beat}%`);
+      parts.push(gettext("Rank "), rank, gettext(" of %(players)s", { players: board.players }));
+      if (board.me.beat !== null && board.me.beat !== undefined) parts.push(gettext(" · you beat %(percent)s%%", { percent: board.me.beat }));
       // a later line on the same puzzle: the standing is the ranked attempt's
-      if (!result.ranked) parts.push(" (this line is not ranked: your ranked attempt's finish counts)");
+      if (!result.ranked) parts.push(gettext(" (this line is not ranked: your ranked attempt's finish counts)"));
     } else {
-      rank.textContent = "unranked";
-      parts.push(rank, result.assisted ? " (solved with help)"
-        : this.config.attempt ? " (your ranked attempt at this puzzle was already over)"
-          : " (free play: the daily and a level's own link from the lobby are ranked)");
+      rank.textContent = gettext("unranked");
+      parts.push(rank, result.assisted ? gettext(" (solved with help)")
+        : this.config.attempt ? gettext(" (your ranked attempt at this puzzle was already over)")
+          : gettext(" (free play: the daily and a level's own link from the lobby are ranked)"));
     }
     if (this.config.generated) {
       const streak = element("strong", { "data-testid": "streak" }, String(board.streak ?? result.streak));
-      parts.push(" · streak ", streak, Number(streak.textContent) === 1 ? " day" : " days");
+      parts.push(gettext(" · streak "), streak, ngettext(" day", " days", Number(streak.textContent)));
     }
     standing.replaceChildren(...parts);
   }
@@ -232,7 +234,7 @@ function bindSessions(details) {
       const { sessions } = await call("GET", "/api/player/sessions");
       list.replaceChildren(...sessions.map((session) => sessionRow(session, show, note)));
       endOthers.hidden = !sessions.some((session) => !session.current);
-      note.textContent = sessions.length ? "" : "This browser plays as nobody yet.";
+      note.textContent = sessions.length ? "" : gettext("This browser plays as nobody yet.");
     } catch (error) {
       note.textContent = error.message;
     }
@@ -242,7 +244,7 @@ function bindSessions(details) {
     try {
       const { ended } = await call("POST", "/api/player/sessions/end-others", {});
       await show();
-      note.textContent = `Signed out ${ended} other browser${ended === 1 ? "" : "s"}.`;
+      note.textContent = ngettext("Signed out %(n)s other browser.", "Signed out %(n)s other browsers.", ended);
     } catch (error) {
       note.textContent = error.message;
     }
@@ -251,10 +253,10 @@ function bindSessions(details) {
 
 function sessionRow(session, reload, note) {
   const row = element("li", { "data-testid": "session", "data-session": String(session.id) });
-  const what = `${session.agent}, since ${session.created}, last used ${session.seen}`;
-  row.append(element("span", {}, session.current ? `${what} (this browser)` : what));
+  const what = gettext("%(agent)s, since %(created)s, last used %(seen)s", { agent: session.agent, created: session.created, seen: session.seen });
+  row.append(element("span", {}, session.current ? what + gettext(" (this browser)") : what));
   if (!session.current) {
-    const end = element("button", { type: "button", class: "btn small", "data-testid": "end-session" }, "Sign out");
+    const end = element("button", { type: "button", class: "btn small", "data-testid": "end-session" }, gettext("Sign out"));
     end.addEventListener("click", async () => {
       try {
         await call("POST", `/api/player/sessions/${session.id}/end`, {});

@@ -4,6 +4,8 @@
 // opened the coach or used Hint or Solve (the result goes unranked); `settled` once
 // the finished attempt's result is on record (the whole coach opens).
 
+
+import { gettext } from "./i18n.js";
 /** The ranked-play fields a new controller starts with. */
 export function rankedState(config) {
   return { ranked: Boolean(config.attempt && config.attempt.ranked), helped: false, settled: false };
@@ -29,7 +31,7 @@ export const RankedPlay = {
   openCoach() {
     if (!this.coachClosed) return;
     this.giveUpRanked();
-    this.notice = "Coach open: this attempt is no longer ranked.";
+    this.notice = gettext("Coach open: this attempt is no longer ranked.");
     this.evaluate();
     this.changed();
   },

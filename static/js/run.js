@@ -6,6 +6,7 @@
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
 import { $ } from "./panel.js";
+import { gettext, movesText, ngettext } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const MOVE_MS = 140;
@@ -37,12 +38,12 @@ class Run {
     this.deadline = run.over || run.seconds_left === null ? null : performance.now() + run.seconds_left * 1000;
     if (config.mode === "storm") this.tick();
     this.showOver();
-    $("status").textContent = note || (run.over ? "The run is over." : this.prompt());
+    $("status").textContent = note || (run.over ? gettext("The run is over.") : this.prompt());
   }
 
   prompt() {
     const { shortest } = this.run;
-    return `Solve it in ${shortest} move${shortest === 1 ? "" : "s"}: every move must bring it one closer.`;
+    return gettext("Solve it in %(moves)s: every move must bring it one closer.", { moves: movesText(shortest) });
   }
 
   draw(state, duration) {
@@ -57,17 +58,17 @@ class Run {
     const { run } = this;
     box.hidden = !run.over;
     if (!run.over) return;
-    const solved = `${run.solved} puzzle${run.solved === 1 ? "" : "s"} solved.`;
+    const solved = ngettext("%(n)s puzzle solved.", "%(n)s puzzles solved.", run.solved);
     const mistake = run.mistake;
     if (!mistake) {
-      box.textContent = config.mode === "storm" ? `Time is up: ${solved}` : `Run over: ${solved}`;
+      box.textContent = config.mode === "storm" ? gettext("Time is up: %(solved)s", { solved }) : gettext("Run over: %(solved)s", { solved });
       return;
     }
     box.replaceChildren(
-      `Run over: ${solved} Your move ${mistake.move} made it longer: `
-      + `${mistake.distance} → ${mistake.distance_after} moves to solve. `,
+      gettext("Run over: %(solved)s Your move %(move)s made it longer: %(before)s → %(after)s moves to solve. ",
+              { solved, move: mistake.move, before: mistake.distance, after: mistake.distance_after }),
       Object.assign(document.createElement("strong"), {
-        textContent: `Better: ${mistake.better_move} (${mistake.distance - 1} left).`,
+        textContent: gettext("Better: %(move)s (%(left)s left).", { move: mistake.better_move, left: mistake.distance - 1 }),
       }),
     );
   }
@@ -90,7 +91,7 @@ class Run {
     try {
       const run = await call("GET", `/api/runs/${config.mode}/${config.game}`);
       if (run.run !== null) { this.show(run); return; }
-      $("status").textContent = `Press "${$("run-start").textContent.trim()}" to begin.`;
+      $("status").textContent = gettext("Press \"%(button)s\" to begin.", { button: $("run-start").textContent.trim() });
       $("run-best").textContent = String(run.best);
     } catch (error) {
       $("status").textContent = error.message;
@@ -98,7 +99,7 @@ class Run {
   }
 
   async begin() {
-    $("status").textContent = "Finding a puzzle…";
+    $("status").textContent = gettext("Finding a puzzle…");
     try {
       this.show(await call("POST", "/api/runs", { mode: config.mode, game: config.game }));
     } catch (error) {
@@ -116,16 +117,16 @@ class Run {
 
   refuse(reason, target) {
     this.view.refuse(target);
-    $("status").textContent = reason || "That move is not allowed.";
+    $("status").textContent = reason || gettext("That move is not allowed.");
   }
 
   playerMove(move, target) {
     if (!this.run || this.run.over) {
-      this.refuse(`No run is going on: press "${$("run-start").textContent.trim()}".`, target);
+      this.refuse(gettext("No run is going on: press \"%(button)s\".", { button: $("run-start").textContent.trim() }), target);
       return false;
     }
     if (this.busy) {
-      this.refuse("One moment: the last move is being judged.", target);
+      this.refuse(gettext("One moment: the last move is being judged."), target);
       return false;
     }
     const next = this.game.apply(this.state, move);
@@ -144,8 +145,8 @@ class Run {
     try {
       const run = await call("POST", `/api/runs/${this.run.run}/moves`, { moves: this.run.moves, board });
       let note = "";
-      if (run.last.solved) note = "Solved! Here is the next one.";
-      else if (!run.last.closer && config.mode === "storm") note = "That move made it longer: −10 seconds.";
+      if (run.last.solved) note = gettext("Solved! Here is the next one.");
+      else if (!run.last.closer && config.mode === "storm") note = gettext("That move made it longer: −10 seconds.");
       this.setBusy(false);
       this.show(run, note);
     } catch (error) {

@@ -1,6 +1,8 @@
 // Links to positions: every position has an address (/play/<game>?board=...),
 // kept in the URL bar as the player moves and copied by "Copy link".
 
+import { gettext } from "./i18n.js";
+
 /** `params` plus the page's own ?speed=, so a link keeps the playback speed. */
 export function withSpeed(params) {
   const speed = new URLSearchParams(window.location.search).get("speed");
@@ -63,6 +65,6 @@ export async function copyLink(button, url) {
   button.dataset.copied = url;
   const label = button.querySelector(".label") || button;
   const old = label.textContent;
-  label.textContent = "Copied!";
+  label.textContent = gettext("Copied!");
   setTimeout(() => { label.textContent = old; }, 1200);
 }

@@ -14,6 +14,8 @@
 // a job still running with "server is shutting down": the link keeps that request
 // and sends it again once connected to the server that takes over.
 
+import { gettext, translateReply } from "./i18n.js";
+
 const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
 const SHUTTING_DOWN = "server is shutting down"; // the server's CLOSING_MESSAGE begins so
@@ -43,7 +45,7 @@ export class SolverLink {
     this.socket.on("connect_error", (error) => {
       // still active: a network failure socket.io retries itself; else the server refused
       if (this.socket.active) handlers.onConnection?.(false);
-      else this.retryLater(error.message || "The server refused the connection");
+      else this.retryLater(error.message || gettext("The server refused the connection"));
     });
     this.socket.on("analysis", (reply) => this.receive("analysis", reply));
     this.socket.on("progress", (reply) => this.receive("progress", reply));
@@ -59,13 +61,14 @@ export class SolverLink {
     clearInterval(this.countdown);
     const wait = Math.min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** this.refusals++);
     let left = Math.ceil(wait * (0.8 + 0.4 * Math.random()));
-    const show = () => this.handlers.onConnection?.(false, `${reason}; trying again in ${left} s`);
+    const said = translateReply({ message: reason }); // the server's words, in the reader's language
+    const show = () => this.handlers.onConnection?.(false, gettext("%(reason)s; trying again in %(seconds)s s", { reason: said, seconds: left }));
     show();
     this.countdown = setInterval(() => {
       left -= 1;
       if (left > 0) { show(); return; }
       clearInterval(this.countdown);
-      this.handlers.onConnection?.(false, `${reason}; trying again now`);
+      this.handlers.onConnection?.(false, gettext("%(reason)s; trying again now", { reason: said }));
       this.socket.connect();
     }, 1000);
   }
@@ -117,12 +120,12 @@ export class SolverLink {
     }
     if (event === "error" && reply.event === "restart") { // the server is stopping
       if (this.current) this.pending = this.current;
-      this.handlers.onConnection?.(false, reply.message);
+      this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
     if (event === "error" && current && String(reply.message).startsWith(SHUTTING_DOWN)) {
       this.pending = request; // asked again once reconnected
-      this.handlers.onConnection?.(false, reply.message);
+      this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
     if (event === "error" && (current || reply.id === undefined || reply.id === null)) {

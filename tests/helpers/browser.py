@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from solver.engine import analyse_board, solve_board
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+#: axe-core from node_modules, served to the page as a file of its own origin (no CDN)
+AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 #: what every test's browser context asks for: reduced motion (pieces jump and nothing
 #: pulses, so Chromium paints a frame per move, not sixty a second; no test reads an
 #: animation) and no service worker (page.route never sees what a worker fetches, and
@@ -148,6 +150,16 @@ class GamePage:
 
     def assert_no_errors(self):
         assert self.errors == [], f"console errors: {self.errors}"
+
+
+def serious(violations: list[dict]) -> list[str]:
+    """One line per serious or critical axe violation: rule, impact, first nodes."""
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:3])
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def pour(view, move, after):

@@ -20,7 +20,9 @@ from solver.core.errors import BoardError
 from solver.core.space import SpaceTooLarge
 from solver.engine import parse_board
 
+from ..i18n import translated
 from ..jobs.model import CHECK, GRAPH, TaskRequest
+from ..protocol import message_fields
 from ..puzzle_request import BadRequest, PuzzleRequest, read_json_body
 from .links import play_url
 
@@ -41,7 +43,7 @@ def _validated() -> tuple[dict, PuzzleRequest]:
     try:
         domain, state = parse_board(asked.game, asked.board, **asked.options)
     except BoardError as err:
-        return {"ok": False, "error": str(err), "canonical": None}, asked
+        return {"ok": False, "error": str(err), **message_fields(err), "canonical": None}, asked
     canonical = domain.format(state)
     reply = {
         "ok": True,
@@ -68,7 +70,7 @@ def check():
         try:
             reply.update(current_app.extensions["jobs"].page_task(CHECK, task, seconds))
         except BoardError as err:
-            raise BadRequest(str(err)) from None
+            raise BadRequest(translated(err)) from None
     return jsonify(reply)
 
 
@@ -83,9 +85,9 @@ def graph(name: str):
             GRAPH, task, current_app.config["GRAPH_SECONDS"]
         )
     except SpaceTooLarge as err:
-        raise BadRequest(str(err), 413) from None
+        raise BadRequest(translated(err), 413) from None
     except BoardError as err:
-        raise BadRequest(str(err)) from None
+        raise BadRequest(translated(err)) from None
     if "gzip" in request.accept_encodings:  # sent as the worker compressed it
         response = Response(made["gzip"], mimetype="application/json")
         response.headers["Content-Encoding"] = "gzip"

@@ -19,6 +19,7 @@ from solver.core.search import ALGORITHMS, unfit_algorithm
 from solver.engine import parse_board
 from solver.race import MAX_RACERS, MIN_RACERS, check_algorithms
 
+from ..i18n import translated
 from .links import lobby_games
 
 lab = Blueprint("lab", __name__)
@@ -50,7 +51,7 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
         asked = [n for n in (query.get("algorithms") or "").split(",") if n]
         config["algorithms"] = check_algorithms(game.name, asked or DEFAULT_ALGORITHMS, **options)
     except BoardError as err:
-        config["error"] = config["error"] or str(err)
+        config["error"] = config["error"] or translated(err)
     # the algorithms that cannot search this game: the page greys their boxes
     domain = game.make_domain(**config["options"])
     config["unfit"] = [n for n in ALGORITHMS if unfit_algorithm(domain, n)]

@@ -19,6 +19,7 @@ from solver.core.errors import BoardError
 from solver.core.game import Game
 from solver.engine import parse_board
 
+from ..i18n import translated
 from ..levels.facts import (
     Generate,
     generated_level,
@@ -171,5 +172,5 @@ def play_config(
         )
         config.update(level_facts(game, config["board"], options, generated))
     except BoardError as err:
-        config["error"] = str(err)
+        config["error"] = translated(err)
     return config

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, make_response, render_template
+from flask_babel import gettext
 
 from solver import catalogue
 
@@ -97,8 +98,8 @@ def offline_page():
     return render_template(
         "error.html",
         status=200,
-        heading="Offline",
-        message=(
+        heading=gettext("Offline"),
+        message=gettext(
             "This page was not opened on this device before the connection went. The lobby,"
             " the games' pages and every puzzle you opened still play offline."
         ),

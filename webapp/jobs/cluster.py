@@ -37,6 +37,8 @@ import time
 import uuid
 from dataclasses import asdict
 
+from solver.core.text import N_
+
 from .cluster_job import (
     ALIVE_KEY,
     BEAT_KEY,
@@ -54,8 +56,8 @@ from .retry import Backoff
 
 log = logging.getLogger(__name__)
 
-LOST_MESSAGE = "the solver worker stopped; try again"
-FAILED_MESSAGE = "the search failed on the worker (over its time limit?)"
+LOST_MESSAGE = N_("the solver worker stopped; try again")
+FAILED_MESSAGE = N_("the search failed on the worker (over its time limit?)")
 WATCH_EVERY = 0.5
 #: a job still silent this long after its budget ran out is answered ``error``
 OVERDUE_SECONDS = 5.0

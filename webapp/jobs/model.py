@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from solver.core.text import N_
+
 from ..protocol import LAB_RUN, RequestId
 
 
@@ -60,16 +62,18 @@ REPLAY_LANE = LaneName.REPLAY
 #: what a search reports when its budget ran out (never sent to a player as such)
 GAVE_UP = "gave_up"
 
-BUSY_MESSAGE = "server busy, try again"
-CLOSING_MESSAGE = "server is shutting down, try again soon"
+BUSY_MESSAGE = N_("server busy, try again")
+CLOSING_MESSAGE = N_("server is shutting down, try again soon")
 #: a long search asked while the cluster's Redis is hung or gone
-UNAVAILABLE_MESSAGE = "long searches are unavailable; try again"
+UNAVAILABLE_MESSAGE = N_("long searches are unavailable; try again")
 #: a long search whose worker said nothing for its whole budget and a few seconds more
-OVERDUE_MESSAGE = "the search did not come back from its worker in time; try again"
-MEMORY_MESSAGE = "this position needs more memory than the server allows per search"
-INTERNAL_MESSAGE = "internal error while searching"
-TASK_BUSY_MESSAGE = "the server is busy generating and checking puzzles; try again soon"
-TASK_SLOW_MESSAGE = "this took longer than the server allows; try a smaller puzzle or again later"
+OVERDUE_MESSAGE = N_("the search did not come back from its worker in time; try again")
+MEMORY_MESSAGE = N_("this position needs more memory than the server allows per search")
+INTERNAL_MESSAGE = N_("internal error while searching")
+TASK_BUSY_MESSAGE = N_("the server is busy generating and checking puzzles; try again soon")
+TASK_SLOW_MESSAGE = N_(
+    "this took longer than the server allows; try a smaller puzzle or again later"
+)
 
 #: any event's payload as the job machinery carries it (one of webapp.protocol's)
 Payload = Mapping[str, Any]

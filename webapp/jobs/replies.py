@@ -23,7 +23,7 @@ from solver.core.results import (
 from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
-from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent
+from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent, message_fields
 from .model import ANALYSE, GAVE_UP, SOLVE, JobRequest, Limits, Request
 
 #: (event, payload); ``gave_up`` carries the error to show if the search is not escalated
@@ -31,10 +31,13 @@ Reply: TypeAlias = tuple[str, SolutionEvent | UnsolvableEvent | ErrorEvent] | No
 
 
 def error_payload(
-    message: str, event: str, job_id: RequestId = None, game: str | None = None
+    message: str | BoardError, event: str, job_id: RequestId = None, game: str | None = None
 ) -> ErrorEvent:
-    """The ``error`` event's payload: the message, the event it answers, and its id."""
-    payload: ErrorEvent = {"message": message, "event": event}
+    """The ``error`` event's payload: the message (a solver's error also as its template
+    and values, for the page to translate), the event it answers, and its id."""
+    payload: ErrorEvent = {"message": str(message), "event": event}
+    if isinstance(message, BoardError):
+        payload.update(message_fields(message))  # type: ignore[typeddict-item]
     if job_id is not None:
         payload["id"] = job_id
     if game is not None:
@@ -81,7 +84,7 @@ def gave_up_error(
     return payload
 
 
-def job_error(message: str, kind: str, request: Request) -> ErrorEvent:
+def job_error(message: str | BoardError, kind: str, request: Request) -> ErrorEvent:
     """The ``error`` payload answering a job: its kind, id and game echoed."""
     return error_payload(message, kind, request.id, request.game)
 
@@ -99,7 +102,7 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Lim
                 return
             yield "analysis", {"id": request.id, "game": request.game, **payload}
     except BoardError as err:
-        yield "error", job_error(str(err), ANALYSE, request)
+        yield "error", job_error(err, ANALYSE, request)
 
 
 def solve_reply(
@@ -123,7 +126,7 @@ def solve_reply(
             **request.options,
         )
     except BoardError as err:
-        return "error", job_error(str(err), SOLVE, request)
+        return "error", job_error(err, SOLVE, request)
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None

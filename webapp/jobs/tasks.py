@@ -23,6 +23,7 @@ from solver.core.results import Budget
 from solver.core.space import SpaceTooLarge, state_space
 from solver.engine import analyse_board
 
+from ..protocol import message_fields
 from .model import (
     CHECK,
     GENERATE,
@@ -46,10 +47,12 @@ def task_result(answer: tuple[str, Payload] | None) -> dict[str, Any]:
     event, payload = answer
     if event == "done":
         return dict(payload)
+    # a solver's error keeps its template and values across the process boundary
+    said = (payload.get("template") or payload["message"], payload.get("params") or {})
     if event == "refused":
-        raise BoardError(payload["message"])
+        raise BoardError(said[0], **said[1])
     if event == "too large":
-        raise SpaceTooLarge(payload["message"])
+        raise SpaceTooLarge(said[0], **said[1])
     raise TaskRefused(payload.get("message") or TASK_SLOW_MESSAGE)
 
 
@@ -92,9 +95,9 @@ def page_search(
             body = json.dumps(space.payload(), separators=(",", ":")).encode()
             return "done", {"gzip": gzip.compress(body, 6), "positions": len(space.boards)}
     except SpaceTooLarge as err:
-        return "too large", {"message": str(err)}
+        return "too large", {"message": str(err), **message_fields(err)}
     except BoardError as err:
-        return "refused", {"message": str(err)}
+        return "refused", {"message": str(err), **message_fields(err)}
     except (ReplayTooSlow, NotProven) as err:
         return "error", {"message": str(err)}
     raise ValueError(f"unknown page task {kind!r}")

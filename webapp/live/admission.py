@@ -14,12 +14,14 @@ import logging
 import resource
 import threading
 
+from solver.core.text import N_
+
 log = logging.getLogger(__name__)
 
 #: the reasons a client is refused (its ``connect_error`` message); the page shows
 #: the first part and counts down to its next try
-FULL_MESSAGE = "The server is full"
-ADDRESS_MESSAGE = "Too many players from your address"
+FULL_MESSAGE = N_("The server is full")
+ADDRESS_MESSAGE = N_("Too many players from your address")
 #: open files kept for everything but players: the solver's pipes, logs, tables, pages
 SPARE_FILES = 500
 

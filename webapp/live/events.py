@@ -21,6 +21,8 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
     SocketIO,
 )
 
+from solver.core.text import N_
+
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, LAB, SOLVE, JobRequest
@@ -41,7 +43,7 @@ from .validation import (
 
 log = logging.getLogger(__name__)
 
-RATE_MESSAGE = "too many requests; slow down"
+RATE_MESSAGE = N_("too many requests; slow down")
 _counter = itertools.count(1)
 
 

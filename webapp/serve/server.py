@@ -32,6 +32,8 @@ from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
+from solver.core.text import N_
+
 from ..edge import raw_error
 from ..jobs.replies import error_payload
 
@@ -39,7 +41,7 @@ log = logging.getLogger("webapp")
 
 
 #: what every player of a web process that is stopping hears first
-RESTARTING_MESSAGE = "the server is restarting; reconnecting..."
+RESTARTING_MESSAGE = N_("the server is restarting; reconnecting...")
 
 
 def tell_everyone(socketio, message: str = RESTARTING_MESSAGE) -> int:

@@ -5,6 +5,7 @@
 // jumps there; arrow keys, Home and End walk the line; later moves stay redoable.
 
 import { distanceData, distanceText, moveText } from "./line.js";
+import { gettext } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
@@ -20,11 +21,12 @@ function svg(tag, attrs = {}) {
 }
 
 function label(point) {
-  const where = point.ply === 0 ? "start" : `after move ${point.ply} (${moveText(point.entry)})`;
+  const where = point.ply === 0 ? gettext("start") : gettext("after move %(move)s (%(text)s)", { move: point.ply, text: moveText(point.entry) });
   const distance = distanceText(point);
-  const what = distance === "?" ? "distance not known yet"
-    : distance === "unsolvable" ? "unsolvable" : `${distance} to solve${point.interim ? " (interim)" : ""}`;
-  return `${where}: ${what}${point.wasted ? ", wasted move" : ""}`;
+  const what = distance === "?" ? gettext("distance not known yet")
+    : distance === "unsolvable" ? gettext("unsolvable")
+      : gettext("%(moves)s to solve", { moves: distance }) + (point.interim ? gettext(" (interim)") : "");
+  return `${where}: ${what}${point.wasted ? gettext(", wasted move") : ""}`;
 }
 
 function marker(point, x, y) {
@@ -65,7 +67,7 @@ export function drawGraph(box, points, cursor, jump, why = null) {
     : p.distance === null ? HEIGHT / 2
       : HEIGHT - PAD - ((p.distance - bottom) / Math.max(1, top - bottom)) * (HEIGHT - 2 * PAD));
   const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "graph-svg", role: "group",
-                              "aria-label": "distance to solved after each move; arrow keys walk the line" });
+                              "aria-label": gettext("distance to solved after each move; arrow keys walk the line") });
   chart.append(svg("line", { class: "axis", x1: LEFT, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD }));
   for (const [value, y] of [[top, PAD], [bottom, HEIGHT - PAD]]) {
     const scale = svg("text", { class: "scale", x: LEFT - 6, y: y + 4, "text-anchor": "end", "aria-hidden": "true" });

@@ -5,19 +5,19 @@
 
 import { verdictByBounds } from "./bounds.js";
 import { distanceData, distanceText } from "./line.js";
+import { gettext, N_ } from "../i18n.js";
 
 /** Verdict -> [icon, word]. */
 export const VERDICTS = {
-  best: ["✓", "best"],
-  equal: ["=", "equal"],
-  worse: ["✗", "worse"],
-  dead: ["☠", "dead"],
-  unknown: ["?", "unproven"],
+  best: ["✓", N_("best")],
+  equal: ["=", N_("equal")],
+  worse: ["✗", N_("worse")],
+  dead: ["☠", N_("dead")],
+  unknown: ["?", N_("unproven")],
 };
 
 /** Why unproven moves carry no verdict, said once below them. */
-const UNPROVEN_NOTE = "Unproven: only bounds (≤) are known after these moves; the search could not "
-  + "prove them within its budget, so they are not rated.";
+const UNPROVEN_NOTE = N_("Unproven: only bounds (≤) are known after these moves; the search could not prove them within its budget, so they are not rated.");
 
 function span(className, text) {
   const node = document.createElement("span");
@@ -34,9 +34,9 @@ function bounded(option, ceiling) {
 }
 
 const JOINS = {
-  extends: "extends your last move",
-  "takes back": "takes back your last move",
-  changes: "changes your last move",
+  extends: N_("extends your last move"),
+  "takes back": N_("takes back your last move"),
+  changes: N_("changes your last move"),
 };
 
 /** The server's verdict, else one the bounds prove (`bounds(option)`: {here, after} or null). */
@@ -50,7 +50,8 @@ function judged(option, bounds) {
 function optionButton(given, play, continues, ceiling, bounds) {
   const option = judged(bounded(given, ceiling), bounds);
   const verdict = VERDICTS[option.verdict] ? option.verdict : "unknown";
-  const [icon, word] = VERDICTS[verdict];
+  const [icon, english] = VERDICTS[verdict];
+  const word = gettext(english);
   const button = document.createElement("button");
   button.type = "button";
   button.className = "option";
@@ -61,15 +62,15 @@ function optionButton(given, play, continues, ceiling, bounds) {
   button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
   // a description, not a name: the name stays the visible text (speech input users say it)
-  button.title = `${option.move.text}: ${distance === "?" ? "distance not known"
-    : distance === "unsolvable" ? "unsolvable after it" : `${distance} to solve after it`}, ${word}`;
+  button.title = `${option.move.text}: ${distance === "?" ? gettext("distance not known")
+    : distance === "unsolvable" ? gettext("unsolvable after it") : gettext("%(moves)s to solve after it", { moves: distance })}, ${word}`;
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
   // the move and its number stay apart when read out or copied too ("tube 1 -> 5", then "13")
   button.append(span("option-move", option.move.text), span("visually-hidden", ": "),
                 span("option-distance", dead ? "–" : distance), span("visually-hidden", ", "),
-                span("option-verdict", `${icon} ${word}${dead ? ": unsolvable" : ""}`));
-  const joins = JOINS[continues(given)];
+                span("option-verdict", `${icon} ${word}${dead ? gettext(": unsolvable") : ""}`));
+  const joins = JOINS[continues(given)] && gettext(JOINS[continues(given)]);
   if (joins) {
     // e.g. Klotski's piece metric: the same piece again is still the same move
     button.append(span("option-note", joins));
@@ -99,16 +100,17 @@ export function drawMovesRated(box, analysis, { solved, evaluating, play, last =
   box.coachCeiling = ceiling;
   box.coachBounds = boundsKey;
   const note = (text) => box.replaceChildren(span("options-note", text));
-  if (solved) { note("Solved: nothing left to rate."); return; }
+  if (solved) { note(gettext("Solved: nothing left to rate.")); return; }
   if (!analysis || !analysis.moves_rated) {
-    note(evaluating ? "rating every move…"
-      : tooBig ? `Not rated: the board is too big to solve within ${tooBig.budget_seconds} s.` : "moves not rated yet");
+    note(evaluating ? gettext("rating every move…")
+      : tooBig ? gettext("Not rated: the board is too big to solve within %(seconds)s s.", { seconds: tooBig.budget_seconds })
+        : gettext("moves not rated yet"));
     return;
   }
-  if (!analysis.moves_rated.length) { note("no legal move"); return; }
+  if (!analysis.moves_rated.length) { note(gettext("no legal move")); return; }
   const judge = bounds ? bounds.of : null;
   const buttons = analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling, judge));
   box.replaceChildren(...buttons);
-  if (analysis.final === false) box.append(span("options-note", "interim: proving the distances…"));
-  else if (buttons.some((b) => b.dataset.verdict === "unknown")) box.append(span("options-note", UNPROVEN_NOTE));
+  if (analysis.final === false) box.append(span("options-note", gettext("interim: proving the distances…")));
+  else if (buttons.some((b) => b.dataset.verdict === "unknown")) box.append(span("options-note", gettext(UNPROVEN_NOTE)));
 }

@@ -3,6 +3,7 @@
 // status then judges the next move played there: "best move" or "try again".
 
 import { distanceText, exact, moveText } from "./line.js";
+import { gettext } from "../i18n.js";
 
 export class Review {
   /** `button` opens and closes `list`; `ctrl` is the page's controller. */
@@ -26,7 +27,7 @@ export class Review {
   draw(points) {
     const mistakes = points.filter((p) => p.wasted);
     const label = this.button.querySelector(".label") || this.button;
-    label.textContent = mistakes.length ? `Review mistakes (${mistakes.length})` : "Review mistakes (none yet)";
+    label.textContent = mistakes.length ? gettext("Review mistakes (%(n)s)", { n: mistakes.length }) : gettext("Review mistakes (none yet)");
     this.button.disabled = mistakes.length === 0;
     if (!mistakes.length && !this.list.hidden) this.toggle();
     const key = JSON.stringify(mistakes.map((p) => [p.ply, p.board, p.distance]));
@@ -42,10 +43,10 @@ export class Review {
     button.className = "mistake";
     button.dataset.testid = "mistake";
     button.dataset.ply = String(before.ply);
-    const worse = after.solvable === false ? "made it unsolvable"
-      : `${distanceText(before)} → ${distanceText(after)} to solve`;
-    button.textContent = `Move ${after.ply}: ${moveText(after.entry)} (${worse})`;
-    button.title = "Go back there and look for a better move";
+    const worse = after.solvable === false ? gettext("made it unsolvable")
+      : gettext("%(before)s → %(after)s to solve", { before: distanceText(before), after: distanceText(after) });
+    button.textContent = gettext("Move %(move)s: %(text)s (%(worse)s)", { move: after.ply, text: moveText(after.entry), worse });
+    button.title = gettext("Go back there and look for a better move");
     button.addEventListener("click", () => this.retry(before, after));
     li.append(button);
     return li;
@@ -62,7 +63,7 @@ export class Review {
     if (!target) return "";
     const { history, analyses, board } = this.ctrl;
     if (history.cursor === target.ply && board === target.board) {
-      return `Find a better move than ${target.move} here.`;
+      return gettext("Find a better move than %(move)s here.", { move: target.move });
     }
     const entry = history.entries[target.ply];
     if (history.cursor !== target.ply + 1 || !entry || entry.before !== target.board) {
@@ -70,9 +71,9 @@ export class Review {
       return "";
     }
     const verdict = this.verdictOf(target.board, entry.after, analyses);
-    if (verdict === null) return "Checking that move…";
-    return verdict === "best" ? "✓ best move: that is the way to go."
-      : "✗ try again: that move does not bring you closer (undo, or pick the mistake again).";
+    if (verdict === null) return gettext("Checking that move…");
+    return verdict === "best" ? gettext("✓ best move: that is the way to go.")
+      : gettext("✗ try again: that move does not bring you closer (undo, or pick the mistake again).");
   }
 
   /** The verdict of the move from `before` to `after`: from the rated options, else distances. */

@@ -5,6 +5,7 @@
 import { best, levelKey } from "../progress.js";
 import { accuracyOf } from "./bounds.js";
 import { copyLink } from "../share.js";
+import { gettext, movesText } from "../i18n.js";
 
 const BLOCKS = "▁▂▃▄▅▆▇█";
 const MAX_SPARK = 40;
@@ -45,7 +46,7 @@ export function scoreOf(ctrl, points) {
 
 /** "87%", "at least 62%" or "" (nothing known); the stars a score earns (none when assisted). */
 export function accuracyText(score) {
-  return score.percent !== null ? `${score.percent}%` : score.atLeast !== null ? `at least ${score.atLeast}%` : "";
+  return score.percent !== null ? `${score.percent}%` : score.atLeast !== null ? gettext("at least %(percent)s%%", { percent: score.atLeast }) : "";
 }
 
 export function starsOf(score) {
@@ -56,12 +57,13 @@ export function starsOf(score) {
 /** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
 export function resultLine(ctrl, points, score) {
   const name = ctrl.config.level ? ` "${ctrl.config.level.name}"` : "";
-  const shortest = score.shortest === null ? "shortest not known"
-    : score.proven ? `shortest ${score.shortest}` : `shortest ≤ ${score.shortest}`;
+  const shortest = score.shortest === null ? gettext("shortest not known")
+    : score.proven ? gettext("shortest %(moves)s", { moves: score.shortest }) : gettext("shortest ≤ %(moves)s", { moves: score.shortest });
   const rated = accuracyText(score);
-  const grade = score.assisted ? "assisted (Solve used), no stars"
-    : `accuracy ${rated || "not known"}${rated ? ` ${starText(starsOf(score))}` : ""}`;
-  return `${ctrl.info.title}${name}: solved in ${score.moves} moves (${shortest}) · ${grade} · ${sparkline(points)}`;
+  const grade = score.assisted ? gettext("assisted (Solve used), no stars")
+    : gettext("accuracy %(accuracy)s", { accuracy: rated || gettext("not known") }) + (rated ? ` ${starText(starsOf(score))}` : "");
+  const solved = gettext("solved in %(moves)s (%(shortest)s)", { moves: movesText(score.moves), shortest });
+  return `${gettext(ctrl.info.title)}${name}: ${solved} · ${grade} · ${sparkline(points)}`;
 }
 
 /** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */
@@ -70,16 +72,16 @@ export function drawResult(ctrl, points, parts) {
   parts.box.hidden = !score;
   if (!score) return;
   const rated = accuracyText(score);
-  parts.accuracy.textContent = score.assisted ? "assisted (Solve used)" : rated || "not known yet";
+  parts.accuracy.textContent = score.assisted ? gettext("assisted (Solve used)") : rated || gettext("not known yet");
   parts.accuracy.dataset.assisted = String(score.assisted);
   parts.accuracy.dataset.proven = String(score.percent !== null);
-  parts.accuracy.title = score.assisted ? "Solve played moves for you: no stars, and it is not your best"
-    : score.percent === null ? "the shortest solution is not proven yet: this is what is certain" : "";
+  parts.accuracy.title = score.assisted ? gettext("Solve played moves for you: no stars, and it is not your best")
+    : score.percent === null ? gettext("the shortest solution is not proven yet: this is what is certain") : "";
   const stars = starsOf(score);
   parts.stars.textContent = score.assisted || !rated ? "" : starText(stars);
-  parts.stars.setAttribute("aria-label", score.assisted ? "no stars: assisted" : `${stars} of 3 stars`);
+  parts.stars.setAttribute("aria-label", score.assisted ? gettext("no stars: assisted") : gettext("%(stars)s of 3 stars", { stars }));
   const kept = best(levelKey(ctrl.info, ctrl.options, ctrl.initialBoard));
-  parts.best.textContent = kept && kept.accuracy && !kept.assisted ? `best ${kept.accuracy}%` : "";
+  parts.best.textContent = kept && kept.accuracy && !kept.assisted ? gettext("best %(percent)s%%", { percent: kept.accuracy }) : "";
   parts.share.dataset.text = resultLine(ctrl, points.slice(0, ctrl.history.cursor + 1), score);
 }
 

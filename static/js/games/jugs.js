@@ -5,6 +5,7 @@
 // stops when the source is empty or the target full.
 
 import { el, setDuration, numberInput, PickTwoView } from "../board.js";
+import { gettext } from "../i18n.js";
 
 function parseJugs(text) {
   const jugs = String(text).split(",").map((part, i) => {
@@ -72,9 +73,9 @@ export function createGame(options = {}) {
     /** Why a pour is refused, in words. */
     whyNot(state, move) {
       const [src, dst] = [state.jugs[move.from], state.jugs[move.to]];
-      if (!src || !dst || move.from === move.to) return "Pick two different jugs: pour from one into another.";
-      if (!src.held) return `Jug ${move.from + 1} is empty: nothing to pour.`;
-      return `Jug ${move.to + 1} is full.`;
+      if (!src || !dst || move.from === move.to) return gettext("Pick two different jugs: pour from one into another.");
+      if (!src.held) return gettext("Jug %(jug)s is empty: nothing to pour.", { jug: move.from + 1 });
+      return gettext("Jug %(jug)s is full.", { jug: move.to + 1 });
     },
 
     continues() { return null; },
@@ -92,8 +93,10 @@ class JugsView extends PickTwoView {
 
   /** An empty jug has nothing to pour. */
   pickProblem(index) {
-    return this.state.jugs[index].held > 0 ? "" : `Jug ${index + 1} is empty: pick a jug with water to pour.`;
+    return this.state.jugs[index].held > 0 ? "" : gettext("Jug %(jug)s is empty: pick a jug with water to pour.", { jug: index + 1 });
   }
+
+  missingText(number) { return gettext("There is no jug %(jug)s.", { jug: number }); }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);
@@ -113,9 +116,11 @@ class JugsView extends PickTwoView {
       const want = this.game.goal ? this.game.goal[i] : null;
       node.style.setProperty("--fill", jug.held / jug.capacity);
       node.querySelector(".litres").textContent = `${jug.held} / ${jug.capacity} L`;
-      node.querySelector(".want").textContent = want === null ? "goal: any" : `goal: ${want} L`;
+      node.querySelector(".want").textContent = want === null ? gettext("goal: any") : gettext("goal: %(litres)s L", { litres: want });
       node.classList.toggle("done", want !== null && want === jug.held);
-      node.title = `jug ${i + 1}: ${jug.held} of ${jug.capacity} litres, ${want === null ? "any amount" : `${want} wanted`}`;
+      node.title = want === null
+        ? gettext("jug %(jug)s: %(held)s of %(capacity)s litres, any amount", { jug: i + 1, held: jug.held, capacity: jug.capacity })
+        : gettext("jug %(jug)s: %(held)s of %(capacity)s litres, %(want)s wanted", { jug: i + 1, held: jug.held, capacity: jug.capacity, want });
     });
     this.state = state;
   }
@@ -133,27 +138,27 @@ export function createEditor(changed, options = {}) {
     toText() { return ed.jugs.map((j) => `${j.held}/${j.capacity}`).join(","); },
     options() { return ed.goal ? { goal: ed.goal } : {}; },
     tools(box) {
-      const goal = el("input", { type: "text", name: "goal", value: ed.goal, placeholder: "e.g. *,4,*",
+      const goal = el("input", { type: "text", name: "goal", value: ed.goal, placeholder: gettext("e.g. *,4,*"),
                                  "data-testid": "editor-goal", size: 12 });
       goal.addEventListener("change", () => { ed.goal = goal.value.trim(); changed(); });
       box.replaceChildren(
         numberInput("jugs", ed.jugs.length, 2, 6, (n) => {
           ed.jugs = Array.from({ length: n }, (_, i) => ed.jugs[i] || { held: 0, capacity: 4 });
           changed();
-        }),
-        el("label", { class: "tool" }, "goal", goal),
+        }, gettext("jugs")),
+        el("label", { class: "tool" }, gettext("goal"), goal),
       );
     },
     render(grid) {
       grid.className = "editor-grid jug-grid";
       grid.replaceChildren(...ed.jugs.map((jug, i) => el("div", { class: "edit-jug", "data-jug": i },
-        el("strong", {}, `jug ${i + 1}`),
+        el("strong", {}, gettext("jug %(jug)s", { jug: i + 1 })),
         numberInput(`capacity-${i + 1}`, jug.capacity, 1, 99, (n) => {
           jug.capacity = n;
           jug.held = Math.min(jug.held, n);
           changed();
-        }, "capacity"),
-        numberInput(`litres-${i + 1}`, jug.held, 0, jug.capacity, (n) => { jug.held = n; changed(); }, "litres"))));
+        }, gettext("capacity")),
+        numberInput(`litres-${i + 1}`, jug.held, 0, jug.capacity, (n) => { jug.held = n; changed(); }, gettext("litres")))));
     },
   };
   return ed;

@@ -3,6 +3,7 @@
 
 import { el, numberInput, button } from "../board.js";
 import { shapeClass } from "./klotski.js";
+import { gettext } from "../i18n.js";
 
 const EMPTY = ".";
 const GOAL = { h: 2, w: 2 };
@@ -24,8 +25,7 @@ function shapes(rows) {
 /** The editor: paint cells with the chosen piece label; sizes 2..10. */
 export function createEditor(changed) {
   const ed = {
-    help: "Pick a piece, then click cells to paint it (click a painted cell again to clear it). "
-      + "Each piece must be a solid rectangle; the one 2x2 piece must reach the bottom centre.",
+    help: gettext("Pick a piece, then click cells to paint it (click a painted cell again to clear it). Each piece must be a solid rectangle; the one 2x2 piece must reach the bottom centre."),
     rows: [],
     current: "A",
     fromText(text) {
@@ -44,17 +44,17 @@ export function createEditor(changed) {
       const shape = shapes(ed.rows);
       const free = () => [...LABELS].find((l) => !onBoard.has(l)) || "A";
       box.replaceChildren(
-        numberInput("width", ed.rows[0] ? ed.rows[0].length : 4, 2, 10, (w) => ed.resize(ed.rows.length, w)),
-        numberInput("height", ed.rows.length, 2, 10, (h) => ed.resize(h, ed.rows[0].length)),
-        el("span", { class: "tool-label" }, "piece"),
+        numberInput("width", ed.rows[0] ? ed.rows[0].length : 4, 2, 10, (w) => ed.resize(ed.rows.length, w), gettext("width")),
+        numberInput("height", ed.rows.length, 2, 10, (h) => ed.resize(h, ed.rows[0].length), gettext("height")),
+        el("span", { class: "tool-label" }, gettext("piece")),
         ...used.sort().map((l) => {
           const b = el("button", { type: "button", class: `swatch ${shape.get(l) || "unplaced"}`, "data-label": l,
                                    "aria-pressed": String(l === ed.current) }, l);
           b.addEventListener("click", () => { ed.current = l; changed(); });
           return b;
         }),
-        button("New piece", { "data-testid": "editor-new-piece" }, () => { ed.current = free(); changed(); }),
-        button("Clear", { "data-testid": "editor-clear" }, () => { ed.rows = ed.rows.map((r) => r.map(() => ".")); changed(); }),
+        button(gettext("New piece"), { "data-testid": "editor-new-piece" }, () => { ed.current = free(); changed(); }),
+        button(gettext("Clear"), { "data-testid": "editor-clear" }, () => { ed.rows = ed.rows.map((r) => r.map(() => ".")); changed(); }),
       );
     },
     render(grid) {
@@ -63,7 +63,7 @@ export function createEditor(changed) {
       const shape = shapes(ed.rows);
       grid.replaceChildren(...ed.rows.flatMap((row, r) => row.map((ch, c) => {
         const cell = el("button", { type: "button", class: `cell ${shape.get(ch) || ""}`.trim(), "data-cell": `${r},${c}`,
-                                    "aria-label": `row ${r + 1} column ${c + 1}: ${ch === EMPTY ? "empty" : ch}` },
+                                    "aria-label": gettext("row %(row)s column %(column)s: %(what)s", { row: r + 1, column: c + 1, what: ch === EMPTY ? gettext("empty") : ch }) },
                         ch === EMPTY ? "" : ch);
         cell.addEventListener("click", () => {
           ed.rows[r][c] = ed.rows[r][c] === ed.current ? "." : ed.current;

@@ -4,6 +4,7 @@
 // test runner checks it (tests/js/).
 
 import { DIRECTIONS } from "../board.js";
+import { directionText, gettext } from "../i18n.js";
 
 export const EMPTY = ".";
 
@@ -61,22 +62,23 @@ export function applyMove(state, move) {
 /** Why `move` is refused, in words: the wall or the piece in the way. */
 export function whyNot(state, move) {
   const piece = piecesOf(state).get(move.piece);
-  if (!piece) return `There is no piece ${move.piece}.`;
-  if (!DIRECTIONS[move.dir]) return `Piece ${move.piece} cannot get there in one move.`;
+  if (!piece) return gettext("There is no piece %(piece)s.", { piece: move.piece });
+  if (!DIRECTIONS[move.dir]) return gettext("Piece %(piece)s cannot get there in one move.", { piece: move.piece });
+  const words = { piece: move.piece, dir: directionText(move.dir) };
   const [dr, dc] = DIRECTIONS[move.dir];
   const [r, c] = [piece.r + dr, piece.c + dc];
   if (r < 0 || c < 0 || r + piece.h > state.h || c + piece.w > state.w) {
-    return `Piece ${move.piece} cannot move ${move.dir}: the wall is in the way.`;
+    return gettext("Piece %(piece)s cannot move %(dir)s: the wall is in the way.", words);
   }
   for (let i = 0; i < piece.h; i++) {
     for (let j = 0; j < piece.w; j++) {
       const other = state.cells[(r + i) * state.w + c + j];
       if (other !== EMPTY && other !== move.piece) {
-        return `Piece ${move.piece} cannot move ${move.dir}: piece ${other} is in the way.`;
+        return gettext("Piece %(piece)s cannot move %(dir)s: piece %(other)s is in the way.", { ...words, other });
       }
     }
   }
-  return `Piece ${move.piece} cannot move ${move.dir}.`;
+  return gettext("Piece %(piece)s cannot move %(dir)s.", words);
 }
 
 /** "down", "down 2", "left, down": the directions of a path, runs merged. */

@@ -7,6 +7,7 @@
 
 import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
 import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, whyNot } from "./klotski-moves.js";
+import { gettext } from "../i18n.js";
 
 /** The goal: {label|null, r, c, h, w}; default the 2x2 piece at the bottom centre. */
 function goalOf(state, options) {
@@ -155,12 +156,12 @@ class KlotskiView {
   sendTo(r, c, cell) {
     const label = this.selected;
     if (!label || !this.pieces.has(label)) {
-      this.ctrl.refuse("Pick a piece first, then click the empty cell it should move to.", cell);
+      this.ctrl.refuse(gettext("Pick a piece first, then click the empty cell it should move to."), cell);
       return;
     }
     const path = this.game.pathTo(this.state, label, r, c);
     if (!path) {
-      this.ctrl.refuse(`Piece ${label} cannot reach row ${r + 1}, column ${c + 1} in one move.`, this.pieces.get(label));
+      this.ctrl.refuse(gettext("Piece %(piece)s cannot reach row %(row)s, column %(column)s in one move.", { piece: label, row: r + 1, column: c + 1 }), this.pieces.get(label));
       return;
     }
     this.ctrl.playerMove({ piece: label, path }, this.pieces.get(label));

@@ -4,6 +4,7 @@
 // A move names the tile and the direction the TILE slides into the blank.
 
 import { el, refuse, clearHintMarks, setDuration, ARROWS } from "../board.js";
+import { directionText, gettext } from "../i18n.js";
 
 function readTiles(text) { return String(text).trim().split(/[\s,/]+/).filter(Boolean); }
 
@@ -54,9 +55,9 @@ export function createGame() {
     /** Why `move` is refused, in words. */
     whyNot(state, move) {
       const tile = Number(move.tile);
-      if (!tile || !state.tiles.includes(tile)) return "There is no such tile.";
-      if (!game.apply(state, { tile })) return `Tile ${tile} is not beside the gap: only a tile next to the gap can slide.`;
-      return `Tile ${tile} cannot slide ${move.dir}.`;
+      if (!tile || !state.tiles.includes(tile)) return gettext("There is no such tile.");
+      if (!game.apply(state, { tile })) return gettext("Tile %(tile)s is not beside the gap: only a tile next to the gap can slide.", { tile });
+      return gettext("Tile %(tile)s cannot slide %(dir)s.", { tile, dir: directionText(move.dir) });
     },
 
     /** Each tile move is one move; nothing merges. */
@@ -131,8 +132,13 @@ class NPuzzleView {
     const r = Math.floor(blank / n) - dr;
     const c = (blank % n) - dc;
     if (r < 0 || r >= n || c < 0 || c >= n) {
-      const side = { up: "below", down: "above", left: "to the right of", right: "to the left of" }[dir];
-      this.ctrl.refuse(`Nothing can slide ${dir}: no tile is ${side} the gap.`, this.board);
+      const why = {
+        up: gettext("Nothing can slide up: no tile is below the gap."),
+        down: gettext("Nothing can slide down: no tile is above the gap."),
+        left: gettext("Nothing can slide left: no tile is to the right of the gap."),
+        right: gettext("Nothing can slide right: no tile is to the left of the gap."),
+      }[dir];
+      this.ctrl.refuse(why, this.board);
       return true;
     }
     const tile = tiles[r * n + c];
@@ -146,7 +152,7 @@ class NPuzzleView {
 /** The editor: click two tiles to swap them; the size picker starts a solved grid. */
 export function createEditor(changed) {
   const ed = {
-    help: "Click two tiles to swap them. 0 is the gap.",
+    help: gettext("Click two tiles to swap them. 0 is the gap."),
     tiles: [1, 2, 3, 4, 5, 6, 7, 8, 0],
     picked: null,
     fromText(text) {
@@ -205,7 +211,7 @@ export function setupNewGameForm(form, config) {
     const exact = choices.exact_sizes.includes(Number(size.value));
     const want = Number(distance.value) || choices.distance;
     distance.replaceChildren(...Array.from({ length: max }, (_, i) => {
-      const option = new Option(`${exact ? "exactly" : "up to"} ${i + 1}`, String(i + 1));
+      const option = new Option(exact ? gettext("exactly %(n)s", { n: i + 1 }) : gettext("up to %(n)s", { n: i + 1 }), String(i + 1));
       option.selected = i + 1 === Math.min(want, max);
       return option;
     }));

@@ -5,6 +5,7 @@
 // Every colour has a fixed colour AND symbol, so colour-blind players can play.
 
 import { el, setDuration, numberInput, button, PickTwoView } from "../board.js";
+import { gettext, ngettext, N_ } from "../i18n.js";
 
 /** Notation character -> [colour, symbol name]. */
 const PALETTE = {
@@ -30,9 +31,20 @@ const SYMBOLS = {
   moon: '<path d="M15 3.5a8.5 8.5 0 1 0 5.5 14A7 7 0 0 1 15 3.5z"/>',
 };
 
+/** A symbol's name in the reader's language (the colour-blind players' word for a colour). */
+function symbolName(symbol) {
+  const names = {
+    circle: gettext("circle"), square: gettext("square"), triangle: gettext("triangle"),
+    diamond: gettext("diamond"), star: gettext("star"), plus: gettext("plus"), heart: gettext("heart"),
+    hexagon: gettext("hexagon"), cross: gettext("cross"), ring: gettext("ring"), bars: gettext("bars"),
+    moon: gettext("moon"),
+  };
+  return names[symbol] || symbol;
+}
+
 /** Colour and symbol for any notation character (unknown ones get a hue and their letter). */
 function swatch(ch) {
-  if (PALETTE[ch]) return { colour: PALETTE[ch][0], symbol: SYMBOLS[PALETTE[ch][1]], name: PALETTE[ch][1] };
+  if (PALETTE[ch]) return { colour: PALETTE[ch][0], symbol: SYMBOLS[PALETTE[ch][1]], name: symbolName(PALETTE[ch][1]) };
   const code = ch.codePointAt(0);
   return { colour: `hsl(${(code * 137) % 360} 65% 48%)`, symbol: null, name: ch };
 }
@@ -91,11 +103,12 @@ export function createGame(options = {}) {
     /** Why a pour is refused, in words. */
     whyNot(state, move) {
       const [src, dst] = [state.tubes[move.from], state.tubes[move.to]];
-      if (src === undefined || dst === undefined) return "There is no such tube.";
-      if (!src) return `Tube ${move.from + 1} is empty: nothing to pour.`;
-      if (dst.length >= capacity) return `Tube ${move.to + 1} is full.`;
+      if (src === undefined || dst === undefined) return gettext("There is no such tube.");
+      if (!src) return gettext("Tube %(tube)s is empty: nothing to pour.", { tube: move.from + 1 });
+      if (dst.length >= capacity) return gettext("Tube %(tube)s is full.", { tube: move.to + 1 });
       const [from, onto] = [swatch(src.slice(-1)).name, swatch(dst.slice(-1)).name];
-      return `Cannot pour ${from} onto ${onto}: a pour needs the same colour on top of tube ${move.to + 1}, or an empty tube.`;
+      return gettext("Cannot pour %(from)s onto %(onto)s: a pour needs the same colour on top of tube %(tube)s, or an empty tube.",
+                     { from, onto, tube: move.to + 1 });
     },
 
     continues() { return null; },
@@ -108,7 +121,7 @@ export function createGame(options = {}) {
 /** A node of colour `ch`, drawn as the game draws it: its colour and its symbol. */
 function colourNode(tag, ch, attrs) {
   const s = swatch(ch);
-  const node = el(tag, { ...attrs, title: `colour ${ch} (${s.name})`, style: { "--colour": s.colour } });
+  const node = el(tag, { ...attrs, title: gettext("colour %(letter)s (%(symbol)s)", { letter: ch, symbol: s.name }), style: { "--colour": s.colour } });
   if (s.symbol) {
     node.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${s.symbol}</svg>`;
   } else {
@@ -130,8 +143,10 @@ class WaterSortView extends PickTwoView {
 
   /** An empty tube has nothing to pour. */
   pickProblem(index) {
-    return this.state.tubes[index] ? "" : `Tube ${index + 1} is empty: pick a tube with something to pour.`;
+    return this.state.tubes[index] ? "" : gettext("Tube %(tube)s is empty: pick a tube with something to pour.", { tube: index + 1 });
   }
+
+  missingText(number) { return gettext("There is no tube %(tube)s.", { tube: number }); }
 
   render(state, { duration = 0 } = {}) {
     setDuration(this.board, duration);
@@ -171,16 +186,16 @@ class WaterSortView extends PickTwoView {
 /** The "extra-tube" feature: an empty tube joins the position (counted, but not a move). */
 export const extra = {
   feature: "extra-tube",
-  noun: "extra tube",
-  notice: "An empty tube was added.",
+  noun: N_("extra tube"),
+  counted: (n) => ngettext("%(n)s extra tube", "%(n)s extra tubes", n),
+  get notice() { return gettext("An empty tube was added."); },
   apply: (board) => `${board},`,
 };
 
 /** The editor: pour the chosen colour into tubes one unit at a time. */
 export function createEditor(changed, options = {}) {
   const ed = {
-    help: "Pick a colour, then click a tube to pour one unit of it on top. \"Remove\" takes the top unit off. "
-      + "Every colour needs exactly as many units as a tube holds.",
+    help: gettext("Pick a colour, then click a tube to pour one unit of it on top. \"Remove\" takes the top unit off. Every colour needs exactly as many units as a tube holds."),
     tubes: ["", "", "", ""],
     capacity: Number(options.capacity) || 4,
     current: "A",
@@ -189,20 +204,20 @@ export function createEditor(changed, options = {}) {
     options() { return { capacity: ed.capacity }; },
     tools(box) {
       box.replaceChildren(
-        numberInput("capacity", ed.capacity, 1, 12, (n) => { ed.capacity = n; changed(); }),
+        numberInput("capacity", ed.capacity, 1, 12, (n) => { ed.capacity = n; changed(); }, gettext("capacity")),
         numberInput("tubes", ed.tubes.length, 1, 30, (n) => {
           ed.tubes = Array.from({ length: n }, (_, i) => ed.tubes[i] || "");
           changed();
-        }),
-        el("span", { class: "tool-label" }, "colour"),
+        }, gettext("tubes")),
+        el("span", { class: "tool-label" }, gettext("colour")),
         ...[..."ABCDEFGHIJKL"].map((ch) => {
           const b = colourNode("button", ch, { type: "button", class: "swatch symbol", "data-colour": ch,
-                                               "aria-label": `colour ${ch} (${swatch(ch).name})`,
+                                               "aria-label": gettext("colour %(letter)s (%(symbol)s)", { letter: ch, symbol: swatch(ch).name }),
                                                "aria-pressed": String(ch === ed.current) });
           b.addEventListener("click", () => { ed.current = ch; changed(); });
           return b;
         }),
-        button("Remove", { "data-testid": "editor-remove", "aria-pressed": String(ed.current === null) },
+        button(gettext("Remove"), { "data-testid": "editor-remove", "aria-pressed": String(ed.current === null) },
                () => { ed.current = null; changed(); }),
       );
     },
@@ -210,7 +225,7 @@ export function createEditor(changed, options = {}) {
       grid.className = "editor-grid tube-grid";
       grid.style.setProperty("--capacity", ed.capacity);
       grid.replaceChildren(...ed.tubes.map((tube, i) => {
-        const node = el("button", { type: "button", class: "edit-tube", "data-tube": i, "aria-label": `tube ${i + 1}` },
+        const node = el("button", { type: "button", class: "edit-tube", "data-tube": i, "aria-label": gettext("tube %(tube)s", { tube: i + 1 }) },
           ...[...tube].map((ch) => colourNode("span", ch, { class: "edit-unit symbol" })));
         node.addEventListener("click", () => {
           ed.tubes[i] = ed.current === null ? tube.slice(0, -1) : tube + ed.current;

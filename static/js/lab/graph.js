@@ -7,6 +7,8 @@
 // The element's data-nodes and data-edges say how many positions and moves were
 // drawn (set as soon as they are known, so a browser without WebGL still says so).
 
+import { gettext, movesText, translateReply } from "../i18n.js";
+
 const COUNT = new Intl.NumberFormat("en");
 const UNSOLVABLE_COLOUR = "#8a8a8a";
 const EDGE_COLOUR = "rgba(128, 128, 128, 0.22)";
@@ -51,7 +53,7 @@ function layOut(nodes, edges) {
   const worker = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module" });
   return new Promise((resolve, reject) => {
     worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
-    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || "the layout failed")); };
+    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || gettext("the layout failed"))); };
     worker.postMessage({ count: nodes.length, distances, edges: pairs }, [distances.buffer, pairs.buffer]);
   });
 }
@@ -62,9 +64,9 @@ function legend(element, far) {
   const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => distanceColour(Math.round(t * far), far));
   bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
   const low = document.createElement("span");
-  low.textContent = "solved";
+  low.textContent = gettext("solved");
   const high = document.createElement("span");
-  high.textContent = `${far} moves away`;
+  high.textContent = gettext("%(moves)s away", { moves: movesText(far) });
   element.replaceChildren(low, bar, high);
 }
 
@@ -76,11 +78,11 @@ function legend(element, far) {
 export async function drawStateGraph(element, config, { say, onPick, legendElement }) {
   const query = new URLSearchParams({ board: config.board });
   for (const [key, value] of Object.entries(config.options)) query.set(key, value);
-  say("Finding every reachable position…");
+  say(gettext("Finding every reachable position…"));
   const reply = await fetch(`/api/graph/${config.game}?${query}`);
   const body = await reply.json().catch(() => ({}));
   if (!reply.ok) {
-    say(body.error || `The state space could not be drawn (${reply.status}).`);
+    say(body.error ? translateReply(body) : gettext("The state space could not be drawn (%(status)s).", { status: reply.status }));
     return null;
   }
   const { nodes, edges } = body;
@@ -88,7 +90,8 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
   element.dataset.edges = String(edges.length);
   const far = Math.max(0, ...nodes.map((n) => n.distance ?? 0));
   const line = shortestLine(nodes, edges);
-  say(`${COUNT.format(nodes.length)} positions and ${COUNT.format(edges.length)} moves; laying them out…`);
+  const counted = { positions: COUNT.format(nodes.length), moves: COUNT.format(edges.length) };
+  say(gettext("%(positions)s positions and %(moves)s moves; laying them out…", counted));
   const { x, y } = await layOut(nodes, edges);
   const onLine = new Set(line);
   // eslint-disable-next-line no-undef -- graphology is the vendored UMD global (static/vendor)
@@ -102,7 +105,7 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
       size: i === 0 ? small * 4 : onLine.has(i) ? small * 2.5 : small,
       color: i === 0 ? PATH_COLOUR : distanceColour(node.distance, far),
       zIndex: onLine.has(i) ? 1 : 0,
-      label: i === 0 ? "start" : node.distance === 0 && onLine.has(i) ? "solved" : null,
+      label: i === 0 ? gettext("start") : node.distance === 0 && onLine.has(i) ? gettext("solved") : null,
     });
   });
   const step = new Set(line.slice(1).map((to, k) => `${Math.min(line[k], to)}-${Math.max(line[k], to)}`));
@@ -136,14 +139,14 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
       labelColor: { attribute: "labelColour", color: getComputedStyle(element).color },
     });
   } catch (error) {
-    say(`${COUNT.format(nodes.length)} positions; this browser cannot draw them (${error.message}).`);
+    say(gettext("%(positions)s positions; this browser cannot draw them (%(error)s).", { ...counted, error: error.message }));
     return null;
   }
   renderer.on("clickNode", ({ node }) => onPick({ index: Number(node), ...nodes[Number(node)] }));
-  say(
-    `${COUNT.format(nodes.length)} positions, ${COUNT.format(edges.length)} moves;` +
-      ` the start is ${nodes[0].distance ?? "no number of"} moves from solved. Click a position to see it.`,
-  );
+  say(nodes[0].distance === null || nodes[0].distance === undefined
+    ? gettext("%(positions)s positions, %(moves)s moves; the start cannot be solved. Click a position to see it.", counted)
+    : gettext("%(positions)s positions, %(moves)s moves; the start is %(distance)s from solved. Click a position to see it.",
+              { ...counted, distance: movesText(nodes[0].distance) }));
   element.dataset.drawn = "true";
   return renderer;
 }

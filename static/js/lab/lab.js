@@ -8,6 +8,7 @@ import { positionLink } from "../share.js";
 import { SolverLink } from "../socket.js";
 import { drawStateGraph } from "./graph.js";
 import { Runs } from "./runs.js";
+import { gettext, movesText, translateReply } from "../i18n.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const form = $("lab-form");
@@ -33,11 +34,11 @@ const link = new SolverLink({
   onLabResult: (reply) => {
     if (!runs.result(reply)) return;
     link.finish(reply.id);
-    ended("Every algorithm has finished.");
+    ended(gettext("Every algorithm has finished."));
   },
   onError: (reply) => {
-    runs.stopped(reply.message);
-    ended(reply.message);
+    runs.stopped(translateReply(reply));
+    ended(translateReply(reply));
   },
   onConnection: (connected, refusal) => { if (!connected && refusal) say(refusal); },
 });
@@ -77,8 +78,8 @@ form.addEventListener("submit", (event) => {
 $("lab-game").addEventListener("change", () => form.requestSubmit());
 stop.addEventListener("click", () => {
   link.cancel();
-  runs.stopped("stopped");
-  ended("Stopped.");
+  runs.stopped(gettext("stopped"));
+  ended(gettext("Stopped."));
 });
 $("lab-play").href = positionLink(config.game, config.board, config.options);
 
@@ -86,7 +87,7 @@ function pick(node) {
   const panel = $("state-picked");
   $("state-picked-board").textContent = node.board;
   $("state-picked-distance").textContent =
-    node.distance === null ? "No solution from here." : `${node.distance} moves from solved.`;
+    node.distance === null ? gettext("No solution from here.") : gettext("%(moves)s from solved.", { moves: movesText(node.distance) });
   $("state-play").href = positionLink(config.game, node.board, config.options);
   panel.hidden = false;
 }
@@ -97,5 +98,5 @@ if (!config.error) {
     say: (text) => { $("state-graph-note").textContent = text; },
     onPick: pick,
     legendElement: $("state-graph-legend"),
-  }).catch((error) => { $("state-graph-note").textContent = `The state space could not be drawn: ${error.message}`; });
+  }).catch((error) => { $("state-graph-note").textContent = gettext("The state space could not be drawn: %(error)s", { error: error.message }); });
 }

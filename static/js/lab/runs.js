@@ -3,17 +3,19 @@
 // same figures feed the frontier-by-depth chart (an inline SVG, one line per
 // algorithm, in that algorithm's colour).
 
+import { gettext, movesText, N_, translateReply } from "../i18n.js";
+
 const COUNT = new Intl.NumberFormat("en");
 const SVG = "http://www.w3.org/2000/svg";
 const CHART = { width: 400, height: 180, left: 44, bottom: 22, top: 10, right: 10 };
 
 /** What each algorithm is, in a few words (the card's subtitle). */
 export const ALGORITHM_NAMES = {
-  bfs: "breadth-first",
-  dfs: "depth-first",
-  bidirectional: "bidirectional breadth-first",
-  astar: "A* (shortest guided by a lower bound)",
-  idastar: "IDA* (A* in iterative deepening)",
+  bfs: N_("breadth-first"),
+  dfs: N_("depth-first"),
+  bidirectional: N_("bidirectional breadth-first"),
+  astar: N_("A* (shortest guided by a lower bound)"),
+  idastar: N_("IDA* (A* in iterative deepening)"),
 };
 
 function element(tag, className, text) {
@@ -35,11 +37,11 @@ function figure(list, label, key) {
 /** One result in words: "22 moves, proven shortest", "no solution (proven)" ... */
 export function resultText(result) {
   if (result.status === "solved") {
-    const moves = `${result.length} move${result.length === 1 ? "" : "s"}`;
-    return `${moves}, ${result.optimal ? "proven shortest" : "not proven shortest"}`;
+    const moves = movesText(result.length);
+    return result.optimal ? gettext("%(moves)s, proven shortest", { moves }) : gettext("%(moves)s, not proven shortest", { moves });
   }
-  if (result.status === "unsolvable") return "no solution (proven)";
-  return result.message || `stopped (${result.status})`;
+  if (result.status === "unsolvable") return gettext("no solution (proven)");
+  return translateReply(result) || gettext("stopped (%(status)s)", { status: result.status });
 }
 
 export class Runs {
@@ -62,14 +64,14 @@ export class Runs {
       card.dataset.algorithm = name;
       card.dataset.nodes = "0";
       const title = element("h2", "", name);
-      title.append(element("span", "lab-run-kind", ALGORITHM_NAMES[name] || ""));
+      title.append(element("span", "lab-run-kind", ALGORITHM_NAMES[name] ? gettext(ALGORITHM_NAMES[name]) : ""));
       const list = element("dl", "lab-figures");
-      figure(list, "Positions expanded", "nodes");
-      figure(list, "Frontier", "frontier");
-      figure(list, "Depth", "depth");
-      figure(list, "Positions / s", "rate");
-      figure(list, "Time", "time");
-      const outcome = element("p", "lab-run-result", "searching…");
+      figure(list, gettext("Positions expanded"), "nodes");
+      figure(list, gettext("Frontier"), "frontier");
+      figure(list, gettext("Depth"), "depth");
+      figure(list, gettext("Positions / s"), "rate");
+      figure(list, gettext("Time"), "time");
+      const outcome = element("p", "lab-run-result", gettext("searching…"));
       outcome.dataset.testid = "lab-run-result";
       card.append(title, list, outcome);
       this.container.append(card);
@@ -87,7 +89,7 @@ export class Runs {
   showFigures(card, nodes, seconds) {
     card.dataset.nodes = String(nodes);
     this.show(card, "nodes", COUNT.format(nodes));
-    this.show(card, "time", `${seconds.toFixed(2)} s`);
+    this.show(card, "time", gettext("%(seconds)s s", { seconds: seconds.toFixed(2) }));
     this.show(card, "rate", seconds > 0 ? COUNT.format(Math.round(nodes / seconds)) : "–");
   }
 
@@ -111,7 +113,7 @@ export class Runs {
     if (reply.length !== null && reply.length !== undefined) card.dataset.length = String(reply.length);
     else card.dataset.length = "";
     card.querySelector(".lab-run-result").textContent =
-      `${resultText(reply)} · ${COUNT.format(reply.nodes)} positions expanded`;
+      `${resultText(reply)} · ${gettext("%(nodes)s positions expanded", { nodes: COUNT.format(reply.nodes) })}`;
     return [...this.cards.values()].every((c) => c.dataset.length !== undefined);
   }
 
@@ -152,9 +154,9 @@ export class Runs {
     };
     label(COUNT.format(maxFrontier), left - 4, top + 8, "end");
     label("0", left - 4, height - bottom, "end");
-    label(`depth ${maxDepth}`, width - right, height - 6, "end");
+    label(gettext("depth %(depth)s", { depth: maxDepth }), width - right, height - 6, "end");
     if (!points.length && this.cards.size) {
-      label("no samples: too quick to sample", (left + width) / 2, height / 2, "middle");
+      label(gettext("no samples: too quick to sample"), (left + width) / 2, height / 2, "middle");
     }
     lines.forEach(([name, line]) => {
       if (!line.length) return;

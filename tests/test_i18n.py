@@ -1,0 +1,134 @@
+"""English and Simplified Chinese: every message in the catalogue and translated, the
+reader's language chosen by its cookie or Accept-Language, and the solver's errors
+carried as a template with values for the page to translate."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from solver.core.errors import BoardError
+from webapp import i18n
+from webapp.i18n import CATALOGUES, LANGUAGE_COOKIE, browser_messages, compile_catalogues
+
+ROOT = Path(__file__).resolve().parent.parent
+CHINESE = CATALOGUES / "zh_Hans" / "LC_MESSAGES" / "messages.po"
+FIELD = re.compile(r"%\(\w+\)s")
+
+
+def _forms(value) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def test_every_message_the_sources_use_is_translated_to_chinese(tmp_path):
+    """Extract as ``make translations`` does; each message must be in the Chinese
+    catalogue, translated, not fuzzy, and with the same %(fields)s as the English."""
+    pot = tmp_path / "messages.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", "babel.cfg"]
+        + ["-k", "N_", "--add-location=file", "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+    )
+    with pot.open("rb") as file:
+        wanted = [m for m in read_po(file) if m.id]
+    with CHINESE.open("rb") as file:
+        chinese = read_po(file, locale="zh_Hans")
+    assert len(wanted) > 300, "the extraction found too few messages to be the whole site"
+    problems = []
+    for message in wanted:
+        found = chinese.get(message.id)
+        english = _forms(message.id)[0]
+        if found is None:
+            problems.append(f"missing: {english!r}")
+        elif found.fuzzy or not all(_forms(found.string)):
+            problems.append(f"untranslated: {english!r}")
+        else:
+            fields = set(FIELD.findall(english))
+            for text in _forms(found.string):
+                if set(FIELD.findall(text)) != fields:
+                    problems.append(f"fields differ: {english!r} -> {text!r}")
+    assert not problems, "run make translations, then translate:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("headers", "cookie", "lang"),
+    [
+        ({}, None, "en"),
+        ({"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}, None, "zh-Hans"),
+        ({"Accept-Language": "zh-TW"}, None, "zh-Hans"),
+        ({"Accept-Language": "fr-FR,en;q=0.5,zh;q=0.4"}, None, "en"),
+        ({"Accept-Language": "fr"}, None, "en"),
+        ({"Accept-Language": "zh-CN"}, "en", "en"),
+        ({}, "zh-Hans", "zh-Hans"),
+        ({"Accept-Language": "zh-CN"}, "klingon", "zh-Hans"),
+    ],
+)
+def test_the_language_is_the_cookies_else_the_browsers(client, headers, cookie, lang):
+    if cookie is not None:
+        client.set_cookie(LANGUAGE_COOKIE, cookie)
+    response = client.get("/play/klotski", headers=headers)
+    page = response.get_data(as_text=True)
+    assert f'<html lang="{lang}"' in page
+    assert {"Cookie", "Accept-Language"} <= set(response.vary)  # no cache mixes languages
+    chinese = lang == "zh-Hans"
+    assert ('<h1 class="game-title">华容道</h1>' in page) is chinese
+    assert ('<option value="zh-Hans" lang="zh-Hans" selected>' in page) is chinese
+    # the page scripts' share of the catalogue, none for English
+    block = re.search(r'<script id="translations" type="application/json">(.*?)</script>', page)
+    assert block and (block.group(1) == "{}") is not chinese
+
+
+def test_error_pages_and_their_json_speak_chinese(client):
+    headers = {"Accept-Language": "zh-CN"}
+    page = client.get("/no-such-page", headers=headers)
+    assert page.status_code == 404
+    assert "<h1>未找到</h1>" in page.get_data(as_text=True)
+    english = client.get("/no-such-page").get_data(as_text=True)
+    assert "<h1>Not found</h1>" in english
+
+
+def test_the_browser_gets_the_scripts_and_the_solvers_messages_only():
+    messages = browser_messages("zh-Hans")
+    assert messages["Piece %(piece)s cannot move %(dir)s: the wall is in the way."]
+    assert messages["row %(row)s is empty"] == "第 %(row)s 行是空的"  # the solver's
+    assert messages["Klotski"] == "华容道"
+    assert "Back to the lobby" not in messages  # a template's: rendered by the server
+    assert browser_messages("en") == {}
+
+
+def test_a_solver_error_keeps_its_english_and_carries_its_template(inbox):
+    inbox.client.emit("analyse", {"game": "klotski", "board": "AA/A", "id": 7})
+    _name, reply = inbox.wait("error")
+    assert reply["message"] == "row 2 has 1 cells, expected 2"
+    assert reply["template"] == "row %(row)s has %(cells)s cells, expected %(width)s"
+    assert reply["params"] == {"row": 2, "cells": 1, "width": 2}
+    err = BoardError("tube %(tube)s is full", tube=3)
+    assert str(err) == "tube 3 is full" and err.params == {"tube": 3}
+
+
+def test_catalogues_compile_elsewhere_when_their_folder_is_read_only(tmp_path, monkeypatch):
+    source = tmp_path / "translations"
+    shutil.copytree(CATALOGUES, source, ignore=shutil.ignore_patterns("*.mo", "*.part"))
+    write = i18n._write_atomically
+
+    def read_only(mo, catalog):  # as a wheel installed read-only (root ignores chmod)
+        if source in mo.parents:
+            raise PermissionError(13, "read-only", str(mo))
+        write(mo, catalog)
+
+    monkeypatch.setattr(i18n, "_write_atomically", read_only)
+    target = compile_catalogues(source)
+    assert target != source and not list(source.rglob("*.mo"))
+    translations = Translations.load(str(target), ["zh_Hans"])
+    assert translations.gettext("Water sort") == "水排序"
+    monkeypatch.undo()
+    assert compile_catalogues(source) == source  # writable: in place
+    assert (source / "zh_Hans" / "LC_MESSAGES" / "messages.mo").is_file()
