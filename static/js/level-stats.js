@@ -1,5 +1,6 @@
-// The lobby's level cards: how many players played each shipped level, and how
-// many of them solved it without help and in the fewest moves (from the server).
+// The lobby's level cards: how many players played each shipped level, how many of
+// them solved it without help and in the fewest moves, and its ladder rating with its
+// deviation (from the server).
 
 function optionsOf(node) {
   try { return JSON.parse(node.dataset.options || "{}") || {}; } catch { return {}; }
@@ -8,6 +9,20 @@ function optionsOf(node) {
 function sameOptions(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((key) => a[key] === b[key]);
+}
+
+/** The level's ladder rating and its deviation; before any first attempt, the rating its
+ * proven length grades it at (said so in its title). */
+function markRating(card, stats) {
+  const note = document.createElement("span");
+  note.className = "level-rating";
+  note.dataset.testid = "level-rating";
+  note.dataset.rating = String(stats.rating);
+  note.textContent = `rating ${stats.rating} ± ${stats.deviation}`;
+  note.title = stats.rating_attempts
+    ? `its ladder rating after ${stats.rating_attempts} first attempts`
+    : "graded from its proven length; it moves as players meet it on the ladder";
+  (card.querySelector(".level-facts") || card).append(note);
 }
 
 async function markGame(game, cards) {
@@ -19,6 +34,7 @@ async function markGame(game, cards) {
   } catch { return; }
   for (const card of cards) {
     const stats = levels.find((l) => l.board === card.dataset.board && sameOptions(l.options, optionsOf(card)));
+    if (stats && stats.rating != null) markRating(card, stats);
     if (!stats || !stats.players) continue;
     const note = document.createElement("span");
     note.className = "level-players";
