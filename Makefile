@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev lint test js-test cold-tables chromium page-audit browser-tests untimed-tests docs audit bench leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving cluster clean
 
 # pip compiles nothing ahead (--no-compile): Python compiles what is imported, once,
 # instead of every module of every package (16 s of a fresh make test's set-up)
@@ -43,6 +43,15 @@ dev: $(VENV)/.run-installed
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# the browser libraries the pages load, copied from the npm packages pinned in
+# package.json into static/vendor (committed: no build step, no CDN); the solver lab
+# draws its state graph with sigma.js over graphology. Run after changing a version.
+vendor: node_modules/.installed
+	{ echo "/*! sigma $$(node -p 'require("./node_modules/sigma/package.json").version') | MIT | https://www.sigmajs.org */"; \
+	  cat node_modules/sigma/dist/sigma.min.js; } > static/vendor/sigma.min.js
+	{ echo "/*! graphology $$(node -p 'require("./node_modules/graphology/package.json").version') | MIT | https://graphology.github.io */"; \
+	  cat node_modules/graphology/dist/graphology.umd.min.js; } > static/vendor/graphology.umd.min.js
 
 # ruff (lint rules and formatting), mypy (types; both configured in pyproject.toml) and
 # ESLint (eslint.config.js); make test runs it first
@@ -118,6 +127,11 @@ audit: $(VENV)/.run-installed node_modules/.installed
 
 bench: $(VENV)/.run-installed
 	$(PY) -m solver bench
+
+# the solver lab's state graph at a classic Klotski group's size (25,955 positions) in
+# headless Chromium: frames per second while it is dragged and zoomed (not in make test)
+lab-fps: chromium node_modules/.installed
+	$(PY) scripts/lab_fps.py
 
 # the reads with RANKED players on today's daily, on SQLite then PostgreSQL (seeded in
 # bulk, migrated, served by the production server): the leaderboard's p95 over 200

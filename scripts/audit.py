@@ -12,6 +12,7 @@ Lighthouse run takes tens of seconds and its performance score depends on the lo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +60,22 @@ def start_server(port: int) -> subprocess.Popen:
             time.sleep(0.5)
     server.terminate()
     raise SystemExit("the server did not start within 60 s")
+
+
+@contextlib.contextmanager
+def served(url: str | None) -> Iterator[str]:
+    """The base URL of ``url``'s server, or of a fresh production server started for
+    the ``with`` block (and stopped after it)."""
+    if url is not None:
+        yield url.rstrip("/")
+        return
+    port = free_port()
+    server = start_server(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(30)
 
 
 def lighthouse(url: str, preset: str) -> tuple[dict[str, int], list[str]]:
@@ -99,18 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not LIGHTHOUSE.exists():
         raise SystemExit("Lighthouse is missing: make node_modules/.installed")
-    server = None
-    base = args.url
-    if base is None:
-        port = free_port()
-        server = start_server(port)
-        base = f"http://127.0.0.1:{port}"
     low = []
-    try:
+    with served(args.url) as base:
         print(f"{'page':<18} {'preset':<8} " + " ".join(f"{c:>14}" for c in CATEGORIES))
         for path in PAGES:
             for preset in PRESETS:
-                scores, failed = lighthouse(base.rstrip("/") + path, preset)
+                scores, failed = lighthouse(base + path, preset)
                 print(
                     f"{path:<18} {preset:<8} " + " ".join(f"{scores[c]:>14}" for c in CATEGORIES),
                     flush=True,
@@ -118,10 +130,6 @@ def main(argv: list[str] | None = None) -> int:
                 for title in failed:  # what keeps a category under 100
                     print(f"    - {title}")
                 low += [(path, preset, c, s) for c, s in scores.items() if s < args.min]
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(30)
     for path, preset, category, score in low:
         print(f"under {args.min}: {path} {preset} {category} {score}")
     return 1 if low else 0

@@ -17,6 +17,7 @@ This module is the measuring kit; each game prints its own rows from its
 from __future__ import annotations
 
 import os
+import pickle
 import resource
 import statistics
 import tempfile
@@ -29,6 +30,7 @@ from multiprocessing import get_context
 
 from . import catalogue
 from .core.baseline import GaveUp
+from .core.results import Progress
 from .engine import analyse_board, moves_rated_payload, parse_board, solve_board
 
 # -- helpers that run inside the measuring process ----------------------------------
@@ -178,6 +180,51 @@ def print_coach(name: str, row: dict) -> None:
         f"max {row['rate_max_ms']:.3f} ms per position (whole analysis with it: median "
         f"{row['analyse_median_ms']:.3f} ms, max {row['analyse_max_ms']:.3f} ms); "
         f"{row['positions']} positions, {row['moves']} moves, {row['unknown']} left unknown"
+    )
+
+
+def streaming_row(
+    puzzle: str, board: str, options: dict, algorithm: str = "bfs", repeat: int = 3
+) -> dict:
+    """What streaming a search's progress costs it, as the lab streams it.
+
+    The same search by name, alternately without a progress callback and with one
+    that does the lab's work per report (the event's payload, pickled as a solver
+    process writes it to its pipe); each side's fastest of ``repeat`` runs, so a
+    shared machine's pauses count against neither. Progress is batched by the search
+    itself (a clock check every few hundred positions, a report about four times a
+    second), so ``overhead`` should stay far under the 20% allowed.
+    """
+    cold_start()
+    sent: list[bytes] = []
+
+    def stream(found: Progress) -> None:
+        payload = {"algorithm": algorithm, **found.as_dict()}
+        sent.append(pickle.dumps(("event", 1, "lab_progress", payload)))
+
+    quiet: list[float] = []
+    streamed: list[float] = []
+    nodes = 0
+    for _ in range(repeat):
+        for progress, times in ((None, quiet), (stream, streamed)):
+            started = time.perf_counter()
+            report = solve_board(puzzle, board, algorithm=algorithm, progress=progress, **options)
+            times.append(time.perf_counter() - started)
+            nodes = report["stats"]["nodes"]
+    return {
+        "nodes": nodes,
+        "quiet_seconds": min(quiet),
+        "streamed_seconds": min(streamed),
+        "events": len(sent) / repeat,
+        "overhead": min(streamed) / min(quiet) - 1,
+    }
+
+
+def print_streaming(name: str, row: dict) -> None:
+    print(
+        f"{name} streamed to the lab: {row['streamed_seconds']:.3f} s with"
+        f" {row['events']:.0f} progress events, {row['quiet_seconds']:.3f} s without"
+        f" ({row['nodes']:,} positions): overhead {100 * row['overhead']:+.1f}% (limit 20%)"
     )
 
 

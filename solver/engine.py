@@ -17,7 +17,7 @@ from . import catalogue
 from .core.coach import rate_moves
 from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
-from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
+from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 
@@ -120,6 +120,10 @@ def solve_board(
         )
     elif result.status == UNSOLVABLE:
         report.update({"solvable": False, "optimal": True})
+    elif result.status == BUDGET:
+        # what is known of a board the budget could not solve: no solution is shorter
+        known: Analysis[Any, Any] = Analysis(None, None, False, lower_bound=result.lower_bound)
+        report["lower_bound"] = _lower_bound(domain, state, known)
     return report
 
 
@@ -262,7 +266,7 @@ def _analysis_payload(
     rated, complete = moves_rated_payload(
         domain, state, analysis, budget=rating, cancel=cancel, search=rating is not None
     )
-    return {
+    payload: AnalysisPayload = {
         "board": domain.format(state),
         "solved": domain.is_goal(state),
         "solvable": analysis.solvable,
@@ -278,3 +282,6 @@ def _analysis_payload(
         "moves_rated": rated,
         "moves_rated_complete": complete,
     }
+    if analysis.nodes is not None:
+        payload["nodes"] = analysis.nodes
+    return payload

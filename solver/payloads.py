@@ -9,7 +9,7 @@ and a type checker which keys exist and what they hold.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 from .core.coach import Verdict
 from .core.results import Status
@@ -65,7 +65,8 @@ class AnalysisPayload(TypedDict):
     ``final`` is False on an interim answer (a quick hint on a large board, maybe not
     shortest); ``lower_bound`` is proven (the search's bound or the game's admissible
     heuristic); ``moves_rated_complete`` is False when the budget ran out before every
-    move was settled.
+    move was settled; ``nodes``, only on a search that gave up, is how many positions it
+    searched.
     """
 
     board: str
@@ -80,3 +81,4 @@ class AnalysisPayload(TypedDict):
     final: bool
     moves_rated: list[RatedMove]
     moves_rated_complete: bool
+    nodes: NotRequired[int]

@@ -4,7 +4,6 @@ Chromium. Shared code that is not a fixture lives in ``tests/helpers``."""
 import itertools
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -102,17 +101,12 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def live_server():
     """The real app on a free loopback port (websockets work); yields its base URL."""
-    from helpers.apps import make_app
-    from werkzeug.serving import make_server
+    from helpers.apps import make_app, serving
 
     # proofs the pages wait for (a 56-move 15-puzzle: ~2 s alone) must not run out of the
     # default 5 s analysis budget on a machine busy with other work
-    app = make_app(ANALYSE_SECONDS=30)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(make_app(ANALYSE_SECONDS=30)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -226,7 +226,7 @@ def test_unproven_distances_are_bounds_and_never_judged(page, live_server):
         expect(option).to_have_attribute("data-verdict", "unknown")
         expect(option).to_have_attribute("data-optimal", "false")
         expect(option).to_contain_text("≤")
-        expect(option).to_contain_text("not rated")
+        expect(option).to_contain_text("unproven")
     view.assert_no_errors()
 
 

@@ -6,11 +6,10 @@ frame on the websocket, read by the test itself) and against the solver's own pr
 answers; never against numbers typed into the test.
 """
 
-import json
 import re
 
 import pytest
-from helpers.browser import GamePage, engine_distance, engine_solution
+from helpers.browser import Frames, GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
 
 from solver import catalogue
@@ -21,37 +20,6 @@ from solver.npuzzle.rules import replay_cells
 pytestmark = pytest.mark.browser
 
 BLOCKS = "▁▂▃▄▅▆▇█"
-
-
-class Frames:
-    """Every ``analysis`` payload the page received, in order."""
-
-    def __init__(self, page):
-        self.analyses = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self.receive))
-
-    def receive(self, frame):
-        text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
-        match = re.match(r"^\d+(\[.*\])$", text, re.S)
-        if not match:
-            return
-        event, *rest = json.loads(match.group(1))
-        if event == "analysis" and rest:
-            self.analyses.append(rest[0])
-
-    def bounds(self, board):
-        """(lowest upper bound, highest lower bound) the server sent for ``board``."""
-        uppers, lowers = [], [0]
-        for a in self.analyses:
-            if a["board"] == board and a["distance"] is not None:
-                uppers.append(a["distance"])
-                lowers.append(a["distance"] if a["optimal"] else a.get("lower_bound") or 0)
-            for o in a.get("moves_rated") or []:
-                if o["board"] == board and o["distance"] is not None:
-                    uppers.append(o["distance"])
-                    if o["optimal"]:
-                        lowers.append(o["distance"])
-        return (min(uppers) if uppers else None), max(lowers)
 
 
 def shown_line(view):

@@ -4,24 +4,17 @@ ranked one, its finish shows how the rating moved, and "Next puzzle" brings anot
 import re
 
 import pytest
-from helpers.browser import GamePage, engine_solution
+from helpers.browser import GamePage, engine_solution, slide_to
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 
-def _tile_moved(before: str, after: str) -> str:
-    """The tile that slid: the one now where the gap was."""
-    gap = before.split().index("0")
-    return after.split()[gap]
-
-
 def _solve_here(view):
     board = view.state()
     _moves, states = engine_solution("npuzzle", board)
-    for before, after in zip(states, states[1:], strict=False):
-        view.page.locator(f'[data-tile="{_tile_moved(before, after)}"]').click()
-        view.wait_state(after)
+    for after in states[1:]:
+        slide_to(view, after)
     return board
 
 

@@ -27,6 +27,7 @@ from loadtest.crowd import run_crowd
 from solver import catalogue
 from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
+from webapp.jobs.model import CLOSING_MESSAGE
 
 # timed: runs alone (make test), so the parallel half of the suite cannot slow it
 pytestmark = pytest.mark.serial
@@ -247,3 +248,19 @@ def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(clu
     report = run_crowd(started.web_urls[0])
     assert report["event"] == "solution" and report["length"] == 3, report
     assert report["seconds"] < 1.0, report
+
+
+def test_stopping_the_workers_ends_a_running_search_with_a_word_to_its_player(cluster):
+    """Ctrl-C of the cluster: a worker mid-search stops at once and its player hears why,
+    where supervisord used to kill it without a word after its 10 s ``stopwaitsecs``.
+    Last in this module: the workers stay stopped."""
+    started, _ = cluster
+    client = connect(cluster)
+    client.emit("solve", {"game": "klotski", "board": TEN_SECONDS, "id": "s"})
+    client.wait("progress", timeout=30)
+    assert _worker_running_a_job(started) is not None
+    began = time.monotonic()
+    assert "stopped" in started.ctl("stop", "workers")
+    assert time.monotonic() - began < 5
+    name, reply = client.wait(ANSWERS, timeout=10)
+    assert (name, reply["id"], reply["message"]) == ("error", "s", CLOSING_MESSAGE)

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ["README.md", "docs/tutorial.rst"]
+DOCUMENTS = [
+    "README.md",
+    "docs/tutorial.rst",
+    "docs/tutorial-bidirectional.rst",
+    "docs/tutorial-astar.rst",
+]
 
 
 @pytest.mark.parametrize("name", DOCUMENTS)

@@ -216,6 +216,10 @@ def _heaviest_requests() -> list[tuple[str, str, object]]:
         ("POST", "/api/results", {"game": "klotski", "board": board, "states": five_thousand}),
         ("POST", "/api/results", {"game": "klotski", "board": board, "states": [board] * 5001}),
         ("GET", "/api/player", None),
+        ("GET", "/storm/watersort", None),
+        ("POST", "/api/runs", {"mode": "storm", "game": "watersort"}),
+        ("GET", "/api/runs/streak/npuzzle", None),
+        ("POST", "/api/runs/1/moves", {"moves": 0, "board": water}),
     ]
     for game in ("klotski", "watersort", "npuzzle", "jugs"):
         requests += [

@@ -158,7 +158,9 @@ def test_over_budget_is_an_error_naming_the_effort():
         inbox.client.emit(event, {**LONG, "id": event})
         _, error = inbox.wait("error", timeout=30)  # a fresh app: workers start first
         assert error["event"] == event and error["id"] == event
-        assert error["message"].startswith("gave up after ")
+        # in words, with the figures: the budget in whole seconds, what was searched
+        assert error["gave_up"] and error["budget_seconds"] == 0.3 and error["nodes"] > 0
+        assert error["message"].startswith("Too big to solve within the 0.3 s budget: ")
     inbox.client.disconnect()
 
 

@@ -33,10 +33,11 @@ from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
 from .http.api import api
 from .http.health import health
+from .http.lab import lab
 from .http.offline import offline
 from .http.pages import pages
 from .jobs.core import JobCore, Lane
-from .jobs.model import ANALYSE, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
+from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
 from .jobs.replies import error_payload
 from .levels.facts import load_levels
@@ -64,6 +65,8 @@ def _limits(config) -> dict[str, Limits]:
     return {
         ANALYSE: Limits(config["ANALYSE_SECONDS"], config["ANALYSE_MAX_NODES"], interval),
         SOLVE: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
+        # each of a lab run's algorithms searches under a solve's budgets
+        LAB: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
     }
 
 
@@ -160,6 +163,7 @@ def create_app(**config) -> Flask:
         app.jinja_env.get_template(name)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(lab)
     app.register_blueprint(health)
     app.register_blueprint(offline)
     init_players(app, migrate=app.config["MIGRATE_AT_START"])

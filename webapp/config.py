@@ -142,6 +142,9 @@ SETTINGS: dict[str, Setting] = {
     ),
     "WRITES_PER_ADDRESS": Setting(int, 1200, "players' writes a minute from one address (0: off)"),
     "WRITES_PER_PLAYER": Setting(int, 30, "... and from one player (0: off)"),
+    "RUN_MOVES_PER_PLAYER": Setting(
+        int, 300, "streak and storm moves a minute from one player, instead (0: off)"
+    ),
     "NEW_PLAYERS_PER_ADDRESS": Setting(
         int,
         20,

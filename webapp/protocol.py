@@ -89,9 +89,65 @@ class UnsolvableEvent(TypedDict):
 
 class ErrorEvent(TypedDict):
     """``error``: a bad payload or a search that could not answer; ``event`` names the
-    request it answers (``analyse``, ``solve``, ``cancel`` or ``unknown``)."""
+    request it answers (``analyse``, ``solve``, ``cancel`` or ``unknown``).
+
+    A search that ran out of its budget says so (``gave_up``) with what it knows: the
+    budget in whole seconds, the positions searched and a proven ``lower_bound``.
+    """
 
     message: str
     event: str
     id: NotRequired[RequestId]
     game: NotRequired[str]
+    gave_up: NotRequired[bool]
+    budget_seconds: NotRequired[float]
+    nodes: NotRequired[int]
+    lower_bound: NotRequired[int]
+
+
+# -- the solver lab -----------------------------------------------------------------
+
+#: the lab's events: a run of 2-4 algorithms on one board, its live figures, each
+#: algorithm's result, and stopping the run
+LAB_RUN, LAB_PROGRESS, LAB_RESULT, LAB_CANCEL = (
+    "lab_run",
+    "lab_progress",
+    "lab_result",
+    "lab_cancel",
+)
+
+
+class LabRunPayload(JobPayload):
+    """``lab_run``: the board (with the game's options, as ``solve`` sends them) and
+    the 2-4 algorithms to run on it side by side."""
+
+    algorithms: list[str]
+
+
+class LabProgressEvent(TypedDict):
+    """``lab_progress``: one algorithm's figures so far, about four times a second each."""
+
+    id: RequestId
+    game: str
+    algorithm: str
+    nodes: int
+    frontier: int
+    depth: int
+    elapsed: float
+
+
+class LabResultEvent(TypedDict):
+    """``lab_result``: how one algorithm ended. ``length`` is None unless it solved;
+    ``optimal`` says the length is proven shortest (or the board proven unsolvable);
+    ``nodes`` are the positions it expanded, as the CLI's ``--algorithm`` counts them."""
+
+    id: RequestId
+    game: str
+    algorithm: str
+    status: str
+    length: int | None
+    optimal: bool
+    nodes: int
+    seconds: float
+    states: list[str]
+    message: str

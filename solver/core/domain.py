@@ -43,6 +43,9 @@ class Analysis(Generic[State, Move]):
     message: str = ""
     #: proven: no solution is shorter (None when only the domain's heuristic is known)
     lower_bound: int | None = None
+    #: positions searched before the budget ran out (set only when the search gave up),
+    #: so the player hears how much was tried
+    nodes: int | None = None
 
 
 class Domain(Generic[State, Move]):
@@ -179,7 +182,9 @@ class Domain(Generic[State, Move]):
             )
         if result.status == UNSOLVABLE:
             return Analysis(solvable=False, distance=None, optimal=True)
-        return Analysis(solvable=None, distance=None, optimal=False, message=result.message)
+        return Analysis(
+            solvable=None, distance=None, optimal=False, message=result.message, nodes=result.nodes
+        )
 
     # -- presentation -----------------------------------------------------
     def describe(self, move: Move) -> str:

@@ -17,7 +17,9 @@ from ..bench import (
     peak_mib,
     print_coach,
     print_pair,
+    print_streaming,
     solver_row,
+    streaming_row,
 )
 from ..core.baseline import GaveUp, seed_bfs
 from ..engine import solve_board
@@ -143,6 +145,10 @@ def rows(args) -> None:
             f"{fmt(row['all_optimal'])}, longest {row['max_moves']} moves, peak "
             f"{row['peak_mib']:.0f} MiB"
         )
+    print_streaming(
+        f"klotski classic, bfs by name {CLASSIC}",
+        isolated(streaming_row, "klotski", CLASSIC, {"metric": "piece"}, "bfs"),
+    )
     row = isolated(lookup_row, "klotski", [CLASSIC, STAGE_138], {"metric": "piece"})
     print(
         f"klotski level table (piece): first analyse builds it in {row['build_seconds']:.3f} s; "

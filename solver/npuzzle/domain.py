@@ -365,7 +365,13 @@ class NPuzzle(Domain[Tiles, Slide]):
         else:
             result = self.solve(state, budget=budget, cancel=cancel, progress=progress)
         if result.status != SOLVED:
-            return Analysis(solvable=True, distance=None, optimal=False, message=result.message)
+            return Analysis(
+                solvable=True,
+                distance=None,
+                optimal=False,
+                message=result.message,
+                nodes=result.nodes,
+            )
         return _analysis_of(result, result.message)
 
 

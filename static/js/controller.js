@@ -56,7 +56,7 @@ export class Controller {
       onProgress: (reply) => this.gotProgress(reply),
       onSolution: (reply, request) => this.gotSolution(reply, request),
       onUnsolvable: (reply, request) => this.gotUnsolvable(reply, request),
-      onError: (reply) => this.gotError(reply),
+      onError: (reply, request) => this.gotError(reply, request),
     });
   }
 
@@ -234,6 +234,7 @@ export class Controller {
   /** Ask for the board's analysis unless its rated moves are known (or on their way). */
   evaluate() {
     if (this.coachClosed) return; // ranked play: the server is asked nothing
+    if (this.analyses.tooBig(this.board)) return; // the same budget would give up again
     const known = this.analyses.get(this.board);
     if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
     this.supersedeSolve("search stopped: you moved");
@@ -256,7 +257,11 @@ export class Controller {
     this.playback.pause();
     if (this.coachClosed) this.giveUpRanked();
     this.hintWanted = true;
-    if (this.analyses.has(this.board)) this.showHint();
+    const tooBig = this.analyses.tooBig(this.board);
+    if (tooBig) {
+      this.hintWanted = false;
+      this.notice = `No hint. ${tooBig.message}`;
+    } else if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
       this.supersedeSolve("search stopped for the hint");
       this.link.request("analyse", this.payload(this.board));
@@ -294,6 +299,7 @@ export class Controller {
     if (known) { this.playback.play(); return; }
     this.solving = true;
     this.solveStarted = performance.now();
+    this.solveBests = []; // the anytime search's best lengths so far, each shorter
     this.notice = "";
     this.progressText = "searching…";
     this.link.request("solve", this.payload(this.board));
@@ -307,10 +313,17 @@ export class Controller {
     this.changed();
   }
 
+  /** How a solve is going: the bounds an anytime search has proven ("best 141→121 moves, at
+   * least 79"), the positions searched and the time; a search's own depth means nothing to a player. */
   gotProgress(reply) {
     const nodes = Number(reply.nodes || 0).toLocaleString("en");
     const elapsed = Number(reply.elapsed || 0).toFixed(1);
-    this.progressText = `searching… ${nodes} positions · depth ${reply.depth ?? "?"} · ${elapsed} s`;
+    const bests = this.solveBests || (this.solveBests = []);
+    if (Number.isInteger(reply.best) && reply.best !== bests[bests.length - 1]) bests.push(reply.best);
+    const shown = bests.length > 4 ? [bests[0], "…", ...bests.slice(-3)] : bests;
+    const bounds = [bests.length ? `best ${shown.join("→")} moves` : "",
+                    Number.isInteger(reply.lower_bound) ? `at least ${reply.lower_bound}` : ""].filter(Boolean);
+    this.progressText = `searching… ${bounds.length ? `${bounds.join(", ")} · ` : ""}${nodes} positions · ${elapsed} s`;
     this.changed();
   }
 
@@ -322,7 +335,10 @@ export class Controller {
     const stats = reply.stats || {};
     const facts = [stats.seconds !== undefined ? `${Number(stats.seconds).toFixed(2)} s` : "",
                    stats.nodes ? `${Number(stats.nodes).toLocaleString("en")} positions` : ""].filter(Boolean);
-    this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${length} move${length === 1 ? "" : "s"}`
+    const lower = reply.lower_bound;
+    const unproven = reply.optimal ? "" : Number.isInteger(lower) && lower < length
+      ? `, at least ${lower}: the best found, not proven shortest` : ": not proven shortest";
+    this.progressText = `${reply.optimal ? "shortest" : "a"} solution: ${length} move${length === 1 ? "" : "s"}${unproven}`
       + (facts.length ? ` (${facts.join(", ")})` : "");
     if (request.board !== this.board) { this.changed(); return; }
     this.playback.load({ moves, states, optimal: reply.optimal });
@@ -336,11 +352,15 @@ export class Controller {
     this.changed();
   }
 
-  gotError(reply) {
+  /** A refusal or a search that could not answer; one that ran out of its budget is
+   * remembered as what it is: the board is too big to solve within it. */
+  gotError(reply, request) {
+    const stopped = this.solving && reply.event === "solve";
     this.solving = false;
     this.hintWanted = false;
+    if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
     this.notice = reply.message || "the server could not handle that";
-    this.progressText = "";
+    this.progressText = stopped && reply.gave_up ? `search stopped after ${reply.budget_seconds} s` : "";
     this.changed();
   }
 }

@@ -4,7 +4,7 @@
 // its setupNewGameForm(form, config) hook.
 
 import { $ } from "./panel.js";
-import { copyLink, positionLink, withSpeed } from "./share.js";
+import { copyLink, labLink, positionLink, withSpeed } from "./share.js";
 
 /** Wire every control of the play page to `ctrl`; `module` is the game's module. */
 export function bindControls(ctrl, module) {
@@ -54,6 +54,11 @@ function bindNewGame(ctrl, module) {
   if (edit) edit.addEventListener("click", (event) => {
     event.preventDefault();
     window.location.assign(positionLink(ctrl.config.game, ctrl.board, ctrl.options, { page: "editor" }));
+  });
+  const lab = $("open-lab");
+  if (lab) lab.addEventListener("click", (event) => {
+    event.preventDefault();
+    window.location.assign(labLink(ctrl.config.game, ctrl.board, ctrl.options));
   });
 }
 

@@ -63,7 +63,10 @@ export class Panel {
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);
     $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
-    $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–" : "…";
+    // a start too big to solve shows what is known ("≥1"), not "…" as if an answer were coming
+    const tooBig = !min && ctrl.analyses.tooBig(ctrl.initialBoard);
+    $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–"
+      : tooBig ? (points[0].lower ? `≥${points[0].lower}` : "?") : "…";
     $("best").dataset.optimal = String(Boolean(min && min.optimal));
     this.coach.refresh(points);
   }
@@ -157,13 +160,25 @@ export class Panel {
       parts.push("unsolvable");
     } else if (here.distance === null) {
       const asked = this.ctrl.analyses.has(this.ctrl.board);
-      parts.push(this.ctrl.evaluating ? "evaluating…" : asked ? "too far to evaluate quickly"
-        : "not evaluated yet (ask for a hint)");
+      const tooBig = this.ctrl.analyses.tooBig(this.ctrl.board);
+      if (this.ctrl.evaluating) parts.push("evaluating…");
+      else if (tooBig) {
+        // what is known of a board the budget could not solve: its proven lower bound
+        parts.push(nowrap("too big to solve"), " ",
+                   nowrap(`within ${tooBig.budget_seconds} s${here.lower ? `: at least ${plural(here.lower, "move")}` : ""}`, "interim"));
+      } else parts.push(asked ? "too far to evaluate quickly" : "not evaluated yet (ask for a hint)");
     } else {
       const d = here.distance;
-      parts.push(nowrap(`${here.optimal ? "" : "≤ "}${plural(d, "move")} to solve`));
-      if (interim) parts.push(nowrap(" (interim: still searching)", "interim"));
-      else if (!here.optimal) parts.push(nowrap(" (best found, not proven)", "interim"));
+      const low = here.optimal ? d : here.lower;
+      // the final bounds of a search that ended without proof, in words; while it still
+      // searches, the upper bound first ("≤ N"), as the interim answer it is
+      const bounded = !here.optimal && low > 0 && low < d;
+      // spaces between the unbreakable parts, so the words wrap inside a narrow panel
+      if (bounded && !interim) parts.push(nowrap(`between ${low} and`), " ", nowrap(`${plural(d, "move")} to solve`));
+      else parts.push(nowrap(`${here.optimal ? "" : "≤ "}${plural(d, "move")} to solve${bounded ? "," : ""}`));
+      if (bounded && interim) parts.push(" ", nowrap(`at least ${low}`));
+      if (interim) parts.push(" ", nowrap("(interim: still searching)", "interim"));
+      else if (!here.optimal) parts.push(" ", nowrap("(best found; not proven)", "interim"));
       const start = points[0].distance;
       if (start) fill = Math.max(0, Math.min(1, 1 - d / start));
     }
@@ -174,7 +189,7 @@ export class Panel {
     const point = points[this.ctrl.history.cursor];
     const extraStep = Boolean(point && point.entry && point.entry.kind === "extra");
     node.dataset.kind = verdict === "optimal move" ? "good" : verdict && !extraStep ? "bad" : "";
-    if (verdict) node.append(nowrap(` · ${verdict}`, "verdict"));
+    if (verdict) node.append(" ", nowrap(`· ${verdict}`, "verdict"));
     const meter = document.querySelector(".meter > span");
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
   }

@@ -16,6 +16,13 @@ export function positionLink(game, board, options, { absolute = false, page = "p
   return absolute ? window.location.origin + path : path;
 }
 
+/** The solver lab on `board`: its algorithms raced side by side, its state space drawn. */
+export function labLink(game, board, options) {
+  const params = new URLSearchParams({ game, board });
+  for (const [k, v] of Object.entries(options)) if (v !== null && v !== undefined) params.set(k, v);
+  return `/lab?${params.toString()}`;
+}
+
 /** True when the page was opened as a ranked puzzle (the daily, a level's own link). */
 export function rankedLink(config) {
   return Boolean((config.generated && config.generated.daily) || config.level_link || config.ladder === "play");

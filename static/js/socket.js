@@ -20,8 +20,8 @@ const SHUTTING_DOWN = "server is shutting down"; // the server's CLOSING_MESSAGE
 
 export class SolverLink {
   /**
-   * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable and
-   *   onError, each called with (reply, request); onConnection(connected, refusal),
+   * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable,
+   *   onLabProgress, onLabResult and onError, each called with (reply, request); onConnection(connected, refusal),
    *   where refusal is "<the server's reason>; trying again in N s" while refused
    */
   constructor(handlers) {
@@ -50,6 +50,8 @@ export class SolverLink {
     this.socket.on("solution", (reply) => this.receive("solution", reply));
     this.socket.on("unsolvable", (reply) => this.receive("unsolvable", reply));
     this.socket.on("error", (reply) => this.receive("error", reply));
+    this.socket.on("lab_progress", (reply) => this.receive("lab_progress", reply));
+    this.socket.on("lab_result", (reply) => this.receive("lab_result", reply));
   }
 
   /** Count down to the next try, a little randomised so refused players do not return at once. */
@@ -81,7 +83,10 @@ export class SolverLink {
 
   /** Stop the current job; its answer will never be shown. */
   cancel() {
-    if (this.current) this.socket.emit("cancel", { id: this.current.id });
+    if (this.current) {
+      const event = this.current.event === "lab_run" ? "lab_cancel" : "cancel";
+      this.socket.emit(event, { id: this.current.id });
+    }
     this.current = null;
     this.pending = null;
   }
@@ -95,6 +100,9 @@ export class SolverLink {
     this.socket.emit(request.event, { ...request.payload, id: request.id });
   }
 
+  /** A job that answers in several parts (a lab run) is over: nothing more will come. */
+  finish(id) { if (this.isCurrent(id)) this.current = null; }
+
   isCurrent(id) { return this.current !== null && this.current.id === id; }
 
   receive(event, reply) {
@@ -102,8 +110,9 @@ export class SolverLink {
     const request = this.sent.get(reply.id) || null;
     const current = this.isCurrent(reply.id);
     if (event === "analysis") {
-      if (request) this.handlers.onAnalysis?.(reply, request);
+      // done before the handler redraws, so a final answer is never drawn as still coming
       if (current && reply.final !== false) this.current = null; // an interim hint: more to come
+      if (request) this.handlers.onAnalysis?.(reply, request);
       return;
     }
     if (event === "error" && reply.event === "restart") { // the server is stopping
@@ -123,6 +132,9 @@ export class SolverLink {
     }
     if (!current) return; // a superseded or cancelled job
     if (event === "progress") this.handlers.onProgress?.(reply, request);
+    // a lab run: each algorithm's figures, then its result (the page knows when all are in)
+    if (event === "lab_progress") this.handlers.onLabProgress?.(reply, request);
+    if (event === "lab_result") this.handlers.onLabResult?.(reply, request);
     if (event === "solution") { this.current = null; this.handlers.onSolution?.(reply, request); }
     if (event === "unsolvable") { this.current = null; this.handlers.onUnsolvable?.(reply, request); }
   }

@@ -9,6 +9,10 @@ names a ``DATABASE_URL``.
 from __future__ import annotations
 
 import tempfile
+import threading
+from contextlib import contextmanager
+
+from werkzeug.serving import make_server
 
 from webapp import create_app
 
@@ -22,3 +26,15 @@ def make_app(**config):
         folder = tempfile.mkdtemp(prefix="arcade-test-db-")
         settings["DATABASE_URL"] = f"sqlite:///{folder}/arcade.sqlite3"
     return create_app(**settings)
+
+
+@contextmanager
+def serving(app):
+    """``app`` on a free loopback port (websockets work) for the block; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()

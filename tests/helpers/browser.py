@@ -4,6 +4,7 @@ Expected boards and distances always come from the solver itself (``solver.engin
 never from numbers typed into a test.
 """
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlencode
@@ -19,6 +20,45 @@ ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 #: a test expects the network it sees); the tests of motion and offline play opt in
 CONTEXT = {"reduced_motion": "reduce", "service_workers": "block"}
 DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
+
+
+class Frames:
+    """Every Socket.IO event the page received, in order (``events``: [(name, payload)])."""
+
+    def __init__(self, page):
+        self.events = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self.receive))
+
+    def receive(self, frame):
+        text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+        match = re.match(r"^\d+(\[.*\])$", text, re.S)
+        if not match:
+            return
+        event, *rest = json.loads(match.group(1))
+        if rest and isinstance(rest[0], dict):
+            self.events.append((event, rest[0]))
+
+    def of(self, name):
+        """The payloads of every ``name`` event, in order."""
+        return [payload for event, payload in self.events if event == name]
+
+    @property
+    def analyses(self):
+        return self.of("analysis")
+
+    def bounds(self, board):
+        """(lowest upper bound, highest lower bound) the server sent for ``board``."""
+        uppers, lowers = [], [0]
+        for a in self.analyses:
+            if a["board"] == board and a["distance"] is not None:
+                uppers.append(a["distance"])
+                lowers.append(a["distance"] if a["optimal"] else a.get("lower_bound") or 0)
+            for o in a.get("moves_rated") or []:
+                if o["board"] == board and o["distance"] is not None:
+                    uppers.append(o["distance"])
+                    if o["optimal"]:
+                        lowers.append(o["distance"])
+        return (min(uppers) if uppers else None), max(lowers)
 
 
 class GamePage:
@@ -115,6 +155,15 @@ def pour(view, move, after):
     view.page.locator(f'[data-jug="{move["from"]}"]').click()
     view.page.locator(f'[data-jug="{move["to"]}"]').click()
     view.wait_state(after)
+
+
+def slide_to(view, after, wait=True):
+    """Play the N-puzzle slide that reaches ``after`` (the tile now where the gap was)
+    by clicking its tile, and (``wait``) wait for it."""
+    gap = view.state().split().index("0")
+    view.page.locator(f'[data-tile="{after.split()[gap]}"]').click()
+    if wait:
+        view.wait_state(after)
 
 
 def engine_distance(game, board, **options):

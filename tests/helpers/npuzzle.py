@@ -46,6 +46,15 @@ def reference_distances():
     return distance
 
 
+def neighbour(text, change):
+    """An 8-puzzle board (text) one slide from ``text`` whose reference distance is its
+    own plus ``change`` (-1: one closer, +1: one farther; a slide changes it by one)."""
+    distance = reference_distances()
+    here = tiles_of(text)
+    found = next(b for b in slides(here) if distance[b] == distance[here] + change)
+    return " ".join(map(str, found))
+
+
 def scramble(n, k, rng):
     """The goal after ``k`` random slides (never straight back)."""
     state, previous = goal(n), None

@@ -24,3 +24,19 @@ test("an unproven solution gives bounds, not proven distances", () => {
   known.learnSolution({ moves: ["m"], states: ["a", "b"], optimal: false });
   assert.equal(known.get("a").optimal, false);
 });
+
+test("a search that gave up is remembered with its lower bound, the longest budget kept", () => {
+  const analyses = new Analyses();
+  analyses.learnGaveUp("big", { gave_up: true, message: "Too big (5 s)", budget_seconds: 5, lower_bound: 3 });
+  analyses.learnGaveUp("big", { gave_up: true, message: "Too big (60 s)", budget_seconds: 60 });
+  assert.equal(analyses.tooBig("big").message, "Too big (60 s)");
+  assert.equal(analyses.tooBig("small"), null);
+  assert.deepEqual(analyses.factsFor("big"), { upper: null, lower: 3, unsolvable: false });
+});
+
+test("an unproven solution's lower bound bounds every board along it", () => {
+  const analyses = new Analyses();
+  analyses.learnSolution({ moves: ["a", "b", "c"], states: ["s0", "s1", "s2", "s3"], optimal: false, lower_bound: 2 });
+  assert.deepEqual(["s0", "s1", "s2"].map((b) => analyses.factsFor(b).lower), [2, 1, 0]);
+  assert.equal(analyses.factsFor("s0").upper, 3);
+});

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { accuracyOf, factsOf, mergeFacts, propagate, unknownFacts } from "../../static/js/coach/bounds.js";
+import { accuracyOf, factsOf, mergeFacts, propagate, unknownFacts, verdictByBounds } from "../../static/js/coach/bounds.js";
 
 const bound = (upper, lower = 0) => ({ upper, lower, unsolvable: false });
 const exactly = (d) => bound(d, d);
@@ -89,4 +89,14 @@ test("a proof below the generator's walk length wins: optimal 58, not 'optimal â
   assert.deepEqual([out[0].upper, out[0].exact], [58, true]);
   assert.deepEqual(accuracyOf({ upper: out[0].upper, lower: out[0].lower, exact: out[0].exact }, 60),
                    { percent: 97, proven: true });
+});
+
+test("bounds judge a move only when they prove its verdict", () => {
+  // here between 52 and 68: a move to at most 51 is one nearer, one to at least 69 is farther
+  assert.equal(verdictByBounds(bound(68, 52), bound(51)), "best");
+  assert.equal(verdictByBounds(bound(68, 52), bound(null, 69)), "worse");
+  // overlapping bounds prove nothing
+  assert.equal(verdictByBounds(bound(68, 52), bound(67, 50)), null);
+  assert.equal(verdictByBounds(bound(68, 0), bound(3)), null);
+  assert.equal(verdictByBounds(bound(null, 5), bound(null, 9)), null);
 });

@@ -271,3 +271,24 @@ test("a saved line of the same puzzle comes back with its cursor; another puzzle
   assert.equal(other.ctrl.board, "1 2 3 4 5 6 7 0 8");
   assert.deepEqual(other.ctrl.counts(), [0, 0]);
 });
+
+test("solve's progress shows the proven bounds, not the search's depth", () => {
+  const { ctrl } = controller("1 2 3 4 5 6 0 7 8");
+  ctrl.solve();
+  for (const best of [141, 141, 130, 121]) ctrl.gotProgress({ nodes: 1000, depth: 300, elapsed: 1, best, lower_bound: 79 });
+  assert.match(ctrl.progressText, /best 141→130→121 moves, at least 79 · 1,000 positions/);
+  assert.doesNotMatch(ctrl.progressText, /depth/);
+});
+
+test("a solve that ran out of budget stops with its words and remembers the board", () => {
+  const { ctrl, sent } = controller("1 2 3 4 5 6 0 7 8");
+  ctrl.solve();
+  const reply = { event: "solve", gave_up: true, message: "Too big to solve within the 3 s budget.", budget_seconds: 3 };
+  ctrl.gotError(reply, { board: ctrl.board });
+  assert.equal(ctrl.notice, reply.message);
+  assert.equal(ctrl.progressText, "search stopped after 3 s");
+  const asked = sent.length;
+  ctrl.hint(); // the same budget would only give up again: no request
+  assert.equal(sent.length, asked);
+  assert.match(ctrl.notice, /^No hint\. Too big/);
+});

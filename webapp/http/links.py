@@ -27,6 +27,7 @@ from ..levels.facts import (
     level_min,
     level_ref,
 )
+from ..players.runs import offered as runs_offered
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -41,7 +42,10 @@ def play_url(game: str, board: str | None = None, **options: Any) -> str:
 
 def lobby_games() -> list[dict]:
     """One card per game for the lobby: its declaration plus the link to play it."""
-    return [{**game.describe(), "url": play_url(name)} for name, game in catalogue.games().items()]
+    return [
+        {**game.describe(), "url": play_url(name), "runs": runs_offered(game)}
+        for name, game in catalogue.games().items()
+    ]
 
 
 def lobby_packs() -> dict[str, list[dict]]:

@@ -25,6 +25,7 @@ from solver.core.game import Game
 from ..edge import error_page
 from ..jobs.model import TaskRefused
 from ..players.attempts import open_for_page
+from ..players.runs import offered as runs_offered
 from ..players.sessions import set_player_cookie
 from .links import lobby_games, lobby_packs, play_config
 
@@ -72,6 +73,26 @@ def player():
 @pages.get("/play/<game>")
 def play(game: str):
     return _game_page("play.html", game, ranked=True)
+
+
+@pages.get("/streak/<game>")
+def streak(game: str):
+    return _run_page(game, "streak")
+
+
+@pages.get("/storm/<game>")
+def storm(game: str):
+    return _run_page(game, "storm")
+
+
+def _run_page(name: str, mode: str):
+    """A streak or a storm: the page starts or resumes the run through the players' API,
+    which judges every move; nothing here opens or scores anything."""
+    game = _game_or_404(name)
+    if not runs_offered(game):
+        abort(404)
+    config = {"game": game.name, "mode": mode, "game_info": game.describe()}
+    return render_template("run.html", game=game.name, mode=mode, config=config)
 
 
 @pages.get("/editor")

@@ -29,8 +29,9 @@ import threading
 import time
 
 from ..config import from_environment
-from .model import JobRequest, Limits
+from .model import CLOSING_MESSAGE, JobRequest, Limits
 from .process import perform
+from .replies import job_error
 
 QUEUE = "arcade"
 REPLY_KEY = "arcade:replies:{lane}"
@@ -46,6 +47,12 @@ BEAT_SECONDS = 2
 CHECK_EVERY = 0.05
 
 _clients: dict = {}
+
+#: set when this worker is asked to stop (Ctrl-C of the cluster, a deploy): the running
+#: search ends at its next cancel check and its player hears ``error``
+#: (:data:`~webapp.jobs.model.CLOSING_MESSAGE`), rather than the worker finishing a
+#: minute-long search, or being killed by supervisord mid-search without a word
+STOPPING = threading.Event()
 
 
 def redis_client(url: str | None = None):
@@ -72,15 +79,20 @@ def redis_client(url: str | None = None):
 
 class RedisCancel:
     """``is_set()`` is True once the web process cancelled the job (polled at most every
-    CHECK_EVERY seconds, so the search loop pays almost nothing for it)."""
+    CHECK_EVERY seconds, so the search loop pays almost nothing for it), or once this
+    worker is stopping (:data:`STOPPING`; then :attr:`worker_stopping` is True too)."""
 
     def __init__(self, redis, job: str):
         self._redis, self._key = redis, CANCEL_KEY.format(job=job)
         self._checked = 0.0
         self._stopped = False
+        self.worker_stopping = False
 
     def is_set(self) -> bool:
         if self._stopped:
+            return True
+        if STOPPING.is_set():
+            self.worker_stopping = True
             return True
         now = time.monotonic()
         if now - self._checked >= CHECK_EVERY:
@@ -114,14 +126,14 @@ def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> 
         redis.rpush(replies, json.dumps(message))
         redis.expire(replies, KEY_SECONDS)
 
+    def send(event: str, payload) -> None:
+        reply({"job": job, "event": event, "payload": payload})
+
     try:
-        perform(
-            kind,
-            JobRequest(**request),
-            Limits(**limits),
-            cancel,
-            lambda event, payload: reply({"job": job, "event": event, "payload": payload}),
-        )
+        asked = JobRequest(**request)
+        perform(kind, asked, Limits(**limits), cancel, send)
+        if cancel.worker_stopping:  # the search saw the stop and answered nothing
+            send("error", job_error(CLOSING_MESSAGE, kind, asked))
     finally:
         reply({"job": job, "done": True})
         stop.set()

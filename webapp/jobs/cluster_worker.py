@@ -7,7 +7,9 @@ every game's tables (unless ``ARCADE_PREBUILD_TABLES`` is off) and waits for
 Redis to answer: started together by supervisord (deploy/supervisord.conf), Redis may come up a
 moment later. While it lives it refreshes its alive key every second (a thread of
 its own), so the web processes count only live workers, and registers again with
-RQ after a Redis restart. Only RQ workers import
+RQ after a Redis restart. Asked to stop (supervisord's SIGTERM), it ends its
+running search at once and tells its player the server is stopping, instead of
+finishing a minute-long search or being killed mid-way. Only RQ workers import
 this module (it needs the cluster extra).
 """
 
@@ -21,7 +23,7 @@ import redis
 from rq import SimpleWorker
 
 from ..config import from_environment
-from .cluster_job import ALIVE_KEY, ALIVE_SECONDS
+from .cluster_job import ALIVE_KEY, ALIVE_SECONDS, STOPPING
 from .process import limit_memory, warm_process
 
 
@@ -39,6 +41,13 @@ class ArcadeWorker(SimpleWorker):
         alive = threading.Thread(target=self._stay_alive, name="alive", daemon=True)
         alive.start()
         return super().work(*args, **kwargs)
+
+    def request_stop(self, signum, frame):
+        """RQ's warm shutdown waits for the running job; a search may run a minute, so
+        it is told to stop (:data:`~webapp.jobs.cluster_job.STOPPING`) and its player
+        hears that the server is stopping."""
+        STOPPING.set()
+        super().request_stop(signum, frame)
 
     def _stay_alive(self) -> None:
         """Refresh the alive key every second; after a Redis restart (which forgets RQ's

@@ -42,6 +42,7 @@ from .model import (
     ANALYSE,
     BUSY_MESSAGE,
     CLOSING_MESSAGE,
+    LAB,
     LONG,
     PAGE,
     QUICK,
@@ -299,6 +300,8 @@ class JobCore:
     def _first_lane(self, kind: str, request: JobRequest) -> tuple[Lane, Limits]:
         """Where a new request starts: a try in the quick lane, unless it is known long."""
         limits = self.limits[kind]
+        if kind == LAB:  # a race of whole searches: never a quick try
+            return self.lanes[LONG], limits
         trial = self.quick_seconds
         quick = trial is not None and trial < limits.seconds
         if kind == ANALYSE:
@@ -346,7 +349,7 @@ class JobCore:
 
     def _on_event(self, job: Job, event: str, payload: Payload) -> None:
         note: _Note = job.note
-        outcome = settle(job.kind, job.limits.quick, event, payload, note.chain)
+        outcome = settle(job.kind, job.limits.quick, event, payload, note.chain, job.limits.seconds)
         for name, body in outcome.emit:
             self._deliver(note, name, body)
         if outcome.escalate:

@@ -9,7 +9,8 @@ those outcomes become the events a player sees, or a move to the long lane:
   and a final hint as unproven as the interim one already sent all *escalate*:
   the core queues the same request in the long lane with the full budget;
 * in the long lane the same outcomes are final: running out of budget is an
-  ``error`` that says so;
+  ``error`` that says so in words (too big to solve within the budget, how much was
+  searched, what is known: :func:`webapp.jobs.replies.gave_up_error`);
 * an analysis that moves on does not repeat its interim hint: the long lane's
   own first hint is dropped when the quick try sent one.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .model import ANALYSE, GAVE_UP, SOLVE, Payload
-from .replies import error_payload
+from .replies import gave_up_error
 
 
 @dataclass
@@ -37,10 +38,18 @@ class Chain:
     interim_sent: bool = False
 
 
-def settle(kind: str, quick: bool, event: str, payload: Payload, chain: Chain) -> Outcome:
-    """The player's events for ``event`` of a ``kind`` job (``quick``: a try)."""
+def settle(
+    kind: str,
+    quick: bool,
+    event: str,
+    payload: Payload,
+    chain: Chain,
+    seconds: float | None = None,
+) -> Outcome:
+    """The player's events for ``event`` of a ``kind`` job (``quick``: a try; ``seconds``:
+    its budget, which a search that gave up names)."""
     if kind == ANALYSE and event == "analysis":
-        return _analysis(payload, quick, chain)
+        return _analysis(payload, quick, chain, seconds)
     if kind == SOLVE and quick and event == "progress":
         return Outcome()  # a try is over in a moment; the long search reports its own
     if kind == SOLVE and event == GAVE_UP:
@@ -50,7 +59,7 @@ def settle(kind: str, quick: bool, event: str, payload: Payload, chain: Chain) -
     return Outcome([(event, payload)])
 
 
-def _analysis(payload: Payload, quick: bool, chain: Chain) -> Outcome:
+def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None) -> Outcome:
     tagged = dict(payload)
     if not payload["final"]:
         if chain.interim_sent:
@@ -63,8 +72,15 @@ def _analysis(payload: Payload, quick: bool, chain: Chain) -> Outcome:
     if gave_up:
         if quick and payload["solvable"] is None:
             return Outcome(escalate=True)
-        message = payload["message"] or "gave up before finding the distance"
-        return Outcome([("error", error_payload(message, ANALYSE, payload["id"], payload["game"]))])
+        error = gave_up_error(
+            ANALYSE,
+            payload["id"],
+            payload["game"],
+            seconds,
+            payload.get("nodes"),
+            payload.get("lower_bound"),
+        )
+        return Outcome([("error", error)])
     if quick and not payload["moves_rated_complete"]:
         # the distance is proven, rating every move needs more time: what is known goes
         # out as an interim answer, and the long lane finishes it

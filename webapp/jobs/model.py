@@ -16,21 +16,25 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..protocol import RequestId
+from ..protocol import LAB_RUN, RequestId
 
 
 class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
     tasks: a generated level, the editor's solvability check and a state space's
-    graph; and the replay of a submitted line (:mod:`webapp.players.api`)."""
+    graph; the replay of a submitted line (:mod:`webapp.players.api`); one judged
+    move of a streak or a storm (:mod:`webapp.players.judged`); and the lab's run of
+    several algorithms side by side, in the long lane."""
 
     ANALYSE = "analyse"
     SOLVE = "solve"
+    LAB = LAB_RUN
     GENERATE = "generate"
     CHECK = "check"
     GRAPH = "graph"
     REPLAY = "replay"
+    JUDGE = "judge"
 
 
 class LaneName(StrEnum):
@@ -47,8 +51,9 @@ class LaneName(StrEnum):
 
 #: the members by their short names, as the job modules use them
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
-GRAPH = Kind.GRAPH
+GRAPH, LAB = Kind.GRAPH, Kind.LAB
 REPLAY = Kind.REPLAY
+JUDGE = Kind.JUDGE
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE
 REPLAY_LANE = LaneName.REPLAY
 
@@ -72,18 +77,20 @@ Payload = Mapping[str, Any]
 
 @dataclass(frozen=True)
 class JobRequest:
-    """A checked ``analyse``/``solve`` request (:mod:`webapp.live.validation` makes it)."""
+    """A checked ``analyse``/``solve``/``lab_run`` request (:mod:`webapp.live.validation`
+    makes it); ``algorithms`` are a lab run's."""
 
     game: str
     board: str
     id: RequestId = None
     options: dict = field(default_factory=dict)
+    algorithms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options} or
-    ``replay`` {board, options, states, shortest}."""
+    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options},
+    ``replay`` {board, options, states, shortest} or ``judge`` {options, before, after}."""
 
     game: str
     args: dict = field(default_factory=dict)

@@ -27,9 +27,11 @@ import time
 
 from solver.catalogue import warm_tables
 
+from .lab import run_lab
 from .model import (
     ANALYSE,
     INTERNAL_MESSAGE,
+    LAB,
     MEMORY_MESSAGE,
     Limits,
     Payload,
@@ -63,6 +65,9 @@ def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):
             send(event, payload)
+        return
+    if kind == LAB:
+        run_lab(request, cancel, limits, send)
         return
     last = [0.0]
 

@@ -42,6 +42,45 @@ def error_payload(
     return payload
 
 
+def about(count: int) -> str:
+    """A count as a person says it: exact below a thousand, else two significant digits
+    ("about 200,000"), since the last digits of a search's count mean nothing."""
+    if count < 1000:
+        return f"{count:,}"
+    digits = len(str(count)) - 2
+    return f"about {round(count, -digits):,}"
+
+
+def gave_up_error(
+    kind: str,
+    job_id: RequestId,
+    game: str,
+    seconds: float | None,
+    nodes: int | None,
+    lower_bound: int | None,
+) -> ErrorEvent:
+    """The ``error`` answering a search that ran out of its budget, in words: the board is
+    too big to solve within ``seconds``, how much was searched, and what is known (a
+    proven ``lower_bound``); the figures ride along for the page."""
+    # whole seconds (a sub-second budget, as tests give, to a tenth)
+    shown = (round(seconds) if seconds >= 1 else round(seconds, 1)) if seconds else None
+    within = f"within the {shown:g} s budget" if shown else "within the budget"
+    words = [f"Too big to solve {within}"]
+    if nodes:
+        words.append(f": no solution among {about(nodes)} positions searched")
+    if lower_bound:
+        words.append(f"; it takes at least {lower_bound} move{'' if lower_bound == 1 else 's'}")
+    payload = error_payload("".join(words) + ".", kind, job_id, game)
+    payload["gave_up"] = True
+    if shown:
+        payload["budget_seconds"] = shown
+    if nodes is not None:
+        payload["nodes"] = nodes
+    if lower_bound is not None:
+        payload["lower_bound"] = lower_bound
+    return payload
+
+
 def job_error(message: str, kind: str, request: Request) -> ErrorEvent:
     """The ``error`` payload answering a job: its kind, id and game echoed."""
     return error_payload(message, kind, request.id, request.game)
@@ -114,5 +153,6 @@ def solve_reply(
         }
         return "unsolvable", unsolvable
     if status == BUDGET:
-        return GAVE_UP, job_error(report["message"], SOLVE, request)
+        nodes, bound = report["stats"]["nodes"], report["lower_bound"]
+        return GAVE_UP, gave_up_error(SOLVE, request.id, request.game, seconds, nodes, bound)
     return "error", job_error(f"search stopped: {status}", SOLVE, request)

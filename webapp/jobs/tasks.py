@@ -1,5 +1,5 @@
 """Work that HTTP requests need: a generated level, the editor's check, a state space's
-graph, a line's replay.
+graph, a line's replay, a judged move.
 
 They used to run in the request thread, where a few of them at once stalled
 every socket of the web process. Now a page asks the job core
@@ -17,6 +17,7 @@ from typing import Any
 
 from solver import catalogue
 from solver.core.errors import BoardError
+from solver.core.judge import NotProven, judge_move
 from solver.core.replay import ReplayTooSlow, replay_line
 from solver.core.results import Budget
 from solver.core.space import SpaceTooLarge, state_space
@@ -26,6 +27,7 @@ from .model import (
     CHECK,
     GENERATE,
     GRAPH,
+    JUDGE,
     REPLAY,
     TASK_SLOW_MESSAGE,
     Payload,
@@ -56,7 +58,7 @@ def page_search(
 ) -> tuple[str, dict]:
     """``("done", result)``, ``("refused", {message})`` for a bad request, ``("too
     large", {message})`` for a state space over its limit, or ``("error", {message})``
-    for a replay over its budget."""
+    for a replay or a judged move over its budget."""
     game = catalogue.get(request.game)
     args = request.args
     try:
@@ -66,6 +68,10 @@ def page_search(
                 domain, args["board"], args["states"], args["shortest"], seconds, cancel
             )
             return "done", {"states": list(replay.states), "length": replay.length}
+        if kind == JUDGE:
+            domain = game.make_domain(**game.check_options(args["options"]))
+            budget = Budget(None, seconds)
+            return "done", judge_move(domain, args["before"], args["after"], budget, cancel)
         if kind == GENERATE:
             return "done", game.generate(args["params"], args["seed"], args["daily"])
         if kind == CHECK:
@@ -89,6 +95,6 @@ def page_search(
         return "too large", {"message": str(err)}
     except BoardError as err:
         return "refused", {"message": str(err)}
-    except ReplayTooSlow as err:
+    except (ReplayTooSlow, NotProven) as err:
         return "error", {"message": str(err)}
     raise ValueError(f"unknown page task {kind!r}")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from flask import current_app, request
 from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not in the stubs
@@ -21,14 +23,21 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
-from ..jobs.model import ANALYSE, SOLVE
+from ..jobs.model import ANALYSE, LAB, SOLVE, JobRequest
 from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
 from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
+from ..protocol import LAB_CANCEL, LAB_RUN
 from ..puzzle_request import BadRequest
 from .admission import Admission
-from .validation import one_payload, parse_cancel, parse_job_request, request_id
+from .validation import (
+    one_payload,
+    parse_cancel,
+    parse_job_request,
+    parse_lab_request,
+    request_id,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +66,8 @@ REFUSED_CLOSE_SECONDS = 1.0
 def register_events(
     socketio: SocketIO, jobs: JobCore, limiter: RateLimiter, admission: Admission
 ) -> None:
-    """Attach the protocol's handlers (connect, analyse, solve, cancel, disconnect) to
+    """Attach the protocol's handlers (connect, analyse, solve, cancel, the lab's run and
+    cancel, disconnect) to
     ``socketio``; ``admission`` decides who may connect."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
@@ -70,13 +80,15 @@ def register_events(
         reply_error(RATE_MESSAGE, event, payload)
         return False
 
-    def submit(kind: str, args: tuple[object, ...]) -> None:
+    def submit(
+        kind: str, args: tuple[object, ...], parse: Callable[[Any], JobRequest] = parse_job_request
+    ) -> None:
         payload = args[0] if args else None
         if not admitted(kind, payload):
             return
         log_id = _log_id()
         try:
-            job = parse_job_request(one_payload(kind, args))
+            job = parse(one_payload(kind, args))
         except BadRequest as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(str(err), kind, payload)
@@ -125,17 +137,28 @@ def register_events(
     def on_solve(*args: object) -> None:
         submit(SOLVE, args)
 
-    @socketio.on("cancel")
-    def on_cancel(*args: object) -> None:
+    @socketio.on(LAB_RUN)
+    def on_lab_run(*args: object) -> None:
+        submit(LAB, args, parse_lab_request)
+
+    def cancel(event: str, args: tuple[object, ...]) -> None:
         payload = args[0] if args else None
-        if not admitted("cancel", payload):
+        if not admitted(event, payload):
             return
         try:
-            job_id = parse_cancel(one_payload("cancel", args))
+            job_id = parse_cancel(one_payload(event, args))
         except BadRequest as err:
-            reply_error(str(err), "cancel", payload)
+            reply_error(str(err), event, payload)
             return
         jobs.cancel(_sid(), job_id)
+
+    @socketio.on("cancel")
+    def on_cancel(*args: object) -> None:
+        cancel("cancel", args)
+
+    @socketio.on(LAB_CANCEL)
+    def on_lab_cancel(*args: object) -> None:
+        cancel(LAB_CANCEL, args)
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
+from solver.core.errors import BoardError
+from solver.race import check_algorithms
+
 from ..jobs.model import JobRequest
 from ..protocol import RequestId
 from ..puzzle_request import BadRequest, PuzzleRequest
@@ -58,6 +61,26 @@ def parse_job_request(payload: Any) -> JobRequest:
     job_id = _check_id(payload)
     asked = PuzzleRequest.from_fields(payload, reserved=("id",))
     return JobRequest(game=asked.game, board=asked.board, id=job_id, options=asked.options)
+
+
+def parse_lab_request(payload: Any) -> JobRequest:
+    """Check a ``lab_run`` payload ``{game, board, algorithms, id?, ...options}``: the
+    board as for ``solve``, and 2-4 distinct algorithms that can all search the game."""
+    if not isinstance(payload, dict):
+        raise BadRequest("payload must be an object like {game, board, algorithms}")
+    job_id = _check_id(payload)
+    asked = PuzzleRequest.from_fields(payload, reserved=("id", "algorithms"))
+    try:
+        algorithms = check_algorithms(asked.game, payload.get("algorithms"), **asked.options)
+    except BoardError as err:
+        raise BadRequest(str(err)) from None
+    return JobRequest(
+        game=asked.game,
+        board=asked.board,
+        id=job_id,
+        options=asked.options,
+        algorithms=tuple(algorithms),
+    )
 
 
 def parse_cancel(payload: Any) -> RequestId | None:

@@ -22,6 +22,7 @@ from ..storage.names import load_confusables
 from ..storage.shared import shared_secret, stored_daily
 from . import (  # noqa: F401 - each registers its routes on the blueprint
     profile_routes,
+    run_routes,
     session_routes,
 )
 from .api import players
@@ -45,7 +46,7 @@ class PlayersState:
         #: each leaderboard's shared part, kept a second (a crowd reading it costs one read)
         self.boards = BoardViews()
         #: help asked by the players' sockets, recorded on their ranked attempts
-        self.helps = HelpLedger(lambda: self.db, self._spawn)
+        self.helps = HelpLedger(lambda: self.db, self._spawn, clock)
         self._db: Database | None = None
         self._lock = threading.Lock()
 

@@ -46,6 +46,7 @@ from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
+from .runs import bests as run_bests
 from .sessions import cookie_player, session_cookie, set_player_cookie
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,9 @@ def _guard():
     if not same_site(request.headers.get("Origin"), request.host_url, config["ALLOWED_ORIGINS"]):
         raise BadRequest("writes are accepted from this site's pages only", 403)
     keys = {f"address:{request.remote_addr}": config["WRITES_PER_ADDRESS"]}
-    if g.player_token:
+    if g.player_token and request.endpoint == "players.run_move":  # a storm is quick moves
+        keys[f"moves:{g.player_token}"] = config["RUN_MOVES_PER_PLAYER"]
+    elif g.player_token:
         keys[f"player:{g.player_token}"] = config["WRITES_PER_PLAYER"]
     wait = _state().limits.retry_after(keys)
     if wait is not None:
@@ -153,10 +156,11 @@ def whoami():
     with _state().db.session() as session:
         player = _player(session, create=False)
         if player is None:
-            return jsonify(name=None, known=False, imported=False, ratings={})
+            return jsonify(name=None, known=False, imported=False, ratings={}, streak={}, storm={})
         known = {"name": player.name, "known": True, "imported": player.imported is not None}
         player_id = player.id
-    return jsonify(**known, ratings=ratings(_state().db, player_id))
+    db = _state().db
+    return jsonify(**known, ratings=ratings(db, player_id), **run_bests(db, player_id, _today()))
 
 
 @players.post("/player")

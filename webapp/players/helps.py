@@ -2,12 +2,14 @@
 
 The rule (see :mod:`webapp.players.attempts`): an ``analyse`` or ``solve`` from the
 player's socket whose game and full options are those of one of the player's open
-attempts marks that attempt assisted, whatever the board. The socket handlers
+attempts marks that attempt assisted, whatever the board; the same for a streak or
+storm still running (:mod:`webapp.players.runs`). The socket handlers
 (:mod:`webapp.live.events`) hand every such request to :meth:`HelpLedger.route`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import threading
 from collections.abc import Callable
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from sqlalchemy import select, update
 
 from ..storage import Database
-from ..storage.models import Attempt, Player
+from ..storage.models import Attempt, Player, Run
 from .attempts import request_family
 
 log = logging.getLogger(__name__)
@@ -37,9 +39,15 @@ class HelpLedger:
     written, so a submission sent right after a question is judged with it.
     """
 
-    def __init__(self, db: Callable[[], Database], spawn: Callable[..., object]):
+    def __init__(
+        self,
+        db: Callable[[], Database],
+        spawn: Callable[..., object],
+        clock: Callable[[], dt.datetime] | None = None,
+    ):
         self._db = db
         self._spawn = spawn
+        self._now = clock or (lambda: dt.datetime.now(dt.UTC).replace(tzinfo=None))
         self._lock = threading.Lock()
         self._tokens: dict[str, str] = {}  # sid -> the player token of its handshake
         # sid -> requests (submit, refuse) waiting behind a mark being written
@@ -73,42 +81,60 @@ class HelpLedger:
                 queue.append((submit, refuse))
                 return
         key = request_family(game, options) if token else None
-        ids = self._open_unassisted(token, key) if token and key else []
-        if not ids:
+        ids, runs = self._open_unassisted(token, key) if token and key else ([], [])
+        if not ids and not runs:
             submit()
             return
         assert token is not None
         with self._lock:
             self._queued[sid] = [(submit, refuse)]
             self._writing[token] = self._writing.get(token, 0) + 1
-        self._spawn(self._mark, sid, token, ids)
+        self._spawn(self._mark, sid, token, ids, runs)
 
-    def _open_unassisted(self, token: str, key: str) -> list[int]:
+    def _open_unassisted(self, token: str, key: str) -> tuple[list[int], list[int]]:
+        """The player's open, unassisted attempts and running runs of ``key``."""
         with self._db().session() as session:
-            return list(
-                session.scalars(
-                    select(Attempt.id)
-                    .join(Player, Player.id == Attempt.player_id)
-                    .where(
-                        Player.token == token,
-                        Attempt.family == key,
-                        Attempt.finished.is_(None),
-                        Attempt.assisted.is_(False),
-                    )
+            attempts = session.scalars(
+                select(Attempt.id)
+                .join(Player, Player.id == Attempt.player_id)
+                .where(
+                    Player.token == token,
+                    Attempt.family == key,
+                    Attempt.finished.is_(None),
+                    Attempt.assisted.is_(False),
                 )
             )
+            runs = session.scalars(
+                select(Run.id)
+                .join(Player, Player.id == Run.player_id)
+                .where(
+                    Player.token == token,
+                    Run.family == key,
+                    Run.ended.is_(None),
+                    Run.expires > self._now(),
+                    Run.assisted.is_(False),
+                )
+            )
+            return list(attempts), list(runs)
 
-    def _mark(self, sid: str, token: str, ids: list[int]) -> None:
+    def _mark(self, sid: str, token: str, ids: list[int], runs: list[int]) -> None:
         ok = True
         try:
             with self._db().writing() as session:
-                session.execute(
-                    update(Attempt)
-                    .where(Attempt.id.in_(ids), Attempt.finished.is_(None))
-                    .values(assisted=True)
-                )
+                if ids:
+                    session.execute(
+                        update(Attempt)
+                        .where(Attempt.id.in_(ids), Attempt.finished.is_(None))
+                        .values(assisted=True)
+                    )
+                if runs:
+                    session.execute(
+                        update(Run)
+                        .where(Run.id.in_(runs), Run.ended.is_(None))
+                        .values(assisted=True)
+                    )
         except Exception:  # the database is down: give no help that is not on record
-            log.exception("could not record help for attempts %s", ids)
+            log.exception("could not record help for attempts %s and runs %s", ids, runs)
             ok = False
         with self._lock:
             self._writing[token] -= 1

@@ -333,17 +333,28 @@ def _generate(
     """A new puzzle for the player at the length ``target`` grades to, made by the page
     lane. Few boards lie at the longest lengths (two 3x3s at 31 moves): a board the
     player already tried is asked again a move shorter, up to :data:`GENERATE_TRIES`."""
-    assert how.params is not None
     length = length_for(target, how.low, how.high)
     for _try in range(GENERATE_TRIES):
-        made = make(how.params(length), secrets.randbelow(MAX_SEED), False)
-        puzzle = generated_puzzle(game, made)
-        if puzzle is None or puzzle.shortest is None:
+        puzzle = generate_into_pool(db, game, how, length, make)
+        if puzzle is None:
             continue
-        _add(db, [_pool_row(game, puzzle, graded(puzzle.shortest, how.low, how.high))])
         if not _tried(db, player_id, puzzle.key):
             return
         length = max(how.low, length - 1)
+
+
+def generate_into_pool(
+    db: Database, game: type[Game], how: Plan, length: int, make: Generate
+) -> Puzzle | None:
+    """A new puzzle about ``length`` moves long, made by the page lane and added to the
+    pool graded by its proven length (None: its length was not proven)."""
+    assert how.params is not None
+    made = make(how.params(length), secrets.randbelow(MAX_SEED), False)
+    puzzle = generated_puzzle(game, made)
+    if puzzle is None or puzzle.shortest is None:
+        return None
+    _add(db, [_pool_row(game, puzzle, graded(puzzle.shortest, how.low, how.high))])
+    return puzzle
 
 
 def serve(

@@ -319,3 +319,47 @@ class LadderGame(Base):
 LADDER = [
     Base.metadata.tables[model.__tablename__] for model in (LadderPuzzle, PlayerRating, LadderGame)
 ]
+
+
+class Run(Base):
+    """One streak or storm a player plays: the puzzle on the board and the position
+    reached (the server's, so a reload resumes it and every web process agrees), how
+    many moves were judged (a move sent twice is judged once), the puzzles solved, the
+    storm's penalties, and how it ended (``mistake``: JSON, the streak's last move)."""
+
+    __tablename__ = "runs"
+    __table_args__ = (
+        # the player's latest run of a mode and game
+        Index("ix_runs_player", "player_id", "mode", "game", "id"),
+        # bests: of a day, and of all time
+        Index("ix_runs_best", "player_id", "mode", "game", "day", "solved"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    mode: Mapped[str] = mapped_column(String(10))  # "streak" or "storm"
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[str] = mapped_column(Text)  # JSON, sorted keys
+    #: the game and options, as a socket's help request is matched (an attempt's family)
+    family: Mapped[str] = mapped_column(String(64))
+    started: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: when the run ends unless a move comes first (a storm's time; a streak left idle)
+    expires: Mapped[dt.datetime] = mapped_column(DateTime)
+    day: Mapped[dt.date] = mapped_column(Date)  # UTC, when it started
+    #: the current puzzle: its key, start, proven length and rating when served
+    puzzle: Mapped[str] = mapped_column(String(64))
+    start: Mapped[str] = mapped_column(Text)
+    board: Mapped[str] = mapped_column(Text)  # the position reached
+    shortest: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[float] = mapped_column(Float)
+    moves: Mapped[int] = mapped_column(Integer)  # judged so far
+    solved: Mapped[int] = mapped_column(Integer)
+    penalties: Mapped[int] = mapped_column(Integer)
+    #: the player's sockets asked the solver about the run's game while it ran (no best)
+    assisted: Mapped[bool] = mapped_column(Boolean)
+    ended: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    mistake: Mapped[str | None] = mapped_column(Text)
+
+
+#: streak and storm runs (not in the players' backup yet, as the ladder's tables)
+RUNS = [Base.metadata.tables[Run.__tablename__]]

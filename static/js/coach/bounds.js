@@ -105,3 +105,17 @@ export function accuracyOf({ upper, lower, exact }, moves) {
   const low = Math.min(lower || 0, moves);
   return low > 0 ? { atLeast: Math.floor((100 * low) / moves), proven: false } : null;
 }
+
+/**
+ * A move's verdict from bounds alone, when they prove one: `here` and `after` are
+ * {upper, lower} of the position and of the position after the move. Any move
+ * takes at most one move off, so an `after` whose upper bound is below `here`'s
+ * lower bound is exactly one nearer ("best"), and one whose lower bound is above
+ * `here`'s upper bound is farther ("worse"). Null when the bounds overlap.
+ */
+export function verdictByBounds(here, after) {
+  if (!here || !after) return null;
+  if (Number.isInteger(after.upper) && here.lower > 0 && after.upper < here.lower) return "best";
+  if (Number.isInteger(here.upper) && after.lower > here.upper) return "worse";
+  return null;
+}

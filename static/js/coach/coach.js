@@ -3,6 +3,7 @@
 // controller's history and the solver's analyses, and acts only through the
 // controller (play an option, jump to a ply), so it never names a game.
 
+import { factsOf, mergeFacts } from "./bounds.js";
 import { drawGraph } from "./graph.js";
 import { lineOf } from "./line.js";
 import { drawMovesRated } from "./moves-rated.js";
@@ -26,13 +27,25 @@ export class Coach {
     if (!ctrl.initialBoard) return;
     if (ctrl.coachClosed) { this.close(); return; }
     const here = points[Math.min(ctrl.history.cursor, points.length - 1)];
+    const tooBig = ctrl.analyses.tooBig(ctrl.board);
     drawMovesRated($("options"), ctrl.analyses.get(ctrl.board),
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
                   last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
-                  ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null });
-    drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply));
+                  ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null,
+                  bounds: this.boundsOf(here), tooBig });
+    drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply),
+              tooBig && `No graph yet: no distance is known on this line (the board is too big to solve within ${tooBig.budget_seconds} s).`);
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
+  }
+
+  /** What the rated moves may be judged by: the bounds of the current point `here` and of
+   * the position after each option (its own answer and everything learned about it). */
+  boundsOf(here) {
+    const analyses = this.ctrl.analyses;
+    const at = { upper: here.distance, lower: here.optimal ? here.distance : here.lower };
+    return { key: `${at.lower}/${at.upper}`,
+             of: (option) => ({ here: at, after: mergeFacts(factsOf(option), analyses.factsFor(option.board)) }) };
   }
 
   /** Ranked play: nothing of the coach is drawn (redrawn in full once it opens). */

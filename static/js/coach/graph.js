@@ -36,12 +36,22 @@ function marker(point, x, y) {
   return svg("circle", { class: `mark${point.optimal ? "" : " bound"}`, cx: x, cy: y, r: 3.5 });
 }
 
-/** Draw `points` (from lineOf) into `box`; `cursor` is the current ply; `jump(ply)`. */
-export function drawGraph(box, points, cursor, jump) {
+/** Draw `points` (from lineOf) into `box`; `cursor` is the current ply; `jump(ply)`. A line
+ * with no distance known anywhere is no graph: with `why` (what keeps them unknown) given,
+ * the box says that instead of drawing points that mean nothing. */
+export function drawGraph(box, points, cursor, jump, why = null) {
   // redrawn only when something shown changed, so a click is never lost to a redraw
-  const key = JSON.stringify([cursor, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted, p.interim])]);
+  const key = JSON.stringify([cursor, why, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted, p.interim])]);
   if (box.coachKey === key) return;
   box.coachKey = key;
+  if (why && points.every((p) => p.distance === null && p.solvable !== false)) {
+    const note = document.createElement("p");
+    note.className = "graph-note";
+    note.dataset.testid = "graph-note";
+    note.textContent = why;
+    box.replaceChildren(note);
+    return;
+  }
   const focused = box.contains(document.activeElement);
   const known = points.map((p) => p.distance).filter((d) => d !== null);
   const top = Math.max(1, ...known);

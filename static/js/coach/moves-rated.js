@@ -3,6 +3,7 @@
 // colour (the analysis reply's `moves_rated`; the page keeps the contract's
 // data-testid "options" and "option"). Clicking (or Enter on) one plays it.
 
+import { verdictByBounds } from "./bounds.js";
 import { distanceData, distanceText } from "./line.js";
 
 /** Verdict -> [icon, word]. */
@@ -11,8 +12,12 @@ export const VERDICTS = {
   equal: ["=", "equal"],
   worse: ["✗", "worse"],
   dead: ["☠", "dead"],
-  unknown: ["?", "not rated"],
+  unknown: ["?", "unproven"],
 };
+
+/** Why unproven moves carry no verdict, said once below them. */
+const UNPROVEN_NOTE = "Unproven: only bounds (≤) are known after these moves; the search could not "
+  + "prove them within its budget, so they are not rated.";
 
 function span(className, text) {
   const node = document.createElement("span");
@@ -34,8 +39,16 @@ const JOINS = {
   changes: "changes your last move",
 };
 
-function optionButton(given, play, continues, ceiling) {
-  const option = bounded(given, ceiling);
+/** The server's verdict, else one the bounds prove (`bounds(option)`: {here, after} or null). */
+function judged(option, bounds) {
+  if (option.verdict && option.verdict !== "unknown") return option;
+  const known = bounds ? bounds(option) : null;
+  const verdict = known && verdictByBounds(known.here, known.after);
+  return verdict ? { ...option, verdict } : option;
+}
+
+function optionButton(given, play, continues, ceiling, bounds) {
+  const option = judged(bounded(given, ceiling), bounds);
   const verdict = VERDICTS[option.verdict] ? option.verdict : "unknown";
   const [icon, word] = VERDICTS[verdict];
   const button = document.createElement("button");
@@ -44,7 +57,7 @@ function optionButton(given, play, continues, ceiling) {
   button.dataset.testid = "option";
   button.dataset.move = option.move.text;
   button.dataset.distance = distanceData(option);
-  button.dataset.verdict = option.verdict;
+  button.dataset.verdict = verdict;
   button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
   // a description, not a name: the name stays the visible text (speech input users say it)
@@ -74,21 +87,28 @@ function optionButton(given, play, continues, ceiling) {
  * changes, so keyboard focus stays put between other refreshes.
  */
 export function drawMovesRated(box, analysis, { solved, evaluating, play, last = null, continues = () => null,
-                                            ceiling = null }) {
-  const key = solved ? "solved" : analysis;
+                                            ceiling = null, bounds = null, tooBig = null }) {
+  const key = solved ? "solved" : analysis || tooBig;
+  // `bounds` answers from the line's bounds, which change with it: its key says when
+  const boundsKey = bounds ? bounds.key : null;
   if (box.coachKey === key && box.coachEvaluating === evaluating && box.coachLast === last
-      && box.coachCeiling === ceiling) return;
+      && box.coachCeiling === ceiling && box.coachBounds === boundsKey) return;
   box.coachKey = key;
   box.coachEvaluating = evaluating;
   box.coachLast = last;
   box.coachCeiling = ceiling;
+  box.coachBounds = boundsKey;
   const note = (text) => box.replaceChildren(span("options-note", text));
   if (solved) { note("Solved: nothing left to rate."); return; }
   if (!analysis || !analysis.moves_rated) {
-    note(evaluating ? "rating every move…" : "moves not rated yet");
+    note(evaluating ? "rating every move…"
+      : tooBig ? `Not rated: the board is too big to solve within ${tooBig.budget_seconds} s.` : "moves not rated yet");
     return;
   }
   if (!analysis.moves_rated.length) { note("no legal move"); return; }
-  box.replaceChildren(...analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling)));
+  const judge = bounds ? bounds.of : null;
+  const buttons = analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling, judge));
+  box.replaceChildren(...buttons);
   if (analysis.final === false) box.append(span("options-note", "interim: proving the distances…"));
+  else if (buttons.some((b) => b.dataset.verdict === "unknown")) box.append(span("options-note", UNPROVEN_NOTE));
 }

@@ -1,0 +1,96 @@
+"""Frames per second of the solver lab's state graph at a classic Klotski group's size.
+
+Starts a fresh production server (as ``scripts/audit.py`` does) unless ``--url`` names
+one, opens ``/lab`` on the classic Klotski layout (25,955 positions, 94,302 moves) in
+headless Chromium, waits until the graph is drawn, then drags it around in circles
+and zooms for a few seconds, as a person exploring it would, counting the frames the
+page renders (``requestAnimationFrame`` callbacks: a slow redraw delays the next
+one). Prints one line: positions, moves, frames per second, the slowest frame.
+
+Not a test (the figure depends on the machine); ``make lab-fps`` runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from audit import served  # noqa: E402  (the audit's server, started and stopped)
+
+CLASSIC = "BAAC/BAAC/DEEF/DGHF/I..J"
+COUNTER = """() => {
+  window.__frames = [];
+  const tick = (now) => { window.__frames.push(now); window.__tick = requestAnimationFrame(tick); };
+  window.__tick = requestAnimationFrame(tick);
+}"""
+STOP = "() => { cancelAnimationFrame(window.__tick); return window.__frames; }"
+
+
+def measure(base: str, seconds: float) -> dict:
+    query = urlencode({"game": "klotski", "board": CLASSIC, "algorithms": "bfs,astar"})
+    chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chrome, args=["--headless", "--no-sandbox"]
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/lab?{query}")
+        graph = page.locator('[data-testid="state-graph"]')
+        graph.and_(page.locator('[data-drawn="true"]')).wait_for(timeout=120_000)
+        # the race over, so the server's searches share no core with the drawing
+        page.get_by_test_id("lab-status").filter(has_text="finished").wait_for(timeout=120_000)
+        graph.scroll_into_view_if_needed()
+        box = graph.bounding_box()
+        assert box is not None
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(cx, cy)
+        page.evaluate(COUNTER)
+        started = time.monotonic()
+        page.mouse.down()
+        step = 0
+        while time.monotonic() - started < seconds:
+            step += 1
+            turn = step / 12
+            page.mouse.move(cx + 120 * math.cos(turn), cy + 120 * math.sin(turn))
+            if step % 40 == 0:
+                page.mouse.up()
+                page.mouse.wheel(0, -240 if (step // 40) % 2 else 240)
+                page.mouse.down()
+        page.mouse.up()
+        frames = page.evaluate(STOP)
+        nodes, edges = graph.get_attribute("data-nodes"), graph.get_attribute("data-edges")
+        browser.close()
+    gaps = [b - a for a, b in zip(frames, frames[1:], strict=False)]
+    span = (frames[-1] - frames[0]) / 1000 if len(frames) > 1 else 0.0
+    return {
+        "positions": int(nodes or 0),
+        "moves": int(edges or 0),
+        "fps": (len(frames) - 1) / span if span else 0.0,
+        "slowest_ms": max(gaps, default=0.0),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--seconds", type=float, default=4.0, help="how long to drag")
+    args = parser.parse_args()
+    with served(args.url) as base:
+        found = measure(base, args.seconds)
+    print(
+        f"state graph: {found['positions']:,} positions, {found['moves']:,} moves:"
+        f" {found['fps']:.1f} frames per second while dragging and zooming"
+        f" (slowest frame {found['slowest_ms']:.0f} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Several algorithms searching one board side by side: the solver lab's race.
+
+Each algorithm runs :func:`~solver.engine.solve_board` with ``algorithm=`` in a
+thread of its own, so they advance together (sharing one core, as a race does)
+and each result counts its positions exactly as the CLI's ``--algorithm`` does.
+Progress comes from the searches' own monitor, already batched (a clock check
+every few hundred positions, a report about four times a second), and every
+callback runs under one lock, so a caller may write to a pipe from them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .core.errors import BoardError
+from .core.results import Budget, Cancel, Progress
+from .core.search import ALGORITHMS, unfit_algorithm
+from .engine import make_domain, solve_board
+from .payloads import SolveReport
+
+#: how many algorithms one race compares
+MIN_RACERS, MAX_RACERS = 2, 4
+
+
+def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
+    """``names`` as a list of 2-4 distinct algorithms that can all search ``puzzle``;
+    :class:`BoardError` naming the first problem otherwise (cheap: no board is read)."""
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise BoardError(f"algorithms must be a list of names from {', '.join(ALGORITHMS)}")
+    if not MIN_RACERS <= len(names) <= MAX_RACERS:
+        raise BoardError(f"choose {MIN_RACERS} to {MAX_RACERS} algorithms, not {len(names)}")
+    unknown = [name for name in names if name not in ALGORITHMS]
+    if unknown:
+        raise BoardError(
+            f"unknown algorithm {unknown[0][:40]!r}; choose from {', '.join(ALGORITHMS)}"
+        )
+    if len(set(names)) != len(names):
+        raise BoardError("each algorithm may run once")
+    domain = make_domain(puzzle, **options)
+    for name in names:
+        unfit = unfit_algorithm(domain, name)
+        if unfit:
+            raise BoardError(unfit)
+    return list(names)
+
+
+def race(
+    puzzle: str,
+    board: str,
+    algorithms: Sequence[str],
+    *,
+    progress: Callable[[str, Progress], None],
+    finished: Callable[[str, SolveReport], None],
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
+    **options: Any,
+) -> None:
+    """Run every algorithm on ``board`` at once; ``progress(name, report)`` as each
+    searches, ``finished(name, report)`` when each ends (the :func:`solve_board`
+    report). A bad board raises :class:`BoardError` before any search starts."""
+    algorithms = check_algorithms(puzzle, list(algorithms), **options)
+    make_domain(puzzle, **options).parse(board)  # a bad board: one error, not one per racer
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def run(name: str) -> None:
+        def report(found: Progress) -> None:
+            with lock:
+                progress(name, found)
+
+        try:
+            result = solve_board(
+                puzzle,
+                board,
+                budget=budget,
+                cancel=cancel,
+                progress=report,
+                algorithm=name,
+                **options,
+            )
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
+            failures.append(err)
+            return
+        with lock:
+            finished(name, result)
+
+    threads = [
+        threading.Thread(target=run, args=(name,), name=f"race-{name}", daemon=True)
+        for name in algorithms
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]

@@ -1,0 +1,149 @@
+// The state space in WebGL: sigma.js over graphology (the vendored globals `Sigma` and
+// `graphology`). Every position reachable from the board comes from
+// GET /api/graph/<game>; a worker lays it out (layout-worker.js); positions are
+// coloured by distance to solved, the start and a shortest line from it drawn large;
+// clicking a position shows its board and a link to play from there.
+//
+// The element's data-nodes and data-edges say how many positions and moves were
+// drawn (set as soon as they are known, so a browser without WebGL still says so).
+
+const COUNT = new Intl.NumberFormat("en");
+const UNSOLVABLE_COLOUR = "#8a8a8a";
+const EDGE_COLOUR = "rgba(128, 128, 128, 0.22)";
+const PATH_COLOUR = "#e4572e";
+const BIG_GRAPH = 5000; // positions: smaller dots, and the moves hidden while it moves
+
+// the distance ramp: solved, a third of the way, two thirds, farthest (RGB)
+const RAMP = [[46, 157, 107], [230, 180, 80], [228, 87, 46], [124, 58, 237]];
+
+/** Distance d of `far` as a colour (hex, as WebGL takes it): green when solved,
+ * through yellow and orange, to violet at the farthest. */
+export function distanceColour(distance, far) {
+  if (distance === null || distance === undefined) return UNSOLVABLE_COLOUR;
+  const t = (far > 0 ? distance / far : 0) * (RAMP.length - 1);
+  const k = Math.min(RAMP.length - 2, Math.floor(t));
+  const mix = RAMP[k].map((low, c) => Math.round(low + (RAMP[k + 1][c] - low) * (t - k)));
+  return `#${mix.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Node indices of a shortest line from position 0 to solved, following moves down
+ * one distance at a time (empty when the start is unsolvable). */
+export function shortestLine(nodes, edges) {
+  if (!nodes.length || nodes[0].distance === null) return [];
+  const out = new Map();
+  for (const [from, to] of edges) {
+    if (!out.has(from)) out.set(from, []);
+    out.get(from).push(to);
+  }
+  const line = [0];
+  let at = 0;
+  while (nodes[at].distance > 0) {
+    at = (out.get(at) || []).find((to) => nodes[to].distance === nodes[at].distance - 1);
+    if (at === undefined) break;
+    line.push(at);
+  }
+  return line;
+}
+
+function layOut(nodes, edges) {
+  const distances = Int32Array.from(nodes, (n) => (n.distance === null ? -1 : n.distance));
+  const pairs = Uint32Array.from(edges.flat());
+  const worker = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module" });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
+    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || "the layout failed")); };
+    worker.postMessage({ count: nodes.length, distances, edges: pairs }, [distances.buffer, pairs.buffer]);
+  });
+}
+
+function legend(element, far) {
+  const bar = document.createElement("span");
+  bar.className = "lab-legend-bar";
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => distanceColour(Math.round(t * far), far));
+  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  const low = document.createElement("span");
+  low.textContent = "solved";
+  const high = document.createElement("span");
+  high.textContent = `${far} moves away`;
+  element.replaceChildren(low, bar, high);
+}
+
+/**
+ * Fetch and draw the state graph of `config` into `element`; `say(text)` reports in
+ * words; `onPick(node)` gets {board, distance} of a clicked position. Returns the
+ * sigma renderer (null when nothing is drawn).
+ */
+export async function drawStateGraph(element, config, { say, onPick, legendElement }) {
+  const query = new URLSearchParams({ board: config.board });
+  for (const [key, value] of Object.entries(config.options)) query.set(key, value);
+  say("Finding every reachable position…");
+  const reply = await fetch(`/api/graph/${config.game}?${query}`);
+  const body = await reply.json().catch(() => ({}));
+  if (!reply.ok) {
+    say(body.error || `The state space could not be drawn (${reply.status}).`);
+    return null;
+  }
+  const { nodes, edges } = body;
+  element.dataset.nodes = String(nodes.length);
+  element.dataset.edges = String(edges.length);
+  const far = Math.max(0, ...nodes.map((n) => n.distance ?? 0));
+  const line = shortestLine(nodes, edges);
+  say(`${COUNT.format(nodes.length)} positions and ${COUNT.format(edges.length)} moves; laying them out…`);
+  const { x, y } = await layOut(nodes, edges);
+  const onLine = new Set(line);
+  // eslint-disable-next-line no-undef -- graphology is the vendored UMD global (static/vendor)
+  const graph = new graphology.Graph({ type: "undirected", allowSelfLoops: false });
+  const small = nodes.length > BIG_GRAPH ? 1.2 : nodes.length > 500 ? 2.5 : 5;
+  nodes.forEach((node, i) => {
+    graph.addNode(i, {
+      type: nodes.length > BIG_GRAPH && !onLine.has(i) ? "point" : "circle",
+      x: x[i],
+      y: y[i],
+      size: i === 0 ? small * 4 : onLine.has(i) ? small * 2.5 : small,
+      color: i === 0 ? PATH_COLOUR : distanceColour(node.distance, far),
+      zIndex: onLine.has(i) ? 1 : 0,
+      label: i === 0 ? "start" : node.distance === 0 && onLine.has(i) ? "solved" : null,
+    });
+  });
+  const step = new Set(line.slice(1).map((to, k) => `${Math.min(line[k], to)}-${Math.max(line[k], to)}`));
+  for (const [from, to] of edges) {
+    const key = `${Math.min(from, to)}-${Math.max(from, to)}`;
+    if (graph.hasEdge(key)) continue;
+    const path = step.has(key);
+    graph.addEdgeWithKey(key, from, to, {
+      type: path ? "line" : "thin",
+      color: path ? PATH_COLOUR : EDGE_COLOUR,
+      size: path ? 6 : 0.5,
+      zIndex: path ? 1 : 0,
+    });
+  }
+  legend(legendElement, far);
+  let renderer;
+  try {
+    // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
+    renderer = new Sigma(graph, element, {
+      zIndex: true,
+      // a big space stays smooth to drag and zoom: its moves come back when it stops
+      hideEdgesOnMove: nodes.length > BIG_GRAPH,
+      // every move a one-pixel GL line (far less to fill than sigma's default quads);
+      // the shortest line keeps the thick ones
+      // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
+      edgeProgramClasses: { thin: Sigma.rendering.EdgeLineProgram },
+      // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
+      nodeProgramClasses: { point: Sigma.rendering.NodePointProgram },
+      labelRenderedSizeThreshold: 0,
+      defaultEdgeColor: EDGE_COLOUR,
+      labelColor: { attribute: "labelColour", color: getComputedStyle(element).color },
+    });
+  } catch (error) {
+    say(`${COUNT.format(nodes.length)} positions; this browser cannot draw them (${error.message}).`);
+    return null;
+  }
+  renderer.on("clickNode", ({ node }) => onPick({ index: Number(node), ...nodes[Number(node)] }));
+  say(
+    `${COUNT.format(nodes.length)} positions, ${COUNT.format(edges.length)} moves;` +
+      ` the start is ${nodes[0].distance ?? "no number of"} moves from solved. Click a position to see it.`,
+  );
+  element.dataset.drawn = "true";
+  return renderer;
+}

@@ -1,0 +1,68 @@
+// The state graph's layout, off the page's thread: a deterministic radial layout in
+// one pass over the edges. Solved positions sit on the innermost ring, every
+// position on the ring of its distance to solved (the unsolvable ones outside), and
+// each ring is ordered by the mean angle of its neighbours one ring in, so a
+// position lands near the positions it moves to and lines run outward smoothly.
+// The same graph always gets the same picture.
+//
+// In: {count, distances: Int32Array (-1: unsolvable), edges: Uint32Array of pairs}.
+// Out: {x: Float32Array, y: Float32Array}.
+
+function neighbours(count, edges) {
+  const degree = new Uint32Array(count + 1);
+  for (let i = 0; i < edges.length; i += 2) { degree[edges[i] + 1] += 1; degree[edges[i + 1] + 1] += 1; }
+  for (let i = 0; i < count; i += 1) degree[i + 1] += degree[i];
+  const start = degree.slice();
+  const list = new Uint32Array(edges.length);
+  for (let i = 0; i < edges.length; i += 2) {
+    const a = edges[i], b = edges[i + 1];
+    list[start[a]++] = b;
+    list[start[b]++] = a;
+  }
+  return { offsets: degree, list };
+}
+
+export function layout(count, distances, edges) {
+  const { offsets, list } = neighbours(count, edges);
+  let far = 0;
+  for (let i = 0; i < count; i += 1) far = Math.max(far, distances[i]);
+  const ringOf = (i) => (distances[i] < 0 ? far + 1 : distances[i]);
+  const rings = Array.from({ length: far + 2 }, () => []);
+  for (let i = 0; i < count; i += 1) rings[ringOf(i)].push(i);
+  const angle = new Float64Array(count).fill(NaN);
+  rings.forEach((ring, r) => {
+    if (!ring.length) return;
+    const key = new Float64Array(ring.length);
+    ring.forEach((node, k) => {
+      let sx = 0, sy = 0;
+      for (let e = offsets[node]; e < offsets[node + 1]; e += 1) {
+        const other = list[e];
+        if (!Number.isNaN(angle[other]) && ringOf(other) < r) { sx += Math.cos(angle[other]); sy += Math.sin(angle[other]); }
+      }
+      key[k] = sx === 0 && sy === 0 ? k / ring.length : (Math.atan2(sy, sx) + 2 * Math.PI) % (2 * Math.PI) / (2 * Math.PI);
+    });
+    const order = ring.map((node, k) => k).sort((a, b) => key[a] - key[b] || ring[a] - ring[b]);
+    // evenly spaced slots, turned to sit as near as they can to the neighbours' angles
+    const slot = (place) => ((place + 0.5) / ring.length) * 2 * Math.PI;
+    let sin = 0, cos = 0;
+    order.forEach((k, place) => {
+      sin += Math.sin(key[k] * 2 * Math.PI - slot(place));
+      cos += Math.cos(key[k] * 2 * Math.PI - slot(place));
+    });
+    const turn = Math.atan2(sin, cos);
+    order.forEach((k, place) => { angle[ring[k]] = slot(place) + turn; });
+  });
+  const x = new Float32Array(count), y = new Float32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const radius = ringOf(i) + (rings[0].length > 1 ? 0.6 : 0);
+    x[i] = radius * Math.cos(angle[i]);
+    y[i] = radius * Math.sin(angle[i]);
+  }
+  return { x, y };
+}
+
+self.onmessage = (event) => {
+  const { count, distances, edges } = event.data;
+  const { x, y } = layout(count, distances, edges);
+  self.postMessage({ x, y }, [x.buffer, y.buffer]);
+};

@@ -1,0 +1,172 @@
+// Streak and storm: the page shows the run the server keeps and sends the position each
+// move reaches; the server judges it (the game's rules, the proven distance) and answers
+// the run as it now stands, so a reload resumes it. The game's module draws the board and
+// reads the player's input; this page asks no solver anything: no hint, no coach.
+
+import { call } from "./api.js";
+import { loadGame } from "./games.js";
+import { $ } from "./panel.js";
+
+const config = JSON.parse(document.getElementById("config").textContent);
+const MOVE_MS = 140;
+
+/** The view's controller: it plays a move on screen, then has the server judge it. */
+class Run {
+  constructor(module) {
+    this.module = module;
+    this.game = null;
+    this.view = null;
+    this.run = null;
+    this.state = null;
+    this.busy = false;
+    this.deadline = null; // a storm's end, on this page's clock (the server's decides)
+  }
+
+  /** Show the run as the server answered it. */
+  show(run, note = "") {
+    this.run = run;
+    if (!this.game) {
+      this.game = this.module.createGame(run.options);
+      this.view = this.game.createView($("board"), this);
+    }
+    this.draw(this.game.parse(run.board), MOVE_MS);
+    const count = config.mode === "streak" ? "streak-count" : "storm-score";
+    $(count).textContent = String(run.solved);
+    $("best").textContent = String(run.shortest);
+    $("run-best").textContent = String(run.best);
+    this.deadline = run.over || run.seconds_left === null ? null : performance.now() + run.seconds_left * 1000;
+    if (config.mode === "storm") this.tick();
+    this.showOver();
+    $("status").textContent = note || (run.over ? "The run is over." : this.prompt());
+  }
+
+  prompt() {
+    const { shortest } = this.run;
+    return `Solve it in ${shortest} move${shortest === 1 ? "" : "s"}: every move must bring it one closer.`;
+  }
+
+  draw(state, duration) {
+    this.state = state;
+    this.view.render(state, { duration });
+    $("board").dataset.state = this.game.format(state);
+  }
+
+  /** The end of the run in words: a streak's mistaken move and a closer one. */
+  showOver() {
+    const box = $(`${config.mode}-over`);
+    const { run } = this;
+    box.hidden = !run.over;
+    if (!run.over) return;
+    const solved = `${run.solved} puzzle${run.solved === 1 ? "" : "s"} solved.`;
+    const mistake = run.mistake;
+    if (!mistake) {
+      box.textContent = config.mode === "storm" ? `Time is up: ${solved}` : `Run over: ${solved}`;
+      return;
+    }
+    box.replaceChildren(
+      `Run over: ${solved} Your move ${mistake.move} made it longer: `
+      + `${mistake.distance} → ${mistake.distance_after} moves to solve. `,
+      Object.assign(document.createElement("strong"), {
+        textContent: `Better: ${mistake.better_move} (${mistake.distance - 1} left).`,
+      }),
+    );
+  }
+
+  /** A storm's seconds left; at zero the server is asked how the run ended. */
+  tick() {
+    if (this.deadline === null) {
+      if (this.run && this.run.seconds_left !== null) $("storm-clock").textContent = String(Math.ceil(this.run.seconds_left));
+      return;
+    }
+    const left = Math.max(0, (this.deadline - performance.now()) / 1000);
+    $("storm-clock").textContent = String(Math.ceil(left));
+    if (left === 0 && !this.busy) {
+      this.deadline = null;
+      this.load();
+    }
+  }
+
+  async load() {
+    try {
+      const run = await call("GET", `/api/runs/${config.mode}/${config.game}`);
+      if (run.run !== null) { this.show(run); return; }
+      $("status").textContent = `Press "${$("run-start").textContent.trim()}" to begin.`;
+      $("run-best").textContent = String(run.best);
+    } catch (error) {
+      $("status").textContent = error.message;
+    }
+  }
+
+  async begin() {
+    $("status").textContent = "Finding a puzzle…";
+    try {
+      this.show(await call("POST", "/api/runs", { mode: config.mode, game: config.game }));
+    } catch (error) {
+      $("status").textContent = error.message;
+    }
+  }
+
+  /** While a move is being judged, the board takes no other (and says so). */
+  setBusy(busy) {
+    this.busy = busy;
+    $("board").setAttribute("aria-busy", String(busy));
+  }
+
+  // -- what the game's view calls ------------------------------------------------
+
+  refuse(reason, target) {
+    this.view.refuse(target);
+    $("status").textContent = reason || "That move is not allowed.";
+  }
+
+  playerMove(move, target) {
+    if (!this.run || this.run.over) {
+      this.refuse(`No run is going on: press "${$("run-start").textContent.trim()}".`, target);
+      return false;
+    }
+    if (this.busy) {
+      this.refuse("One moment: the last move is being judged.", target);
+      return false;
+    }
+    const next = this.game.apply(this.state, move);
+    if (!next) {
+      this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
+      return false;
+    }
+    this.draw(next, MOVE_MS);
+    this.judge(this.game.format(next));
+    return true;
+  }
+
+  /** Send the position reached; show the server's verdict and the run as it stands. */
+  async judge(board) {
+    this.setBusy(true);
+    try {
+      const run = await call("POST", `/api/runs/${this.run.run}/moves`, { moves: this.run.moves, board });
+      let note = "";
+      if (run.last.solved) note = "Solved! Here is the next one.";
+      else if (!run.last.closer && config.mode === "storm") note = "That move made it longer: −10 seconds.";
+      this.setBusy(false);
+      this.show(run, note);
+    } catch (error) {
+      this.setBusy(false);
+      await this.load(); // the server's run, whatever this page thought
+      $("status").textContent = error.message;
+    }
+  }
+}
+
+async function start() {
+  const run = new Run(await loadGame(config.game));
+  $("run-start").addEventListener("click", () => run.begin());
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target && event.target.tagName;
+    if (!run.view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (run.view.handleKey(event)) event.preventDefault();
+  });
+  if (config.mode === "storm") setInterval(() => run.tick(), 250);
+  await run.load();
+  window.arcade = run;
+}
+
+start();
