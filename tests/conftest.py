@@ -207,6 +207,16 @@ def clock():
 
 
 @pytest.fixture
+def sqlite_app(tmp_path, clock):
+    """The players' app on SQLite only, with the test's clock."""
+    from helpers.players import build_app
+
+    app = build_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", clock, tmp_path)
+    yield app
+    app.extensions["players"].db.close()
+
+
+@pytest.fixture
 def players_app(database_url, clock, tmp_path):
     """The players' app on both databases with the test's clock, its daily made in the
     test process; the modules about players use it as their ``app``."""

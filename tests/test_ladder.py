@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers.players import build_app, count
+from helpers.players import count
 from helpers.sockets import Inbox
 
 from solver import catalogue
@@ -41,13 +41,6 @@ def line(puzzle: dict, over: int = 0) -> dict:
 
 def rating(client, game="npuzzle") -> dict:
     return client.get("/api/player").get_json()["ratings"][game]
-
-
-@pytest.fixture
-def sqlite_app(tmp_path, clock):
-    app = build_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", clock, tmp_path)
-    yield app
-    app.extensions["players"].db.close()
 
 
 def test_an_optimal_player_climbs_past_one_six_moves_over(sqlite_app, clock):

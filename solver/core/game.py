@@ -263,6 +263,12 @@ class Game:
         raise BoardError(f"{cls.name} generates no ladder puzzles")
 
     @classmethod
+    def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
+        """A puzzle's size (and metric, where a game has several) in a few words, "3 jugs":
+        the group a player's results are summed in (strengths and weaknesses)."""
+        return f"{board.count(',') + 1} {cls.part_name}"
+
+    @classmethod
     def choices(cls) -> dict[str, Any]:
         """Anything more the "New game" form needs: how many levels a seed picks from,
         or (a game's own) e.g. the largest distance per size."""

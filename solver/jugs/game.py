@@ -52,7 +52,7 @@ class JugsGame(Game):
                 "name": level["name"],
                 "board": level["board"],
                 "pack": PACK,
-                "size": f"{level['board'].count(',') + 1} jugs",
+                "size": cls.size_label(level["board"], {}),
                 "options": {"goal": level["goal"]},
                 "moves": {level["goal"]: level["pours"]},
             }

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
@@ -48,6 +51,12 @@ class KlotskiGame(Game):
                 pieces=pieces,
                 most=MAX_PIECES,
             )
+
+    @classmethod
+    def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
+        rows = board.split("/")
+        metric = options.get("metric") or "piece"
+        return f"{max(map(len, rows))}x{len(rows)}, {metric} moves"
 
     @classmethod
     def levels(cls) -> list[dict]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import BoardError
@@ -58,6 +59,11 @@ class NPuzzleGame(Game):
     @classmethod
     def ladder_params(cls, length: int) -> dict[str, Any]:
         return {"size": EXACT_SIZES[0], "distance": length}
+
+    @classmethod
+    def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
+        side = round(len(board.replace(",", " ").replace("/", " ").split()) ** 0.5)
+        return f"{side}x{side}"
 
     @classmethod
     def check_size(cls, board: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.game import Game, Option
@@ -98,6 +99,11 @@ class WaterSortGame(Game):
         colours = {ch for tube in tubes for ch in tube}
         capacity = options.get("capacity", DEFAULTS["capacity"])
         return {"colours": len(colours), "capacity": capacity, "empty": tubes.count("")}
+
+    @classmethod
+    def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
+        params = cls.params_of(board, dict(options))
+        return f"{params['colours']} colours, {params['capacity']} a tube"
 
     @classmethod
     def choices(cls) -> dict:

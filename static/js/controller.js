@@ -5,10 +5,11 @@
 // panel and the address bar.
 
 import { Analyses } from "./analyses.js";
+import { SolverAnswers } from "./answers.js";
 import { Clock } from "./clock.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { History } from "./history.js";
-import { gettext, movesText, translateReply } from "./i18n.js";
+import { gettext, translateReply } from "./i18n.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
@@ -242,17 +243,6 @@ export class Controller {
     this.link.request("analyse", this.payload(this.board));
   }
 
-  gotAnalysis(reply, request) {
-    this.analyses.set(request.board, reply);
-    if (request.board === this.board) {
-      if (this.isSolved()) this.clock.stop();
-      // a hint shown from an interim answer is replaced by the proven one's
-      if (this.hintWanted || (this.hintShown && reply.final !== false)) this.showHint();
-      this.changed();
-    }
-    this.backfill();
-  }
-
   hint() {
     if (this.isSolved()) return;
     this.playback.pause();
@@ -313,59 +303,9 @@ export class Controller {
     this.progressText = gettext("search cancelled");
     this.changed();
   }
-
-  /** How a solve is going: the bounds an anytime search has proven ("best 141→121 moves, at
-   * least 79"), the positions searched and the time; a search's own depth means nothing to a player. */
-  gotProgress(reply) {
-    const [nodes, elapsed] = [Number(reply.nodes || 0).toLocaleString("en"), Number(reply.elapsed || 0).toFixed(1)];
-    const bests = this.solveBests || (this.solveBests = []);
-    if (Number.isInteger(reply.best) && reply.best !== bests[bests.length - 1]) bests.push(reply.best);
-    const shown = bests.length > 4 ? [bests[0], "…", ...bests.slice(-3)] : bests;
-    const bounds = [bests.length ? gettext("best %(moves)s moves", { moves: shown.join("→") }) : "",
-                    Number.isInteger(reply.lower_bound) ? gettext("at least %(moves)s", { moves: reply.lower_bound }) : ""].filter(Boolean);
-    const known = bounds.length ? `${bounds.join(", ")} · ` : "";
-    this.progressText = gettext("searching… %(known)s%(nodes)s positions · %(seconds)s s", { known, nodes, seconds: elapsed });
-    this.changed();
-  }
-
-  gotSolution(reply, request) {
-    this.solving = false;
-    const { moves, states } = reply;
-    const length = moves.length;
-    this.analyses.learnSolution(reply);
-    const stats = reply.stats || {};
-    const facts = [stats.seconds !== undefined ? gettext("%(seconds)s s", { seconds: Number(stats.seconds).toFixed(2) }) : "",
-                   stats.nodes ? gettext("%(nodes)s positions", { nodes: Number(stats.nodes).toLocaleString("en") }) : ""].filter(Boolean);
-    const lower = reply.lower_bound;
-    const unproven = reply.optimal ? "" : Number.isInteger(lower) && lower < length
-      ? gettext(", at least %(moves)s: the best found, not proven shortest", { moves: lower }) : gettext(": not proven shortest");
-    const moved = { moves: movesText(length) };
-    this.progressText = (reply.optimal ? gettext("shortest solution: %(moves)s", moved) : gettext("a solution: %(moves)s", moved))
-      + unproven + (facts.length ? ` (${facts.join(", ")})` : "");
-    if (request.board !== this.board) { this.changed(); return; }
-    this.playback.load({ moves, states, optimal: reply.optimal });
-    this.playback.play();
-  }
-
-  gotUnsolvable(reply, request) {
-    this.solving = false;
-    this.analyses.learnUnsolvable(request.board);
-    this.progressText = gettext("no solution exists");
-    this.changed();
-  }
-
-  /** A refusal or a search that could not answer; one that ran out of its budget is
-   * remembered as what it is: the board is too big to solve within it. */
-  gotError(reply, request) {
-    const stopped = this.solving && reply.event === "solve";
-    this.solving = false;
-    this.hintWanted = false;
-    if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
-    this.notice = translateReply(reply) || gettext("the server could not handle that");
-    this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
-    this.changed();
-  }
 }
 
-// ranked play and resuming after a reload (ranked.js)
+// what each of the solver's answers does (answers.js); ranked play and resuming after a
+// reload (ranked.js)
+Object.defineProperties(Controller.prototype, Object.getOwnPropertyDescriptors(SolverAnswers));
 Object.defineProperties(Controller.prototype, Object.getOwnPropertyDescriptors(RankedPlay));

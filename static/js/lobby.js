@@ -1,7 +1,8 @@
 // The lobby: draws a small, non-interactive preview of each game and level with
 // the view its game module gives the play page, and marks the levels this
 // browser solved, the dailies the player finished today (with their streak) and
-// the time to the next daily. Games and their declarations come from the page's catalogue.
+// the time to the next daily, and the player's ratings on the ladder links. Games and
+// their declarations come from the page's catalogue.
 
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
@@ -51,12 +52,29 @@ function showCountdown(node) {
   node.textContent = gettext("Next daily in %(hours)s h %(minutes)s min.", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
+/** The player's name on the top bar's link to their page, and on each ladder link of a
+ * game they have a rating in: the rating, and that the ladder goes on from there. */
+function markPlayer(me) {
+  const link = document.querySelector("[data-testid='player-link']");
+  if (link && me.name) link.textContent = me.name;
+  for (const [game, { rating }] of Object.entries(me.ratings || {})) {
+    const ladder = document.querySelector(`a[data-ladder="${CSS.escape(game)}"]`);
+    if (!ladder) continue;
+    const info = declared.get(game);
+    ladder.querySelector(".ladder-label").textContent = gettext("Continue the ladder: %(game)s", { game: info ? gettext(info.title) : game });
+    const mark = ladder.querySelector(".ladder-rating");
+    mark.textContent = `· ${gettext("rating %(rating)s", { rating })}`;
+    mark.hidden = false;
+  }
+}
+
 /** Mark each daily the player finished today: the rank, and the game's streak. */
 async function markDailies() {
   const read = (url) => call("GET", url).catch(() => null);
   try {
     const me = await read("/api/player");
     if (!me || !me.known) return; // no player yet: nothing played, nothing to ask
+    markPlayer(me);
     await Promise.all([...document.querySelectorAll("a[data-daily]")].map(async (link) => {
       const board = await read(`/api/leaderboard/${link.dataset.daily}`);
       if (!board || !board.me || !board.me.rank) return;

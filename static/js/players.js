@@ -9,6 +9,7 @@ import { call } from "./api.js";
 import { nextLink } from "./ladder.js";
 import { backOnline } from "./online.js";
 import { gettext, ngettext } from "./i18n.js";
+import { element } from "./dom.js";
 
 const PROGRESS_STORE = "arcade-progress-v1";
 // a result the server could not take for a moment (503, e.g. its database restarting)
@@ -16,13 +17,6 @@ const PROGRESS_STORE = "arcade-progress-v1";
 // offline waits for the browser to be online again, however long
 const RESEND_ATTEMPTS = 8;
 const IMPORTED_FLAG = "arcade-progress-imported";
-
-function element(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  if (text) node.textContent = text;
-  return node;
-}
 
 /** The line in effect: the start, then the board after each move (null if help changed it). */
 function playedLine(ctrl) {

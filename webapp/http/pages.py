@@ -1,4 +1,5 @@
-"""The HTML pages: the lobby, a play page and an editor per game (error pages: :mod:`webapp.edge`).
+"""The HTML pages: the lobby, the player's page, a play page and an editor per game
+(error pages: :mod:`webapp.edge`).
 
 A seeded level comes from the app's level maker (:mod:`webapp.levels.maker`,
 ``app.extensions["levels"]``), which generates it in a solver process; a busy or
@@ -61,6 +62,12 @@ def _game_page(template: str, name: str, ranked: bool = False):
 @pages.get("/")
 def lobby():
     return render_template("lobby.html", games=lobby_games(), packs=lobby_packs())
+
+
+@pages.get("/player")
+def player():
+    """The player's page: its figures come from the players' API (player-page.js)."""
+    return render_template("player.html", games=lobby_games())
 
 
 @pages.get("/play/<game>")

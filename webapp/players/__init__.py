@@ -20,9 +20,10 @@ from ..storage import Database
 from ..storage.database import data_dir
 from ..storage.names import load_confusables
 from ..storage.shared import shared_secret, stored_daily
-from . import (
-    run_routes,  # noqa: F401 - registers streak and storm's routes on the blueprint
-    session_routes,  # noqa: F401 - registers the sessions' routes on the blueprint
+from . import (  # noqa: F401 - each registers its routes on the blueprint
+    profile_routes,
+    run_routes,
+    session_routes,
 )
 from .api import players
 from .helps import HelpLedger

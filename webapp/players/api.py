@@ -40,7 +40,7 @@ from .identity import (
     new_code,
     new_player,
 )
-from .ladder import checked_shift, rating_change, ratings, serve
+from .ladder import checked_shift, level_ratings, rating_change, ratings, serve
 from .ladder import finish as finish_ladder
 from .limits import same_site
 from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
@@ -425,10 +425,12 @@ def _puzzle_from_query(game) -> Puzzle:
 
 @players.get("/levels/<name>")
 def level_stats(name: str):
-    """Each shipped level's players, solve rate and optimal rate (the lobby's cards)."""
+    """Each shipped level's players, solve rate and optimal rate, and its ladder rating
+    with deviation (the lobby's cards)."""
     game = game_named(name)
     levels = [(level, level_puzzle(game, level)) for level in game.distinct_levels()]
     counts = puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
+    rated = level_ratings(_state().db, game)
     stats = []
     for level, puzzle in levels:
         seen = counts.get(puzzle.key, {"players": 0, "solved": 0, "optimal": 0})
@@ -440,6 +442,7 @@ def level_stats(name: str):
                 **seen,
                 "solve_rate": round(100 * seen["solved"] / players_) if players_ else None,
                 "optimal_rate": round(100 * seen["optimal"] / players_) if players_ else None,
+                **rated.get(puzzle.key, {}),
             }
         )
     return jsonify(game=game.name, levels=stats)

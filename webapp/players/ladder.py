@@ -128,20 +128,52 @@ def _add(db: Database, rows: list[dict]) -> None:
         connection.execute(added, rows)
 
 
+def level_starts(game: type[Game]) -> list[tuple[Puzzle, Rating]]:
+    """The game's shipped levels and the ratings they join the ladder with: graded by
+    length between the shortest level and the longest."""
+    low, high = _levels_range(game)
+    puzzles = [level_puzzle(game, level) for level in game.distinct_levels()]
+    return [(p, graded(p.shortest, low, high)) for p in puzzles if p.shortest]
+
+
 def add_levels(db: Database, game: type[Game]) -> None:
     """The game's shipped levels join its pool, graded by length (once per process)."""
     key = (str(db.engine.url), game.name)
     with _levels_lock:
         if key in _levels_added:
             return
-    low, high = _levels_range(game)
-    puzzles = [level_puzzle(game, level) for level in game.distinct_levels()]
-    _add(
-        db,
-        [_pool_row(game, p, graded(p.shortest, low, high)) for p in puzzles if p.shortest],
-    )
+    _add(db, [_pool_row(game, puzzle, start) for puzzle, start in level_starts(game)])
     with _levels_lock:
         _levels_added.add(key)
+
+
+def level_ratings(db: Database, game: type[Game]) -> dict[str, dict]:
+    """Per shipped level's puzzle key: its ladder rating and deviation, and how many
+    first attempts moved it; a level no one has met on the ladder yet shows the
+    rating it starts with (graded by length, its deviation wide: 0 attempts)."""
+    starts = level_starts(game)
+    with db.session() as session:
+        rows = session.execute(
+            select(
+                LadderPuzzle.puzzle,
+                LadderPuzzle.rating,
+                LadderPuzzle.deviation,
+                LadderPuzzle.attempts,
+            ).where(LadderPuzzle.puzzle.in_([puzzle.key for puzzle, _start in starts]))
+        ).all()
+    stored = {row.puzzle: row for row in rows}
+    out = {}
+    for puzzle, start in starts:
+        row = stored.get(puzzle.key)
+        rating, deviation, attempts = (
+            (row.rating, row.deviation, row.attempts) if row else (start.rating, start.deviation, 0)
+        )
+        out[puzzle.key] = {
+            "rating": round(rating),
+            "deviation": round(deviation),
+            "rating_attempts": attempts,
+        }
+    return out
 
 
 def generated_puzzle(game: type[Game], made: dict) -> Puzzle | None:
