@@ -12,31 +12,16 @@ import json
 
 import pytest
 from helpers.players import count
+from helpers.players import ladder_line as line
 from helpers.sockets import Inbox
 
 from solver import catalogue
-from solver.engine import solve_board
 from webapp.storage import Database
 from webapp.storage.checks import BackupRefused
 from webapp.storage.models import LadderGame, Result
 from webapp.storage.operations import backup, restore
 
 OVER = 6
-
-
-def line(puzzle: dict, over: int = 0) -> dict:
-    options = {k: v for k, v in puzzle["options"].items() if v is not None}
-    states = solve_board(puzzle["game"], puzzle["board"], **options)["states"]
-    assert len(states) - 1 == puzzle["shortest"]
-    detour = [states[0], states[1]] * (over // 2)
-    return {
-        "game": puzzle["game"],
-        "board": puzzle["board"],
-        "options": puzzle["options"],
-        "states": detour + states,
-        "seconds": 20,
-        "assisted": False,
-    }
 
 
 def rating(client, game="npuzzle") -> dict:

@@ -1,7 +1,7 @@
 """The player's page's API: the rating's history per game, strengths and weaknesses from
 first attempts, a new recovery code on request, and the level cards' ratings.
 
-Lines are the solver's shortest, replayed by the server (``test_ladder.line``); the
+Lines are the solver's shortest, replayed by the server (``helpers.players.ladder_line``); the
 weak side of a player is made by abandoning ladder puzzles (a new request scores the
 open one 0), so every score here is known without trusting the code under test.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from test_ladder import line
+from helpers.players import ladder_line as line
 
 from solver import catalogue
 from webapp.players.ratings import PUZZLE_DEVIATION

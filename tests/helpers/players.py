@@ -1,5 +1,6 @@
 """Players' tests' shared pieces: a movable clock, an app on a given database, today's
-daily with its shortest line (as a page would send it), and a stored result row."""
+daily with its shortest line (as a page would send it), a ladder puzzle's line, and a
+stored result row."""
 
 import datetime as dt
 import hashlib
@@ -90,3 +91,20 @@ def daily_result(player_id: int, day: dt.date | None = None, **changes) -> dict:
         "created": NOW,
     }
     return {**row, **changes}
+
+
+def ladder_line(puzzle: dict, over: int = 0) -> dict:
+    """A result for a served ladder ``puzzle``: the solver's shortest line, ``over`` moves
+    longer by stepping back and forth at the start."""
+    options = {k: v for k, v in puzzle["options"].items() if v is not None}
+    states = solve_board(puzzle["game"], puzzle["board"], **options)["states"]
+    assert len(states) - 1 == puzzle["shortest"]
+    detour = [states[0], states[1]] * (over // 2)
+    return {
+        "game": puzzle["game"],
+        "board": puzzle["board"],
+        "options": puzzle["options"],
+        "states": detour + states,
+        "seconds": 20,
+        "assisted": False,
+    }
