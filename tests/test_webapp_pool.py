@@ -112,8 +112,8 @@ def test_node_budget_from_configuration_ends_the_search_with_an_error(pool):
     solve.submit(recorder.job(LONG_REQUEST, max_nodes=2000))
     recorder.wait(lambda: recorder.done_at is not None)
     _, name, payload = recorder.events[-1]
-    assert name == "gave_up" and payload["message"].startswith("gave up after ")
-    assert payload["id"] == "long"
+    assert name == "gave_up" and payload["message"].startswith("Too big to solve within ")
+    assert payload["id"] == "long" and payload["gave_up"] and payload["nodes"] >= 2000
 
 
 def test_full_queue_raises_busy_and_the_queue_drains(pool):
