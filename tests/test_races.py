@@ -1,0 +1,87 @@
+"""Live races on one server: three socket clients in one private race.
+
+Distances come from the reference rules (:mod:`helpers.npuzzle`: a plain
+breadth-first search of the 8-puzzle), never from the server's judgement.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers.apps import make_app
+from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
+from helpers.sockets import Inbox
+
+RACE_SECONDS = 4.0
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app(
+        RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=1.0, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
+    )
+
+
+def clients(app, n):
+    return [Inbox(app.extensions["socketio"].test_client(app)) for _ in range(n)]
+
+
+def state(inbox, status, timeout=10.0):
+    return inbox.wait("race_state", timeout, lambda s: s["status"] == status)[1]
+
+
+def at(payload) -> str | None:
+    """The racer's position in a ``race_state`` (None before the race)."""
+    return payload.get("puzzle", {}).get("board")
+
+
+def distance(board: str) -> int:
+    return reference_distances()[tiles_of(board)]
+
+
+def test_three_racers_race_one_private_race(app):
+    owner, second, third = clients(app, 3)
+    owner.client.emit("race_join", {"race": "new", "name": "Ann"})
+    race = state(owner, "waiting")["race"]
+    for inbox, name in ((second, "Bo"), (third, "Cy")):
+        inbox.client.emit("race_join", {"race": race, "name": name})
+    seen = state(owner, "waiting", 5)
+    while len(seen["players"]) < 3:
+        seen = state(owner, "waiting", 5)
+    assert sorted(p["name"] for p in seen["players"]) == ["Ann", "Bo", "Cy"]
+    assert seen["owner"] is True and "puzzle" not in seen
+
+    second.client.emit("race_start", {})  # not the owner: refused
+    assert second.wait("error")[1]["event"] == "race_start"
+    owner.client.emit("race_start", {})
+    for inbox in (owner, second, third):
+        assert state(inbox, "countdown")["starts_in"] > 0
+    racing = [state(inbox, "racing") for inbox in (owner, second, third)]
+    puzzles = [s["puzzle"] for s in racing]
+    assert puzzles[0] == puzzles[1] == puzzles[2] and puzzles[0]["game"] == "npuzzle"
+    board = puzzles[0]["board"]
+
+    # an illegal move is an error and scores nothing
+    owner.client.emit("race_move", {"board": "1 2 3 4 5 6 7 8 0 9"})
+    assert owner.wait("error")[1]["event"] == "race_move"
+    # a closer move scores 1, a farther one nothing; the others see it
+    near = neighbour(board, -1)
+    owner.client.emit("race_move", {"board": near})
+    mine = owner.wait("race_state", where=lambda s: at(s) not in (None, board))[1]
+    scores = {p["name"]: p["score"] for p in mine["players"]}
+    assert scores == {"Ann": 1, "Bo": 0, "Cy": 0} and distance(near) == distance(board) - 1
+    theirs = second.wait("race_state", where=lambda s: s["players"][0]["score"] == 1)[1]
+    assert at(theirs) == board  # still their own position
+    away = next(
+        b for b in slides(tiles_of(board)) if distance(" ".join(map(str, b))) > distance(board)
+    )
+    second.client.emit("race_move", {"board": " ".join(map(str, away))})
+    moved = second.wait("race_state", where=lambda s: at(s) not in (None, board))[1]
+    assert {p["name"]: p["score"] for p in moved["players"]}["Bo"] == 0
+
+    done = state(third, "finished", RACE_SECONDS + 5)
+    assert [p["name"] for p in done["players"]][0] == "Ann"
+    assert done["puzzles"][0]["board"] == board and done["puzzles"][0]["shortest"] == distance(
+        board
+    )
+    third.client.emit("race_move", {"board": board})
+    assert third.wait("error")[1]["event"] == "race_move"
