@@ -11,7 +11,7 @@ from helpers.apps import make_app
 from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
 from helpers.sockets import Inbox
 
-RACE_SECONDS = 4.0
+RACE_SECONDS = 3.0
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,10 @@ def app():
     )
 
 
-def clients(app, n):
-    return [Inbox(app.extensions["socketio"].test_client(app)) for _ in range(n)]
+def clients(app, n, http=None):
+    """``n`` sockets; with ``http`` (a Flask test client), its player cookie's."""
+    socketio = app.extensions["socketio"]
+    return [Inbox(socketio.test_client(app, flask_test_client=http)) for _ in range(n)]
 
 
 def state(inbox, status, timeout=10.0):
@@ -39,7 +41,10 @@ def distance(board: str) -> int:
 
 
 def test_three_racers_race_one_private_race(app):
-    owner, second, third = clients(app, 3)
+    player = app.test_client()  # the third racer is a player: their cookie identifies them
+    assert player.post("/api/player", json={"name": "Cyrus"}).status_code == 200
+    owner, second = clients(app, 2)
+    (third,) = clients(app, 1, player)
     owner.client.emit("race_join", {"race": "new", "name": "Ann"})
     race = state(owner, "waiting")["race"]
     for inbox, name in ((second, "Bo"), (third, "Cy")):
@@ -85,3 +90,33 @@ def test_three_racers_race_one_private_race(app):
     )
     third.client.emit("race_move", {"board": board})
     assert third.wait("error")[1]["event"] == "race_move"
+
+
+def test_a_racer_who_comes_back_resumes_and_a_latecomer_watches(app):
+    player = app.test_client()
+    assert player.post("/api/player", json={"name": "Dee"}).status_code == 200
+    (owner,) = clients(app, 1, player)
+    owner.client.emit("race_join", {"race": "new", "name": "Dee"})
+    race = state(owner, "waiting")["race"]
+    owner.client.emit("race_start", {})
+    board = at(state(owner, "racing"))
+    near = neighbour(board, -1)
+    owner.client.emit("race_move", {"board": near})
+    owner.wait("race_state", where=lambda s: at(s) not in (None, board))
+    owner.client.disconnect()
+
+    (back,) = clients(app, 1, player)  # the same player, a new socket
+    back.client.emit("race_join", {"race": race})
+    resumed = state(back, "racing")
+    assert resumed["you"] == "Dee" and resumed["players"] == [
+        {"name": "Dee", "score": 1, "solved": int(distance(board) == 1)}
+    ]
+    if distance(board) > 1:
+        assert at(resumed) == near  # where they left off
+    (late,) = clients(app, 1)
+    late.client.emit("race_join", {"race": race, "name": "Eve"})
+    watching = state(late, "racing")
+    assert watching["you"] is None and "puzzle" not in watching and len(watching["players"]) == 1
+    late.client.emit("race_move", {"board": near})
+    assert late.wait("error")[1]["event"] == "race_move"
+    assert state(late, "finished", RACE_SECONDS + 5)["players"][0]["score"] == 1
