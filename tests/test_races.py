@@ -120,3 +120,18 @@ def test_a_racer_who_comes_back_resumes_and_a_latecomer_watches(app):
     late.client.emit("race_move", {"board": near})
     assert late.wait("error")[1]["event"] == "race_move"
     assert state(late, "finished", RACE_SECONDS + 5)["players"][0]["score"] == 1
+
+
+def test_the_public_race_counts_down_once_three_have_joined(app):
+    racers = clients(app, 3)
+    racers[0].client.emit("race_join", {})
+    first = state(racers[0], "waiting")
+    assert first["public"] is True and first["owner"] is False
+    racers[0].client.emit("race_start", {})  # a public race has no owner
+    assert racers[0].wait("error")[1]["event"] == "race_start"
+    racers[1].client.emit("race_join", {})
+    assert state(racers[1], "waiting")["race"] == first["race"]
+    racers[2].client.emit("race_join", {})
+    for inbox in racers:
+        counting = state(inbox, "countdown")
+        assert counting["race"] == first["race"] and len(counting["players"]) == 3

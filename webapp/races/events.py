@@ -220,6 +220,11 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             if race.status == WAITING and race.public:
                 del race.racers[racer.key]  # a lobby keeps only those waiting in it
         leave_room(race.id, sid=gone)
+        if race.status == WAITING and not race.sids():
+            del races.races[race.id]  # nobody left to start or join it: it holds no slot
+            if races.lobby == race.id:
+                races.lobby = None
+            return
         broadcast(race)
 
     @socketio.on(RACE_JOIN)
