@@ -4,6 +4,7 @@
 
 import { loadGame } from "./games.js";
 import { el } from "./board.js";
+import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -123,15 +124,8 @@ class RacePage {
       this.refuse("The race is not under way.", target);
       return false;
     }
-    if (this.busy) {
-      this.refuse("One moment: the last move is being judged.", target);
-      return false;
-    }
-    const next = this.game.apply(this.state, move);
-    if (!next) {
-      this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
-      return false;
-    }
+    const next = judgedNext(this, move, target);
+    if (!next) return false;
     this.draw(next, MOVE_MS);
     this.busy = true;
     $("board").setAttribute("aria-busy", "true");

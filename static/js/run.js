@@ -5,6 +5,7 @@
 
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
+import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -124,15 +125,8 @@ class Run {
       this.refuse(`No run is going on: press "${$("run-start").textContent.trim()}".`, target);
       return false;
     }
-    if (this.busy) {
-      this.refuse("One moment: the last move is being judged.", target);
-      return false;
-    }
-    const next = this.game.apply(this.state, move);
-    if (!next) {
-      this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
-      return false;
-    }
+    const next = judgedNext(this, move, target);
+    if (!next) return false;
     this.draw(next, MOVE_MS);
     this.judge(this.game.format(next));
     return true;
