@@ -30,7 +30,8 @@ def test_two_players_race_on_the_page(page, browser, live_server):
         owner.testid("race-start").click()
         for view in both:
             expect(view.testid("status")).to_contain_text("one closer", timeout=5000)
-        assert owner.state() == guest.state()  # the same puzzle for both
+        first = owner.state()
+        assert first == guest.state()  # the same puzzle for both
         slide_to(owner, neighbour(owner.state(), -1), wait=False)
         expect(owner.testid("race-score")).to_have_text("1")
         expect(guest.testid("racer-score").first).to_have_text("1")  # seen live
@@ -43,6 +44,8 @@ def test_two_players_race_on_the_page(page, browser, live_server):
             expect(view.testid("race-over")).to_be_visible(timeout=10000)
             expect(view.testid("race-rematch")).to_be_visible()
         expect(guest.testid("race-results")).to_contain_text(": 1 (")
+        line = guest.testid("race-line").first.get_attribute("href")
+        assert line.startswith("/play/npuzzle?") and first.replace(" ", "+") in line
         owner.screenshot("race-over-390.png")
         assert owner.errors == [] and guest.errors == []
     finally:

@@ -6,6 +6,7 @@ import { loadGame } from "./games.js";
 import { el } from "./board.js";
 import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
+import { positionLink } from "./share.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const MOVE_MS = 140;
@@ -89,7 +90,8 @@ class RacePage {
     $("board").dataset.state = this.game.format(state);
   }
 
-  /** The results: the order, each puzzle with its proven fewest moves, and a rematch. */
+  /** The results: the order, each puzzle with its proven fewest moves (its play page
+   * solves it, move by move), and a rematch. */
   showOver(race) {
     const box = $("race-over");
     box.hidden = race.status !== "finished";
@@ -99,7 +101,12 @@ class RacePage {
     box.replaceChildren(
       el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el("li", {}, `${p.name}: ${p.score} (${p.solved} solved)`))),
       el("p", {}, "The puzzles, with their fewest moves:"),
-      el("ol", {}, ...race.puzzles.map((p) => el("li", {}, `${p.game} ${p.board}: ${p.shortest} moves`))),
+      el("ol", {}, ...race.puzzles.map((p) => el(
+        "li",
+        {},
+        `${p.game} ${p.board}: ${p.shortest} moves `,
+        el("a", { href: positionLink(p.game, p.board, p.options), "data-testid": "race-line" }, "(its shortest solution)"),
+      ))),
     );
   }
 
