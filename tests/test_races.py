@@ -11,6 +11,8 @@ from helpers.apps import make_app
 from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
 from helpers.sockets import Inbox
 
+from webapp.races.model import MAX_NAME
+
 RACE_SECONDS = 3.0
 
 
@@ -124,9 +126,10 @@ def test_a_racer_who_comes_back_resumes_and_a_latecomer_watches(app):
 
 def test_the_public_race_counts_down_once_three_have_joined(app):
     racers = clients(app, 3)
-    racers[0].client.emit("race_join", {})
+    racers[0].client.emit("race_join", {"name": "x" * 500 + "\x00"})
     first = state(racers[0], "waiting")
     assert first["public"] is True and first["owner"] is False
+    assert first["you"] == "x" * MAX_NAME  # names are capped and printable
     racers[0].client.emit("race_start", {})  # a public race has no owner
     assert racers[0].wait("error")[1]["event"] == "race_start"
     racers[1].client.emit("race_join", {})
