@@ -181,12 +181,16 @@ class RaceMovePayload(TypedDict):
 
 
 class RacePlayer(TypedDict):
+    """One racer on the track: the moves judged one closer (``score``), puzzles solved."""
+
     name: str
     score: int
     solved: int
 
 
 class RacePuzzle(TypedDict):
+    """The position a racer is at, in the game's own text, with the game's options."""
+
     game: str
     board: str
     options: dict
