@@ -105,7 +105,9 @@ def live_server():
 
     # proofs the pages wait for (a 56-move 15-puzzle: ~2 s alone) must not run out of the
     # default 5 s analysis budget on a machine busy with other work
-    with serving(make_app(ANALYSE_SECONDS=30)) as url:
+    # races: a 1 s countdown and a short race, so a browser test races in seconds
+    app = make_app(ANALYSE_SECONDS=30, RACE_COUNTDOWN_SECONDS=1, RACE_SECONDS=6, RACE_PUZZLES=2)
+    with serving(app) as url:
         yield url
 
 

@@ -151,6 +151,9 @@ SETTINGS: dict[str, Setting] = {
         "new players one address may make an hour, counted in the database across web "
         "processes (then 429; 0: off)",
     ),
+    "RACE_COUNTDOWN_SECONDS": Setting(float, 10.0, "a race's countdown before it starts"),
+    "RACE_SECONDS": Setting(float, 90.0, "how long a race lasts"),
+    "RACE_PUZZLES": Setting(int, 6, "puzzles made for each race (every racer gets the same)"),
 }
 
 DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}

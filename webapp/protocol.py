@@ -165,3 +165,66 @@ class LabResultEvent(TypedDict):
     seconds: float
     states: list[str]
     message: str
+
+
+# -- races ----------------------------------------------------------------------------
+
+#: a race's events: joining one (or watching it), its owner starting it, a racer's
+#: move (judged by the server), and the race as each racer sees it
+RACE_JOIN, RACE_START, RACE_MOVE, RACE_STATE = (
+    "race_join",
+    "race_start",
+    "race_move",
+    "race_state",
+)
+
+
+class RaceJoinPayload(TypedDict, total=False):
+    """``race_join``: no ``race``, the public lobby; ``"new"``, a private race owned by
+    the joiner; else that race's id. ``name``: the racer's shown name."""
+
+    race: str
+    name: str
+
+
+class RaceMovePayload(TypedDict):
+    """``race_move``: the position the racer's next move reached (one legal move from
+    their last)."""
+
+    board: str
+
+
+class RacePlayer(TypedDict):
+    """One racer on the track: the moves judged one closer (``score``), puzzles solved."""
+
+    name: str
+    score: int
+    solved: int
+
+
+class RacePuzzle(TypedDict):
+    """The position a racer is at, in the game's own text, with the game's options."""
+
+    game: str
+    board: str
+    options: dict
+
+
+class RaceStateEvent(TypedDict):
+    """``race_state``: the race as this client sees it, sent to everyone in it on any
+    change. ``puzzle`` (a racer's current one, while racing); ``you`` (the racer's
+    shown name, None for a spectator), ``owner`` (may start it), ``public``; when
+    ``finished``, ``puzzles`` (each with its proven ``shortest``) and ``rematch``
+    (the next race's id, once someone asked for one)."""
+
+    race: str
+    status: str
+    starts_in: float | None
+    ends_in: float | None
+    puzzle: NotRequired[RacePuzzle]
+    players: list[RacePlayer]
+    public: bool
+    owner: bool
+    you: str | None
+    puzzles: NotRequired[list[dict]]
+    rematch: NotRequired[str | None]

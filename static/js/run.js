@@ -5,6 +5,7 @@
 
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
+import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
 import { gettext, movesText, ngettext } from "./i18n.js";
 
@@ -125,15 +126,8 @@ class Run {
       this.refuse(gettext("No run is going on: press \"%(button)s\".", { button: $("run-start").textContent.trim() }), target);
       return false;
     }
-    if (this.busy) {
-      this.refuse(gettext("One moment: the last move is being judged."), target);
-      return false;
-    }
-    const next = this.game.apply(this.state, move);
-    if (!next) {
-      this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
-      return false;
-    }
+    const next = judgedNext(this, move, target);
+    if (!next) return false;
     this.draw(next, MOVE_MS);
     this.judge(this.game.format(next));
     return true;

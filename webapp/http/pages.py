@@ -27,6 +27,7 @@ from ..jobs.model import TaskRefused
 from ..players.attempts import open_for_page
 from ..players.runs import offered as runs_offered
 from ..players.sessions import set_player_cookie
+from ..races.events import RACE_GAMES
 from .links import lobby_games, lobby_packs, play_config
 
 pages = Blueprint("pages", __name__)
@@ -93,6 +94,20 @@ def _run_page(name: str, mode: str):
         abort(404)
     config = {"game": game.name, "mode": mode, "game_info": game.describe()}
     return render_template("run.html", game=game.name, mode=mode, config=config)
+
+
+@pages.get("/race")
+@pages.get("/race/<race>")
+def race(race: str | None = None):
+    """A race: the public lobby's, a private one by its shared id, or ``new`` (a private
+    race the visitor owns). The page joins it over the socket, which judges every move."""
+    if race is not None and (
+        len(race) > 32 or not race.replace("-", "").replace("_", "").isalnum()
+    ):
+        abort(404)
+    games = [catalogue.games()[name].describe() for name in RACE_GAMES]
+    config = {"race": race, "games": games}
+    return render_template("race.html", config=config, games=games)
 
 
 @pages.get("/editor")

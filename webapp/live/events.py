@@ -32,6 +32,7 @@ from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
 from ..protocol import LAB_CANCEL, LAB_RUN
 from ..puzzle_request import BadRequest
+from ..races.events import register_race_events
 from .admission import Admission
 from .validation import (
     one_payload,
@@ -131,6 +132,8 @@ def register_events(
             socketio.start_background_task(close_later, eio_sid)
         raise ConnectionRefusedError(refused)
 
+    races = register_race_events(socketio, admitted, reply_error)
+
     @socketio.on(ANALYSE)
     def on_analyse(*args: object) -> None:
         submit(ANALYSE, args)
@@ -171,6 +174,7 @@ def register_events(
             return
         log.debug("%s disconnected", _sid()[:8])
         admission.release(_sid())
+        races.leave(_sid())
         _helps().disconnect(_sid())
         limiter.forget(_sid())
         jobs.drop(_sid())

@@ -61,6 +61,11 @@ class HelpLedger:
             with self._lock:
                 self._tokens[sid] = token
 
+    def token(self, sid: str) -> str | None:
+        """The player token of ``sid``'s handshake (None: a socket without a player)."""
+        with self._lock:
+            return self._tokens.get(sid)
+
     def disconnect(self, sid: str) -> None:
         with self._lock:
             self._tokens.pop(sid, None)

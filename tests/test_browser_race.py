@@ -1,0 +1,52 @@
+"""A race in Chromium: two players (two browser contexts) in one private race, at a
+desktop's and a phone's width. Each move is the reference rules' (helpers.npuzzle)."""
+
+import pytest
+from helpers.browser import CONTEXT, GamePage, slide_to
+from helpers.npuzzle import neighbour
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def resize(views, width):
+    for view in views:
+        view.page.set_viewport_size({"width": width, "height": 844})
+
+
+def test_two_players_race_on_the_page(page, browser, live_server):
+    guest_context = browser.new_context(**CONTEXT)
+    try:
+        owner, guest = GamePage(page, live_server), GamePage(guest_context.new_page(), live_server)
+        both = (owner, guest)
+        resize(both, 1280)
+        owner.page.goto(live_server + "/race/new")
+        expect(owner.testid("race-share")).to_be_visible()
+        shared = owner.testid("race-link").get_attribute("href")
+        assert shared and not shared.endswith("/new")
+        guest.page.goto(shared)
+        expect(owner.testid("racer")).to_have_count(2)
+        expect(guest.testid("race-start")).to_be_hidden()  # only the owner starts it
+        owner.testid("race-start").click()
+        for view in both:
+            expect(view.testid("status")).to_contain_text("one closer", timeout=5000)
+        first = owner.state()
+        assert first == guest.state()  # the same puzzle for both
+        slide_to(owner, neighbour(owner.state(), -1), wait=False)
+        expect(owner.testid("race-score")).to_have_text("1")
+        expect(guest.testid("racer-score").first).to_have_text("1")  # seen live
+        owner.screenshot("race-1280.png")
+        resize(both, 390)  # the phone's width, mid-race
+        slide_to(guest, neighbour(guest.state(), -1), wait=False)
+        expect(guest.testid("race-score")).to_have_text("1")
+        expect(owner.testid("racer-score")).to_have_text(["1", "1"])
+        for view in both:
+            expect(view.testid("race-over")).to_be_visible(timeout=10000)
+            expect(view.testid("race-rematch")).to_be_visible()
+        expect(guest.testid("race-results")).to_contain_text(": 1 (")
+        line = guest.testid("race-line").first.get_attribute("href")
+        assert line.startswith("/play/npuzzle?") and first.replace(" ", "+") in line
+        owner.screenshot("race-over-390.png")
+        assert owner.errors == [] and guest.errors == []
+    finally:
+        guest_context.close()

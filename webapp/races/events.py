@@ -1,0 +1,243 @@
+"""Races on the socket: ``race_join``, ``race_start``, ``race_move``; ``race_state`` out.
+
+Handlers only check the payload and record what the solver processes judged
+(:func:`webapp.players.judged.judge`, which waits cooperatively); a race's clock is a
+greenlet (``start_background_task`` and ``sleep``) that never blocks the loop. Each
+racer gets their own ``race_state`` (their puzzle), spectators the race without one,
+right after every change. A racer is keyed by the player's cookie identity, so a
+racer who reconnects within the race resumes; a socket without one is its own racer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from flask import current_app, request
+from flask_socketio import SocketIO, join_room, leave_room
+
+from solver import catalogue
+
+from ..players.judged import judge
+from ..players.runs import next_puzzle, offered
+from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
+from ..puzzle_request import BadRequest
+from .model import (
+    COUNTDOWN,
+    FINISHED,
+    MAX_RACES,
+    QUORUM,
+    RACING,
+    WAITING,
+    Race,
+    clean_name,
+    new_id,
+)
+
+#: (event, payload) -> whether the client's rate limit lets it through (it answers if not)
+Admit = Callable[[str, object], bool]
+#: (message, event, payload) -> the ``error`` answer
+Reply = Callable[[str, str, object], None]
+#: the games a race draws from, in turn (those that generate puzzles without end)
+RACE_GAMES = ("npuzzle", "watersort")
+
+
+class Races:
+    """This web process's races, by id, and which race each socket is in; ``leave``
+    (set by :func:`register_race_events`) takes a socket out of its race."""
+
+    leave: Callable[[str], None]
+
+    def __init__(self) -> None:
+        self.races: dict[str, Race] = {}
+        self.joined: dict[str, str] = {}  # sid -> race id
+        self.lobby: str | None = None  # the public race that is filling up
+
+    def of(self, sid: str) -> Race | None:
+        race_id = self.joined.get(sid)
+        return None if race_id is None else self.races.get(race_id)
+
+    def forget_finished(self) -> None:
+        """Drop finished races no socket is in (keeps memory bounded)."""
+        in_use = set(self.joined.values())
+        for race_id in [k for k, r in self.races.items() if r.status == FINISHED]:
+            if race_id not in in_use:
+                del self.races[race_id]
+
+
+def _puzzles(count: int):
+    """``count`` small puzzles with proven distances, the race games in turn."""
+    db = current_app.extensions["players"].db
+    levels = current_app.extensions["levels"]
+    games = [catalogue.games()[name] for name in RACE_GAMES]
+    made = []
+    for index in range(count):
+        game = games[index % len(games)]
+        assert offered(game)
+        puzzle, _ = next_puzzle(db, game, "storm", index // len(games), levels.generator(game))
+        made.append(puzzle)
+    return made
+
+
+def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply) -> Races:
+    """Attach the race handlers to ``socketio``; the returned :class:`Races` is told
+    of disconnects by the caller (``leave``)."""
+    races = Races()
+
+    def sid() -> str:
+        return request.sid  # type: ignore[attr-defined]  # Flask-SocketIO sets it
+
+    def broadcast(race: Race) -> None:
+        now = time.monotonic()
+        for racer in race.racers.values():
+            if racer.sid:
+                socketio.emit(RACE_STATE, race.state(now, racer), to=racer.sid)
+        for watcher in sorted(race.spectators):
+            socketio.emit(RACE_STATE, race.state(now, None), to=watcher)
+
+    def clock(race: Race, countdown: float, seconds: float) -> None:
+        socketio.sleep(countdown)  # type: ignore[arg-type]
+        race.status, race.starts = RACING, None
+        race.ends = time.monotonic() + seconds
+        broadcast(race)
+        socketio.sleep(seconds)  # type: ignore[arg-type]
+        race.status, race.ends = FINISHED, None
+        if races.lobby == race.id:
+            races.lobby = None
+        broadcast(race)
+
+    def count_down(race: Race) -> None:
+        countdown = float(current_app.config["RACE_COUNTDOWN_SECONDS"])
+        seconds = float(current_app.config["RACE_SECONDS"])
+        race.status, race.starts = COUNTDOWN, time.monotonic() + countdown
+        if races.lobby == race.id:
+            races.lobby = None  # the next joiner fills a new one
+        socketio.start_background_task(clock, race, countdown, seconds)
+
+    def make(public: bool, owner: str | None) -> Race:
+        races.forget_finished()
+        if len(races.races) >= MAX_RACES:
+            raise BadRequest("too many races at once; try again soon", 503)
+        race = Race(new_id(), public, owner, _puzzles(int(current_app.config["RACE_PUZZLES"])))
+        races.races[race.id] = race
+        return race
+
+    def key() -> str:
+        owner = current_app.extensions["players"].helps.token(sid())
+        return f"p:{owner}" if owner else f"s:{sid()}"
+
+    def payload_of(event: str, args: tuple) -> dict:
+        if len(args) > 1:
+            raise BadRequest(f"{event} takes one payload")
+        payload = args[0] if args else {}
+        if not isinstance(payload, dict):
+            raise BadRequest(f"{event} payload must be an object")
+        return payload
+
+    def handled(event: str, args: tuple, work: Callable[[dict], None]) -> None:
+        payload = args[0] if args else None
+        if not admitted(event, payload):
+            return
+        try:
+            work(payload_of(event, args))
+        except BadRequest as err:
+            reply_error(str(err), event, payload)
+
+    def join(payload: dict) -> None:
+        wanted = payload.get("race")
+        me = key()
+        leave(sid())
+        if wanted is None:
+            lobby = races.races.get(races.lobby or "")
+            race = lobby if lobby is not None and lobby.status == WAITING else make(True, None)
+            races.lobby = race.id
+        elif wanted == "new":
+            before = races.races.get(str(payload.get("from", "")))
+            race = make(False, me)
+            if before is not None and before.status == FINISHED and before.rematch is None:
+                before.rematch = race.id
+        elif isinstance(wanted, str) and wanted in races.races:
+            race = races.races[wanted]
+        else:
+            raise BadRequest("no such race", 404)
+        name = clean_name(payload.get("name"), f"Racer {len(race.racers) + 1}")
+        try:
+            race.join(me, sid(), name)
+        except BadRequest:
+            race.spectators.add(sid())
+        races.joined[sid()] = race.id
+        join_room(race.id)
+        if race.public and race.status == WAITING and len(race.racers) >= QUORUM:
+            count_down(race)
+        broadcast(race)
+
+    def start(_payload: dict) -> None:
+        race = races.of(sid())
+        racer = race.racer_on(sid()) if race else None
+        if race is None or racer is None or race.owner != racer.key:
+            raise BadRequest("only the race's owner starts it", 403)
+        if race.status != WAITING:
+            raise BadRequest("this race has started already", 409)
+        count_down(race)
+        broadcast(race)
+
+    def move(payload: dict) -> None:
+        race = races.of(sid())
+        racer = race.racer_on(sid()) if race else None
+        if race is None or racer is None or race.status != RACING:
+            raise BadRequest("you are in no race under way", 409)
+        if racer.puzzle >= len(race.puzzles):
+            raise BadRequest("you solved every puzzle of this race", 409)
+        if racer.judging:
+            raise BadRequest("one move at a time: the last is being judged", 409)
+        puzzle, before = race.puzzles[racer.puzzle], racer.board
+        racer.judging = True
+        try:
+            judged = judge(
+                puzzle.game,
+                puzzle.options,
+                before,
+                payload.get("board"),
+                request.remote_addr or "",
+                racer.key,
+            )
+        finally:
+            racer.judging = False
+        if race.status != RACING:
+            raise BadRequest("the race ended before that move was judged", 409)
+        race.record(racer, judged.board, judged.closer, judged.solved)
+        broadcast(race)
+
+    def leave(gone: str) -> None:
+        race = races.of(gone)
+        races.joined.pop(gone, None)
+        if race is None:
+            return
+        race.spectators.discard(gone)
+        racer = race.racer_on(gone)
+        if racer is not None:
+            racer.sid = None
+            if race.status == WAITING and race.public:
+                del race.racers[racer.key]  # a lobby keeps only those waiting in it
+        leave_room(race.id, sid=gone)
+        if race.status == WAITING and not race.sids():
+            del races.races[race.id]  # nobody left to start or join it: it holds no slot
+            if races.lobby == race.id:
+                races.lobby = None
+            return
+        broadcast(race)
+
+    @socketio.on(RACE_JOIN)
+    def on_join(*args: object) -> None:
+        handled(RACE_JOIN, args, join)
+
+    @socketio.on(RACE_START)
+    def on_start(*args: object) -> None:
+        handled(RACE_START, args, start)
+
+    @socketio.on(RACE_MOVE)
+    def on_move(*args: object) -> None:
+        handled(RACE_MOVE, args, move)
+
+    races.leave = leave
+    return races
