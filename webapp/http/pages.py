@@ -27,7 +27,7 @@ from ..jobs.model import TaskRefused
 from ..players.attempts import open_for_page
 from ..players.runs import offered as runs_offered
 from ..players.sessions import set_player_cookie
-from ..races.events import RACE_GAMES
+from ..races.events import race_games
 from .links import lobby_games, lobby_packs, play_config
 
 pages = Blueprint("pages", __name__)
@@ -105,7 +105,7 @@ def race(race: str | None = None):
         len(race) > 32 or not race.replace("-", "").replace("_", "").isalnum()
     ):
         abort(404)
-    games = [catalogue.games()[name].describe() for name in RACE_GAMES]
+    games = [game.describe() for game in race_games()]
     config = {"race": race, "games": games}
     return render_template("race.html", config=config, games=games)
 

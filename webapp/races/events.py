@@ -17,6 +17,7 @@ from flask import current_app, request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from solver import catalogue
+from solver.core.game import Game
 
 from ..players.judged import judge
 from ..players.runs import next_puzzle, offered
@@ -38,8 +39,6 @@ from .model import (
 Admit = Callable[[str, object], bool]
 #: (message, event, payload) -> the ``error`` answer
 Reply = Callable[[str, str, object], None]
-#: the games a race draws from, in turn (those that generate puzzles without end)
-RACE_GAMES = ("npuzzle", "watersort")
 
 
 class Races:
@@ -65,15 +64,21 @@ class Races:
                 del self.races[race_id]
 
 
+def race_games() -> list[type[Game]]:
+    """The games a race draws from, in turn: those that generate puzzles without end
+    (as streak and storm do), the one whose puzzles can be shortest first."""
+    games = [game for game in catalogue.games().values() if offered(game)]
+    return sorted(games, key=lambda game: (game.ladder_lengths or (0,))[0])
+
+
 def _puzzles(count: int):
     """``count`` small puzzles with proven distances, the race games in turn."""
     db = current_app.extensions["players"].db
     levels = current_app.extensions["levels"]
-    games = [catalogue.games()[name] for name in RACE_GAMES]
+    games = race_games()
     made = []
     for index in range(count):
         game = games[index % len(games)]
-        assert offered(game)
         puzzle, _ = next_puzzle(db, game, "storm", index // len(games), levels.generator(game))
         made.append(puzzle)
     return made
