@@ -17,6 +17,7 @@ from babel.support import Translations
 from solver.core.errors import BoardError
 from webapp import i18n
 from webapp.i18n import CATALOGUES, LANGUAGE_COOKIE, browser_messages, compile_catalogues
+from webapp.jobs.replies import gave_up_error
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINESE = CATALOGUES / "zh_Hans" / "LC_MESSAGES" / "messages.po"
@@ -112,6 +113,18 @@ def test_a_solver_error_keeps_its_english_and_carries_its_template(inbox):
     assert reply["params"] == {"row": 2, "cells": 1, "width": 2}
     err = BoardError("tube %(tube)s is full", tube=3)
     assert str(err) == "tube 3 is full" and err.params == {"tube": 3}
+
+
+@pytest.mark.parametrize(("seconds", "bound"), [(5.2, None), (0.25, 7), (None, None), (None, 1)])
+def test_a_search_out_of_budget_says_so_from_a_template_chinese_knows(seconds, bound):
+    error = gave_up_error("solve", 1, "jugs", seconds, 24_321, bound)
+    assert error["message"] == error["template"] % error["params"]
+    assert error["message"].startswith("Too big to solve within the ")
+    assert "about 24,000 positions" in error["message"]
+    assert (f"{bound} or more moves" in error["message"]) == (bound is not None)
+    chinese = Translations.load(str(compile_catalogues(CATALOGUES)), ["zh_Hans"])
+    said = chinese.gettext(error["template"]) % error["params"]
+    assert said != error["message"] and "24,000" in said
 
 
 def test_catalogues_compile_elsewhere_when_their_folder_is_read_only(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ from solver.core.results import (
     CancelEvent,
     Progress,
 )
+from solver.core.text import N_
 from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
@@ -46,12 +47,34 @@ def error_payload(
 
 
 def about(count: int) -> str:
-    """A count as a person says it: exact below a thousand, else two significant digits
-    ("about 200,000"), since the last digits of a search's count mean nothing."""
+    """A count as a person reads it after "about": exact below a thousand, else two
+    significant digits ("200,000"), since the last digits of a search's count mean nothing."""
     if count < 1000:
         return f"{count:,}"
     digits = len(str(count)) - 2
-    return f"about {round(count, -digits):,}"
+    return f"{round(count, -digits):,}"
+
+
+#: what a search out of budget says, whole sentences (each one translated): (the budget's
+#: seconds known, a lower bound proven) -> the template
+TOO_BIG = {
+    (True, False): N_(
+        "Too big to solve within the %(seconds)s s budget: no solution among about "
+        "%(positions)s positions searched."
+    ),
+    (True, True): N_(
+        "Too big to solve within the %(seconds)s s budget: no solution among about "
+        "%(positions)s positions searched; it takes %(moves)s or more moves."
+    ),
+    (False, False): N_(
+        "Too big to solve within the budget: no solution among about %(positions)s "
+        "positions searched."
+    ),
+    (False, True): N_(
+        "Too big to solve within the budget: no solution among about %(positions)s "
+        "positions searched; it takes %(moves)s or more moves."
+    ),
+}
 
 
 def gave_up_error(
@@ -62,18 +85,20 @@ def gave_up_error(
     nodes: int | None,
     lower_bound: int | None,
 ) -> ErrorEvent:
-    """The ``error`` answering a search that ran out of its budget, in words: the board is
-    too big to solve within ``seconds``, how much was searched, and what is known (a
-    proven ``lower_bound``); the figures ride along for the page."""
+    """The ``error`` answering a search that ran out of its budget, in words (and as a
+    template with its values, for the page to translate): the board is too big to solve
+    within ``seconds``, how much was searched, and what is known (a proven
+    ``lower_bound``); the figures ride along for the page."""
     # whole seconds (a sub-second budget, as tests give, to a tenth)
     shown = (round(seconds) if seconds >= 1 else round(seconds, 1)) if seconds else None
-    within = f"within the {shown:g} s budget" if shown else "within the budget"
-    words = [f"Too big to solve {within}"]
-    if nodes:
-        words.append(f": no solution among {about(nodes)} positions searched")
+    params: dict[str, str | int] = {"positions": about(nodes or 0)}
+    if shown:
+        params["seconds"] = f"{shown:g}"
     if lower_bound:
-        words.append(f"; it takes at least {lower_bound} move{'' if lower_bound == 1 else 's'}")
-    payload = error_payload("".join(words) + ".", kind, job_id, game)
+        params["moves"] = lower_bound
+    template = TOO_BIG[(bool(shown), bool(lower_bound))]
+    payload = error_payload(template % params, kind, job_id, game)
+    payload["template"], payload["params"] = template, params
     payload["gave_up"] = True
     if shown:
         payload["budget_seconds"] = shown
