@@ -33,6 +33,7 @@ PAGES = (
     + [(f"/play/{game}", '[data-testid="board"] *') for game in GAMES]
     + [(f"/editor/{game}", '[data-testid="editor-grid"] *') for game in GAMES]
     + [("/streak/npuzzle", '[data-testid="run-start"]')]  # the storm's page is the same
+    + [("/player", 'body[data-ready="true"]')]
     + [("/race/new", '[data-testid="race-track"] li')]  # the public lobby's page is the same
     + [("/lab?game=jugs&board=0/3,0/5,8/8", '[data-testid="lab-run"][data-length]')]
     + [("/no-such-page", "main h1")]

@@ -71,12 +71,14 @@ export const SolverAnswers = {
   /** A refusal or a search that could not answer; one that ran out of its budget is
    * remembered as what it is: the board is too big to solve within it. */
   gotError(reply, request) {
-    const stopped = this.solving && reply.event === "solve";
-    this.solving = false;
     this.hintWanted = false;
     if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
     this.notice = translateReply(reply) || gettext("the server could not handle that");
-    this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
+    if (reply.event !== "analyse") { // an analysis's answer, sent as Solve was pressed, leaves the solve going
+      const stopped = this.solving && reply.event === "solve";
+      this.solving = false;
+      this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
+    }
     this.changed();
   },
 };

@@ -292,3 +292,13 @@ test("a solve that ran out of budget stops with its words and remembers the boar
   assert.equal(sent.length, asked);
   assert.match(ctrl.notice, /^No hint\. Too big/);
 });
+
+test("an analysis's error that crosses a Solve press leaves the solve going", () => {
+  const { ctrl } = controller("1 2 3 4 5 6 0 7 8");
+  ctrl.solve();
+  const reply = { event: "analyse", gave_up: true, message: "Too big to solve within the 1 s budget.", budget_seconds: 1 };
+  ctrl.gotError(reply, { board: ctrl.board });
+  assert.equal(ctrl.solving, true);
+  assert.match(ctrl.progressText, /searching/);
+  assert.equal(ctrl.notice, reply.message);
+});
