@@ -18,11 +18,9 @@ def _solve_here(view):
     return board
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
-    page, live_server, width
-):
-    page.set_viewport_size({"width": width, "height": 844})
+def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(page, live_server):
+    """At a desktop's width, then the next puzzle at a phone's."""
+    page.set_viewport_size({"width": 1280, "height": 844})
     view = GamePage(page, live_server)
     view.game = "npuzzle"
     page.goto(live_server + "/")
@@ -36,12 +34,18 @@ def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
     after = int(view.testid("rating").inner_text().split("→")[1])
     assert after > 1500  # solved in the fewest moves, unaided: the rating rises
 
+    page.set_viewport_size({"width": 390, "height": 844})
     view.testid("next-puzzle").click()
     page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
     expect(view.board).to_have_attribute("data-state", re.compile(".+"))
     assert view.state() != first  # never the same puzzle twice
     me = page.request.get(live_server + "/api/player").json()
     assert round(me["ratings"]["npuzzle"]["rating"]) == after
+    expect(view.testid("open-coach")).to_be_visible()
+    _solve_here(view)
+    view.wait_status("solved")
+    expect(view.testid("rating")).to_have_text(re.compile(rf"^{after} → \d+$"), timeout=10_000)
+    expect(view.testid("next-puzzle")).to_be_visible()
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the ladder page is {overflow} px wider than the screen"
     view.assert_no_errors()

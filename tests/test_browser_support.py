@@ -176,15 +176,12 @@ def _assert_theme(page, theme):
         assert paper > 0.8 and ink < 0.2, shown
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(
-    browser, live_server, width
-):
+def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(browser, live_server):
     """Dark or light as the system says; a choice in the top bar wins, is written on
     ``<html>`` by the server on the next page (no light flash), and "Auto" follows the
-    system again, also when it changes."""
+    system again, also when it changes. A desktop's width, then a phone's from the lobby."""
     context = browser.new_context(
-        color_scheme="dark", reduced_motion="reduce", viewport={"width": width, "height": 844}
+        color_scheme="dark", reduced_motion="reduce", viewport={"width": 1280, "height": 844}
     )
     try:
         page = context.new_page()
@@ -197,6 +194,7 @@ def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(
 
         served = page.request.get(live_server + "/").text()  # the context's cookie goes too
         assert '<html lang="en" data-theme="light">' in served
+        page.set_viewport_size({"width": 390, "height": 844})
         page.goto(live_server + "/")
         _assert_theme(page, "light")
         expect(control).to_have_value("light")
