@@ -71,12 +71,13 @@ def _refused(err: BadRequest):
 @players.errorhandler(TooManyPlayers)
 def _too_many_players(err: TooManyPlayers):
     g.pop("new_token", None)
-    return jsonify(error=str(err)), 429, {"Retry-After": str(err.wait)}
+    wait = {"Retry-After": str(err.wait)}
+    return _refused(BadRequest(err.TEMPLATE, 429, wait, seconds=err.wait))
 
 
 @players.errorhandler(BoardError)
 def _bad_board(err: BoardError):
-    return jsonify(error=str(err)), 400
+    return _refused(BadRequest(err))
 
 
 # -- the plumbing every endpoint shares -------------------------------------------
