@@ -15,6 +15,8 @@ import pkgutil
 from functools import cache
 from pathlib import Path
 
+from solver.core.text import N_
+
 from .core.errors import BoardError
 from .core.game import Game
 
@@ -57,7 +59,11 @@ def get(name: object) -> type[Game]:
     """The game called ``name`` (importing only its package); a clear BoardError quoting
     ``name`` otherwise."""
     if not isinstance(name, str) or name not in names():
-        raise BoardError(f"unknown game {str(name)[:40]!r}; choose one of {', '.join(names())}")
+        raise BoardError(
+            N_("unknown game %(name)s; choose one of %(games)s"),
+            name=repr(str(name)[:40]),
+            games=", ".join(names()),
+        )
     return _load(name)
 
 

@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from solver.core.text import N_
+
 from .core.errors import BoardError
 from .core.results import Budget, Cancel, Progress
 from .core.search import ALGORITHMS, unfit_algorithm
@@ -28,9 +30,16 @@ def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
     """``names`` as a list of 2-4 distinct algorithms that can all search ``puzzle``;
     :class:`BoardError` naming the first problem otherwise (cheap: no board is read)."""
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
-        raise BoardError(f"algorithms must be a list of names from {', '.join(ALGORITHMS)}")
+        raise BoardError(
+            N_("algorithms must be a list of names from %(names)s"), names=", ".join(ALGORITHMS)
+        )
     if not MIN_RACERS <= len(names) <= MAX_RACERS:
-        raise BoardError(f"choose {MIN_RACERS} to {MAX_RACERS} algorithms, not {len(names)}")
+        raise BoardError(
+            N_("choose %(low)s to %(high)s algorithms, not %(count)s"),
+            low=MIN_RACERS,
+            high=MAX_RACERS,
+            count=len(names),
+        )
     unknown = [name for name in names if name not in ALGORITHMS]
     if unknown:
         raise BoardError(

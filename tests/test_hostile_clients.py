@@ -421,6 +421,8 @@ def test_deeply_nested_json_is_a_400(server, endpoint):
     assert status == 400 and json.loads(body) == {
         "ok": False,
         "error": "the JSON is nested too deeply",
+        "template": "the JSON is nested too deeply",  # for the page to translate
+        "params": {},
     }
     status, body = _post(url + endpoint, b'{"game": "npuzzle", "board": ' + deep + b"}")
     assert status == 400 and json.loads(body)["ok"] is False

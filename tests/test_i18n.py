@@ -15,9 +15,11 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from solver.core.errors import BoardError
+from solver.core.text import N_
 from webapp import i18n
 from webapp.i18n import CATALOGUES, LANGUAGE_COOKIE, browser_messages, compile_catalogues
 from webapp.jobs.replies import gave_up_error
+from webapp.puzzle_request import BadRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINESE = CATALOGUES / "zh_Hans" / "LC_MESSAGES" / "messages.po"
@@ -96,7 +98,7 @@ def test_error_pages_and_their_json_speak_chinese(client):
     assert "<h1>Not found</h1>" in english
 
 
-def test_the_browser_gets_the_scripts_and_the_solvers_messages_only():
+def test_the_browser_gets_the_scripts_the_solvers_and_the_refusals_messages_only():
     messages = browser_messages("zh-Hans")
     assert messages["Piece %(piece)s cannot move %(dir)s: the wall is in the way."]
     assert messages["row %(row)s is empty"] == "第 %(row)s 行是空的"  # the solver's
@@ -145,3 +147,39 @@ def test_catalogues_compile_elsewhere_when_their_folder_is_read_only(tmp_path, m
     monkeypatch.undo()
     assert compile_catalogues(source) == source  # writable: in place
     assert (source / "zh_Hans" / "LC_MESSAGES" / "messages.mo").is_file()
+
+
+def test_a_refusal_keeps_its_english_and_carries_a_template_chinese_knows(client):
+    reply = client.post(
+        "/api/player/restore", json={"code": "no-such-code"}, headers={"Origin": "http://localhost"}
+    )
+    assert reply.status_code == 404
+    body = reply.get_json()
+    assert body["error"] == "no player has that recovery code"  # API clients read this
+    assert body["template"] == body["error"] and body["params"] == {}
+    assert browser_messages("zh-Hans")[body["template"]] == "没有玩家使用这个恢复码"
+    refused = client.post("/api/player/restore", json={}, headers={"Origin": "http://evil.test"})
+    assert refused.status_code == 403
+    assert browser_messages("zh-Hans")[refused.get_json()["template"]]
+
+
+def test_a_refusal_with_values_fills_its_template_in_both_languages():
+    err = BadRequest(N_("too many writes; try again in %(seconds)s s"), 429, seconds=7)
+    assert str(err) == "too many writes; try again in 7 s" and err.status == 429
+    said = browser_messages("zh-Hans")[err.template] % err.params
+    assert said == "写入太频繁；请在 7 秒后再试"
+    solver = BadRequest(BoardError("row %(row)s is empty", row=2))
+    assert str(solver) == "row 2 is empty" and solver.template == "row %(row)s is empty"
+
+
+def test_a_race_refusal_over_the_socket_carries_its_template(inbox):
+    inbox.client.emit("race_move", {"board": "x"})
+    _name, reply = inbox.wait("error")
+    assert reply["message"] == "you are in no race under way"
+    assert reply["template"] == reply["message"] and reply["event"] == "race_move"
+    assert browser_messages("zh-Hans")[reply["template"]] == "你没有参加正在进行的比赛"
+    inbox.client.emit("analyse", {"game": "nope", "board": "x", "id": 1})
+    _name, reply = inbox.wait("error")
+    assert reply["message"].startswith("unknown game 'nope'; choose one of ")
+    assert reply["template"] == "unknown game %(name)s; choose one of %(games)s"
+    assert reply["params"]["name"] == "'nope'"

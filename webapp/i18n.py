@@ -32,8 +32,20 @@ LANGUAGES = {"en": ("en", "English"), "zh-Hans": ("zh_Hans", "简体中文")}
 DEFAULT_LANGUAGE = "en"
 #: the catalogues' folder, beside this module
 CATALOGUES = Path(__file__).resolve().parent / "translations"
-#: messages from these files are the browser's to translate
-_BROWSER_SOURCES = ("static/js/", "solver/")
+#: messages from these files are the browser's to translate: the page scripts', the
+#: solver's, and the server's refusals and errors (a reply's ``template``)
+_BROWSER_SOURCES = (
+    "static/js/",
+    "solver/",
+    "webapp/players/",
+    "webapp/races/",
+    "webapp/live/",
+    "webapp/jobs/",
+    "webapp/levels/",
+    "webapp/storage/names.py",
+    "webapp/storage/checks.py",
+    "webapp/puzzle_request.py",
+)
 
 
 def chosen_language() -> str:

@@ -13,9 +13,9 @@ the client gave none) and its ``game``.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from collections.abc import Mapping
+from typing import NotRequired, Protocol, TypedDict
 
-from solver.core.errors import BoardError
 from solver.payloads import AnalysisPayload, MoveInfo, Stats
 
 #: a request's ``id`` as the client gave it, echoed in every reply
@@ -110,8 +110,19 @@ class ErrorEvent(TypedDict):
     lower_bound: NotRequired[int]
 
 
-def message_fields(err: BoardError) -> dict:
-    """``template`` and ``params`` of a solver's error, JSON-safe, for a reply to carry."""
+class Templated(Protocol):
+    """A message kept as data: a solver's ``BoardError`` or the server's ``BadRequest``."""
+
+    @property
+    def template(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+
+def message_fields(err: Templated) -> dict:
+    """``template`` and ``params`` of a solver's error or a refusal, JSON-safe, for a
+    reply to carry."""
     params = {
         name: value if isinstance(value, str | int) else str(value)
         for name, value in err.params.items()

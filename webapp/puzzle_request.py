@@ -16,8 +16,8 @@ policy:
   whichever game declares it.
 
 Every refusal is one :class:`BadRequest`, whose message names what is wrong:
-HTTP answers it with its status and ``{"error": message}``, Socket.IO with an
-``error`` event. :func:`read_json_body` is the one reader of JSON bodies.
+HTTP answers it with its status and ``{"error": message, "template", "params"}``,
+Socket.IO with an ``error`` event carrying the same (the page translates the template). :func:`read_json_body` is the one reader of JSON bodies.
 """
 
 from __future__ import annotations
@@ -34,14 +34,34 @@ from werkzeug.exceptions import HTTPException
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.game import Game
+from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
 
 class BadRequest(ValueError):
-    """A request the server refuses: ``status`` (400 unless said) with the message."""
+    """A request the server refuses: ``status`` (400 unless said) with the message.
 
-    def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None):
-        super().__init__(message)
+    Like :class:`~solver.core.errors.BoardError` it keeps its words as data too: the
+    ``template`` (marked with :func:`~solver.core.text.N_`, ``%(name)s`` fields) and its
+    ``params``, which every reply carrying the refusal sends beside the English message
+    for the page to say it in the player's language. A solver's error passes through
+    with its own template.
+    """
+
+    def __init__(
+        self,
+        message: str | BoardError,
+        status: int = 400,
+        headers: dict[str, str] | None = None,
+        **params: object,
+    ):
+        if isinstance(message, BoardError):
+            template, params = message.template, dict(message.params)
+        else:
+            template = message
+        super().__init__(template % params if params else template)
+        self.template = template
+        self.params = params
         self.status = status
         self.headers = headers or {}
 
@@ -49,12 +69,16 @@ class BadRequest(ValueError):
 def game_named(name: object) -> type[Game]:
     """The declaration of the game called ``name``; BadRequest for any other value."""
     if name is None:
-        raise BadRequest("missing game")
+        raise BadRequest(N_("missing game"))
     if not isinstance(name, str):
-        raise BadRequest("game must be text")
+        raise BadRequest(N_("game must be text"))
     known = catalogue.games()
     if name not in known:
-        raise BadRequest(f"unknown game {name[:40]!r}; choose one of {', '.join(known)}")
+        raise BadRequest(
+            N_("unknown game %(name)s; choose one of %(games)s"),
+            name=repr(name[:40]),
+            games=", ".join(known),
+        )
     return known[name]
 
 
@@ -72,22 +96,24 @@ class PuzzleRequest:
         """Check one request; raises :class:`BadRequest` naming the first problem."""
         declared = game_named(game)
         if board is None:
-            raise BadRequest("missing board")
+            raise BadRequest(N_("missing board"))
         if not isinstance(board, str):
-            raise BadRequest("board must be text")
+            raise BadRequest(N_("board must be text"))
         if len(board) > MAX_BOARD_CHARS:
             raise BadRequest(
-                f"board is {len(board)} characters long; the limit is {MAX_BOARD_CHARS}"
+                N_("board is %(chars)s characters long; the limit is %(limit)s"),
+                chars=len(board),
+                limit=MAX_BOARD_CHARS,
             )
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise BadRequest("options must be an object")
+            raise BadRequest(N_("options must be an object"))
         try:
             declared.check_size(board)
             checked = declared.check_options(dict(options))
         except BoardError as err:
-            raise BadRequest(str(err)) from None
+            raise BadRequest(err) from None
         return cls(declared.name, board, checked)
 
     @classmethod
@@ -105,22 +131,22 @@ class PuzzleRequest:
 MAX_DIGITS = 20
 
 
-class BadNumber(ValueError):
+class BadNumber(BoardError):
     """A JSON number no endpoint accepts; the message says why."""
 
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadNumber(f"numbers may have at most {MAX_DIGITS} digits")
+        raise BadNumber(N_("numbers may have at most %(digits)s digits"), digits=MAX_DIGITS)
     return int(text)
 
 
 def _float(text: str) -> float:
     if len(text) > 2 * MAX_DIGITS:
-        raise BadNumber(f"numbers may have at most {MAX_DIGITS} digits")
+        raise BadNumber(N_("numbers may have at most %(digits)s digits"), digits=MAX_DIGITS)
     value = float(text)
     if not math.isfinite(value):
-        raise BadNumber(f"the number {text[:20]} is too large")
+        raise BadNumber(N_("the number %(number)s is too large"), number=text[:20])
     return value
 
 
@@ -151,18 +177,20 @@ def read_json_body(limit: int | None = None) -> dict[str, Any]:
     except HTTPException as err:
         if err.code == 413:
             size = request.max_content_length
-            raise BadRequest(f"the request body is over the {size}-byte limit", 413) from None
-        raise BadRequest("could not read the request body") from None
+            raise BadRequest(
+                N_("the request body is over the %(size)s-byte limit"), 413, size=size
+            ) from None
+        raise BadRequest(N_("could not read the request body")) from None
     except Exception:  # noqa: BLE001 - a garbled (chunked) body
-        raise BadRequest("could not read the request body") from None
+        raise BadRequest(N_("could not read the request body")) from None
     try:
         body = strict_json(data)
     except RecursionError:
-        raise BadRequest("the JSON is nested too deeply") from None
+        raise BadRequest(N_("the JSON is nested too deeply")) from None
     except BadNumber as err:
-        raise BadRequest(str(err)) from None
+        raise BadRequest(err) from None
     except ValueError:  # JSONDecodeError, UnicodeDecodeError
-        raise BadRequest("send a JSON object") from None
+        raise BadRequest(N_("send a JSON object")) from None
     if not isinstance(body, dict):
-        raise BadRequest("send a JSON object")
+        raise BadRequest(N_("send a JSON object"))
     return body

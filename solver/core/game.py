@@ -197,7 +197,12 @@ class Game:
             return
         parts = board.count(",") + 1
         if parts > cls.max_parts:
-            raise BoardError(f"board has {parts} {cls.part_name}; the limit is {cls.max_parts}")
+            raise BoardError(
+                N_("board has %(count)s %(parts)s; the limit is %(limit)s"),
+                count=parts,
+                parts=cls.part_name,
+                limit=cls.max_parts,
+            )
 
     # -- levels and generators ----------------------------------------------------
     @classmethod
@@ -236,7 +241,7 @@ class Game:
         """
         levels = cls.distinct_levels()
         if not levels:
-            raise BoardError(f"{cls.name} has no generator and no levels")
+            raise BoardError(N_("%(game)s has no generator and no levels"), game=cls.name)
         level = levels[check_seed(seed) % len(levels)]
         options = dict(level.get("options", {}))
         value = cls.progress_value(options)
@@ -260,7 +265,7 @@ class Game:
         """The :attr:`generator` values aiming at a puzzle ``length`` moves long, whose
         length :meth:`generate` proves (the ladder's next puzzle at a player's level);
         only for a game with :attr:`ladder_lengths`."""
-        raise BoardError(f"{cls.name} generates no ladder puzzles")
+        raise BoardError(N_("%(game)s generates no ladder puzzles"), game=cls.name)
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
@@ -292,7 +297,7 @@ class Game:
         """The hardest start of ``board``'s group (with ``placements``, over every
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
-        raise BoardError(f"{cls.name} has no hardest-start search")
+        raise BoardError(N_("%(game)s has no hardest-start search"), game=cls.name)
 
     @classmethod
     def tables(cls) -> list[TableSet]:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.core.text import N_
+
 from .domain import Domain
 from .errors import BoardError
 
@@ -47,8 +49,21 @@ def check_count(states: object, shortest: int | None = None) -> None:
         raise BoardError("states must be a list of positions, the start first")
     cap = line_cap(shortest)
     if len(states) > cap:
-        why = "" if shortest is None else f" for a puzzle solved in {shortest} moves"
-        raise BoardError(f"the line has {len(states)} positions; the limit is {cap}{why}")
+        if shortest is None:
+            raise BoardError(
+                N_("the line has %(count)s positions; the limit is %(limit)s"),
+                count=len(states),
+                limit=cap,
+            )
+        raise BoardError(
+            N_(
+                "the line has %(count)s positions; the limit is %(limit)s"
+                " for a puzzle solved in %(moves)s moves"
+            ),
+            count=len(states),
+            limit=cap,
+            moves=shortest,
+        )
 
 
 @dataclass(frozen=True)
@@ -110,14 +125,17 @@ def replay_line(
                 f"cannot become {domain.format(after)!r}"
             )
     if not domain.is_goal(positions[-1]):
-        raise BoardError(f"the line ends at {domain.format(positions[-1])!r}, which is not solved")
+        raise BoardError(
+            N_("the line ends at %(board)s, which is not solved"),
+            board=repr(domain.format(positions[-1])),
+        )
     return Replay(tuple(domain.format(p) for p in positions), len(positions) - 1)
 
 
 def _parse(domain: Domain[Any, Any], text: object, index: int) -> Any:
     if not isinstance(text, str):
-        raise BoardError(f"position {index} must be board text")
+        raise BoardError(N_("position %(index)s must be board text"), index=index)
     try:
         return domain.parse(text)
     except BoardError as err:
-        raise BoardError(f"position {index}: {err}") from None
+        raise BoardError(N_("position %(index)s: %(error)s"), index=index, error=str(err)) from None

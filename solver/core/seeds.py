@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 
+from solver.core.text import N_
+
 from .errors import BoardError
 
 MAX_SEED = 2**31 - 1
@@ -30,12 +32,18 @@ def sub_seed(*parts: object) -> int:
 def check_seed(seed: object) -> int:
     """A seed is a whole number 0..2**31-1; anything else is a BoardError."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise BoardError(f"seed must be a whole number from 0 to {MAX_SEED}")
+        raise BoardError(N_("seed must be a whole number from 0 to %(max)s"), max=MAX_SEED)
     return seed
 
 
 def check_range(name: str, value: object, low: int, high: int) -> int:
     """A generator parameter is a whole number from ``low`` to ``high``; else a BoardError."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BoardError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        raise BoardError(
+            N_("%(name)s must be a whole number from %(low)s to %(high)s, not %(value)s"),
+            name=name,
+            low=low,
+            high=high,
+            value=repr(value),
+        )
     return value

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from solver.core.text import N_
+
 from ..core.domain import Analysis, Domain
 from ..core.errors import BoardError
 from ..core.results import (
@@ -53,7 +55,11 @@ class Klotski(Domain[KlotskiState, KlotskiMove]):
 
     def __init__(self, metric: str = "piece", goal: str | None = None) -> None:
         if metric not in METRICS:
-            raise BoardError(f"unknown metric {metric!r}; choose {', '.join(METRICS)}")
+            raise BoardError(
+                N_("unknown metric %(metric)s; choose %(metrics)s"),
+                metric=repr(metric),
+                metrics=", ".join(METRICS),
+            )
         self.metric = metric
         self.goal = GoalSpec.parse(goal) if goal is not None else None
 

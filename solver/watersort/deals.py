@@ -6,6 +6,8 @@ import random
 import time
 from collections.abc import Iterable
 
+from solver.core.text import N_
+
 from ..core.errors import BoardError
 from ..core.results import Budget
 from .domain import WaterSort
@@ -20,13 +22,23 @@ def random_deal(colours: int, capacity: int = 4, empty: int = 2, seed: int | Non
     """
     for name, value in (("colours", colours), ("capacity", capacity), ("empty", empty)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BoardError(f"{name} must be a whole number")
+            raise BoardError(N_("%(name)s must be a whole number"), name=name)
     if not 1 <= colours <= len(COLOURS):
-        raise BoardError(f"colours must be 1 to {len(COLOURS)}, not {colours}")
+        raise BoardError(
+            N_("colours must be 1 to %(max)s, not %(count)s"), max=len(COLOURS), count=colours
+        )
     if not 1 <= capacity <= MAX_CAPACITY:
-        raise BoardError(f"capacity {capacity} is out of range; use 1 to {MAX_CAPACITY}")
+        raise BoardError(
+            N_("capacity %(capacity)s is out of range; use 1 to %(max)s"),
+            capacity=capacity,
+            max=MAX_CAPACITY,
+        )
     if empty < 0 or colours + empty > MAX_TUBES:
-        raise BoardError(f"{colours + empty} tubes is too many; the limit is {MAX_TUBES}")
+        raise BoardError(
+            N_("%(count)s tubes is too many; the limit is %(limit)s"),
+            count=colours + empty,
+            limit=MAX_TUBES,
+        )
     rng = random.Random(seed)
     units: list[str] = [c for c in COLOURS[:colours] for _ in range(capacity)]
     rng.shuffle(units)

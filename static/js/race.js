@@ -7,7 +7,7 @@ import { el } from "./board.js";
 import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
 import { positionLink } from "./share.js";
-import { gettext, movesText } from "./i18n.js";
+import { gettext, movesText, translateReply } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const MOVE_MS = 140;
@@ -159,7 +159,7 @@ function start() {
     page.busy = false;
     $("board").setAttribute("aria-busy", "false");
     if (page.race && page.race.puzzle) page.showPuzzle(page.race.puzzle); // the server's position
-    $("status").textContent = reply.message;
+    $("status").textContent = translateReply(reply); // the server's words, in the reader's language
   });
   $("race-start").addEventListener("click", () => socket.emit("race_start", {}));
   document.addEventListener("keydown", (event) => {

@@ -32,7 +32,7 @@ api = Blueprint("api", __name__, url_prefix="/api")
 @api.errorhandler(BadRequest)
 def _refused(err: BadRequest):
     """The editor's replies always say ``ok``: a refused request too."""
-    return jsonify(ok=False, error=str(err)), err.status, err.headers
+    return jsonify(ok=False, error=str(err), **message_fields(err)), err.status, err.headers
 
 
 def _validated() -> tuple[dict, PuzzleRequest]:

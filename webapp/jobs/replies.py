@@ -25,6 +25,7 @@ from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
 from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent, message_fields
+from ..puzzle_request import BadRequest
 from .model import ANALYSE, GAVE_UP, SOLVE, JobRequest, Limits, Request
 
 #: (event, payload); ``gave_up`` carries the error to show if the search is not escalated
@@ -32,12 +33,15 @@ Reply: TypeAlias = tuple[str, SolutionEvent | UnsolvableEvent | ErrorEvent] | No
 
 
 def error_payload(
-    message: str | BoardError, event: str, job_id: RequestId = None, game: str | None = None
+    message: str | BoardError | BadRequest,
+    event: str,
+    job_id: RequestId = None,
+    game: str | None = None,
 ) -> ErrorEvent:
     """The ``error`` event's payload: the message (a solver's error also as its template
     and values, for the page to translate), the event it answers, and its id."""
     payload: ErrorEvent = {"message": str(message), "event": event}
-    if isinstance(message, BoardError):
+    if isinstance(message, BoardError | BadRequest):
         payload.update(message_fields(message))  # type: ignore[typeddict-item]
     if job_id is not None:
         payload["id"] = job_id

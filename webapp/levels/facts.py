@@ -17,6 +17,7 @@ from solver import catalogue
 from solver.core.errors import BoardError
 from solver.core.game import Game, Option
 from solver.core.seeds import MAX_SEED, daily_seed
+from solver.core.text import N_
 
 SEED = Option("seed", int, None, "the generator's seed", low=0, high=MAX_SEED)
 
@@ -52,7 +53,9 @@ def generated_level(
         given = {name: value for name, value in given.items() if value is not None}
         if given:
             names = ", ".join(f"{name}={value}" for name, value in given.items())
-            raise BoardError(f"{names} makes a new puzzle only with seed=N or daily=1")
+            raise BoardError(
+                N_("%(names)s makes a new puzzle only with seed=N or daily=1"), names=names
+            )
         return None
     params = {option.name: option.coerce(query.get(option.name)) for option in game.generator}
     params = {name: value for name, value in params.items() if value is not None}
@@ -118,7 +121,9 @@ def level_by_ref(game: type[Game], ref: str) -> dict:
     pack, _, number = str(ref).rpartition("/")
     levels = [level for level in game.levels() if level["pack"] == pack]
     if not number.isdigit() or not 1 <= int(number) <= len(levels):
-        raise BoardError(f"no {game.name} level {str(ref)[:40]!r}")
+        raise BoardError(
+            N_("no %(game)s level %(level)s"), game=game.name, level=repr(str(ref)[:40])
+        )
     return levels[int(number) - 1]
 
 

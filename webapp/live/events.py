@@ -74,7 +74,7 @@ def register_events(
     ``socketio``; ``admission`` decides who may connect."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
-    def reply_error(message: str, event: str, payload: object = None) -> None:
+    def reply_error(message: str | BadRequest, event: str, payload: object = None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
 
     def admitted(event: str, payload: object) -> bool:
@@ -94,7 +94,7 @@ def register_events(
             job = parse(one_payload(kind, args))
         except BadRequest as err:
             log.info("%s %s refused: %s", log_id, kind, err)
-            reply_error(str(err), kind, payload)
+            reply_error(err, kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         sid, address = _sid(), request.remote_addr or ""  # the address as the proxies resolve it
@@ -153,7 +153,7 @@ def register_events(
         try:
             job_id = parse_cancel(one_payload(event, args))
         except BadRequest as err:
-            reply_error(str(err), event, payload)
+            reply_error(err, event, payload)
             return
         jobs.cancel(_sid(), job_id)
 

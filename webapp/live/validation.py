@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from solver.core.errors import BoardError
+from solver.core.text import N_
 from solver.race import check_algorithms
 
 from ..jobs.model import JobRequest
@@ -42,14 +43,20 @@ def _check_id(payload: dict) -> RequestId:
         return None
     checked = request_id(payload)
     if checked is None:
-        raise BadRequest(f"id must be text up to {MAX_ID_CHARS} characters or a number")
+        raise BadRequest(
+            N_("id must be text up to %(chars)s characters or a number"), chars=MAX_ID_CHARS
+        )
     return checked
 
 
 def one_payload(event: str, args: tuple) -> Any:
     """The single payload of an event's arguments (None when there is none)."""
     if len(args) > 1:
-        raise BadRequest(f"{event} takes one payload object, not {len(args)} arguments")
+        raise BadRequest(
+            N_("%(event)s takes one payload object, not %(count)s arguments"),
+            event=event,
+            count=len(args),
+        )
     return args[0] if args else None
 
 
@@ -57,7 +64,7 @@ def parse_job_request(payload: Any) -> JobRequest:
     """Check an ``analyse``/``solve`` payload ``{game, board, id?, ...options}``; raise
     :class:`BadRequest` if malformed (an option the game does not declare included)."""
     if not isinstance(payload, dict):
-        raise BadRequest("payload must be an object like {game, board}")
+        raise BadRequest(N_("payload must be an object like {game, board}"))
     job_id = _check_id(payload)
     asked = PuzzleRequest.from_fields(payload, reserved=("id",))
     return JobRequest(game=asked.game, board=asked.board, id=job_id, options=asked.options)
@@ -67,13 +74,13 @@ def parse_lab_request(payload: Any) -> JobRequest:
     """Check a ``lab_run`` payload ``{game, board, algorithms, id?, ...options}``: the
     board as for ``solve``, and 2-4 distinct algorithms that can all search the game."""
     if not isinstance(payload, dict):
-        raise BadRequest("payload must be an object like {game, board, algorithms}")
+        raise BadRequest(N_("payload must be an object like {game, board, algorithms}"))
     job_id = _check_id(payload)
     asked = PuzzleRequest.from_fields(payload, reserved=("id", "algorithms"))
     try:
         algorithms = check_algorithms(asked.game, payload.get("algorithms"), **asked.options)
     except BoardError as err:
-        raise BadRequest(str(err)) from None
+        raise BadRequest(err) from None
     return JobRequest(
         game=asked.game,
         board=asked.board,
@@ -88,5 +95,5 @@ def parse_cancel(payload: Any) -> RequestId | None:
     if payload is None:
         return None
     if not isinstance(payload, dict):
-        raise BadRequest("cancel payload must be an object like {} or {id}")
+        raise BadRequest(N_("cancel payload must be an object like {} or {id}"))
     return _check_id(payload)

@@ -20,9 +20,11 @@ from sqlalchemy.exc import IntegrityError
 
 from solver.core.errors import BoardError
 from solver.core.replay import MAX_LINE, Replay, check_count
+from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
 from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
+from ..protocol import message_fields
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player, Result
 from ..storage.outage import UNAVAILABLE
@@ -63,18 +65,19 @@ MAX_IMPORTED = 500  # progress entries imported from one browser
 
 @players.errorhandler(BadRequest)
 def _refused(err: BadRequest):
-    return jsonify(error=str(err)), err.status, err.headers
+    return jsonify(error=str(err), **message_fields(err)), err.status, err.headers
 
 
 @players.errorhandler(TooManyPlayers)
 def _too_many_players(err: TooManyPlayers):
     g.pop("new_token", None)
-    return jsonify(error=str(err)), 429, {"Retry-After": str(err.wait)}
+    wait = {"Retry-After": str(err.wait)}
+    return _refused(BadRequest(err.TEMPLATE, 429, wait, seconds=err.wait))
 
 
 @players.errorhandler(BoardError)
 def _bad_board(err: BoardError):
-    return jsonify(error=str(err)), 400
+    return _refused(BadRequest(err))
 
 
 # -- the plumbing every endpoint shares -------------------------------------------
@@ -101,7 +104,7 @@ def _guard():
         return
     config = current_app.config
     if not same_site(request.headers.get("Origin"), request.host_url, config["ALLOWED_ORIGINS"]):
-        raise BadRequest("writes are accepted from this site's pages only", 403)
+        raise BadRequest(N_("writes are accepted from this site's pages only"), 403)
     keys = {f"address:{request.remote_addr}": config["WRITES_PER_ADDRESS"]}
     if g.player_token and request.endpoint == "players.run_move":  # a storm is quick moves
         keys[f"moves:{g.player_token}"] = config["RUN_MOVES_PER_PLAYER"]
@@ -109,7 +112,12 @@ def _guard():
         keys[f"player:{g.player_token}"] = config["WRITES_PER_PLAYER"]
     wait = _state().limits.retry_after(keys)
     if wait is not None:
-        raise BadRequest(f"too many writes; try again in {wait} s", 429, {"Retry-After": str(wait)})
+        raise BadRequest(
+            N_("too many writes; try again in %(seconds)s s"),
+            429,
+            {"Retry-After": str(wait)},
+            seconds=wait,
+        )
 
 
 @players.after_request
@@ -170,7 +178,7 @@ def name_player():
     try:
         name = check_name(body.get("name"))
     except NameRefused as err:
-        raise BadRequest(str(err)) from None
+        raise BadRequest(err) from None
     code = new_code()
     try:
         with _state().db.writing() as session:
@@ -180,7 +188,7 @@ def name_player():
             player.code_hash = code_hash(code)
     except IntegrityError:
         g.pop("new_token", None)
-        raise BadRequest("that name, or one that looks like it, is taken", 409) from None
+        raise BadRequest(N_("that name, or one that looks like it, is taken"), 409) from None
     _state().boards.forget()  # the new name shows on every board at once
     return jsonify(name=name, code=code)
 
@@ -192,7 +200,7 @@ def restore_player():
     with _state().db.session() as session:
         player = find_by_code(session, body.get("code"))
         if player is None:
-            raise BadRequest("no player has that recovery code", 404)
+            raise BadRequest(N_("no player has that recovery code"), 404)
         g.new_token = player.token
         return jsonify(name=player.name)
 
@@ -203,7 +211,9 @@ def import_progress():
     body = read_json_body()
     entries = body.get("progress")
     if not isinstance(entries, dict) or len(entries) > MAX_IMPORTED:
-        raise BadRequest(f"progress must be an object of at most {MAX_IMPORTED} entries")
+        raise BadRequest(
+            N_("progress must be an object of at most %(count)s entries"), count=MAX_IMPORTED
+        )
     rows = [_imported(key, value) for key, value in entries.items()]
     with _state().db.writing() as session:
         player = _player_made(session)
@@ -221,13 +231,13 @@ def _count(value, name: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
-        raise BadRequest(f"{name} must be a whole number")
+        raise BadRequest(N_("%(name)s must be a whole number"), name=name)
     return value
 
 
 def _imported(key, value) -> dict:
     if not isinstance(key, str) or not 1 <= len(key) <= 2200 or not isinstance(value, dict):
-        raise BadRequest("each progress entry is key: {moves, extra, min, at}")
+        raise BadRequest(N_("each progress entry is key: {moves, extra, min, at}"))
     at = value.get("at")
     return {
         "key": key,
@@ -243,12 +253,12 @@ def _imported(key, value) -> dict:
 
 def _seconds(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadRequest("seconds must be a number")
+        raise BadRequest(N_("seconds must be a number"))
     # compared before anything converts it: float(10**400) would raise OverflowError
     if isinstance(value, float) and not math.isfinite(value):
-        raise BadRequest("seconds must be a number")
+        raise BadRequest(N_("seconds must be a number"))
     if not 0 <= value <= MAX_SECONDS:
-        raise BadRequest(f"seconds must be from 0 to {MAX_SECONDS}")
+        raise BadRequest(N_("seconds must be from 0 to %(max)s"), max=MAX_SECONDS)
     return round(float(value), 2)
 
 
@@ -287,7 +297,7 @@ def submit_result():
     seconds = _seconds(body.get("seconds", 0))
     assisted = body.get("assisted", False)
     if not isinstance(assisted, bool):
-        raise BadRequest("assisted must be true or false")
+        raise BadRequest(N_("assisted must be true or false"))
     state = _state()
     today = _today()
     states = body.get("states") or []
@@ -361,7 +371,9 @@ def _day(text) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise BadRequest(f"date must be YYYY-MM-DD, not {str(text)[:20]!r}") from None
+        raise BadRequest(
+            N_("date must be YYYY-MM-DD, not %(text)s"), text=repr(str(text)[:20])
+        ) from None
 
 
 @players.get("/daily/<name>")
@@ -414,12 +426,12 @@ def _puzzle_from_query(game) -> Puzzle:
     """A daily or shipped level named by ``?board=`` and its options (other parameters)."""
     board = request.args.get("board")
     if not board:
-        raise BadRequest("name the puzzle: ?board= and its options")
+        raise BadRequest(N_("name the puzzle: ?board= and its options"))
     skip = ("board", "date", "position")
     options = {k: v for k, v in request.args.items() if k not in skip}
     puzzle, _domain = identify(game, board, options, _today(), _state().daily)
     if not puzzle.rankable:
-        raise BadRequest("that board is neither a daily nor a shipped level", 404)
+        raise BadRequest(N_("that board is neither a daily nor a shipped level"), 404)
     return puzzle
 
 
@@ -472,7 +484,7 @@ def leaderboard(name: str):
     else:
         day = _day(request.args.get("date"))
         if day > _today():
-            raise BadRequest("that day's daily is not out yet", 404)
+            raise BadRequest(N_("that day's daily is not out yet"), 404)
         puzzle = daily_puzzle(game, day, state.daily)
     me = g.get("player_id")  # the cookie's player (_guard), without reading it again
     read = read_leaderboard(state.db, puzzle.key, me, state.boards)

@@ -25,6 +25,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
+from solver.core.text import N_
+
 from ..storage.models import NewPlayer, Player, PlayerSession
 from ..storage.names import MAX_NAME, NameRefused, check_name, name_key
 
@@ -47,8 +49,11 @@ AGENTS = (
 class TooManyPlayers(Exception):
     """This address made its hour's share of new players; ``wait`` seconds to the next."""
 
+    #: what the player reads (``seconds``: the wait), as a template to translate
+    TEMPLATE = N_("too many new players from this address; try again in %(seconds)s s")
+
     def __init__(self, wait: int):
-        super().__init__(f"too many new players from this address; try again in {wait} s")
+        super().__init__(self.TEMPLATE % {"seconds": wait})
         self.wait = wait
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from flask import current_app
 
 from solver.core.errors import BoardError
+from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
 from ..jobs.model import JUDGE, REPLAY_LANE, TaskRefused, TaskRequest
@@ -44,7 +45,7 @@ def judge(
     ``before``; a 503 when the solver processes are busy or the distance is not
     proven in time (the move is then not judged, and nothing changes)."""
     if not isinstance(after, str) or not after.strip() or len(after) > MAX_BOARD_CHARS:
-        raise BadRequest("board must be the position the move reached, as text")
+        raise BadRequest(N_("board must be the position the move reached, as text"))
     task = TaskRequest(game, {"options": options, "before": before, "after": after})
     try:
         done = current_app.extensions["jobs"].page_task(
@@ -58,7 +59,7 @@ def judge(
     except TaskRefused as err:
         raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
     except BoardError as err:
-        raise BadRequest(str(err)) from None
+        raise BadRequest(err) from None
     if not done["legal"]:
-        raise BadRequest(f"that is not one legal move from {before!r}")
+        raise BadRequest(N_("that is not one legal move from %(board)s"), board=repr(before))
     return Judged(**{key: done[key] for key in Judged.__dataclass_fields__})

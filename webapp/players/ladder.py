@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 
 from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
+from solver.core.text import N_
 
 from ..puzzle_request import BadRequest
 from ..storage import Database
@@ -92,7 +93,7 @@ def checked_shift(text: str | None) -> str | None:
     if text in (None, ""):
         return None
     if text not in SHIFTS:
-        raise BadRequest(f"shift must be one of {', '.join(SHIFTS)}")
+        raise BadRequest(N_("shift must be one of %(shifts)s"), shifts=", ".join(SHIFTS))
     return text
 
 
@@ -380,7 +381,7 @@ def serve(
         _generate(db, player_id, game, how, target, make)
         row = nearest(db, player_id, game.name, target)
     if row is None:
-        raise BadRequest(f"no {game.name} puzzle left on the ladder for you", 404)
+        raise BadRequest(N_("no %(game)s puzzle left on the ladder for you"), 404, game=game.name)
     options = json.loads(row.options)
     puzzle = Puzzle(game.name, row.board, options, row.shortest, None, row.level, ladder=True)
     try:
@@ -389,7 +390,7 @@ def serve(
                 LadderGame(player_id=player_id, game=game.name, puzzle=row.puzzle, opened=now)
             )
     except IntegrityError:  # two requests at once picked the same puzzle: one gets it
-        raise BadRequest("another request took that puzzle; ask again", 409) from None
+        raise BadRequest(N_("another request took that puzzle; ask again"), 409) from None
     open_attempt(db, player_id, puzzle, now)
     return {
         "game": game.name,

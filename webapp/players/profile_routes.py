@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import g, jsonify
 
+from solver.core.text import N_
+
 from ..puzzle_request import BadRequest, game_named, read_json_body
 from .api import _state, players
 from .identity import code_hash, find_player, new_code
@@ -49,6 +51,6 @@ def recovery_code():
     with _state().db.writing() as session:
         player = find_player(session, g.player_token)
         if player is None:
-            raise BadRequest("this browser plays as nobody yet", 404)
+            raise BadRequest(N_("this browser plays as nobody yet"), 404)
         player.code_hash = code_hash(code)
     return jsonify(code=code)

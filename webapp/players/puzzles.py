@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from solver.core.domain import Domain
 from solver.core.game import Game
+from solver.core.text import N_
 
 from ..levels.facts import find_level
 from ..puzzle_request import BadRequest, PuzzleRequest
@@ -79,7 +80,7 @@ def identify(
     options = game.full_options(asked.options)
     domain = game.make_domain(**asked.options)
     if not asked.board:
-        raise BadRequest("board must be the puzzle's start, as text")
+        raise BadRequest(N_("board must be the puzzle's start, as text"))
     canonical = domain.format(domain.parse(asked.board))
     daily = daily_puzzle(game, today, make)
     if (daily.board, daily.options) == (canonical, options):

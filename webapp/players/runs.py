@@ -34,6 +34,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import CursorResult
 
 from solver.core.game import Game
+from solver.core.text import N_
 
 from ..puzzle_request import BadRequest
 from ..storage import Database
@@ -70,9 +71,14 @@ def offered(game: type[Game]) -> bool:
 def checked(game: type[Game], mode: object) -> str:
     """``mode`` when it is a run ``game`` offers; else a 400 or 404 naming why."""
     if not isinstance(mode, str) or mode not in MODES:
-        raise BadRequest(f"mode must be one of {', '.join(MODES)}")
+        raise BadRequest(N_("mode must be one of %(modes)s"), modes=", ".join(MODES))
     if not offered(game):
-        raise BadRequest(f"{game.name} has no {mode}: its puzzles are shipped levels only", 404)
+        raise BadRequest(
+            N_("%(game)s has no %(mode)s: its puzzles are shipped levels only"),
+            404,
+            game=game.name,
+            mode=mode,
+        )
     return mode
 
 
@@ -121,7 +127,7 @@ def next_puzzle(
         return Puzzle(game.name, row.board, options, row.shortest, None, ladder=True), row.rating
     made = generate_into_pool(db, game, how, length, make)
     if made is None or made.shortest is None:
-        raise BadRequest(f"no {game.name} puzzle could be made now; try again", 503)
+        raise BadRequest(N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name)
     return made, graded(made.shortest, how.low, how.high).rating
 
 
@@ -241,7 +247,7 @@ def owned(db: Database, player_id: int | None, run_id: int, now: dt.datetime) ->
     with db.session() as session:
         run = session.get(Run, run_id)
         if run is None or player_id is None or run.player_id != player_id:
-            raise BadRequest("you have no such run", 404)
+            raise BadRequest(N_("you have no such run"), 404)
     return _expired(db, _load(db, run_id), now)
 
 
@@ -260,11 +266,16 @@ def move(
     :data:`PENALTY_SECONDS`; a solved puzzle brings the next. 409 when the run is over
     or has moved on since ``seen`` (nothing changes)."""
     if isinstance(seen, bool) or not isinstance(seen, int):
-        raise BadRequest("moves must be the count of moves the run had judged")
+        raise BadRequest(N_("moves must be the count of moves the run had judged"))
     if run.ended is not None:
-        raise BadRequest("this run is over; start another", 409)
+        raise BadRequest(N_("this run is over; start another"), 409)
     if seen != run.moves:
-        raise BadRequest(f"that move follows move {seen}; the run is at move {run.moves}", 409)
+        raise BadRequest(
+            N_("that move follows move %(seen)s; the run is at move %(moves)s"),
+            409,
+            seen=seen,
+            moves=run.moves,
+        )
     options = json.loads(run.options)
     judged = judging(run.game, options, run.board, board)
     values: dict[str, Any] = {"moves": run.moves + 1, "board": judged.board}
@@ -291,7 +302,7 @@ def move(
     with db.writing() as session:
         stored = update(Run).where(Run.id == run.id, Run.moves == seen, Run.ended.is_(None))
         if not cast(CursorResult, session.execute(stored.values(**values))).rowcount:
-            raise BadRequest("the run moved on meanwhile; this move was not counted", 409)
+            raise BadRequest(N_("the run moved on meanwhile; this move was not counted"), 409)
     return judged
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from flask import g, jsonify
 
+from solver.core.text import N_
+
 from ..puzzle_request import BadRequest, read_json_body
 from .api import _state, players
 from .sessions import end_others, end_session, list_sessions
@@ -23,7 +25,7 @@ def sessions():
 def end_one(session_id: int):
     read_json_body()
     if not end_session(_state(), g.player_token, session_id):
-        raise BadRequest("you have no such session", 404)
+        raise BadRequest(N_("you have no such session"), 404)
     return jsonify(ended=1)
 
 
@@ -31,5 +33,5 @@ def end_one(session_id: int):
 def end_all_others():
     read_json_body()
     if g.player_token is None:
-        raise BadRequest("this browser plays as nobody yet", 404)
+        raise BadRequest(N_("this browser plays as nobody yet"), 404)
     return jsonify(ended=end_others(_state(), g.player_token, g.get("session_id")))

@@ -18,6 +18,7 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from solver import catalogue
 from solver.core.game import Game
+from solver.core.text import N_
 
 from ..players.judged import judge
 from ..players.runs import next_puzzle, offered
@@ -38,7 +39,7 @@ from .model import (
 #: (event, payload) -> whether the client's rate limit lets it through (it answers if not)
 Admit = Callable[[str, object], bool]
 #: (message, event, payload) -> the ``error`` answer
-Reply = Callable[[str, str, object], None]
+Reply = Callable[[str | BadRequest, str, object], None]
 
 
 class Races:
@@ -122,7 +123,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
     def make(public: bool, owner: str | None) -> Race:
         races.forget_finished()
         if len(races.races) >= MAX_RACES:
-            raise BadRequest("too many races at once; try again soon", 503)
+            raise BadRequest(N_("too many races at once; try again soon"), 503)
         race = Race(new_id(), public, owner, _puzzles(int(current_app.config["RACE_PUZZLES"])))
         races.races[race.id] = race
         return race
@@ -133,10 +134,10 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def payload_of(event: str, args: tuple) -> dict:
         if len(args) > 1:
-            raise BadRequest(f"{event} takes one payload")
+            raise BadRequest(N_("%(event)s takes one payload"), event=event)
         payload = args[0] if args else {}
         if not isinstance(payload, dict):
-            raise BadRequest(f"{event} payload must be an object")
+            raise BadRequest(N_("%(event)s payload must be an object"), event=event)
         return payload
 
     def handled(event: str, args: tuple, work: Callable[[dict], None]) -> None:
@@ -146,7 +147,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         try:
             work(payload_of(event, args))
         except BadRequest as err:
-            reply_error(str(err), event, payload)
+            reply_error(err, event, payload)
 
     def join(payload: dict) -> None:
         wanted = payload.get("race")
@@ -164,7 +165,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         elif isinstance(wanted, str) and wanted in races.races:
             race = races.races[wanted]
         else:
-            raise BadRequest("no such race", 404)
+            raise BadRequest(N_("no such race"), 404)
         name = clean_name(payload.get("name"), f"Racer {len(race.racers) + 1}")
         try:
             race.join(me, sid(), name)
@@ -180,9 +181,9 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         race = races.of(sid())
         racer = race.racer_on(sid()) if race else None
         if race is None or racer is None or race.owner != racer.key:
-            raise BadRequest("only the race's owner starts it", 403)
+            raise BadRequest(N_("only the race's owner starts it"), 403)
         if race.status != WAITING:
-            raise BadRequest("this race has started already", 409)
+            raise BadRequest(N_("this race has started already"), 409)
         count_down(race)
         broadcast(race)
 
@@ -190,11 +191,11 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         race = races.of(sid())
         racer = race.racer_on(sid()) if race else None
         if race is None or racer is None or race.status != RACING:
-            raise BadRequest("you are in no race under way", 409)
+            raise BadRequest(N_("you are in no race under way"), 409)
         if racer.puzzle >= len(race.puzzles):
-            raise BadRequest("you solved every puzzle of this race", 409)
+            raise BadRequest(N_("you solved every puzzle of this race"), 409)
         if racer.judging:
-            raise BadRequest("one move at a time: the last is being judged", 409)
+            raise BadRequest(N_("one move at a time: the last is being judged"), 409)
         puzzle, before = race.puzzles[racer.puzzle], racer.board
         racer.judging = True
         try:
@@ -209,7 +210,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         finally:
             racer.judging = False
         if race.status != RACING:
-            raise BadRequest("the race ended before that move was judged", 409)
+            raise BadRequest(N_("the race ended before that move was judged"), 409)
         race.record(racer, judged.board, judged.closer, judged.solved)
         broadcast(race)
 

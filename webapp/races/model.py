@@ -13,6 +13,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.core.text import N_
+
 from ..players.puzzles import Puzzle
 from ..puzzle_request import BadRequest
 
@@ -66,7 +68,7 @@ class Race:
             racer.sid = sid
             return racer
         if self.status != WAITING and self.status != COUNTDOWN or len(self.racers) >= MAX_RACERS:
-            raise BadRequest("this race is full or under way; you are watching it", 409)
+            raise BadRequest(N_("this race is full or under way; you are watching it"), 409)
         racer = Racer(key, _unique(name, self.racers.values()), sid, 0, self.puzzles[0].board)
         self.racers[key] = racer
         return racer

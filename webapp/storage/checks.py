@@ -32,6 +32,7 @@ from solver.core.game import Game
 from solver.core.replay import MAX_LINE, replay_line
 from solver.core.results import Budget
 from solver.core.seeds import daily_seed
+from solver.core.text import N_
 from solver.engine import solve_board
 
 from ..levels.facts import find_level
@@ -170,7 +171,11 @@ class ResultCheck:
             board = domain.format(domain.parse(row["board"]))
             states = row["line"].split("\n")
             if len(states) > MAX_LINE:
-                raise BoardError(f"the line has {len(states)} positions; the limit is {MAX_LINE}")
+                raise BoardError(
+                    N_("the line has %(count)s positions; the limit is %(limit)s"),
+                    count=len(states),
+                    limit=MAX_LINE,
+                )
             replay = replay_line(domain, board, states)
         except (BoardError, ValueError) as err:
             raise BackupRefused(f"the line does not replay: {str(err)[:120]}") from None
@@ -267,7 +272,7 @@ def _check_row(table: str, row: dict, players: set[int], results: ResultCheck) -
         if row["name"] is not None:
             try:
                 if check_name(row["name"]) != row["name"]:
-                    raise NameRefused("a name is stored trimmed and normalised")
+                    raise NameRefused(N_("a name is stored trimmed and normalised"))
             except NameRefused as err:
                 raise BackupRefused(f"name: {err}") from None
             row["name_key"] = name_key(row["name"])

@@ -20,6 +20,9 @@ import importlib.resources
 import re
 import unicodedata
 
+from solver.core.errors import BoardError
+from solver.core.text import N_
+
 MAX_NAME = 20
 NAME_CHARS = re.compile(r"[^\W_]|[ _-]")  # a letter or digit of any script, space, - or _
 #: letters that draw nothing (fillers, blanks), though Unicode calls them letters
@@ -33,7 +36,7 @@ BLANK_CHARS = frozenset(
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 
-class NameRefused(ValueError):
+class NameRefused(BoardError):
     """A display name that breaks the rules; the message says which."""
 
 
@@ -52,19 +55,24 @@ def check_name(value) -> str:
     """The display name, NFC-normalised, trimmed and with single spaces: 1-20 letters,
     digits, spaces, ``-`` or ``_``, none invisible or blank-looking."""
     if not isinstance(value, str):
-        raise NameRefused("name must be text")
+        raise NameRefused(N_("name must be text"))
     name = unicodedata.normalize("NFC", value)
     hidden = next((ch for ch in name if _invisible(ch)), None)
     if hidden is not None:
         raise NameRefused(
-            f"a name may not hold invisible or blank-looking characters (U+{ord(hidden):04X})"
+            N_("a name may not hold invisible or blank-looking characters (%(code)s)"),
+            code=f"U+{ord(hidden):04X}",
         )
     name = re.sub(" +", " ", name).strip()
     if not 1 <= len(name) <= MAX_NAME:
-        raise NameRefused(f"a name has 1 to {MAX_NAME} characters, not {len(name)}")
+        raise NameRefused(
+            N_("a name has 1 to %(max)s characters, not %(count)s"), max=MAX_NAME, count=len(name)
+        )
     bad = next((ch for ch in name if not NAME_CHARS.fullmatch(ch)), None)
     if bad is not None:
-        raise NameRefused(f"a name may hold letters, digits, spaces, '-' and '_', not {bad!r}")
+        raise NameRefused(
+            N_("a name may hold letters, digits, spaces, '-' and '_', not %(char)s"), char=repr(bad)
+        )
     return name
 
 
