@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import threading
 import time
 
@@ -48,11 +49,40 @@ CHECK_EVERY = 0.05
 
 _clients: dict = {}
 
+
+class SignalFlag:
+    """A flag a signal handler may raise. ``threading.Event.set`` takes a lock, and a
+    second stop signal (supervisord's SIGTERM, then the pool's SIGINT) arriving while the
+    first handler held it left the worker deadlocked until supervisord killed it."""
+
+    def __init__(self) -> None:
+        self._raised = False
+
+    def set(self) -> None:
+        self._raised = True  # one store: atomic, and takes no lock
+
+    def is_set(self) -> bool:
+        return self._raised
+
+
 #: set when this worker is asked to stop (Ctrl-C of the cluster, a deploy): the running
 #: search ends at its next cancel check and its player hears ``error``
 #: (:data:`~webapp.jobs.model.CLOSING_MESSAGE`), rather than the worker finishing a
 #: minute-long search, or being killed by supervisord mid-search without a word
-STOPPING = threading.Event()
+STOPPING = SignalFlag()
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def stop_signals_to_the_main_thread():
+    """Threads started inside block the stop signals, so the kernel delivers them to the
+    main thread, the only one that runs Python's handlers: delivered to another thread, a
+    signal left an idle worker's main thread asleep in RQ's minutes-long Redis wait."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def redis_client(url: str | None = None):
@@ -119,7 +149,8 @@ def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> 
     replies = REPLY_KEY.format(lane=lane)
     stop = threading.Event()
     beat = threading.Thread(target=_heartbeat, args=(redis, job, stop), daemon=True)
-    beat.start()
+    with stop_signals_to_the_main_thread():
+        beat.start()
     cancel = RedisCancel(redis, job)
 
     def reply(message: dict) -> None:

@@ -23,7 +23,7 @@ import redis
 from rq import SimpleWorker
 
 from ..config import from_environment
-from .cluster_job import ALIVE_KEY, ALIVE_SECONDS, STOPPING
+from .cluster_job import ALIVE_KEY, ALIVE_SECONDS, STOPPING, stop_signals_to_the_main_thread
 from .process import limit_memory, warm_process
 
 
@@ -35,12 +35,18 @@ class ArcadeWorker(SimpleWorker):
         if not config["MESSAGE_QUEUE"]:
             raise RuntimeError("set ARCADE_MESSAGE_QUEUE to the Redis URL: jobs reply through it")
         limit_memory(config["JOB_MEMORY_MB"])
-        if config["PREBUILD_TABLES"]:
-            warm_process()
-        self._wait_for_redis()
-        alive = threading.Thread(target=self._stay_alive, name="alive", daemon=True)
-        alive.start()
+        with stop_signals_to_the_main_thread():  # and to any thread warming starts
+            if config["PREBUILD_TABLES"]:
+                warm_process()
+            self._wait_for_redis()
+            alive = threading.Thread(target=self._stay_alive, name="alive", daemon=True)
+            alive.start()
         return super().work(*args, **kwargs)
+
+    def subscribe(self):
+        """RQ's pubsub thread, started like this worker's own: blind to stop signals."""
+        with stop_signals_to_the_main_thread():
+            super().subscribe()
 
     def request_stop(self, signum, frame):
         """RQ's warm shutdown waits for the running job; a search may run a minute, so
