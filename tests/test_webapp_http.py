@@ -70,6 +70,31 @@ def test_lobby_links_every_game_and_level(client):
         assert level["name"] in unescape(html)
 
 
+def test_the_lobby_is_rendered_once_per_language_and_theme(app, monkeypatch):
+    """The lobby's level cards are rendered once per language and theme and kept (the
+    render took some 50 ms, too long for the event loop); each reader still gets theirs.
+    A served process renders each language's at start-up."""
+    from webapp.http import pages
+
+    pages.render_lobbies(app)
+    assert set(app.extensions["lobby_pages"]) == {("en", None), ("zh-Hans", None)}
+    rendered = []
+    render = pages.render_template
+    monkeypatch.setattr(
+        pages, "render_template", lambda *a, **k: rendered.append(a) or render(*a, **k)
+    )
+    for _ in range(2):
+        for language, theme in [("zh-Hans", None), ("en", "dark"), ("zh-Hans", "light")]:
+            client = app.test_client()
+            client.set_cookie("arcade_lang", language)
+            if theme:
+                client.set_cookie("arcade_theme", theme)
+            html = client.get("/").get_data(as_text=True)
+            assert f'<html lang="{language}"' in html
+            assert (f'data-theme="{theme}"' in html) == bool(theme)
+    assert len(rendered) == 2  # the two themes chosen; the languages' were kept from start-up
+
+
 def test_the_levels_file_is_the_shared_classic_list():
     shipped = solver_levels.load("klotski-classic")
     names = [level["name"] for level in shipped["levels"]]

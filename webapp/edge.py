@@ -159,6 +159,13 @@ THEME_COOKIE = "arcade_theme"
 THEMES = ("light", "dark")
 
 
+def chosen_theme() -> str | None:
+    """The theme the reader chose (its cookie, set by ``js/theme.js``), written on
+    ``<html>`` so the first paint has it; none: the page follows the system."""
+    chosen = request.cookies.get(THEME_COOKIE)
+    return chosen if chosen in THEMES else None
+
+
 def install(app: Flask) -> None:
     """Compression, fingerprinted static URLs, security headers and error pages."""
     app.config.setdefault("COMPRESS_MIMETYPES", _COMPRESSED)
@@ -171,10 +178,7 @@ def install(app: Flask) -> None:
 
     @app.context_processor
     def theme() -> dict:
-        """The theme the reader chose (its cookie, set by ``js/theme.js``), written on
-        ``<html>`` so the first paint has it; none: the page follows the system."""
-        chosen = request.cookies.get(THEME_COOKIE)
-        return {"theme": chosen if chosen in THEMES else None}
+        return {"theme": chosen_theme()}
 
     app.extensions["static_fingerprint"] = fingerprint
 

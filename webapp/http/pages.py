@@ -22,7 +22,8 @@ from flask import (
 from solver import catalogue
 from solver.core.game import Game
 
-from ..edge import error_page
+from ..edge import chosen_theme, error_page
+from ..i18n import LANGUAGE_COOKIE, LANGUAGES, chosen_language
 from ..jobs.model import TaskRefused
 from ..players.attempts import open_for_page
 from ..players.runs import offered as runs_offered
@@ -62,7 +63,22 @@ def _game_page(template: str, name: str, ranked: bool = False):
 
 @pages.get("/")
 def lobby():
-    return render_template("lobby.html", games=lobby_games(), packs=lobby_packs())
+    """The lobby, rendered once per language and theme: its hundreds of level cards took
+    some 50 ms to render, too long for the event loop, and change only with a deploy."""
+    rendered = current_app.extensions.setdefault("lobby_pages", {})
+    key = (chosen_language(), chosen_theme())
+    if key not in rendered:
+        rendered[key] = render_template("lobby.html", games=lobby_games(), packs=lobby_packs())
+    return rendered[key]
+
+
+def render_lobbies(app) -> None:
+    """Each language's lobby in the system's theme (a first visit's), rendered at
+    start-up before the first player; a chosen theme's, at its first request."""
+    for language in LANGUAGES:
+        cookie = f"{LANGUAGE_COOKIE}={language}"
+        with app.test_request_context("/", headers={"Cookie": cookie}):
+            lobby()
 
 
 @pages.get("/player")

@@ -169,8 +169,10 @@ class ArcadeServer(BaseApplication):
 
     def load(self):
         from .. import create_app
+        from ..http.pages import render_lobbies
 
         app = create_app(SERVED_HOST=self.options["bind"].rsplit(":", 1)[0])
+        render_lobbies(app)
         # what start-up made (the games, their modules, the compiled searches' wrappers,
         # templates) lives as long as the process: kept out of the collector's full
         # passes, which otherwise walk all of it on the event loop (over 0.1 s, seen)
