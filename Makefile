@@ -108,10 +108,11 @@ page-audit: chromium node_modules/.installed
 	$(PYTEST) -m "$(UNTIMED)" $(PAGE_AUDIT)
 
 # the browser tests alone took 6 minutes beside the others' 10: these modules (no
-# timing) join the browser tests to even the two out (464 s against 526 s before the
-# players' module joined them)
+# timing) join the browser tests to even the two out (430 s against 461 s before the
+# wheel's module joined them)
 BESIDE_BROWSERS := tests/test_bench.py tests/test_klotski_compiled.py \
-	tests/test_npuzzle_packed.py tests/test_npuzzle_compiled.py tests/test_players.py
+	tests/test_npuzzle_packed.py tests/test_npuzzle_compiled.py tests/test_players.py \
+	tests/test_wheel.py
 
 browser-tests: chromium
 	$(PYTEST) -m "$(UNTIMED)" $(filter-out $(PAGE_AUDIT),$(wildcard tests/test_browser_*.py)) \
