@@ -25,6 +25,7 @@ from .seeds import check_seed
 from .text import N_
 
 if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
+    from .baseline import SeedModel
     from .domain import Domain
     from .results import CancelEvent
     from .tables import TableSet
@@ -298,6 +299,22 @@ class Game:
         placement of its pieces), distance proven, as JSON-ready data; ``report``
         receives progress lines. Raises BoardError for a game without one."""
         raise BoardError(N_("%(game)s has no hardest-start search"), game=cls.name)
+
+    # -- the seeds' solvers, as named baselines ------------------------------------
+    #: the seeds' searches (:data:`~solver.core.baseline.SEED_SEARCHES`) its string
+    #: model (the game's ``baseline`` module, no code shared with the rules) can run
+    seed_searches: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def seed_searches_for(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The seeds' searches that can run with ``options`` (a string model knows
+        fewer goals than the rules do)."""
+        return cls.seed_searches
+
+    @classmethod
+    def seed_model(cls, board: str, options: Mapping[str, Any]) -> SeedModel:
+        """The game over plain strings for a seed's search, from the canonical board."""
+        raise BoardError(N_("%(game)s has no seed solver"), game=cls.name)
 
     @classmethod
     def tables(cls) -> list[TableSet]:

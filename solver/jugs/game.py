@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
 from ..core.text import N_
+from .baseline import StringJugs
 from .domain import Jugs
 from .rules import MAX_JUGS
 
@@ -41,9 +44,14 @@ class JugsGame(Game):
         ),
     )
     progress_option = "goal"
+    seed_searches = ("seed-bfs",)
     max_parts = MAX_JUGS
     part_name = "jugs"
     features = frozenset()
+
+    @classmethod
+    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringJugs:
+        return StringJugs(board, options.get("goal"))
 
     @classmethod
     def levels(cls) -> list[dict]:

@@ -9,6 +9,7 @@ from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
 from ..core.text import N_
+from .baseline import StringKlotski
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .levels import klotski_levels
@@ -37,6 +38,7 @@ class KlotskiGame(Game):
         ),
     )
     progress_option = "metric"
+    seed_searches = ("seed-bfs",)
     level_languages = {"klotski-classic": "zh"}
 
     @classmethod
@@ -51,6 +53,10 @@ class KlotskiGame(Game):
                 pieces=pieces,
                 most=MAX_PIECES,
             )
+
+    @classmethod
+    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringKlotski:
+        return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:

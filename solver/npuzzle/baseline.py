@@ -13,8 +13,18 @@ class StringNPuzzle:
     def __init__(self, board: str):
         tiles = [int(t) for t in board.replace(",", " ").replace("/", " ").split()]
         self.n = int(round(len(tiles) ** 0.5))
-        self.start = "".join(self.SYMBOLS[t] for t in tiles)
+        self.start = self.encode(board)
         self.goal = "".join(self.SYMBOLS[t] for t in range(1, len(tiles))) + "0"
+
+    def encode(self, board: str) -> str:
+        tiles = [int(t) for t in board.replace(",", " ").replace("/", " ").split()]
+        return "".join(self.SYMBOLS[t] for t in tiles)
+
+    def canonical(self, pos: str) -> str:
+        return pos
+
+    def is_goal(self, pos: str) -> bool:
+        return pos == self.goal
 
     def successors(self, pos: str):
         n = self.n

@@ -9,6 +9,7 @@ from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.tables import TableSet
 from ..core.text import N_
+from .baseline import StringNPuzzle
 from .domain import NPuzzle, table_sets, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
@@ -59,6 +60,12 @@ class NPuzzleGame(Game):
     @classmethod
     def ladder_params(cls, length: int) -> dict[str, Any]:
         return {"size": EXACT_SIZES[0], "distance": length}
+
+    seed_searches = ("seed-bfs", "seed-bidirectional")
+
+    @classmethod
+    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringNPuzzle:
+        return StringNPuzzle(board)
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:

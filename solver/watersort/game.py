@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core.game import Game, Option
 from ..core.text import N_
+from .baseline import StringWaterSort
 from .domain import WaterSort
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
@@ -69,6 +70,7 @@ class WaterSortGame(Game):
         ),
     )
     progress_option = "capacity"
+    seed_searches = ("seed-bfs", "seed-astar")
     max_parts = MAX_TUBES
     part_name = "tubes"
     features = frozenset({"extra-tube"})
@@ -99,6 +101,10 @@ class WaterSortGame(Game):
         colours = {ch for tube in tubes for ch in tube}
         capacity = options.get("capacity", DEFAULTS["capacity"])
         return {"colours": len(colours), "capacity": capacity, "empty": tubes.count("")}
+
+    @classmethod
+    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringWaterSort:
+        return StringWaterSort(board, options.get("capacity") or 4)
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
