@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import catalogue
-from .core.baseline import SEED_SEARCHES
 from .core.coach import rate_moves
 from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
@@ -22,7 +21,7 @@ from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResu
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .core.text import N_
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
-from .seeded import seed_solve
+from .seeded import SEED_SEARCHES, seed_solve
 
 MAX_BOARD_CHARS = 2000
 

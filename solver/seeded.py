@@ -8,12 +8,17 @@ each step must be one legal move of the real game, and the last position solved.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .core.baseline import SEED_SEARCHES, SeedModel, seed_search
 from .core.domain import Domain
 from .core.results import SOLVED, Budget, Cancel, SearchResult
 from .core.search import OnProgress
+
+if TYPE_CHECKING:  # the loops themselves are imported when a seed runs, not before
+    from .core.baseline import SeedModel
+
+#: the seeds' searches the CLI, ``solve_board`` and the lab offer by name
+SEED_SEARCHES = ("seed-bfs", "seed-bidirectional", "seed-astar")
 
 
 class SeedPathInvalid(RuntimeError):
@@ -32,6 +37,8 @@ def seed_solve(
 ) -> SearchResult[Any, Any]:
     """Run the seed's search ``name`` from ``state``; a solution comes back as the
     game's own moves and states, replayed with the rules."""
+    from .core.baseline import seed_search
+
     if name not in SEED_SEARCHES:
         raise ValueError(f"unknown seed search {name!r}")
     found = seed_search(name, model, budget=budget, cancel=cancel, progress=progress)

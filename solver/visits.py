@@ -14,11 +14,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar, cast
 
 from . import catalogue
-from .core.baseline import SEED_SEARCHES, SeedModel, seed_search
+from .core.baseline import SeedModel, seed_search
 from .core.domain import Domain
 from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS
 from .core.space import StateSpace
+from .seeded import SEED_SEARCHES
 
 T = TypeVar("T")
 

@@ -124,9 +124,7 @@ def from_start(graph: dict) -> list[int | None]:
 
 
 @pytest.mark.parametrize("algorithm", ["bfs", "astar", "dfs", "idastar", "seed-bfs"])
-def test_visits_are_the_searchs_own_expansions_and_its_path_follows_the_graph(
-    client, algorithm
-):
+def test_visits_are_the_searchs_own_expansions_and_its_path_follows_the_graph(client, algorithm):
     query, goal = "board=0/6,0/7,13/13&goal=*,*,3", "*,*,3"
     graph, visits = graph_and_visits(client, query, algorithm)
     report = solve_board("jugs", "0/6,0/7,13/13", goal=goal, algorithm=algorithm)

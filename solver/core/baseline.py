@@ -84,9 +84,6 @@ def seed_bfs(
 # search: budget, cancel, progress and the memory figure. ``nodes`` counts what ours
 # count: positions whose successors were generated.
 
-#: the seeds' searches the CLI, ``solve_board`` and the lab offer by name
-SEED_SEARCHES = ("seed-bfs", "seed-bidirectional", "seed-astar")
-
 
 class SeedModel(Protocol):
     """A game over plain strings, as the seeds write them (each game's ``baseline``)."""
@@ -128,7 +125,8 @@ def seed_search(
     cancel: Cancel | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult[str, None]:
-    """Run the seed's search ``name`` (one of :data:`SEED_SEARCHES`) on ``model``; the
+    """Run the seed's search ``name`` (``seed-bfs``, ``seed-bidirectional`` or
+    ``seed-astar``: :data:`solver.seeded.SEED_SEARCHES`) on ``model``; the
     result's ``states`` are the model's strings from the start to a goal.
 
     Only the generic breadth-first search is proven shortest: the 8-puzzle seed's

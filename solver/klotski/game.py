@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.results import StopSearch
 from ..core.text import N_
-from .baseline import StringKlotski
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .levels import klotski_levels
 from .moves import METRICS
+
+if TYPE_CHECKING:
+    from .baseline import StringKlotski
 
 
 class KlotskiGame(Game):
@@ -56,6 +58,8 @@ class KlotskiGame(Game):
 
     @classmethod
     def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringKlotski:
+        from .baseline import StringKlotski  # the bench's string model: only when a seed runs
+
         return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))
 
     @classmethod

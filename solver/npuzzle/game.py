@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
 from ..core.tables import TableSet
 from ..core.text import N_
-from .baseline import StringNPuzzle
 from .domain import NPuzzle, table_sets, warm_tables
 from .generate import MAX_WALK, SIZES, npuzzle_at_distance, npuzzle_max_distance
 from .rules import MAX_SIDE
@@ -18,6 +17,10 @@ DEFAULT_SIZE = 3
 DEFAULT_DISTANCE = 20
 DAILY_SIZE = 3
 EXACT_SIZES = (3,)  # sizes whose generated distance is always proven
+
+
+if TYPE_CHECKING:
+    from .baseline import StringNPuzzle
 
 
 class NPuzzleGame(Game):
@@ -65,6 +68,8 @@ class NPuzzleGame(Game):
 
     @classmethod
     def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringNPuzzle:
+        from .baseline import StringNPuzzle  # the bench's string model: only when a seed runs
+
         return StringNPuzzle(board)
 
     @classmethod

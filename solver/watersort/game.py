@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.game import Game, Option
 from ..core.text import N_
-from .baseline import StringWaterSort
 from .domain import WaterSort
 from .generate import CAPACITY, COLOURS, EMPTY, watersort_level
 from .rules import MAX_CAPACITY, MAX_TUBES
 
 DEFAULTS = {"colours": 6, "capacity": 4, "empty": 2}
 DAILY = {"colours": 8, "capacity": 4, "empty": 2}
+
+
+if TYPE_CHECKING:
+    from .baseline import StringWaterSort
 
 
 class WaterSortGame(Game):
@@ -104,6 +107,8 @@ class WaterSortGame(Game):
 
     @classmethod
     def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringWaterSort:
+        from .baseline import StringWaterSort  # the bench's string model: only when a seed runs
+
         return StringWaterSort(board, options.get("capacity") or 4)
 
     @classmethod
