@@ -43,7 +43,8 @@ def test_the_replay_pauses_steps_and_ends_on_the_searchs_own_solution(page, live
     # a bigger jugs puzzle: dozens of positions, so the replay takes a while at 10 a second
     board, goal = "0/6,0/7,13/13", "*,*,3"
     view = GamePage(page, live_server)
-    page.goto(f"{live_server}/lab?{urlencode({'game': 'jugs', 'board': board, 'goal': goal, 'algorithms': 'bfs,seed-bfs'})}")
+    asked = {"game": "jugs", "board": board, "goal": goal, "algorithms": "bfs,seed-bfs"}
+    page.goto(f"{live_server}/lab?{urlencode(asked)}")
     query = urlencode({"board": board, "goal": goal, "algorithm": "bfs"})
     with urllib.request.urlopen(f"{live_server}/api/visits/jugs?{query}") as reply:
         visits = json.load(reply)

@@ -87,6 +87,16 @@ class VisitView {
     this.count = count;
     this.visits = null; // the search being shown, with visitedAt and distinct
     this.step = 0;
+    this.moving = false; // a big graph's moves hidden while the replay plays
+  }
+
+  /** The replay plays (true) or stands: a big graph hides its moves while it plays,
+   * as while it is dragged, so each step redraws the positions alone. */
+  playing(playing) {
+    const moving = playing && this.count > BIG_GRAPH;
+    if (moving === this.moving) return;
+    this.moving = moving;
+    this.renderer.refresh({ partialGraph: { edges: this.renderer.getGraph().edges() }, skipIndexation: true, schedule: true });
   }
 
   /** Show `visits` ({order, path, ...}, from /api/visits) from step 0. */
@@ -142,6 +152,7 @@ class VisitView {
 
   edge(key, data) {
     if (!this.visits) return data;
+    if (this.moving) return { ...data, hidden: true };
     if (this.done && this.visits.pathEdges.has(key)) return { ...data, type: "line", color: PATH_COLOUR, size: 6, zIndex: 1 };
     if (data.type === "line") return { ...data, type: "thin", color: EDGE_COLOUR, size: 0.5, zIndex: 0 };
     return data;

@@ -29,9 +29,10 @@ const replay = new Replay({
   position: $("lab-replay-position"),
   algorithm: $("lab-replay-algorithm"),
   status: $("lab-replay-status"),
-}, (step, traces, chosen) => {
+}, (step, traces, chosen, playing) => {
   if (drawn && traces.has(chosen)) {
     if (drawn.shown !== chosen) { drawn.visits.load(traces.get(chosen)); drawn.shown = chosen; }
+    drawn.visits.playing(playing);
     drawn.visits.show(step);
   }
   runs.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));

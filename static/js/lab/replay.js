@@ -38,7 +38,7 @@ export function speedFor(total) {
 export class Replay {
   /**
    * `controls`: {panel, play, step, speed, position, algorithm, status} elements;
-   * `onStep(step, traces, chosen)` draws a step.
+   * `onStep(step, traces, chosen, playing)` draws a step.
    */
   constructor(controls, onStep) {
     this.controls = controls;
@@ -101,9 +101,11 @@ export class Replay {
   }
 
   pause() {
+    const was = this.playing;
     this.playing = false;
     this.controls.play.textContent = gettext("Play");
     this.controls.play.setAttribute("aria-pressed", "false");
+    if (was && this.traces.size) this.draw();
   }
 
   tick(now) {
@@ -137,6 +139,6 @@ export class Replay {
       algorithm: chosen,
       count: shown ? Math.min(this.step, shown.order.length) : 0,
     });
-    this.onStep(this.step, this.traces, chosen);
+    this.onStep(this.step, this.traces, chosen, this.playing);
   }
 }
