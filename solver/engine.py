@@ -21,7 +21,7 @@ from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResu
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .core.text import N_
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
-from .seeded import SEED_SEARCHES, seed_solve
+from .seeded import SEED_SEARCHES, seed_model, seed_solve
 
 MAX_BOARD_CHARS = 2000
 
@@ -100,7 +100,7 @@ def solve_board(
             raise BoardError(problem)
         if algorithm in SEED_SEARCHES:
             game = catalogue.get(puzzle)
-            model = game.seed_model(canonical_board, game.check_options(options))
+            model = seed_model(puzzle, canonical_board, game.check_options(options))
             search = functools.partial(seed_solve, domain, model=model, name=algorithm)
         else:
             search = functools.partial(ALGORITHMS[algorithm], domain)

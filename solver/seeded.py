@@ -8,8 +8,11 @@ each step must be one legal move of the real game, and the last position solved.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from . import catalogue
 from .core.domain import Domain
 from .core.results import SOLVED, Budget, Cancel, SearchResult
 from .core.search import OnProgress
@@ -19,6 +22,15 @@ if TYPE_CHECKING:  # the loops themselves are imported when a seed runs, not bef
 
 #: the seeds' searches the CLI, ``solve_board`` and the lab offer by name
 SEED_SEARCHES = ("seed-bfs", "seed-bidirectional", "seed-astar")
+
+
+def seed_model(puzzle: str, board: str, options: Mapping[str, Any]) -> SeedModel:
+    """``puzzle``'s string model for ``board`` (canonical) and its checked options: the
+    ``seed_model`` of the game's ``baseline`` module, found by name as the bench finds
+    the game's ``bench`` module, so no declaration imports it."""
+    package = catalogue.get(puzzle).__module__.rsplit(".", 1)[0]
+    made: SeedModel = importlib.import_module(f"{package}.baseline").seed_model(board, options)
+    return made
 
 
 class SeedPathInvalid(RuntimeError):

@@ -19,7 +19,7 @@ from .core.domain import Domain
 from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS
 from .core.space import StateSpace
-from .seeded import SEED_SEARCHES
+from .seeded import SEED_SEARCHES, seed_model
 
 T = TypeVar("T")
 
@@ -120,7 +120,7 @@ def search_visits(
     )
     found: SearchResult[Any, Any]
     if algorithm in SEED_SEARCHES:
-        model = game.seed_model(space.boards[0], checked)
+        model = seed_model(puzzle, space.boards[0], checked)
         canonical = model.canonical
         index: dict[Hashable, int] = {
             canonical(model.encode(board)): i for i, board in enumerate(space.boards)

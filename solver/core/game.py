@@ -25,7 +25,6 @@ from .seeds import check_seed
 from .text import N_
 
 if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
-    from .baseline import SeedModel
     from .domain import Domain
     from .results import CancelEvent
     from .tables import TableSet
@@ -301,8 +300,9 @@ class Game:
         raise BoardError(N_("%(game)s has no hardest-start search"), game=cls.name)
 
     # -- the seeds' solvers, as named baselines ------------------------------------
-    #: the seeds' searches (:data:`~solver.core.baseline.SEED_SEARCHES`) its string
-    #: model (the game's ``baseline`` module, no code shared with the rules) can run
+    #: the seeds' searches (:data:`~solver.seeded.SEED_SEARCHES`) its string model can
+    #: run: the ``seed_model(board, options)`` of the game's ``baseline`` module, which
+    #: only :mod:`solver.seeded` imports (no code shared with the rules)
     seed_searches: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
@@ -310,11 +310,6 @@ class Game:
         """The seeds' searches that can run with ``options`` (a string model knows
         fewer goals than the rules do)."""
         return cls.seed_searches
-
-    @classmethod
-    def seed_model(cls, board: str, options: Mapping[str, Any]) -> SeedModel:
-        """The game over plain strings for a seed's search, from the canonical board."""
-        raise BoardError(N_("%(game)s has no seed solver"), game=cls.name)
 
     @classmethod
     def tables(cls) -> list[TableSet]:

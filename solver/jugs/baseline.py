@@ -3,7 +3,8 @@ code shared with the real rules (:mod:`solver.jugs.rules`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 
 class StringJugs:
@@ -51,3 +52,9 @@ class StringJugs:
                 dup[i] = (have - qty, jugs[i][1])
                 dup[j] = (there + qty, room)
                 yield ",".join(f"{a}/{b}" for a, b in dup)
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringJugs:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringJugs(board, options.get("goal"))

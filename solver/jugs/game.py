@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
@@ -18,10 +16,6 @@ LEVELS_FILE = Path(__file__).resolve().parent / "levels.json"
 
 def _pack() -> list[dict]:
     return load_pack(LEVELS_FILE)["levels"]
-
-
-if TYPE_CHECKING:
-    from .baseline import StringJugs
 
 
 class JugsGame(Game):
@@ -51,12 +45,6 @@ class JugsGame(Game):
     max_parts = MAX_JUGS
     part_name = "jugs"
     features = frozenset()
-
-    @classmethod
-    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringJugs:
-        from .baseline import StringJugs  # the bench's string model: only when a seed runs
-
-        return StringJugs(board, options.get("goal"))
 
     @classmethod
     def levels(cls) -> list[dict]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..core.baseline import seed_bfs
 
 
@@ -115,3 +118,9 @@ class StringKlotski:
     def solve(self, **limits):
         path, nodes = seed_bfs(self.start, self.successors, self.is_goal, self.canonical, **limits)
         return (None if path is None else len(path) - 1), nodes
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringKlotski:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -13,9 +13,6 @@ from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
 from .levels import klotski_levels
 from .moves import METRICS
-
-if TYPE_CHECKING:
-    from .baseline import StringKlotski
 
 
 class KlotskiGame(Game):
@@ -55,12 +52,6 @@ class KlotskiGame(Game):
                 pieces=pieces,
                 most=MAX_PIECES,
             )
-
-    @classmethod
-    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringKlotski:
-        from .baseline import StringKlotski  # the bench's string model: only when a seed runs
-
-        return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..core.baseline import seed_bfs
 
 
@@ -41,3 +44,9 @@ class StringNPuzzle:
     def solve(self, **limits):
         path, nodes = seed_bfs(self.start, self.successors, lambda s: s == self.goal, **limits)
         return (None if path is None else len(path) - 1), nodes
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringNPuzzle:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringNPuzzle(board)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.errors import BoardError
 from ..core.game import Game, Option
@@ -17,10 +17,6 @@ DEFAULT_SIZE = 3
 DEFAULT_DISTANCE = 20
 DAILY_SIZE = 3
 EXACT_SIZES = (3,)  # sizes whose generated distance is always proven
-
-
-if TYPE_CHECKING:
-    from .baseline import StringNPuzzle
 
 
 class NPuzzleGame(Game):
@@ -65,12 +61,6 @@ class NPuzzleGame(Game):
         return {"size": EXACT_SIZES[0], "distance": length}
 
     seed_searches = ("seed-bfs", "seed-bidirectional")
-
-    @classmethod
-    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringNPuzzle:
-        from .baseline import StringNPuzzle  # the bench's string model: only when a seed runs
-
-        return StringNPuzzle(board)
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:

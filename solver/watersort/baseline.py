@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..core.baseline import seed_bfs
 
@@ -73,3 +74,9 @@ class StringWaterSort:
             self.start, self.successors, self.is_goal, self.canonical, max_nodes, max_seconds
         )
         return (None if path is None else len(path) - 1), nodes
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringWaterSort:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringWaterSort(board, options.get("capacity") or 4)

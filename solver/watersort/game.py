@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.game import Game, Option
 from ..core.text import N_
@@ -13,10 +13,6 @@ from .rules import MAX_CAPACITY, MAX_TUBES
 
 DEFAULTS = {"colours": 6, "capacity": 4, "empty": 2}
 DAILY = {"colours": 8, "capacity": 4, "empty": 2}
-
-
-if TYPE_CHECKING:
-    from .baseline import StringWaterSort
 
 
 class WaterSortGame(Game):
@@ -104,12 +100,6 @@ class WaterSortGame(Game):
         colours = {ch for tube in tubes for ch in tube}
         capacity = options.get("capacity", DEFAULTS["capacity"])
         return {"colours": len(colours), "capacity": capacity, "empty": tubes.count("")}
-
-    @classmethod
-    def seed_model(cls, board: str, options: Mapping[str, Any]) -> StringWaterSort:
-        from .baseline import StringWaterSort  # the bench's string model: only when a seed runs
-
-        return StringWaterSort(board, options.get("capacity") or 4)
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
