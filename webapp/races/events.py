@@ -16,14 +16,12 @@ from collections.abc import Callable
 from flask import current_app, request
 from flask_socketio import SocketIO, join_room, leave_room
 
-from solver import catalogue
-from solver.core.game import Game
 from solver.core.text import N_
 
 from ..players.judged import judge
-from ..players.runs import next_puzzle, offered
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import BadRequest
+from .draw import race_puzzles
 from .model import (
     COUNTDOWN,
     FINISHED,
@@ -65,26 +63,6 @@ class Races:
                 del self.races[race_id]
 
 
-def race_games() -> list[type[Game]]:
-    """The games a race draws from, in turn: those that generate puzzles without end
-    (as streak and storm do), the one whose puzzles can be shortest first."""
-    games = [game for game in catalogue.games().values() if offered(game)]
-    return sorted(games, key=lambda game: (game.ladder_lengths or (0,))[0])
-
-
-def _puzzles(count: int):
-    """``count`` small puzzles with proven distances, the race games in turn."""
-    db = current_app.extensions["players"].db
-    levels = current_app.extensions["levels"]
-    games = race_games()
-    made = []
-    for index in range(count):
-        game = games[index % len(games)]
-        puzzle, _ = next_puzzle(db, game, "storm", index // len(games), levels.generator(game))
-        made.append(puzzle)
-    return made
-
-
 def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply) -> Races:
     """Attach the race handlers to ``socketio``; the returned :class:`Races` is told
     of disconnects by the caller (``leave``)."""
@@ -124,7 +102,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         races.forget_finished()
         if len(races.races) >= MAX_RACES:
             raise BadRequest(N_("too many races at once; try again soon"), 503)
-        race = Race(new_id(), public, owner, _puzzles(int(current_app.config["RACE_PUZZLES"])))
+        race = Race(new_id(), public, owner, race_puzzles(int(current_app.config["RACE_PUZZLES"])))
         races.races[race.id] = race
         return race
 
