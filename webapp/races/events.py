@@ -21,6 +21,7 @@ from solver.core.text import N_
 from ..players.judged import judge
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import BadRequest
+from . import ranking
 from .draw import race_puzzles
 from .model import (
     COUNTDOWN,
@@ -79,16 +80,19 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         for watcher in sorted(race.spectators):
             socketio.emit(RACE_STATE, race.state(now, None), to=watcher)
 
-    def clock(race: Race, countdown: float, seconds: float) -> None:
+    def clock(race: Race, countdown: float, seconds: float, players) -> None:
         socketio.sleep(countdown)  # type: ignore[arg-type]
         race.status, race.starts = RACING, None
         race.ends = time.monotonic() + seconds
         broadcast(race)
+        socketio.start_background_task(ranking.open_race, players, race, seconds)
         socketio.sleep(seconds)  # type: ignore[arg-type]
         race.status, race.ends = FINISHED, None
         if races.lobby == race.id:
             races.lobby = None
         broadcast(race)
+        if ranking.rate(players, race):  # rated once; the ratings follow the results
+            broadcast(race)
 
     def count_down(race: Race) -> None:
         countdown = float(current_app.config["RACE_COUNTDOWN_SECONDS"])
@@ -96,7 +100,8 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         race.status, race.starts = COUNTDOWN, time.monotonic() + countdown
         if races.lobby == race.id:
             races.lobby = None  # the next joiner fills a new one
-        socketio.start_background_task(clock, race, countdown, seconds)
+        players = current_app.extensions["players"]
+        socketio.start_background_task(clock, race, countdown, seconds, players)
 
     def make(public: bool, owner: str | None) -> Race:
         races.forget_finished()
