@@ -111,6 +111,10 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         races.races[race.id] = race
         return race
 
+    def open_lobby() -> Race | None:
+        lobby = races.races.get(races.lobby or "")
+        return lobby if lobby is not None and lobby.status == WAITING else None
+
     def key() -> str:
         owner = current_app.extensions["players"].helps.token(sid())
         return f"p:{owner}" if owner else f"s:{sid()}"
@@ -137,8 +141,13 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         me = key()
         leave(sid())
         if wanted is None:
-            lobby = races.races.get(races.lobby or "")
-            race = lobby if lobby is not None and lobby.status == WAITING else make(True, None)
+            race = open_lobby()
+            if race is None:
+                made = make(True, None)
+                # its puzzles took a wait: another joiner may have opened a lobby meanwhile
+                race = open_lobby() or made
+                if race is not made:
+                    del races.races[made.id]
             races.lobby = race.id
         elif wanted == "new":
             before = races.races.get(str(payload.get("from", "")))
