@@ -81,6 +81,9 @@ def test_a_public_race_shows_each_players_new_rating(page, browser, live_server)
         assert rows.nth(2).get_attribute("data-rating") is None  # the guest: unrated
         expect(ann.testid("race-rated")).to_be_hidden()
         bo.screenshot("race-rated.png")
+        won = rows.first.get_attribute("data-rating")
+        ann.page.goto(live_server + "/player")  # the player's page shows it too
+        expect(ann.testid("player-race-rating")).to_have_attribute("data-rating", won)
         assert ann.errors == [] and bo.errors == []
     finally:
         if third is not None:

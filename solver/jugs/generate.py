@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from ..core.errors import BoardError
 from ..core.seeds import check_range, check_seed, sub_seed
+from ..core.text import N_
 from .rules import format_goal, format_jugs, pour
 
 #: the fewest pours a generated puzzle asks for, and the most
@@ -80,7 +81,7 @@ def _jugs_puzzle(pours: int, seed: int) -> dict:
             if best is None or far > best[0]:
                 best = (far, start, capacities, goal)
     if best is None:  # every set tried reaches a one-pour goal: never happens
-        raise BoardError("no jugs puzzle found for this seed")
+        raise BoardError(N_("no jugs puzzle found for this seed"))
     far, start, capacities, goal = best
     return _made(start, capacities, goal, far)
 

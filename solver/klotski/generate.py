@@ -16,6 +16,7 @@ from functools import lru_cache
 from ..core.errors import BoardError
 from ..core.results import Monitor
 from ..core.seeds import check_range, check_seed, sub_seed
+from ..core.text import N_
 from .board import format_board, parse_board
 from .moves import METRICS, state_key
 from .placements import label_key
@@ -64,7 +65,7 @@ def klotski_puzzle(moves: int, seed: int, metric: str = "piece") -> dict:
     arguments.
     """
     if metric not in METRICS:
-        raise BoardError(f"metric must be one of {', '.join(METRICS)}")
+        raise BoardError(N_("metric must be one of %(metrics)s"), metrics=", ".join(METRICS))
     return dict(_klotski_puzzle(check_range("moves", moves, *MOVES), check_seed(seed), metric))
 
 
@@ -92,7 +93,7 @@ def _klotski_puzzle(moves: int, seed: int, metric: str) -> dict:
             if best is None or far > best[0]:
                 best = (far, format_board(label_key(state.layout, key)), len(distance))
     if best is None:
-        raise BoardError("no Klotski board found for this seed")
+        raise BoardError(N_("no Klotski board found for this seed"))
     far, board, positions = best
     return _made(board, metric, far, positions)
 

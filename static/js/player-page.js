@@ -67,7 +67,7 @@ async function showRatings(me) {
 
 /** The race rating (public races, by finishing order), beside the games' ladder ratings. */
 function raceCard({ rating, deviation, races }) {
-  const card = element("li", { class: "profile-rating", "data-testid": "race-rating", "data-rating": String(rating) });
+  const card = element("li", { class: "profile-rating", "data-testid": "player-race-rating", "data-rating": String(rating) });
   card.append(
     element("h3", {}, gettext("Races")),
     element("p", { class: "profile-figure" }, `${rating} ± ${deviation}`),

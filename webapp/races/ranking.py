@@ -175,6 +175,9 @@ def _rated(
 
 
 def _move_ratings(session, entries: list[tuple[RaceEntry, int]]) -> None:
+    """Move every entry's player's race rating, their rows locked in player order (two
+    races ending at once with racers in common never wait for each other in a circle)."""
+    entries = sorted(entries, key=lambda pair: pair[0].player_id)
     connection = session.connection()
     new = Rating()
     for entry, _score in entries:
@@ -194,6 +197,7 @@ def _move_ratings(session, entries: list[tuple[RaceEntry, int]]) -> None:
         for row in session.scalars(
             select(RaceRating)
             .where(RaceRating.player_id.in_([entry.player_id for entry, _ in entries]))
+            .order_by(RaceRating.player_id)
             .with_for_update()
         )
     }
