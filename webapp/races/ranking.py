@@ -5,7 +5,7 @@ and can move a rating. The rating is Glicko-2, the ladder's (:mod:`webapp.player
 over pairwise results: each pair of rated racers is one game, won by the higher score
 and drawn on equal scores, and a racer's race is one rating period against every other
 rated racer at once (their ratings before the race). With the most racers, 10, that
-is 10 updates of 9 games each: about a millisecond, so it runs where the race ends.
+is 10 updates of 9 games each: bounded arithmetic, so it runs where the race ends.
 OpenSkill (Weng-Lin) was the other choice: built for
 multiplayer ranks, but a second rating system beside the ladder's Glicko-2, with its
 own scale (mu 25) that the pages would show apart, and not installed. Glicko-2 pairs
