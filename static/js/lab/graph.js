@@ -91,12 +91,14 @@ class VisitView {
   }
 
   /** The replay plays (true) or stands: a big graph hides its moves while it plays,
-   * as while it is dragged, so each step redraws the positions alone. */
+   * as while it is dragged (sigma's hideEdgesOnMove, told the view moves), so each
+   * step redraws the positions alone; drawing the hidden moves halved the frame rate. */
   playing(playing) {
     const moving = playing && this.count > BIG_GRAPH;
     if (moving === this.moving) return;
     this.moving = moving;
-    this.renderer.refresh({ partialGraph: { edges: this.renderer.getGraph().edges() }, skipIndexation: true, schedule: true });
+    this.renderer.getMouseCaptor().isMoving = moving;
+    this.renderer.scheduleRender();
   }
 
   /** Show `visits` ({order, path, ...}, from /api/visits) from step 0. */
@@ -127,6 +129,8 @@ class VisitView {
     const before = this.step;
     const wasDone = this.done;
     this.step = step;
+    // sigma clears the flag once the mouse has been still a moment: set it each step
+    if (this.moving) this.renderer.getMouseCaptor().isMoving = true;
     const forward = before >= 0 && step > before && step - before < 5000 && !wasDone;
     if (forward && !this.done) {
       const changed = visits.order.slice(Math.max(0, before - 1), step).filter((n) => n >= 0);
@@ -146,13 +150,13 @@ class VisitView {
     if (this.done && visits.pathNodes.has(i)) return { ...data, type: "circle", color: PATH_COLOUR, size: Math.max(data.size, 3), zIndex: 2 };
     const at = visits.visitedAt[i];
     if (at >= this.step) return { ...data, color: UNVISITED_COLOUR, label: i === 0 ? data.label : null };
-    if (visits.order[this.step - 1] === i) return { ...data, type: "circle", color: CURRENT_COLOUR, size: Math.max(data.size * 3, 6), zIndex: 2 };
+    // (no change of type here: a step refreshes only the nodes it changes, in place)
+    if (visits.order[this.step - 1] === i) return { ...data, color: CURRENT_COLOUR, size: Math.max(data.size * 3, 6), zIndex: 2 };
     return data;
   }
 
   edge(key, data) {
     if (!this.visits) return data;
-    if (this.moving) return { ...data, hidden: true };
     if (this.done && this.visits.pathEdges.has(key)) return { ...data, type: "line", color: PATH_COLOUR, size: 6, zIndex: 1 };
     if (data.type === "line") return { ...data, type: "thin", color: EDGE_COLOUR, size: 0.5, zIndex: 0 };
     return data;

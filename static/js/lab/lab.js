@@ -29,13 +29,13 @@ const replay = new Replay({
   position: $("lab-replay-position"),
   algorithm: $("lab-replay-algorithm"),
   status: $("lab-replay-status"),
-}, (step, traces, chosen, playing) => {
+}, (step, traces, chosen, playing, full) => {
   if (drawn && traces.has(chosen)) {
     if (drawn.shown !== chosen) { drawn.visits.load(traces.get(chosen)); drawn.shown = chosen; }
     drawn.visits.playing(playing);
     drawn.visits.show(step);
   }
-  runs.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));
+  if (full) runs.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));
 });
 
 function say(text) { status.textContent = text; }

@@ -38,7 +38,7 @@ export function speedFor(total) {
 export class Replay {
   /**
    * `controls`: {panel, play, step, speed, position, algorithm, status} elements;
-   * `onStep(step, traces, chosen, playing)` draws a step.
+   * `onStep(step, traces, chosen, playing, full)` draws a step (`full`: the chart too).
    */
   constructor(controls, onStep) {
     this.controls = controls;
@@ -48,6 +48,7 @@ export class Replay {
     this.playing = false;
     this.carry = 0;
     this.last = 0;
+    this.drawnAt = 0;
     const { play, step, speed, position, algorithm } = controls;
     speed.replaceChildren(...SPEEDS.map((value) => {
       const option = document.createElement("option");
@@ -129,6 +130,13 @@ export class Replay {
   draw() {
     const chosen = this.controls.algorithm.value;
     const { position, status, panel } = this.controls;
+    // while it plays, the words, the slider and the chart follow four times a second
+    // (repainting the page each frame would halve the graph's frame rate)
+    const now = performance.now();
+    const full = !this.playing || this.step >= this.total || now - this.drawnAt >= 250;
+    if (full) this.drawnAt = now;
+    this.onStep(this.step, this.traces, chosen, this.playing, full);
+    if (!full) return;
     position.value = String(this.step);
     panel.dataset.step = String(this.step);
     panel.dataset.total = String(this.total);
@@ -139,6 +147,5 @@ export class Replay {
       algorithm: chosen,
       count: shown ? Math.min(this.step, shown.order.length) : 0,
     });
-    this.onStep(this.step, this.traces, chosen, this.playing);
   }
 }
