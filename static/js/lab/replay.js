@@ -10,6 +10,8 @@
 
 import { gettext } from "../i18n.js";
 
+const COUNT = new Intl.NumberFormat("en");
+
 /** Replay speeds, in positions expanded a second. */
 export const SPEEDS = [1, 10, 100, 1000, 10000, 100000];
 
@@ -53,7 +55,7 @@ export class Replay {
     speed.replaceChildren(...SPEEDS.map((value) => {
       const option = document.createElement("option");
       option.value = String(value);
-      option.textContent = gettext("%(count)s positions / s", { count: new Intl.NumberFormat("en").format(value) });
+      option.textContent = gettext("%(count)s positions / s", { count: COUNT.format(value) });
       return option;
     }));
     play.addEventListener("click", () => (this.playing ? this.pause() : this.play()));
@@ -142,10 +144,10 @@ export class Replay {
     panel.dataset.total = String(this.total);
     const shown = this.traces.get(chosen);
     status.textContent = gettext("Step %(step)s of %(total)s: %(algorithm)s has expanded %(count)s positions.", {
-      step: this.step,
-      total: this.total,
+      step: COUNT.format(this.step),
+      total: COUNT.format(this.total),
       algorithm: chosen,
-      count: shown ? Math.min(this.step, shown.order.length) : 0,
+      count: COUNT.format(shown ? Math.min(this.step, shown.order.length) : 0),
     });
   }
 }
