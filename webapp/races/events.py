@@ -16,14 +16,13 @@ from collections.abc import Callable
 from flask import current_app, request
 from flask_socketio import SocketIO, join_room, leave_room
 
-from solver import catalogue
-from solver.core.game import Game
 from solver.core.text import N_
 
 from ..players.judged import judge
-from ..players.runs import next_puzzle, offered
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import BadRequest
+from . import ranking
+from .draw import race_puzzles
 from .model import (
     COUNTDOWN,
     FINISHED,
@@ -65,26 +64,6 @@ class Races:
                 del self.races[race_id]
 
 
-def race_games() -> list[type[Game]]:
-    """The games a race draws from, in turn: those that generate puzzles without end
-    (as streak and storm do), the one whose puzzles can be shortest first."""
-    games = [game for game in catalogue.games().values() if offered(game)]
-    return sorted(games, key=lambda game: (game.ladder_lengths or (0,))[0])
-
-
-def _puzzles(count: int):
-    """``count`` small puzzles with proven distances, the race games in turn."""
-    db = current_app.extensions["players"].db
-    levels = current_app.extensions["levels"]
-    games = race_games()
-    made = []
-    for index in range(count):
-        game = games[index % len(games)]
-        puzzle, _ = next_puzzle(db, game, "storm", index // len(games), levels.generator(game))
-        made.append(puzzle)
-    return made
-
-
 def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply) -> Races:
     """Attach the race handlers to ``socketio``; the returned :class:`Races` is told
     of disconnects by the caller (``leave``)."""
@@ -101,16 +80,19 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         for watcher in sorted(race.spectators):
             socketio.emit(RACE_STATE, race.state(now, None), to=watcher)
 
-    def clock(race: Race, countdown: float, seconds: float) -> None:
+    def clock(race: Race, countdown: float, seconds: float, players) -> None:
         socketio.sleep(countdown)  # type: ignore[arg-type]
         race.status, race.starts = RACING, None
         race.ends = time.monotonic() + seconds
         broadcast(race)
+        socketio.start_background_task(ranking.open_race, players, race, seconds)
         socketio.sleep(seconds)  # type: ignore[arg-type]
         race.status, race.ends = FINISHED, None
         if races.lobby == race.id:
             races.lobby = None
         broadcast(race)
+        if ranking.rate(players, race):  # rated once; the ratings follow the results
+            broadcast(race)
 
     def count_down(race: Race) -> None:
         countdown = float(current_app.config["RACE_COUNTDOWN_SECONDS"])
@@ -118,15 +100,20 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         race.status, race.starts = COUNTDOWN, time.monotonic() + countdown
         if races.lobby == race.id:
             races.lobby = None  # the next joiner fills a new one
-        socketio.start_background_task(clock, race, countdown, seconds)
+        players = current_app.extensions["players"]
+        socketio.start_background_task(clock, race, countdown, seconds, players)
 
     def make(public: bool, owner: str | None) -> Race:
         races.forget_finished()
         if len(races.races) >= MAX_RACES:
             raise BadRequest(N_("too many races at once; try again soon"), 503)
-        race = Race(new_id(), public, owner, _puzzles(int(current_app.config["RACE_PUZZLES"])))
+        race = Race(new_id(), public, owner, race_puzzles(int(current_app.config["RACE_PUZZLES"])))
         races.races[race.id] = race
         return race
+
+    def open_lobby() -> Race | None:
+        lobby = races.races.get(races.lobby or "")
+        return lobby if lobby is not None and lobby.status == WAITING else None
 
     def key() -> str:
         owner = current_app.extensions["players"].helps.token(sid())
@@ -154,8 +141,13 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         me = key()
         leave(sid())
         if wanted is None:
-            lobby = races.races.get(races.lobby or "")
-            race = lobby if lobby is not None and lobby.status == WAITING else make(True, None)
+            race = open_lobby()
+            if race is None:
+                made = make(True, None)
+                # its puzzles took a wait: another joiner may have opened a lobby meanwhile
+                race = open_lobby() or made
+                if race is not made:
+                    del races.races[made.id]
             races.lobby = race.id
         elif wanted == "new":
             before = races.races.get(str(payload.get("from", "")))

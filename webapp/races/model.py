@@ -59,6 +59,8 @@ class Race:
     racers: dict[str, Racer] = field(default_factory=dict)
     spectators: set[str] = field(default_factory=set)
     rematch: str | None = None
+    #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.ranking)
+    ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def join(self, key: str, sid: str, name: str) -> Racer:
         """The racer ``key`` on socket ``sid`` (back in the race if they were in it);
@@ -98,6 +100,8 @@ class Race:
             "ends_in": _left(self.ends, now),
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
+            # public races are rated for racers with an identity (webapp.races.ranking)
+            "rated": self.public and racer is not None and racer.key.startswith("p:"),
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,
         }
@@ -110,6 +114,8 @@ class Race:
                 for p in self.puzzles
             ]
             shown["rematch"] = self.rematch
+            for player in shown["players"]:
+                player.update(self.ratings.get(player["name"], {}))
         return shown
 
 
