@@ -11,17 +11,18 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalogue
-from .core.coach import rate_moves
 from .core.domain import Analysis, Domain, QuickAnalyser
 from .core.errors import BoardError
 from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .core.text import N_
-from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 from .seeded import SEED_SEARCHES, seed_model, seed_solve
+
+if TYPE_CHECKING:  # the payloads' shapes; rating moves imports the coach when asked
+    from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
 
 MAX_BOARD_CHARS = 2000
 
@@ -250,6 +251,8 @@ def moves_rated_payload(
     search: bool = True,
 ) -> tuple[list[RatedMove], bool]:
     """(``moves_rated`` entries, complete) for ``state``: every legal move, best first."""
+    from .core.coach import rate_moves  # analyses rate moves; a plain solve never does
+
     rated, complete = rate_moves(
         domain, state, analysis, budget=budget, cancel=cancel, search=search
     )

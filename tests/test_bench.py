@@ -67,7 +67,14 @@ def test_bench_fifteen_runs_each_built_set_beside_the_c_reference(npuzzle_tables
     rows = [line.split() for line in proc.stdout.splitlines() if re.match(r"\s+[23] ", line)]
     assert [row[:3] for row in rows] == [["2", "55", "55"], ["3", "59", "59"]]
     assert "0 solutions not proven at the published length" in proc.stdout
+    # the same boards through the API, each answer replayed with the rules
+    assert re.search(
+        r"through solve_board \(6-6-3\): 2 instances, [\d,]+ nodes, [\d.]+ s, every solution "
+        r"replayed",
+        proc.stdout,
+    )
     if shutil.which("cc") or shutil.which("gcc"):
+        assert re.search(r"ratio to the C reference, solve_board: [\d.]+x", proc.stdout)
         assert re.search(
             r"ratio to the C reference, 6-6-3: [\d.]+x .*same node counts: yes", proc.stdout
         )

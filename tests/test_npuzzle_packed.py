@@ -18,7 +18,7 @@ from helpers.npuzzle import assert_replays, group_distance, scramble
 from solver import tables_cli
 from solver.cli import main
 from solver.core.errors import BoardError
-from solver.core.results import UNSOLVABLE, Monitor
+from solver.core.results import UNSOLVABLE, Budget, Monitor
 from solver.core.search import bidirectional
 from solver.core.tables import TableStore
 from solver.npuzzle import NPuzzle
@@ -33,7 +33,7 @@ from solver.npuzzle.packed_build import (
     unpacked_value,
     unrank_into,
 )
-from solver.npuzzle.packed_search import PackedSearch
+from solver.npuzzle.packed_search import PackedSearch, rank_change, rank_weights
 from solver.npuzzle.pdb_build import build_plain
 from solver.npuzzle.ranking import excess, placements, rank, unrank
 from solver.npuzzle.rules import replay_cells
@@ -130,6 +130,85 @@ def test_the_bound_is_manhattan_plus_the_excesses_and_admissible(reduced):
         assert bound >= direct  # the mirror lookup can only raise it
         assert bound <= bidirectional(DOMAIN, board).length
         assert (bound == 0) == DOMAIN.is_goal(board)
+
+
+def test_a_moved_tile_changes_the_rank_by_rank_change():
+    """The sum the search adds per move, against ranking the moved placement afresh: every
+    group size, every tile of it, moves along and across rows (4x4: a step of 1 or 4)."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        k = rng.randint(1, 8)
+        spots = rng.sample(range(16), k)
+        i = rng.randrange(k)
+        at = spots[i]
+        free = [
+            at + d
+            for d in (-1, 1, -4, 4)
+            if 0 <= at + d < 16
+            and (abs(d) == 4 or at // 4 == (at + d) // 4)
+            and at + d not in spots
+        ]
+        if not free:
+            continue
+        to = rng.choice(free)
+        moved = list(spots)
+        moved[i] = to
+        weights = rank_weights([spots], 16)[0]
+        assert rank(spots) + rank_change(spots, i, to, weights) == rank(moved)
+
+
+def plain_ida_nodes(search, board):
+    """IDA* in plain Python over ``search``'s bound, each child's bound taken afresh from
+    its whole board (:meth:`PackedSearch.bounds`), children in the compiled search's order
+    (the blank's neighbours in the neighbour table's order, least bound first, ties kept
+    in that order): the nodes it enters, counted as the compiled search counts them."""
+    nb = [[int(q) for q in row if q >= 0] for row in search.nb]
+    hd, hm = search.bounds(board)
+    bound, total = max(hd, hm), 0
+
+    def visit(state, z, parent, g):
+        nonlocal least, total
+        children = []
+        for q in nb[z]:
+            if q == parent:
+                continue
+            child = list(state)
+            child[z], child[q] = child[q], 0
+            cd, cm = search.bounds(child)
+            f = g + 1 + max(cd, cm)
+            if f > bound:
+                least = min(least, f)
+                continue
+            children.append((max(cd, cm), len(children), q, child, cd))
+        for _h, _order, q, child, cd in sorted(children):
+            if cd == 0:
+                return True
+            total += 1
+            if visit(child, q, z, g + 1):
+                return True
+        return False
+
+    while True:
+        least = 10**9
+        if visit(list(board), list(board).index(0), -1, 0):
+            return total
+        bound = least
+
+
+def test_the_compiled_search_reads_the_bounds_a_fresh_ranking_reads(reduced):
+    """Ranks carried from move to move must give every child the bound its whole board has:
+    the compiled search enters exactly the nodes a plain IDA* over fresh bounds enters."""
+    _saved, search = reduced
+    rng = random.Random(36)
+    for length in (14, 20, 26, 30):
+        board = scramble(4, length, rng)
+        if DOMAIN.is_goal(board):
+            continue
+        expected = plain_ida_nodes(search, board)
+        mon = Monitor(Budget(max_nodes=expected + 1000))  # a wrong bound stops, not hangs
+        cells = search.search(board, mon)
+        assert mon.count == expected
+        assert_replays(board, Monitor().result("solved", *replay_cells(board, cells)))
 
 
 def table_of(saved, g):

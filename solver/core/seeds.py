@@ -6,18 +6,23 @@ a daily puzzle is the same for everyone and a shared seed replays a deal.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
+from typing import TYPE_CHECKING
 
 from solver.core.text import N_
 
 from .errors import BoardError
+
+if TYPE_CHECKING:  # the clock is read only for a daily seed: a CLI call skips datetime
+    import datetime as _dt
 
 MAX_SEED = 2**31 - 1
 
 
 def daily_seed(game: str, day: _dt.date | None = None) -> int:
     """The seed of ``game``'s daily puzzle on ``day`` (default: today, UTC)."""
+    import datetime as _dt
+
     day = day or _dt.datetime.now(_dt.UTC).date()
     digest = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & MAX_SEED

@@ -9,12 +9,15 @@ puzzle.
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from ..core.results import SOLVED, Budget
 from ..core.seeds import check_range, check_seed, sub_seed
 from .rules import goal_state, manhattan_conflicts, neighbours
 from .table import distances
+
+if TYPE_CHECKING:  # random is imported by a generation, not by every import of the game
+    import random
 
 SIZES = (3, 4, 5)
 MAX_WALK = {3: 31, 4: 80, 5: 120}  # 31 is the 8-puzzle's diameter
@@ -52,6 +55,8 @@ def npuzzle_at_distance(size: int, distance: int, seed: int) -> dict:
     Returns {game, board, size, distance, optimal, seed}: ``distance`` is the
     proven shortest solution when ``optimal`` is True, else an upper bound.
     """
+    import random
+
     size = check_range("size", size, SIZES[0], SIZES[-1])
     distance = check_range("distance", distance, 1, MAX_WALK[size])
     seed = check_seed(seed)
@@ -74,6 +79,8 @@ def npuzzle_at_distance(size: int, distance: int, seed: int) -> dict:
 
 def _walked_position(size: int, distance: int, seed: int):
     """(state, bound, proven) from heuristic-guided walks; the first proven exact one wins."""
+    import random
+
     fallback: tuple[int, ...] | None = None
     for attempt in range(WALK_TRIES):
         rng = random.Random(sub_seed("npuzzle", size, distance, seed, attempt))

@@ -29,21 +29,21 @@ from .kernels import (  # one set of answers and context slots for both searches
     SP,
     UPPER,
 )
-from .packed_build import manhattan_table, popcount
-from .ranking import excess, rank
+from .packed_build import manhattan_table
+from .ranking import excess, placements, rank
 from .rules import mirror_tiles
 
 
 @njit(cache=True)
 def packed_ida_run(
     board,
-    where,
+    rk,
     ev,
     saved,
     md,
-    gtiles,
-    gsize,
-    mtiles,
+    gidx,
+    midx,
+    weights,
     offs,
     tabs,
     grp,
@@ -64,14 +64,16 @@ def packed_ida_run(
 ):
     """:func:`solver.npuzzle.kernels.ida_run` over packed databases.
 
-    ``where[t]`` is tile t's cell; ``ev[g]`` the excess read for group g on the
-    board, ``ev[G + g]`` on its mirror image (G groups). A child's bound is
-    ``hd + change of Manhattan + 2 * change of excess`` (and the same for the
-    mirror): re-rank the moved tile's group, read four bits. ``cev`` keeps each
-    child's two new excesses, ``saved`` the replaced ones for the way back.
-    One flat loop, no helper calls that take arrays (numba would count
-    references to them per node): so its stack handling repeats ida_run's
-    rather than sharing it.
+    ``rk[g]`` is group g's compact rank on the board, ``rk[G + g]`` on its mirror
+    image (G groups), and ``ev`` the excesses read there. A move changes one tile's
+    cell, so a child's rank is its parent's plus a change (:func:`rank_change`'s
+    sum, written out here): one product for a move along the view's rows, and at most
+    three cells to look at across them, where the ranking's re-count of a popcount
+    per tile was. A child's bound is ``hd + change of Manhattan + 2 * change of
+    excess`` (and the same for the mirror). ``cev`` keeps each child's two new
+    excesses and ranks, ``saved`` the replaced ones for the way back. One flat loop,
+    no helper calls that take arrays (numba would count references to them per
+    node): so its stack handling repeats ida_run's rather than sharing it.
     """
     groups = offs.shape[0]
     cells = board.shape[0]
@@ -83,6 +85,11 @@ def packed_ida_run(
     least = ctx[NEXT]
     nodes = 0
     status = PAUSED
+    kq = np.empty(4, np.int64)  # this node's children: the cell, both ranks,
+    kr = np.empty(4, np.int64)
+    krm = np.empty(4, np.int64)
+    ke = np.empty(4, np.int64)  # where both entries are, then the bytes holding them
+    kem = np.empty(4, np.int64)
     while True:
         count = st_n[sp]
         if count < 0:  # a new node: its children within the bound
@@ -91,7 +98,9 @@ def packed_ida_run(
             hd = st_hd[sp]
             hm = st_hm[sp]
             g1 = sp + 1
-            count = 0
+            # first every child's two ranks, then their entries: the table reads (a
+            # cache miss each, mostly) are issued together and overlap
+            m = 0
             for j in range(4):
                 q = nb[z, j]
                 if q < 0:
@@ -99,26 +108,53 @@ def packed_ida_run(
                 if q == parent:
                     continue
                 t = board[q]
-                step = md[t * cells + z] - md[t * cells + q]
+                # the direct view: tile t from cell q to z
                 g = grp[t]
-                used = 0
-                r = 0
-                for i in range(gsize[g]):
-                    u = gtiles[g, i]
-                    c = z if u == t else where[u]
-                    r = r * (cells - i) + c - popcount(used & ((1 << c) - 1))
-                    used |= 1 << c
-                e = (tabs[offs[g] + (r >> 1)] >> ((r & 1) << 2)) & 15
-                nd = hd + step + 2 * (e - ev[g])
+                i = gidx[t]
+                w = weights[g, i]
+                r = rk[g] + w * (z - q)
+                if z - q > 1 or q - z > 1:  # across rows: the cells passed over
+                    lo, hi, sign = (q, z, 1) if q < z else (z, q, -1)
+                    for c in range(lo + 1, hi):
+                        u = board[c]
+                        if grp[u] == g and u != 0:
+                            v = gidx[u]
+                            r += sign * (weights[g, v] if v > i else -w)
+                # the mirror view: t's image from mcell[q] to mcell[z]
                 mg = mgrp[t]
-                used = 0
-                r = 0
-                for i in range(gsize[mg]):
-                    u = mtiles[mg, i]
-                    c = mcell[z] if u == t else mcell[where[u]]
-                    r = r * (cells - i) + c - popcount(used & ((1 << c) - 1))
-                    used |= 1 << c
-                em = (tabs[offs[mg] + (r >> 1)] >> ((r & 1) << 2)) & 15
+                i = midx[t]
+                w = weights[mg, i]
+                a = mcell[q]
+                b = mcell[z]
+                rm = rk[groups + mg] + w * (b - a)
+                if b - a > 1 or a - b > 1:
+                    lo, hi, sign = (a, b, 1) if a < b else (b, a, -1)
+                    for c in range(lo + 1, hi):
+                        u = board[mcell[c]]
+                        if mgrp[u] == mg and u != 0:
+                            v = midx[u]
+                            rm += sign * (weights[mg, v] if v > i else -w)
+                kq[m] = q
+                kr[m] = r
+                krm[m] = rm
+                ke[m] = offs[g] + (r >> 1)
+                kem[m] = offs[mg] + (rm >> 1)
+                m += 1
+            for x in range(m):
+                ke[x] = tabs[ke[x]]
+                kem[x] = tabs[kem[x]]
+            count = 0
+            for x in range(m):
+                q = kq[x]
+                t = board[q]
+                g = grp[t]
+                mg = mgrp[t]
+                step = md[t * cells + z] - md[t * cells + q]
+                r = kr[x]
+                rm = krm[x]
+                e = (ke[x] >> ((r & 1) << 2)) & 15
+                nd = hd + step + 2 * (e - ev[g])
+                em = (kem[x] >> ((rm & 1) << 2)) & 15
                 nm = hm + step + 2 * (em - ev[groups + mg])
                 h = nd if nd > nm else nm
                 if g1 + h >= upper:
@@ -137,14 +173,16 @@ def packed_ida_run(
                     cq[sp, i] = cq[sp, i - 1]
                     chd[sp, i] = a
                     chm[sp, i] = b
-                    cev[sp, i, 0] = cev[sp, i - 1, 0]
-                    cev[sp, i, 1] = cev[sp, i - 1, 1]
+                    for y in range(4):
+                        cev[sp, i, y] = cev[sp, i - 1, y]
                     i -= 1
                 cq[sp, i] = q
                 chd[sp, i] = nd
                 chm[sp, i] = nm
                 cev[sp, i, 0] = e
                 cev[sp, i, 1] = em
+                cev[sp, i, 2] = r
+                cev[sp, i, 3] = rm
                 count += 1
             st_n[sp] = count
             st_k[sp] = 0
@@ -160,14 +198,17 @@ def packed_ida_run(
             t = board[q]
             board[z] = t
             board[q] = 0
-            where[t] = z
             g = grp[t]
             mg = groups + mgrp[t]
             sp += 1
             saved[sp, 0] = ev[g]
             saved[sp, 1] = ev[mg]
+            saved[sp, 2] = rk[g]
+            saved[sp, 3] = rk[mg]
             ev[g] = cev[sp - 1, k, 0]
             ev[mg] = cev[sp - 1, k, 1]
+            rk[g] = cev[sp - 1, k, 2]
+            rk[mg] = cev[sp - 1, k, 3]
             st_z[sp] = q
             st_hd[sp] = hd
             st_hm[sp] = hm
@@ -189,9 +230,12 @@ def packed_ida_run(
             t = board[z]
             board[q] = t
             board[z] = 0
-            where[t] = q
-            ev[grp[t]] = saved[sp, 0]
-            ev[groups + mgrp[t]] = saved[sp, 1]
+            g = grp[t]
+            mg = groups + mgrp[t]
+            ev[g] = saved[sp, 0]
+            ev[mg] = saved[sp, 1]
+            rk[g] = saved[sp, 2]
+            rk[mg] = saved[sp, 3]
             sp -= 1
     ctx[SP] = sp
     ctx[NEXT] = least
@@ -199,43 +243,74 @@ def packed_ida_run(
     return status
 
 
+def rank_weights(groups: Sequence[Sequence[int]], cells: int) -> np.ndarray:
+    """``weights[g, i]``: what one step of digit i is worth in group g's compact rank
+    (:func:`~solver.npuzzle.ranking.rank`): the product of the later digits' radices."""
+    width = max(len(tiles) for tiles in groups)
+    weights = np.zeros((len(groups), width), np.int64)
+    for g, tiles in enumerate(groups):
+        for i in range(len(tiles)):
+            weights[g, i] = placements(cells - i - 1, len(tiles) - i - 1)
+    return weights
+
+
+def rank_change(spots: Sequence[int], i: int, to: int, weights: Sequence[int]) -> int:
+    """How group tile ``i`` moving from ``spots[i]`` to the free cell ``to`` changes the
+    rank of ``spots`` (weights: :func:`rank_weights`' row): the digit of tile i moves
+    by the cells between, less those the earlier tiles hold, and each later tile
+    whose cell lies between gains or loses one. The kernel adds the same terms."""
+    at = spots[i]
+    sign = 1 if to > at else -1
+    change = weights[i] * (to - at)
+    for v, c in enumerate(spots):
+        if min(at, to) < c < max(at, to):
+            change += sign * (weights[v] if v > i else -weights[i])
+    return change
+
+
 class PackedSearch(PatternSearch):
     """IDA* with the mirror lookup over packed databases (one flat uint8 array)."""
 
     def __init__(self, n: int, groups: Sequence[Sequence[int]], flat: np.ndarray, sizes):
         self.lay_out(n, groups, flat, sizes)
-        width = max(len(g) for g in self.groups)
+        cells = n * n
         mtile = mirror_tiles(n)
-        self.gtiles = np.zeros((len(groups), width), np.int64)
-        self.mtiles = np.zeros((len(groups), width), np.int64)
-        self.gsize = np.array([len(g) for g in self.groups], np.int64)
+        #: ``mtiles[g][i]``: the tile whose mirror image is group g's tile i
+        self.mtiles = [[mtile[t] for t in tiles] for tiles in self.groups]
+        self.gidx = np.zeros(cells, np.int64)  # each tile's digit in its group's rank
+        self.midx = np.zeros(cells, np.int64)  # and its image's in the mirror's
         for g, tiles in enumerate(self.groups):
             for i, t in enumerate(tiles):
-                self.gtiles[g, i] = t
-                self.mtiles[g, i] = mtile[t]  # the tile whose mirror image is t
+                self.gidx[t] = i
+                self.midx[self.mtiles[g][i]] = i
+        self.weights = rank_weights(self.groups, cells)
         self.md = manhattan_table(n)
         self.kernel = packed_ida_run
 
-    def excesses(self, board: Sequence[int]) -> np.ndarray:
-        """Each group's excess on ``board``, then on its mirror image."""
+    def ranks(self, board: Sequence[int]) -> list[int]:
+        """Each group's compact rank on ``board``, then on its mirror image."""
         cells = self.n * self.n
         where = [0] * cells
         for c, t in enumerate(board):
             where[t] = c
-        found = np.zeros(2 * len(self.groups), np.int64)
-        for g, tiles in enumerate(self.groups):
-            at = self.offs[g] * 2  # the table's first entry, counted in halves
-            direct = rank([where[t] for t in tiles], cells)
-            found[g] = excess(self.tabs, at + direct)
-            spots = [int(self.mcell[where[int(u)]]) for u in self.mtiles[g][: len(tiles)]]
-            mirrored = rank(spots, cells)
-            found[len(self.groups) + g] = excess(self.tabs, at + mirrored)
-        return found
+        direct = [rank([where[t] for t in tiles], cells) for tiles in self.groups]
+        mirrored = [
+            rank([int(self.mcell[where[u]]) for u in images], cells) for images in self.mtiles
+        ]
+        return direct + mirrored
+
+    def excesses(self, ranks: Sequence[int]) -> np.ndarray:
+        """The excess each rank of :meth:`ranks` reads (the mirror's from the same tables)."""
+        groups = len(self.groups)
+        return np.array(
+            [excess(self.tabs, self.offs[i % groups] * 2 + r) for i, r in enumerate(ranks)],
+            np.int64,
+        )
 
     def bounds(self, board: Sequence[int]) -> tuple[int, int]:
         """The direct and the mirrored bounds: Manhattan plus twice the summed excess."""
         m = sum(int(self.md[t * self.n * self.n + c]) for c, t in enumerate(board) if t)
-        ev = self.excesses(board)
+        ev = self.excesses(self.ranks(board))
         groups = len(self.groups)
         return m + 2 * int(ev[:groups].sum()), m + 2 * int(ev[groups:].sum())
 
@@ -243,25 +318,23 @@ class PackedSearch(PatternSearch):
         return max(self.bounds(board))
 
     def begin(self, start: Sequence[int]) -> tuple[int, int, tuple]:
-        board = np.array(start, np.int64)
-        where = np.zeros(len(start), np.int64)
-        where[board] = np.arange(len(start))
+        ranks = self.ranks(start)
         hd, hm = self.bounds(start)
         arrays = (
-            board,
-            where,
-            self.excesses(start),
-            np.zeros((MAX_DEPTH + 2, 2), np.int64),
+            np.array(start, np.int64),
+            np.array(ranks, np.int64),
+            self.excesses(ranks),
+            np.zeros((MAX_DEPTH + 2, 4), np.int64),
             self.md,
-            self.gtiles,
-            self.gsize,
-            self.mtiles,
+            self.gidx,
+            self.midx,
+            self.weights,
             self.offs,
             self.tabs,
             self.grp,
             self.mgrp,
             self.mcell,
             self.nb,
-            np.zeros((MAX_DEPTH + 2, 4, 2), np.int64),
+            np.zeros((MAX_DEPTH + 2, 4, 4), np.int64),
         )
         return hd, hm, arrays
