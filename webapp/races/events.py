@@ -26,6 +26,8 @@ from solver import catalogue
 from solver.core.game import Game
 from solver.core.text import N_
 
+from ..jobs.model import TaskRefused
+from ..live.message_queue import LocalFirstManager
 from ..players.judged import judge
 from ..players.runs import next_puzzle, offered
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
@@ -107,9 +109,13 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def broadcast(race: Race) -> None:
         now = time.time()
-        for racer in race.racers.values():
-            if racer.sid:
-                socketio.emit(RACE_STATE, race.state(now, racer), to=racer.sid)
+        states = [(r.sid, race.state(now, r)) for r in race.racers.values() if r.sid]
+        manager = socketio.server.manager  # type: ignore[attr-defined]  # set by init_app
+        if isinstance(manager, LocalFirstManager):  # a cluster: one publish for the others
+            manager.emit_each(RACE_STATE, states)
+        else:
+            for to, state in states:
+                socketio.emit(RACE_STATE, state, to=to)
         if race.watchers:
             socketio.emit(RACE_STATE, race.state(now, None), to=watch_room(race.id))
 
@@ -141,7 +147,11 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         )
 
     def make(public: bool, owner: str | None) -> Race:
-        return Race(new_id(), public, owner, _puzzles(int(current_app.config["RACE_PUZZLES"])))
+        try:
+            puzzles = _puzzles(int(current_app.config["RACE_PUZZLES"]))
+        except TaskRefused as err:  # the page lane is full: making puzzles must wait
+            raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+        return Race(new_id(), public, owner, puzzles)
 
     def key() -> str:
         owner = current_app.extensions["players"].helps.token(sid())

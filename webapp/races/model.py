@@ -52,7 +52,9 @@ class Racer:
 class Race:
     """A race: public (the lobby's; starts once :data:`QUORUM` have joined) or private
     (its ``owner`` starts it). ``starts``/``ends`` are wall-clock seconds (``time.time``),
-    None while it waits; ``dropped`` (never stored) tells the store to delete it."""
+    None while it waits; ``dropped`` (never stored) tells the store to delete it.
+    ``version`` goes in every ``race_state``: states sent by different web processes may
+    arrive out of order, and a client keeps the newest."""
 
     id: str
     public: bool
@@ -63,6 +65,7 @@ class Race:
     racers: dict[str, Racer] = field(default_factory=dict)
     rematch: str | None = None
     watchers: int = 0  # spectators, on any web process (their room is watch_room(id))
+    version: int = 0  # one more with every change the store makes
     dropped: bool = False
 
     def status(self, now: float) -> str:
@@ -111,6 +114,7 @@ class Race:
         status = self.status(now)
         shown: dict[str, Any] = {
             "race": self.id,
+            "version": self.version,
             "status": status,
             "starts_in": _left(self.starts, now) if status == COUNTDOWN else None,
             "ends_in": _left(self.ends, now) if status == RACING else None,
@@ -146,6 +150,7 @@ class Race:
             "racers": [asdict(r) for r in self.racers.values()],
             "rematch": self.rematch,
             "watchers": self.watchers,
+            "version": self.version,
         }
 
     @classmethod
@@ -163,6 +168,7 @@ class Race:
             {r["key"]: Racer(**r) for r in data["racers"]},
             data["rematch"],
             data["watchers"],
+            data["version"],
         )
 
 

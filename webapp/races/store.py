@@ -4,10 +4,11 @@ Both stores keep the same small interface (:class:`RaceStore`) and the same data
 (a race's :meth:`~webapp.races.model.Race.to_data` as JSON), so the handlers do
 not know which one they use:
 
-* a change is atomic: :meth:`RaceStore.change` loads the race, applies a function
-  and writes it back, or stores nothing when the function raises (Redis: an
-  optimistic ``WATCH``/``MULTI`` transaction, retried when another process wrote
-  the race meanwhile; a move judged in one process never overwrites another's);
+* a change is atomic and counts one more ``version``: :meth:`RaceStore.change` loads
+  the race, applies a function and writes it back, or stores nothing when the function
+  raises (Redis: a compare-and-set script, one round trip, retried when another
+  process wrote the race meanwhile; a move judged in one process never overwrites
+  another's);
 * the clock's transitions (racing, finished) are scheduled with the change that
   started the countdown, and :meth:`RaceStore.due` hands each one to exactly one
   caller (Redis: whoever's ``ZREM`` removes it), so one process broadcasts it
@@ -131,6 +132,7 @@ class MemoryRaceStore:
             race = Race.from_data(json.loads(kept[0]))
             started = race.starts
             result = how(race)
+            race.version += 1
             if race.dropped:
                 del self._races[race_id]
                 return race, result
@@ -164,6 +166,22 @@ class MemoryRaceStore:
         return ready
 
 
+#: compare-and-set, one round trip: the race is written (or, with an empty new value,
+#: deleted) only if it is still as it was read; then the count of races under way and
+#: the clock (pairs of when, what) follow. 0: another process wrote it meanwhile.
+_SWAP = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[5])
+  return 1
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+for i = 6, #ARGV, 2 do redis.call('ZADD', KEYS[3], ARGV[i], ARGV[i + 1]) end
+return 1
+"""
+
 #: compare-and-delete: the lobby key goes only if it still names this race
 _CLOSE_LOBBY = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -189,6 +207,7 @@ class RedisRaceStore:
 
         self.redis = redis_client(url)
         self._close_lobby = self.redis.register_script(_CLOSE_LOBBY)
+        self._swap = self.redis.register_script(_SWAP)
 
     @contextlib.contextmanager
     def _reached(self) -> Iterator[None]:
@@ -219,39 +238,33 @@ class RedisRaceStore:
         return None if raw is None else Race.from_data(json.loads(raw))
 
     def change(self, race_id: str, how: Callable[[Race], T], now: float) -> tuple[Race, T]:
-        import redis
-
         key = self.RACE.format(id=race_id)
-        with self._reached(), self.redis.pipeline() as pipe:
+        with self._reached():
             for _ in range(RETRIES):
-                try:
-                    pipe.watch(key)
-                    raw = pipe.get(key)
-                    if raw is None:
-                        raise BadRequest(NO_RACE, 404)
-                    race = Race.from_data(json.loads(raw))
-                    started = race.starts
-                    result = how(race)
-                    pipe.multi()
-                    if race.dropped:
-                        pipe.delete(key)
-                        pipe.zrem(self.UNDER_WAY, race_id)
-                    else:
-                        self._write(pipe, race, now)
-                        if started is None and race.starts is not None and race.ends is not None:
-                            pipe.zadd(
-                                self.CLOCK,
-                                {
-                                    f"{race_id} {RACING_NOW}": race.starts,
-                                    f"{race_id} {FINISHED_NOW}": race.ends,
-                                },
-                            )
-                    pipe.execute()
+                raw = self.redis.get(key)
+                if raw is None:
+                    raise BadRequest(NO_RACE, 404)
+                race = Race.from_data(json.loads(raw))
+                started = race.starts
+                result = how(race)
+                race.version += 1
+                clock: list[object] = []
+                if started is None and race.starts is not None and race.ends is not None:
+                    clock = [race.starts, f"{race_id} {RACING_NOW}"]
+                    clock += [race.ends, f"{race_id} {FINISHED_NOW}"]
+                written = self._swap(
+                    keys=[key, self.UNDER_WAY, self.CLOCK],
+                    args=[
+                        raw,
+                        "" if race.dropped else json.dumps(race.to_data()),
+                        max(1, int(_keep_until(race, now) - now) + 1),
+                        _under_way_until(race, now),
+                        race_id,
+                        *clock,
+                    ],
+                )
+                if written:
                     return race, result
-                except redis.WatchError:
-                    continue
-                finally:
-                    pipe.reset()
         raise BadRequest(BUSY, 503)
 
     def lobby(self) -> str | None:
