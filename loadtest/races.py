@@ -99,6 +99,7 @@ class Figures:
     errors: Counter = field(default_factory=Counter)
     faults: list[str] = field(default_factory=list)
     races_run: int = 0
+    making: list[float] = field(default_factory=list)  # race_join "new" to its race, s
 
     def fault(self, text: str) -> None:
         if len(self.faults) < 20:
@@ -215,7 +216,9 @@ class Racer:
 async def one_race(
     number: int, urls: list[str], sessions: list, figures: Figures, lines: Lines, options: dict
 ) -> None:
-    """Race ``number``: its owner makes it, the others join, the owner starts it, all race."""
+    """Race ``number``: its owner makes it and the others join; once every race is made
+    (``options["made"]``), the owner starts it, within ``ramp`` seconds of the others;
+    all race."""
     rng = random.Random(number)
     size = options["racers"]
     await asyncio.sleep(number * options["ramp"] / max(1, options["races"]))
@@ -231,14 +234,23 @@ async def one_race(
         for j in range(size)
     ]
     try:
-        await asyncio.gather(
-            *(r.sio.connect(r.url, transports=["websocket"], wait_timeout=10) for r in racers)
-        )
-        owner = racers[0]
-        race = await _make_race(owner, figures)
-        for racer in racers[1:]:
-            await racer.sio.emit("race_join", {"race": race, "name": racer.name})
-        await owner.until(lambda s: len(s["players"]) == size, 30)
+        try:
+            await asyncio.gather(
+                *(r.sio.connect(r.url, transports=["websocket"], wait_timeout=10) for r in racers)
+            )
+            owner = racers[0]
+            began = time.monotonic()
+            race = await _make_race(owner, figures)
+            figures.making.append(time.monotonic() - began)
+            for racer in racers[1:]:
+                await racer.sio.emit("race_join", {"race": race, "name": racer.name})
+            await owner.until(lambda s: len(s["players"]) == size, 30)
+        finally:
+            options["made"].append(number)
+            if len(options["made"]) == options["races"]:
+                options["all_made"].set()
+        await options["all_made"].wait()
+        await asyncio.sleep(rng.uniform(0, options["ramp"]))
         await owner.sio.emit("race_start", {})
         await asyncio.gather(*(r.until(lambda s: s["status"] == "racing", 60) for r in racers))
         await asyncio.gather(*(r.play(lines, rng, options["think"]) for r in racers))
@@ -342,12 +354,20 @@ async def run_races(
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0), limit=0))
         for source in loopback_addresses(races * racers, first_address)
     ]
-    options = {"races": races, "racers": racers, "think": think, "ramp": ramp}
+    options = {
+        "races": races,
+        "racers": racers,
+        "think": think,
+        "ramp": ramp,
+        "made": [],
+        "all_made": asyncio.Event(),
+    }
     judged_before = _judged(urls)
     idle_from = cpu_seconds(pids or {})
     await asyncio.sleep(IDLE_SECONDS)  # the cluster's own CPU with nobody on it
     cpu_before = cpu_seconds(pids or {})
     idle = sum(_spent(cpu_before, idle_from).values()) / IDLE_SECONDS
+    tool_before = os.times()
     started = time.monotonic()
     try:
         with ProcessPoolExecutor(1) as pool:
@@ -360,10 +380,13 @@ async def run_races(
     seconds = time.monotonic() - started
     parts = _spent(cpu_seconds(pids or {}), cpu_before)
     cpu = sum(parts.values())
+    tool = os.times()
+    tool_cpu = sum(tool[:4]) - sum(tool_before[:4])  # this process and its search pool
     await asyncio.sleep(1.0)  # a last late judgement's count
     report = summary(
         figures, races, racers, seconds, cpu if pids else None, _judged(urls) - judged_before
     )
+    report["load_tool_cpu_seconds"] = round(tool_cpu, 1)
     if pids:
         report["cpu_parts"] = parts
         report["idle_cpu_per_s"] = round(idle, 3)
@@ -394,6 +417,7 @@ def summary(
         "p95_ms": ms(95),
         "p99_ms": ms(99),
         "max_ms": ms(100),
+        "making_p95_ms": round(1000 * (percentile(figures.making, 95) or 0), 1),
         "own_ms": {
             game: {
                 "count": len(values),
@@ -424,6 +448,7 @@ def print_races(report: dict) -> None:
         f"  a move to every other racer seeing it (n={report['seen']}): p50 {report['p50_ms']} "
         f"ms, p95 {report['p95_ms']} ms, p99 {report['p99_ms']} ms, max {report['max_ms']} ms"
     )
+    print(f"  making a race (race_join new to its state): p95 {report['making_p95_ms']} ms")
     print(
         "  a move to its racer's own state, by game: "
         + ", ".join(f"{g} p50 {v['p50']} ms p95 {v['p95']} ms" for g, v in report["own_ms"].items())
@@ -435,6 +460,7 @@ def print_races(report: dict) -> None:
             f"{report.get('idle_cpu_per_s')} CPU s per s: {report.get('busy_cpu_per_race')} s per race"
         )
         print(f"  CPU seconds by part: {report.get('cpu_parts')}")
+    print(f"  CPU seconds of the load tool itself: {report['load_tool_cpu_seconds']}")
     print(
         f"  unanswered {report['unanswered']}  unseen {report['unseen']}  late {report['late']}  "
         f"stale states dropped {report['stale']}  races asked again {report['retries']}  "
