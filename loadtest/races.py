@@ -334,6 +334,17 @@ def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
     return found
 
 
+def cpu_pressure() -> float | None:
+    """Seconds so far in which some runnable task of this machine waited for a CPU
+    (Linux's pressure stall information; None where the kernel keeps none)."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()
+    except OSError:
+        return None
+    return int(some[-1].split("=")[1]) / 1e6
+
+
 def _spent(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
     return {part: round(after[part] - before.get(part, 0.0), 1) for part in after}
 
@@ -346,6 +357,7 @@ async def run_races(
     ramp: float = 5.0,
     pids: dict[str, int] | None = None,
     first_address: str = "127.0.9.1",
+    idle_seconds: float = IDLE_SECONDS,
 ) -> dict:
     """``races`` races of ``racers`` racers over the web processes at ``urls`` (CPU
     sampled below ``pids``); the report of :func:`summary`."""
@@ -364,10 +376,11 @@ async def run_races(
     }
     judged_before = _judged(urls)
     idle_from = cpu_seconds(pids or {})
-    await asyncio.sleep(IDLE_SECONDS)  # the cluster's own CPU with nobody on it
+    await asyncio.sleep(idle_seconds)  # the cluster's own CPU with nobody on it
     cpu_before = cpu_seconds(pids or {})
-    idle = sum(_spent(cpu_before, idle_from).values()) / IDLE_SECONDS
+    idle = sum(_spent(cpu_before, idle_from).values()) / idle_seconds
     tool_before = os.times()
+    pressure_before = cpu_pressure()
     started = time.monotonic()
     try:
         with ProcessPoolExecutor(1) as pool:
@@ -381,12 +394,15 @@ async def run_races(
     parts = _spent(cpu_seconds(pids or {}), cpu_before)
     cpu = sum(parts.values())
     tool = os.times()
+    pressure = cpu_pressure()
     tool_cpu = sum(tool[:4]) - sum(tool_before[:4])  # this process and its search pool
     await asyncio.sleep(1.0)  # a last late judgement's count
     report = summary(
         figures, races, racers, seconds, cpu if pids else None, _judged(urls) - judged_before
     )
     report["load_tool_cpu_seconds"] = round(tool_cpu, 1)
+    if pressure is not None and pressure_before is not None:
+        report["cpu_pressure"] = round((pressure - pressure_before) / seconds, 2)
     if pids:
         report["cpu_parts"] = parts
         report["idle_cpu_per_s"] = round(idle, 3)
@@ -460,7 +476,10 @@ def print_races(report: dict) -> None:
             f"{report.get('idle_cpu_per_s')} CPU s per s: {report.get('busy_cpu_per_race')} s per race"
         )
         print(f"  CPU seconds by part: {report.get('cpu_parts')}")
-    print(f"  CPU seconds of the load tool itself: {report['load_tool_cpu_seconds']}")
+    print(
+        f"  CPU seconds of the load tool itself: {report['load_tool_cpu_seconds']}; share of "
+        f"the time some task waited for a CPU: {report.get('cpu_pressure')}"
+    )
     print(
         f"  unanswered {report['unanswered']}  unseen {report['unseen']}  late {report['late']}  "
         f"stale states dropped {report['stale']}  races asked again {report['retries']}  "

@@ -6,10 +6,13 @@ Players use the proxy's one address: it spreads them over the web processes and
 keeps a long-polling session on the process that holds it. Clients on either web process get answers computed by the workers and emitted
 through the Redis message queue. Killing the worker that runs a job mid-search
 must end in a retried answer or an ``error``, never in silence (RQ's pool starts a
-new worker). Everything supervisord starts is stopped afterwards (``make test``
-installs redis-server).
+new worker). Racers on different web processes race each other live (the race in
+Redis, its states over the message queue), and a short run of the race load
+scenario loses nothing. Everything supervisord starts is stopped afterwards
+(``make test`` installs redis-server).
 """
 
+import asyncio
 import http.cookiejar
 import json
 import os
@@ -18,6 +21,7 @@ import signal
 import socket
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
@@ -25,6 +29,7 @@ from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 from loadtest.cluster import Cluster
 from loadtest.crowd import run_crowd
 from loadtest.players import percentile
+from loadtest.races import cluster_pids, lost, run_races
 from solver import catalogue
 from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
@@ -349,6 +354,30 @@ def test_two_racers_on_two_web_processes_see_each_other_live(cluster):
         assert _scores(final) == confirmed
     assert ends[0]["puzzles"][0]["board"] == first_puzzle
     assert percentile(latencies, 95) <= 0.25, sorted(latencies)
+
+
+def test_the_race_scenario_loses_nothing(cluster):
+    """``python -m loadtest --races``, short (5 races of 5 racers over both web processes):
+    every score is the moves the server confirmed, every racer saw every other's moves,
+    the replay lanes judged no move that went unscored (unless the race ended first)."""
+    started, _ = cluster
+    with ThreadPoolExecutor(1) as pool:  # an event loop of its own
+        report = pool.submit(
+            asyncio.run,
+            run_races(
+                started.web_urls,
+                races=5,
+                racers=5,
+                think=(0.2, 0.6),
+                pids=cluster_pids(started),
+                idle_seconds=1.0,
+            ),
+        ).result()
+    assert lost(report) == 0, report
+    assert report["races_run"] == 5 and report["scored"] >= 50, report
+    assert set(report["errors"]) <= {"the race ended before that move was judged"}, report
+    assert report["seen"] == 4 * report["scored"]  # each move seen by the 4 others
+    assert report["cpu_per_race"] > 0 and report["p95_ms"] < 1000, report
 
 
 def test_stopping_the_workers_ends_a_running_search_with_a_word_to_its_player(cluster):
