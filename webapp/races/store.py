@@ -149,7 +149,7 @@ class MemoryRaceStore:
 
     def open_lobby(self, race_id: str) -> bool:
         with self._lock:
-            if self._lobby is not None and self._lobby in self._races:
+            if self._lobby is not None:
                 return False
             self._lobby = race_id
             return True
