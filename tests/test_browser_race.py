@@ -4,6 +4,7 @@ desktop's and a phone's width. Each move is the reference rules' (helpers.npuzzl
 import pytest
 from helpers.browser import CONTEXT, GamePage, slide_to
 from helpers.npuzzle import neighbour
+from helpers.sockets import LiveClient
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -50,3 +51,41 @@ def test_two_players_race_on_the_page(page, browser, live_server):
         assert owner.errors == [] and guest.errors == []
     finally:
         guest_context.close()
+
+
+def test_a_public_race_shows_each_players_new_rating(page, browser, live_server):
+    """Two players on the page and a third racer without a player (a bare socket) in the
+    public lobby: the race is rated for the two, and the results show their new ratings,
+    the winner's up."""
+    other_context = browser.new_context(**CONTEXT)
+    third = None
+    try:
+        ann, bo = GamePage(page, live_server), GamePage(other_context.new_page(), live_server)
+        for view, name in ((ann, "Ann"), (bo, "Bo")):
+            made = view.page.context.request.post(live_server + "/api/player", data={"name": name})
+            assert made.ok
+            view.page.goto(live_server + "/race")
+        expect(ann.testid("racer")).to_have_count(2)
+        third = LiveClient(live_server)
+        third.emit("race_join", {"name": "Guest"})
+        expect(ann.testid("status")).to_contain_text("one closer", timeout=15000)
+        expect(ann.testid("race-rated")).to_have_attribute("data-rated", "true")
+        slide_to(ann, neighbour(ann.state(), -1), wait=False)
+        expect(ann.testid("race-score")).to_have_text("1")
+        for view in (ann, bo):
+            expect(view.testid("race-rating")).to_have_count(2, timeout=15000)
+        rows = bo.testid("race-result")
+        expect(rows).to_have_count(3)
+        assert int(rows.first.get_attribute("data-change")) > 0  # Ann, first by score
+        assert int(rows.nth(1).get_attribute("data-change")) < 0
+        assert rows.nth(2).get_attribute("data-rating") is None  # the guest: unrated
+        expect(ann.testid("race-rated")).to_be_hidden()
+        bo.screenshot("race-rated.png")
+        won = rows.first.get_attribute("data-rating")
+        ann.page.goto(live_server + "/player")  # the player's page shows it too
+        expect(ann.testid("player-race-rating")).to_have_attribute("data-rating", won)
+        assert ann.errors == [] and bo.errors == []
+    finally:
+        if third is not None:
+            third.close()
+        other_context.close()

@@ -3,7 +3,11 @@
 import datetime as dt
 
 import pytest
+from helpers.jugs import capacities_of, contents_of, jug_pours
+from helpers.jugs import goal_met as jug_goal
+from helpers.klotski import string_bfs
 from helpers.npuzzle import reference_distances
+from helpers.search import bfs_distance
 from helpers.watersort import fewest_pours_by_bfs
 
 from solver import catalogue
@@ -12,6 +16,8 @@ from solver.core.results import Budget
 from solver.core.search import ida_star
 from solver.core.seeds import MAX_SEED, daily_seed
 from solver.engine import parse_board, solve_board
+from solver.jugs.generate import POURS, jugs_puzzle
+from solver.klotski.generate import klotski_puzzle
 from solver.klotski.levels import klotski_levels
 from solver.npuzzle import NPuzzle, manhattan_conflicts, solvable
 from solver.npuzzle.generate import npuzzle_at_distance
@@ -155,3 +161,66 @@ def test_klotski_daily_is_a_graded_level_in_the_piece_metric():
     assert made["name"] == level["name"] and made["min_moves"] == level["moves"]["piece"]
     assert made["options"] == {"metric": "piece"}
     assert game.choices()["levels"] == len({lv["board"] for lv in game.levels()})
+
+
+# -- races' small puzzles of the games whose ladders climb shipped levels ---------------
+
+
+@pytest.mark.parametrize("name", ["jugs", "klotski"])
+def test_race_puzzles_are_exactly_as_long_as_asked_by_an_independent_search(name):
+    """Every length of the game's race range, three seeds each: the generated board's
+    fewest moves by a plain breadth-first search over the reference rules."""
+    game = catalogue.get(name)
+    assert game.race_lengths is not None
+    low, high = game.race_lengths
+    for length in range(low, high + 1):
+        for seed in (1, 77, 4242):
+            made = game.generate(game.race_params(length), seed, False)
+            assert made["optimal"] and made["min_moves"] == length, (length, seed, made)
+            assert reference_distance(name, made["board"], made["options"]) == length
+            again = game.generate(game.race_params(length), seed, False)
+            assert again == made  # seeded: the same puzzle
+
+
+def reference_distance(name, board, options):
+    if name == "jugs":
+        capacities = capacities_of(board)
+        return bfs_distance(contents_of(board), jug_pours(capacities), jug_goal(options["goal"]))
+    rows = board.split("/")
+    return string_bfs(board, "A", len(rows) - 2, (len(rows[0]) - 2) // 2, options["metric"])
+
+
+def test_race_puzzles_vary_with_the_seed_and_a_length_past_reach_gives_the_farthest():
+    jugs, klotski = catalogue.get("jugs"), catalogue.get("klotski")
+    assert len({jugs.generate({"pours": 6}, s, False)["board"] for s in range(12)}) > 4
+    assert len({klotski.generate({"moves": 8}, s, False)["board"] for s in range(12)}) > 4
+    longest = jugs_puzzle(POURS[1], 5)  # few capacity sets reach 16 pours
+    assert 12 <= longest["pours"] <= POURS[1]
+    found = bfs_distance(
+        contents_of(longest["board"]),
+        jug_pours(capacities_of(longest["board"])),
+        jug_goal(longest["goal"]),
+    )
+    assert found == longest["pours"]
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: jugs_puzzle(0, 1), "pours must be a whole number from 1 to"),
+        (lambda: klotski_puzzle(31, 1), "moves must be a whole number from 1 to 30"),
+        (lambda: klotski_puzzle(5, -1), "seed must be"),
+        (lambda: klotski_puzzle(5, 1, "diagonal"), "metric must be one of"),
+    ],
+)
+def test_race_generators_refuse_bad_arguments(call, message):
+    with pytest.raises(BoardError, match=message):
+        call()
+
+
+def test_jugs_and_klotski_new_game_and_daily_stay_level_picks():
+    """The race hook leaves the New game button and the daily as they were."""
+    for name in ("jugs", "klotski"):
+        game = catalogue.get(name)
+        made = game.generate({}, 11, daily=True)
+        assert any(lv["board"] == made["board"] for lv in game.levels())

@@ -1,16 +1,21 @@
 """Live races on one server: three socket clients in one private race.
 
-Distances come from the reference rules (:mod:`helpers.npuzzle`: a plain
-breadth-first search of the 8-puzzle), never from the server's judgement.
+Distances and solutions come from the reference rules (:mod:`helpers.npuzzle`: a
+plain breadth-first search of the 8-puzzle; the other games' reference rules for the
+race that brings every game), never from the server's judgement.
 """
 
 from __future__ import annotations
 
 import pytest
+from helpers import jugs, klotski, watersort
 from helpers.apps import make_app
-from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
+from helpers.npuzzle import goal, neighbour, reference_distances, slides, tiles_of
+from helpers.search import bfs_path
 from helpers.sockets import Inbox
 
+from solver import catalogue
+from webapp.races.draw import race_games
 from webapp.races.model import MAX_NAME
 
 RACE_SECONDS = 3.0
@@ -138,3 +143,63 @@ def test_the_public_race_counts_down_once_three_have_joined(app):
     for inbox in racers:
         counting = state(inbox, "countdown")
         assert counting["race"] == first["race"] and len(counting["players"]) == 3
+
+
+# -- every game in turn --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def every_game_app():
+    return make_app(RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=0.5, RACE_SECONDS=60.0, RACE_PUZZLES=4)
+
+
+def reference_line(puzzle: dict) -> list[str]:
+    """A shortest solution of a race puzzle (positions, start first) by the reference
+    rules of its game, as board text the server reads."""
+    game, board, options = puzzle["game"], puzzle["board"], puzzle["options"]
+    if game == "npuzzle":
+        path = bfs_path(tiles_of(board), slides, lambda tiles: tiles == goal(3))
+        return [" ".join(map(str, tiles)) for tiles in path]
+    if game == "jugs":
+        capacities = jugs.capacities_of(board)
+        path = bfs_path(
+            jugs.contents_of(board), jugs.jug_pours(capacities), jugs.goal_met(options["goal"])
+        )
+        return [",".join(f"{c}/{cap}" for c, cap in zip(s, capacities, strict=True)) for s in path]
+    if game == "klotski":
+        labels, shape, _ = klotski.shapes_of(board)
+        return bfs_path(
+            board,
+            lambda pos: klotski.moves(pos, labels, options["metric"]),
+            lambda pos: klotski.solved(pos, shape),
+        )
+    assert game == "watersort", game
+    capacity = options["capacity"]
+    path = bfs_path(
+        watersort.tubes_of(board), watersort.pours(capacity), watersort.sorted_out(capacity)
+    )
+    return [",".join(tubes) for tubes in path]
+
+
+def test_a_race_brings_a_small_puzzle_of_every_game_in_turn(every_game_app):
+    """One racer solves the race's four puzzles by the reference rules' shortest lines:
+    each move scores 1, each solved puzzle brings the next game's, every game once."""
+    (racer,) = clients(every_game_app, 1)
+    racer.client.emit("race_join", {"race": "new", "name": "Ann"})
+    state(racer, "waiting")
+    racer.client.emit("race_start", {})
+    seen, games, score = state(racer, "racing"), [], 0
+    while "puzzle" in seen:
+        puzzle = seen["puzzle"]
+        games.append(puzzle["game"])
+        line = reference_line(puzzle)
+        assert 2 <= len(line) <= 20, (puzzle, len(line))  # small, and not yet solved
+        for board in line[1:]:
+            racer.client.emit("race_move", {"board": board})
+            seen = racer.wait(
+                "race_state", 30, lambda s, n=score + 1: s["players"][0]["score"] == n
+            )[1]
+            score += 1
+    assert sorted(games) == sorted(catalogue.games())
+    assert games == [game.name for game in race_games()]
+    assert seen["players"] == [{"name": "Ann", "score": score, "solved": 4}]

@@ -12,6 +12,7 @@ from webapp.storage import Database
 from webapp.storage.models import (
     DERIVED,
     LADDER,
+    RACES,
     RUNS,
     SERVER_TABLES,
     TABLES,
@@ -27,9 +28,9 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db = Database(database_url)
     assert db.revision() is None
     db.upgrade()
-    assert db.revision() == db.head() == "0009"
+    assert db.revision() == db.head() == "0010"
     found = inspect(db.engine)
-    for table in TABLES + SERVER_TABLES + DERIVED + LADDER + RUNS:
+    for table in TABLES + SERVER_TABLES + DERIVED + LADDER + RUNS + RACES:
         columns = {c["name"] for c in found.get_columns(table.name)}
         assert columns == set(table.columns.keys()), table.name
     db.upgrade()  # again: nothing to do, nothing broken
@@ -108,7 +109,7 @@ def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
             timeout=120,
         )
 
-    assert "at revision 0009" in run("upgrade").stdout
+    assert "at revision 0010" in run("upgrade").stdout
     _fill(Database(database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0

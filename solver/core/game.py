@@ -267,6 +267,17 @@ class Game:
         only for a game with :attr:`ladder_lengths`."""
         raise BoardError(N_("%(game)s generates no ladder puzzles"), game=cls.name)
 
+    #: the proven lengths of the small puzzles a race has :meth:`generate` make for this
+    #: game (easiest, hardest), outside its ladder: a game whose ladder climbs shipped
+    #: levels keeps its pool to them. None: a race draws the ladder's puzzles, if any
+    race_lengths: ClassVar[tuple[int, int] | None] = None
+
+    @classmethod
+    def race_params(cls, length: int) -> dict[str, Any]:
+        """The :meth:`generate` parameters for a race puzzle ``length`` moves long (its
+        length proven); only for a game with :attr:`race_lengths`."""
+        raise BoardError(N_("%(game)s generates no race puzzles"), game=cls.name)
+
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
         """A puzzle's size (and metric, where a game has several) in a few words, "3 jugs":

@@ -1,13 +1,15 @@
-"""The declaration of water jugs: title, options, levels and the daily pick."""
+"""The declaration of water jugs: title, options, levels, the daily pick and race puzzles."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..core.game import Game, Option
 from ..core.packs import load_pack
 from ..core.text import N_
 from .domain import Jugs
+from .generate import jugs_puzzle
 from .rules import MAX_JUGS
 
 PACK = "jugs-classic"
@@ -58,3 +60,25 @@ class JugsGame(Game):
             }
             for level in _pack()
         ]
+
+    #: races' small jugs: three jugs, 2 to 12 pours (proven by a search of every state)
+    race_lengths = (2, 12)
+
+    @classmethod
+    def race_params(cls, length: int) -> dict[str, Any]:
+        return {"pours": length}
+
+    @classmethod
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
+        """A race's puzzle ``pours`` long (:mod:`solver.jugs.generate`); without
+        ``pours`` (the New game button, the daily), the level the seed picks."""
+        if "pours" not in params:
+            return super().generate(params, seed, daily)
+        made = jugs_puzzle(params["pours"], seed)
+        return {
+            "board": made["board"],
+            "options": {"goal": made["goal"]},
+            "min_moves": made["pours"],
+            "optimal": True,
+            "params": {"pours": made["pours"]},
+        }

@@ -1,4 +1,5 @@
-"""The declaration of Klotski: title, options, level packs, the daily pick and warm tables."""
+"""The declaration of Klotski: title, options, level packs, the daily pick, warm tables and
+race puzzles."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..core.results import StopSearch
 from ..core.text import N_
 from .board import MAX_PIECES, MAX_SIDE
 from .domain import Klotski, warm_table
+from .generate import klotski_puzzle
 from .levels import klotski_levels
 from .moves import METRICS
 
@@ -57,6 +59,29 @@ class KlotskiGame(Game):
         rows = board.split("/")
         metric = options.get("metric") or "piece"
         return f"{max(map(len, rows))}x{len(rows)}, {metric} moves"
+
+    #: races' small boards (3x4, 4x3, 4x4), 3 to 16 moves, each group searched whole; in
+    #: one-cell steps, so that every arrow key or drag step is a move the server judges
+    race_lengths = (3, 16)
+
+    @classmethod
+    def race_params(cls, length: int) -> dict[str, Any]:
+        return {"moves": length, "metric": "step"}
+
+    @classmethod
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
+        """A race's small board ``moves`` long (:mod:`solver.klotski.generate`); without
+        ``moves`` (the New game button, the daily), the level the seed picks."""
+        if "moves" not in params:
+            return super().generate(params, seed, daily)
+        made = klotski_puzzle(params["moves"], seed, params.get("metric", "piece"))
+        return {
+            "board": made["board"],
+            "options": {"metric": made["metric"]},
+            "min_moves": made["moves"],
+            "optimal": True,
+            "params": {"moves": made["moves"], "metric": made["metric"]},
+        }
 
     @classmethod
     def levels(cls) -> list[dict]:

@@ -60,7 +60,21 @@ async function showRatings(me) {
     card.append(element("a", { class: "btn small", href: nextLink(game) }, gettext("Continue the ladder")));
     return card;
   }));
+  if (me.race_rating) cards.push(raceCard(me.race_rating));
+  document.querySelector("[data-testid=no-ratings]").hidden = cards.length > 0;
   list.replaceChildren(...cards);
+}
+
+/** The race rating (public races, by finishing order), beside the games' ladder ratings. */
+function raceCard({ rating, deviation, races }) {
+  const card = element("li", { class: "profile-rating", "data-testid": "player-race-rating", "data-rating": String(rating) });
+  card.append(
+    element("h3", {}, gettext("Races")),
+    element("p", { class: "profile-figure" }, `${rating} ± ${deviation}`),
+    element("p", { class: "sub" }, ngettext("%(n)s rated race", "%(n)s rated races", races)),
+    element("a", { class: "btn small", href: "/race" }, gettext("Race")),
+  );
+  return card;
 }
 
 /** Streak and storm bests: keys the server adds once it keeps them; absent, nothing shows. */

@@ -43,6 +43,7 @@ class RacePage {
     $("race-share").hidden = race.public || race.status === "finished";
     Object.assign($("race-link"), { href: link, textContent: link });
     $("race-start").hidden = !(race.owner && race.status === "waiting");
+    this.showRated(race);
     this.deadline = null;
     if (race.status === "countdown") this.deadline = { field: "race-starts", at: performance.now() + race.starts_in * 1000 };
     if (race.status === "racing") this.deadline = { field: "race-clock", at: performance.now() + race.ends_in * 1000 };
@@ -62,6 +63,16 @@ class RacePage {
     if (race.status === "countdown") return gettext("Get ready…");
     if (race.status === "racing") return race.puzzle ? gettext("Every move must bring the puzzle one closer.") : gettext("You solved them all!");
     return gettext("The race is over.");
+  }
+
+  /** A public race is rated for a racer with a player name: say which, before it ends. */
+  showRated(race) {
+    const note = $("race-rated");
+    note.hidden = !race.public || race.you === null || race.status === "finished";
+    note.dataset.rated = String(Boolean(race.rated));
+    note.textContent = race.rated
+      ? gettext("This race is rated: asking the solver about its puzzles before it ends rates you last.")
+      : gettext("Unrated for you: choose a player name in the lobby to have your races rated.");
   }
 
   drawTrack(race) {
@@ -102,7 +113,12 @@ class RacePage {
     if (race.status !== "finished") return;
     $("race-rematch").href = race.rematch ? `/race/${race.rematch}` : `/race/new?from=${race.race}`;
     box.replaceChildren(
-      el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el("li", {}, gettext("%(name)s: %(score)s (%(solved)s solved)", { name: p.name, score: p.score, solved: p.solved })))),
+      el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el(
+        "li",
+        { "data-testid": "race-result", "data-rating": p.rating ?? null, "data-change": p.change ?? null },
+        gettext("%(name)s: %(score)s (%(solved)s solved)", { name: p.name, score: p.score, solved: p.solved }),
+        p.rating === undefined ? null : el("span", { class: "race-rating", "data-testid": "race-rating" }, ` ${ratingText(p)}`),
+      ))),
       el("p", {}, gettext("The puzzles, with their fewest moves:")),
       el("ol", {}, ...race.puzzles.map((p) => el(
         "li",
@@ -142,6 +158,14 @@ class RacePage {
     this.socket.emit("race_move", { board: this.game.format(next) });
     return true;
   }
+}
+
+/** A racer's new race rating and its change ("rating 1562 (+62)"); helped: rated last. */
+function ratingText(racer) {
+  const change = racer.change > 0 ? `+${racer.change}` : String(racer.change);
+  return racer.assisted
+    ? gettext("rating %(rating)s (%(change)s, rated last: the solver was asked)", { rating: racer.rating, change })
+    : gettext("rating %(rating)s (%(change)s)", { rating: racer.rating, change });
 }
 
 function start() {

@@ -16,3 +16,22 @@ def bfs_distance(start, neighbours, is_goal):
                 seen.add(nxt)
                 queue.append((nxt, depth + 1))
     return None
+
+
+def bfs_path(start, neighbours, is_goal):
+    """The states of a shortest way from ``start`` to a goal (start first), or None."""
+    parent = {start: None}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        if is_goal(state):
+            path = []
+            while state is not None:
+                path.append(state)
+                state = parent[state]
+            return path[::-1]
+        for nxt in neighbours(state):
+            if nxt not in parent:
+                parent[nxt] = state
+                queue.append(nxt)
+    return None

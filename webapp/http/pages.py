@@ -28,7 +28,7 @@ from ..jobs.model import TaskRefused
 from ..players.attempts import open_for_page
 from ..players.runs import offered as runs_offered
 from ..players.sessions import set_player_cookie
-from ..races.events import race_games
+from ..races.draw import race_games
 from .links import lobby_games, lobby_packs, play_config
 
 pages = Blueprint("pages", __name__)

@@ -45,6 +45,7 @@ from .identity import (
 from .ladder import checked_shift, level_ratings, rating_change, ratings, serve
 from .ladder import finish as finish_ladder
 from .limits import same_site
+from .profile import race_rating
 from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
@@ -164,11 +165,24 @@ def whoami():
     with _state().db.session() as session:
         player = _player(session, create=False)
         if player is None:
-            return jsonify(name=None, known=False, imported=False, ratings={}, streak={}, storm={})
+            return jsonify(
+                name=None,
+                known=False,
+                imported=False,
+                ratings={},
+                race_rating=None,
+                streak={},
+                storm={},
+            )
         known = {"name": player.name, "known": True, "imported": player.imported is not None}
         player_id = player.id
     db = _state().db
-    return jsonify(**known, ratings=ratings(db, player_id), **run_bests(db, player_id, _today()))
+    return jsonify(
+        **known,
+        ratings=ratings(db, player_id),
+        race_rating=race_rating(db, player_id),
+        **run_bests(db, player_id, _today()),
+    )
 
 
 @players.post("/player")

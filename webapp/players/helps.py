@@ -3,13 +3,15 @@
 The rule (see :mod:`webapp.players.attempts`): an ``analyse`` or ``solve`` from the
 player's socket whose game and full options are those of one of the player's open
 attempts marks that attempt assisted, whatever the board; the same for a streak or
-storm still running (:mod:`webapp.players.runs`). The socket handlers
+storm still running (:mod:`webapp.players.runs`), and for a rated race under way
+(:mod:`webapp.races.ranking`: one of its puzzles' game and options). The socket handlers
 (:mod:`webapp.live.events`) hand every such request to :meth:`HelpLedger.route`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from sqlalchemy import select, update
 
 from ..storage import Database
-from ..storage.models import Attempt, Player, Run
+from ..storage.models import Attempt, Player, RaceEntry, RatedRace, Run
 from .attempts import request_family
 
 log = logging.getLogger(__name__)
@@ -86,18 +88,19 @@ class HelpLedger:
                 queue.append((submit, refuse))
                 return
         key = request_family(game, options) if token else None
-        ids, runs = self._open_unassisted(token, key) if token and key else ([], [])
-        if not ids and not runs:
+        ids, runs, races = self._open_unassisted(token, key) if token and key else ([], [], [])
+        if not ids and not runs and not races:
             submit()
             return
         assert token is not None
         with self._lock:
             self._queued[sid] = [(submit, refuse)]
             self._writing[token] = self._writing.get(token, 0) + 1
-        self._spawn(self._mark, sid, token, ids, runs)
+        self._spawn(self._mark, sid, token, ids, runs, races)
 
-    def _open_unassisted(self, token: str, key: str) -> tuple[list[int], list[int]]:
-        """The player's open, unassisted attempts and running runs of ``key``."""
+    def _open_unassisted(self, token: str, key: str) -> tuple[list[int], list[int], list[int]]:
+        """The player's open, unassisted attempts, running runs and rated races under
+        way (their entries) of ``key``."""
         with self._db().session() as session:
             attempts = session.scalars(
                 select(Attempt.id)
@@ -120,9 +123,22 @@ class HelpLedger:
                     Run.assisted.is_(False),
                 )
             )
-            return list(attempts), list(runs)
+            entries = session.execute(
+                select(RaceEntry.id, RatedRace.families)
+                .join(Player, Player.id == RaceEntry.player_id)
+                .join(RatedRace, RatedRace.id == RaceEntry.rated_race)
+                .where(
+                    Player.token == token,
+                    RaceEntry.ends > self._now(),
+                    RaceEntry.assisted.is_(False),
+                )
+            ).all()
+            races = [entry for entry, families in entries if key in json.loads(families)]
+            return list(attempts), list(runs), races
 
-    def _mark(self, sid: str, token: str, ids: list[int], runs: list[int]) -> None:
+    def _mark(
+        self, sid: str, token: str, ids: list[int], runs: list[int], races: list[int]
+    ) -> None:
         ok = True
         try:
             with self._db().writing() as session:
@@ -138,8 +154,14 @@ class HelpLedger:
                         .where(Run.id.in_(runs), Run.ended.is_(None))
                         .values(assisted=True)
                     )
+                if races:
+                    session.execute(
+                        update(RaceEntry).where(RaceEntry.id.in_(races)).values(assisted=True)
+                    )
         except Exception:  # the database is down: give no help that is not on record
-            log.exception("could not record help for attempts %s and runs %s", ids, runs)
+            log.exception(
+                "could not record help for attempts %s, runs %s, race entries %s", ids, runs, races
+            )
             ok = False
         with self._lock:
             self._writing[token] -= 1

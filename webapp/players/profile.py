@@ -1,4 +1,4 @@
-"""The player's page: a rating's history per game, and strengths and weaknesses.
+"""The player's page: a rating's history per game, strengths and weaknesses, the race rating.
 
 Both read the player's scored ladder games, each a first attempt (:mod:`.ladder`
 scores a puzzle once per player), along ``ix_ladder_games_open`` (player, game):
@@ -23,7 +23,7 @@ from sqlalchemy import select
 from solver import catalogue
 
 from ..storage import Database
-from ..storage.models import LadderGame, LadderPuzzle
+from ..storage.models import LadderGame, LadderPuzzle, RaceRating
 
 #: the most recent first attempts a history or the strengths read
 WINDOW = 500
@@ -101,3 +101,13 @@ def strengths(db: Database, player_id: int) -> dict:
         "min_attempts": MIN_ATTEMPTS,
         "window": WINDOW,
     }
+
+
+def race_rating(db: Database, player_id: int) -> dict[str, Any] | None:
+    """The player's race rating (:mod:`webapp.races.ranking`) for ``GET /api/player``;
+    None: never in a rated race."""
+    with db.session() as session:
+        row = session.get(RaceRating, player_id)
+        if row is None:
+            return None
+        return {"rating": round(row.rating), "deviation": round(row.deviation), "races": row.races}

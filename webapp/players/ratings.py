@@ -80,6 +80,24 @@ def rate(player: Rating, puzzle: Rating, score: float) -> tuple[Rating, Rating]:
     return _updated(player, puzzle, score), _updated(puzzle, player, 1.0 - score)
 
 
+def rate_period(side: Rating, games: list[tuple[Rating, float]]) -> Rating:
+    """``side``'s rating after one rating period of ``games`` (each the opponent's rating
+    before the period and the score, 0 to 1), Glickman's update over all of them at once:
+    a race is one period against every other rated racer."""
+    if not games:
+        return side
+    if not all(0.0 <= score <= 1.0 for _other, score in games):
+        raise ValueError("a score is from 0 to 1")
+    player = _Side(side.rating, side.deviation, side.volatility)
+    player.update_player(
+        [other.rating for other, _ in games],
+        [other.deviation for other, _ in games],
+        [score for _, score in games],
+    )
+    deviation = min(MAX_DEVIATION, max(MIN_DEVIATION, player.getRd()))
+    return Rating(player.getRating(), deviation, player.vol)
+
+
 def attempt_score(shortest: int, length: int | None, helped: bool) -> float:
     """A first attempt's score: ``shortest / length`` solved unaided, else 0 (assisted,
     abandoned or never finished: ``length`` None)."""

@@ -22,16 +22,15 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 from flask_socketio import SocketIO, join_room, leave_room
 
-from solver import catalogue
-from solver.core.game import Game
 from solver.core.text import N_
 
 from ..jobs.model import TaskRefused
 from ..live.message_queue import LocalFirstManager
 from ..players.judged import judge
-from ..players.runs import next_puzzle, offered
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import BadRequest
+from . import ranking
+from .draw import race_puzzles
 from .finish import finish
 from .model import (
     FINISHED,
@@ -72,26 +71,6 @@ class Races:
         self.judging: set[str] = set()
 
 
-def race_games() -> list[type[Game]]:
-    """The games a race draws from, in turn: those that generate puzzles without end
-    (as streak and storm do), the one whose puzzles can be shortest first."""
-    games = [game for game in catalogue.games().values() if offered(game)]
-    return sorted(games, key=lambda game: (game.ladder_lengths or (0,))[0])
-
-
-def _puzzles(count: int):
-    """``count`` small puzzles with proven distances, the race games in turn."""
-    db = current_app.extensions["players"].db
-    levels = current_app.extensions["levels"]
-    games = race_games()
-    made = []
-    for index in range(count):
-        game = games[index % len(games)]
-        puzzle, _ = next_puzzle(db, game, "storm", index // len(games), levels.generator(game))
-        made.append(puzzle)
-    return made
-
-
 def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply) -> Races:
     """Attach the race handlers to ``socketio``; the returned :class:`Races` is told
     of disconnects by the caller (``leave``)."""
@@ -120,16 +99,26 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             socketio.emit(RACE_STATE, race.state(now, None), to=watch_room(race.id))
 
     def tick(app: Flask, kept: RaceStore) -> None:
-        """The clock: each transition due, broadcast by the one process handed it."""
+        """The clock: each transition due, broadcast by the one process handed it; at a
+        race's start its rating opens, at its end it is finished (both off the ticker)."""
         failing = False
+        players = app.extensions["players"]
         with app.app_context():
             while True:
                 socketio.sleep(TICK_SECONDS)  # type: ignore[arg-type]  # any number of seconds
                 try:
                     for race_id, what in kept.due(time.time()):
-                        race = finish(kept, race_id) if what == FINISHED_NOW else kept.load(race_id)
-                        if race is not None:
-                            broadcast(race)
+                        race = kept.load(race_id)
+                        if race is None:
+                            continue
+                        broadcast(race)
+                        if what == FINISHED_NOW:
+                            socketio.start_background_task(ended, app, kept, race_id)
+                        elif race.starts is not None and race.ends is not None:
+                            seconds = race.ends - race.starts
+                            socketio.start_background_task(
+                                ranking.open_race, players, race, seconds
+                            )
                 except Exception as err:  # noqa: BLE001 - the clock outlives a Redis outage
                     if not failing:
                         log.warning("the races' clock cannot reach its store: %s", err)
@@ -138,6 +127,18 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
                 if failing:
                     log.warning("the races' clock reaches its store again")
                 failing = False
+
+    def ended(app: Flask, kept: RaceStore, race_id: str) -> None:
+        """The race's end, once: :func:`~webapp.races.finish.finish`; its ratings, if
+        any, follow the results in a second ``race_state``."""
+        with app.app_context():
+            try:
+                rated = finish(kept, app.extensions["players"], race_id)
+            except BadRequest as err:  # the store out of reach: the results stand unrated
+                log.warning("race %s could not be finished: %s", race_id, err)
+                return
+            if rated is not None:
+                broadcast(rated)
 
     def start_clock(race: Race, now: float) -> None:
         race.start(
@@ -148,7 +149,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def make(public: bool, owner: str | None) -> Race:
         try:
-            puzzles = _puzzles(int(current_app.config["RACE_PUZZLES"]))
+            puzzles = race_puzzles(int(current_app.config["RACE_PUZZLES"]))
         except TaskRefused as err:  # the page lane is full: making puzzles must wait
             raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
         return Race(new_id(), public, owner, puzzles)

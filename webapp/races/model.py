@@ -66,6 +66,8 @@ class Race:
     rematch: str | None = None
     watchers: int = 0  # spectators, on any web process (their room is watch_room(id))
     version: int = 0  # one more with every change the store makes
+    #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.ranking)
+    ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
     dropped: bool = False
 
     def status(self, now: float) -> str:
@@ -120,6 +122,8 @@ class Race:
             "ends_in": _left(self.ends, now) if status == RACING else None,
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
+            # public races are rated for racers with an identity (webapp.races.ranking)
+            "rated": self.public and racer is not None and racer.key.startswith("p:"),
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,
         }
@@ -132,6 +136,8 @@ class Race:
                 for p in self.puzzles
             ]
             shown["rematch"] = self.rematch
+            for player in shown["players"]:
+                player.update(self.ratings.get(player["name"], {}))
         return shown
 
     # -- as the store keeps it ------------------------------------------------------
@@ -151,6 +157,7 @@ class Race:
             "rematch": self.rematch,
             "watchers": self.watchers,
             "version": self.version,
+            "ratings": self.ratings,
         }
 
     @classmethod
@@ -169,6 +176,7 @@ class Race:
             data["rematch"],
             data["watchers"],
             data["version"],
+            data["ratings"],
         )
 
 

@@ -363,3 +363,57 @@ class Run(Base):
 
 #: streak and storm runs (not in the players' backup yet, as the ladder's tables)
 RUNS = [Base.metadata.tables[Run.__tablename__]]
+
+
+class RaceRating(Base):
+    """A player's Glicko-2 race rating (no row: new, 1500 and 350), moved by the
+    finishing order of each rated race (:mod:`webapp.races.ranking`)."""
+
+    __tablename__ = "race_ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    races: Mapped[int] = mapped_column(Integer)
+
+
+class RatedRace(Base):
+    """A public race being rated: opened when it starts, ``rated`` once (a conditional
+    update: a race finished twice, in any process, is rated by the first). ``families``
+    (JSON) are its puzzles' games and options, as a socket's help request is matched."""
+
+    __tablename__ = "rated_races"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    race: Mapped[str] = mapped_column(String(32), unique=True)
+    started: Mapped[dt.datetime] = mapped_column(DateTime)
+    families: Mapped[str] = mapped_column(Text)
+    rated: Mapped[dt.datetime | None] = mapped_column(DateTime)
+
+
+class RaceEntry(Base):
+    """One rated racer of a rated race: whether their sockets asked for help before it
+    ``ends`` (the race's end, here so that a help request reads one index range), and,
+    once rated, their score and rating before and after."""
+
+    __tablename__ = "race_entries"
+    __table_args__ = (
+        UniqueConstraint("rated_race", "player_id", name="uq_race_entries_racer"),
+        Index("ix_race_entries_open", "player_id", "ends"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rated_race: Mapped[int] = mapped_column(ForeignKey("rated_races.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    ends: Mapped[dt.datetime] = mapped_column(DateTime)
+    assisted: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[int | None] = mapped_column(Integer)
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+
+
+#: rated races (not in the players' backup yet, as the ladder's tables)
+RACES = [Base.metadata.tables[model.__tablename__] for model in (RaceRating, RatedRace, RaceEntry)]
