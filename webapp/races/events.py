@@ -100,7 +100,8 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def tick(app: Flask, kept: RaceStore) -> None:
         """The clock: each transition due, broadcast by the one process handed it; at a
-        race's start its rating opens, at its end it is finished (both off the ticker)."""
+        race's start its rating opens first, at its end it is finished (both off the
+        ticker)."""
         failing = False
         players = app.extensions["players"]
         with app.app_context():
@@ -111,14 +112,11 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
                         race = kept.load(race_id)
                         if race is None:
                             continue
-                        broadcast(race)
                         if what == FINISHED_NOW:
+                            broadcast(race)
                             socketio.start_background_task(ended, app, kept, race_id)
-                        elif race.starts is not None and race.ends is not None:
-                            seconds = race.ends - race.starts
-                            socketio.start_background_task(
-                                ranking.open_race, players, race, seconds
-                            )
+                        else:
+                            socketio.start_background_task(begun, players, race)
                 except Exception as err:  # noqa: BLE001 - the clock outlives a Redis outage
                     if not failing:
                         log.warning("the races' clock cannot reach its store: %s", err)
@@ -127,6 +125,12 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
                 if failing:
                     log.warning("the races' clock reaches its store again")
                 failing = False
+
+    def begun(players: ranking.Players, race: Race) -> None:
+        """The race is on: its rating opened (help is on record from here), then told."""
+        if race.starts is not None and race.ends is not None:
+            ranking.open_race(players, race, race.ends - race.starts)
+        broadcast(race)
 
     def ended(app: Flask, kept: RaceStore, race_id: str) -> None:
         """The race's end, once: :func:`~webapp.races.finish.finish`; its ratings, if
