@@ -25,8 +25,7 @@ from . import catalogue
 from .core.errors import BoardError
 from .core.game import Option
 from .core.results import SOLVED, UNSOLVABLE, Budget, Progress
-from .core.search import ALGORITHMS
-from .engine import solve_board
+from .engine import ALGORITHM_NAMES, solve_board
 
 if TYPE_CHECKING:
     from .payloads import SolveReport
@@ -131,9 +130,9 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
     solve.add_argument("--nodes", type=int, help="give up after this many positions")
     solve.add_argument(
         "--algorithm",
-        choices=list(ALGORITHMS),
-        help="search with this algorithm over the rules (default: the game's best:"
-        " its tables and compiled searches)",
+        choices=list(ALGORITHM_NAMES),
+        help="search with this algorithm over the rules, or with a seed's own solver"
+        " (seed-*) (default: the game's best: its tables and compiled searches)",
     )
     solve.add_argument(
         "--progress",

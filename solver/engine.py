@@ -21,8 +21,26 @@ from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResu
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .core.text import N_
 from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
+from .seeded import SEED_SEARCHES, seed_model, seed_solve
 
 MAX_BOARD_CHARS = 2000
+
+#: every algorithm by name: ours over the rules, then the seeds' own as baselines
+ALGORITHM_NAMES: tuple[str, ...] = (*ALGORITHMS, *SEED_SEARCHES)
+
+
+def unfit(puzzle: str, name: str, **options: Any) -> str | None:
+    """Why algorithm ``name`` cannot search ``puzzle`` with ``options`` (None when it
+    can): an unknown name, a backward search over moves that cannot be undone, a
+    seed that wrote no solver for this game."""
+    if name in SEED_SEARCHES:
+        game = catalogue.get(puzzle)
+        if name not in game.seed_searches_for(game.check_options(options)):
+            return f"the seeds have no {name} for {puzzle}"
+        return None
+    if name not in ALGORITHMS:
+        return f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHM_NAMES)}"
+    return unfit_algorithm(make_domain(puzzle, **options), name)
 
 
 def make_domain(puzzle: str, **options: Any) -> Domain[Any, Any]:
@@ -61,10 +79,12 @@ def solve_board(
 ) -> SolveReport:
     """Solve ``board`` and describe the outcome as a JSON-ready dict.
 
-    ``algorithm`` names one of :data:`~solver.core.search.ALGORITHMS` (``bfs``,
-    ``dfs``, ``bidirectional``, ``astar``, ``idastar``) run over the game's rules and
-    heuristic; None (the default) is the game's own best strategy (its tables and
-    compiled searches). A name that cannot search the game raises :class:`BoardError`.
+    ``algorithm`` names one of :data:`ALGORITHM_NAMES`: ours (``bfs``, ``dfs``,
+    ``bidirectional``, ``astar``, ``idastar``) run over the game's rules and
+    heuristic, or a seed's own (``seed-bfs``, ``seed-bidirectional``, ``seed-astar``:
+    :mod:`solver.seeded`); None (the default) is the game's own best strategy (its
+    tables and compiled searches). A name that cannot search the game raises
+    :class:`BoardError`.
 
     Keys: puzzle, board, status, solvable (True/False/None), optimal, length,
     lower_bound (proven: no solution is shorter; None when unknown), moves
@@ -72,14 +92,19 @@ def solve_board(
     {nodes, seconds}, message.
     """
     domain, state = parse_board(puzzle, board, **options)
+    canonical_board = domain.format(state)
     search: Callable[..., SearchResult[Any, Any]] = domain.solve
     if algorithm is not None:
-        unfit = unfit_algorithm(domain, algorithm)
-        if unfit:
-            raise BoardError(unfit)
-        search = functools.partial(ALGORITHMS[algorithm], domain)
+        problem = unfit(puzzle, algorithm, **options)
+        if problem:
+            raise BoardError(problem)
+        if algorithm in SEED_SEARCHES:
+            game = catalogue.get(puzzle)
+            model = seed_model(puzzle, canonical_board, game.check_options(options))
+            search = functools.partial(seed_solve, domain, model=model, name=algorithm)
+        else:
+            search = functools.partial(ALGORITHMS[algorithm], domain)
 
-    canonical_board = domain.format(state)
     report: SolveReport = {
         "puzzle": puzzle,
         "board": canonical_board,
@@ -108,6 +133,8 @@ def solve_board(
     report["status"] = result.status
     report["message"] = result.message
     report["stats"] = {"nodes": result.nodes, "seconds": round(result.seconds, 4)}
+    if result.stored is not None and result.memory is not None:
+        report["stats"]["stored"], report["stats"]["memory"] = result.stored, result.memory
     if result.status == SOLVED:
         bound = result.lower_bound
         if result.optimal:

@@ -21,10 +21,14 @@ MoveInfo: TypeAlias = dict[str, Any]
 
 
 class Stats(TypedDict):
-    """What a search cost."""
+    """What a search cost. ``stored``/``memory``: the most entries its tables held at
+    once and their bytes (:meth:`~solver.core.results.Monitor.holding`), from the
+    searches that keep such tables (the named algorithms, the seeds')."""
 
     nodes: int
     seconds: float
+    stored: NotRequired[int]
+    memory: NotRequired[int]
 
 
 class SolveReport(TypedDict):

@@ -18,8 +18,7 @@ from solver.core.text import N_
 
 from .core.errors import BoardError
 from .core.results import Budget, Cancel, Progress
-from .core.search import ALGORITHMS, unfit_algorithm
-from .engine import make_domain, solve_board
+from .engine import ALGORITHM_NAMES, make_domain, solve_board, unfit
 from .payloads import SolveReport
 
 #: how many algorithms one race compares
@@ -31,7 +30,8 @@ def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
     :class:`BoardError` naming the first problem otherwise (cheap: no board is read)."""
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise BoardError(
-            N_("algorithms must be a list of names from %(names)s"), names=", ".join(ALGORITHMS)
+            N_("algorithms must be a list of names from %(names)s"),
+            names=", ".join(ALGORITHM_NAMES),
         )
     if not MIN_RACERS <= len(names) <= MAX_RACERS:
         raise BoardError(
@@ -40,18 +40,17 @@ def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
             high=MAX_RACERS,
             count=len(names),
         )
-    unknown = [name for name in names if name not in ALGORITHMS]
+    unknown = [name for name in names if name not in ALGORITHM_NAMES]
     if unknown:
         raise BoardError(
-            f"unknown algorithm {unknown[0][:40]!r}; choose from {', '.join(ALGORITHMS)}"
+            f"unknown algorithm {unknown[0][:40]!r}; choose from {', '.join(ALGORITHM_NAMES)}"
         )
     if len(set(names)) != len(names):
         raise BoardError("each algorithm may run once")
-    domain = make_domain(puzzle, **options)
     for name in names:
-        unfit = unfit_algorithm(domain, name)
-        if unfit:
-            raise BoardError(unfit)
+        problem = unfit(puzzle, name, **options)
+        if problem:
+            raise BoardError(problem)
     return list(names)
 
 

@@ -27,7 +27,7 @@ def cli_report(board: str, algorithm: str, capsys) -> dict:
 def test_each_algorithm_streams_then_ends_with_the_clis_count(inbox, capsys):
     # 22 moves: breadth-first takes half a second or more, so it reports on the way
     board = " ".join(map(str, scramble(3, 60, random.Random(3))))
-    racers = ["bfs", "astar", "bidirectional"]
+    racers = ["bfs", "astar", "bidirectional", "seed-bfs"]
     inbox.client.emit(
         "lab_run", {"game": "npuzzle", "board": board, "algorithms": racers, "id": "race"}
     )
@@ -39,13 +39,19 @@ def test_each_algorithm_streams_then_ends_with_the_clis_count(inbox, capsys):
     streamed = [p for name, p in inbox.events if name == "lab_progress"]
     assert streamed, "breadth-first ran for half a second without a lab_progress"
     for line in streamed:
-        assert {"algorithm", "nodes", "frontier", "depth", "elapsed"} <= set(line)
-        assert 0 < line["nodes"] <= results[line["algorithm"]]["nodes"]
+        assert {"algorithm", "nodes", "frontier", "depth", "elapsed", "stored"} <= set(line)
+        done = results[line["algorithm"]]
+        assert 0 < line["nodes"] <= done["nodes"]
+        # memory: the entries held then, each the size the result's peak is counted in
+        assert 0 < line["stored"] <= done["stored"]
+        assert line["memory"] * done["stored"] == done["memory"] * line["stored"]
     for name in racers:
         printed = cli_report(board, name, capsys)
         assert results[name]["nodes"] == printed["stats"]["nodes"], name
         assert results[name]["length"] == printed["length"] and results[name]["optimal"]
         assert results[name]["states"] == printed["states"]
+        assert results[name]["stored"] == printed["stats"]["stored"] >= results[name]["nodes"]
+        assert results[name]["memory"] == printed["stats"]["memory"] > 0
     assert results["astar"]["nodes"] < results["bfs"]["nodes"]
 
 
@@ -96,7 +102,7 @@ def test_the_lab_page_names_its_run_and_a_bad_query_is_a_400_saying_why(client):
     text = page.get_data(as_text=True)
     config = json.loads(text.split('id="config" type="application/json">')[1].split("</script>")[0])
     assert config["game"] == "npuzzle" and config["algorithms"] == ["bfs", "idastar"]
-    assert config["board"] == "1 2 3 4 5 6 7 0 8" and config["unfit"] == []
+    assert config["board"] == "1 2 3 4 5 6 7 0 8" and config["unfit"] == ["seed-astar"]
     refused = client.get("/lab?game=jugs&board=0/3,0/5,8/8&algorithms=bfs,bidirectional")
     assert refused.status_code == 400
     assert "bidirectional search needs moves that can be undone" in refused.get_data(as_text=True)

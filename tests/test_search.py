@@ -209,7 +209,10 @@ def test_progress_reports_nodes_depth_frontier_and_time(monkeypatch):
     assert len(seen) >= 2
     assert all(b.nodes > a.nodes and b.elapsed > a.elapsed for a, b in pairwise(seen))
     assert seen[-1].depth >= 1 and seen[-1].frontier > 0
-    assert set(seen[0].as_dict()) == {"nodes", "depth", "frontier", "elapsed"}
+    assert set(seen[0].as_dict()) == {"nodes", "depth", "frontier", "elapsed", "stored", "memory"}
+    # breadth-first holds every position it found: more with each report, each the same size
+    assert all(b.stored > a.stored for a, b in pairwise(seen))
+    assert len({r.memory // r.stored for r in seen}) == 1 and seen[0].memory % seen[0].stored == 0
 
 
 def test_astar_with_an_inadmissible_weight_does_not_claim_optimality():

@@ -64,6 +64,12 @@ SETTINGS: dict[str, Setting] = {
     "PAGE_SECONDS": Setting(float, 15.0, "time budget of one generated level"),
     "CHECK_SECONDS": Setting(float, 3.0, "time budget of the editor's solvability check"),
     "GRAPH_SECONDS": Setting(float, 10.0, "time budget of a state space's graph (/api/graph)"),
+    "VISITS_SECONDS": Setting(
+        float,
+        30.0,
+        "time budget of one search's visiting order over a state space (/api/visits), "
+        "run in the long lane",
+    ),
     "REPLAY_WORKERS": Setting(int, 1, "solver processes replaying submitted lines"),
     "REPLAY_QUEUE": Setting(int, 512, "replays that may wait (then 503 'busy')"),
     "REPLAY_QUEUE_PER_CLIENT": Setting(

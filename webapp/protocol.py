@@ -150,7 +150,9 @@ class LabRunPayload(JobPayload):
 
 
 class LabProgressEvent(TypedDict):
-    """``lab_progress``: one algorithm's figures so far, about four times a second each."""
+    """``lab_progress``: one algorithm's figures so far, about four times a second each.
+    ``stored`` is how many entries its tables hold now (visited set, open list or path)
+    and ``memory`` their bytes (:meth:`solver.core.results.Monitor.holding`)."""
 
     id: RequestId
     game: str
@@ -159,6 +161,8 @@ class LabProgressEvent(TypedDict):
     frontier: int
     depth: int
     elapsed: float
+    stored: NotRequired[int]
+    memory: NotRequired[int]
 
 
 class LabResultEvent(TypedDict):
@@ -176,6 +180,9 @@ class LabResultEvent(TypedDict):
     seconds: float
     states: list[str]
     message: str
+    #: the most entries its tables held at once, and their bytes (as in lab_progress)
+    stored: NotRequired[int]
+    memory: NotRequired[int]
 
 
 # -- races ----------------------------------------------------------------------------

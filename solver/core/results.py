@@ -6,6 +6,7 @@ status or a budget without importing the searches themselves.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -69,6 +70,8 @@ class ProgressPayload(TypedDict):
     stage: NotRequired[str]
     best: NotRequired[int]
     lower_bound: NotRequired[int]
+    stored: NotRequired[int]
+    memory: NotRequired[int]
 
 
 @dataclass
@@ -77,7 +80,8 @@ class Progress:
 
     ``stage`` names work before the search proper (a table build: no budget
     runs yet); an anytime search adds its ``best`` solution length so far and
-    the proven ``lower_bound``.
+    the proven ``lower_bound``. ``stored`` and ``memory`` are what a search that
+    keeps tables holds: see :meth:`Monitor.holding`.
     """
 
     nodes: int
@@ -87,6 +91,8 @@ class Progress:
     stage: str = ""
     best: int | None = None
     lower_bound: int | None = None
+    stored: int | None = None
+    memory: int | None = None
 
     def as_dict(self) -> ProgressPayload:
         """The ``progress`` event's payload (the optional keys only when known)."""
@@ -102,6 +108,10 @@ class Progress:
             found["best"] = self.best
         if self.lower_bound is not None:
             found["lower_bound"] = self.lower_bound
+        if self.stored is not None:
+            found["stored"] = self.stored
+        if self.memory is not None:
+            found["memory"] = self.memory
         return found
 
 
@@ -118,6 +128,10 @@ class SearchResult(Generic[S, M]):
     message: str = ""
     #: proven: no solution is shorter (the length itself when optimal; None when unknown)
     lower_bound: int | None = None
+    #: the most entries the search's tables held at once, and those entries' bytes
+    #: (:meth:`Monitor.holding`); None for a search that does not say
+    stored: int | None = None
+    memory: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -163,6 +177,23 @@ class Monitor:
         self.count = 0
         self.next_check = self.CHECK_EVERY
         self._next_report = self.started + self.PROGRESS_EVERY
+        self._holding: Callable[[], int] | None = None
+        self.entry_bytes = 0
+        self.peak = 0
+
+    def holding(self, entries: Callable[[], int], entry_bytes: int) -> None:
+        """Say what the search keeps, for the memory figure: ``entries()`` counts the
+        entries of its tables now (visited set, open list, path), ``entry_bytes`` is
+        what one takes (:func:`entry_size`). Read at every check, so cheap to call."""
+        self._holding = entries
+        self.entry_bytes = entry_bytes
+
+    def _stored(self) -> int | None:
+        if self._holding is None:
+            return None
+        stored = self._holding()
+        self.peak = max(self.peak, stored)
+        return stored
 
     @property
     def elapsed(self) -> float:
@@ -172,6 +203,8 @@ class Monitor:
         """Raise :class:`StopSearch` when the search must stop; report progress."""
         self.next_check = self.count + self.CHECK_EVERY
         now = self.clock()
+        if self._holding is not None:
+            self.peak = max(self.peak, self._holding())
         if self._cancelled():
             raise StopSearch(CANCELLED, "cancelled")
         max_nodes, max_seconds = self.budget.max_nodes, self.budget.max_seconds
@@ -187,7 +220,11 @@ class Monitor:
 
     def report(self, depth: int = 0, frontier: int = 0) -> None:
         if self.progress is not None:
-            self.progress(Progress(self.count, depth, frontier, self.elapsed))
+            stored = self._stored()
+            memory = None if stored is None else stored * self.entry_bytes
+            self.progress(
+                Progress(self.count, depth, frontier, self.elapsed, stored=stored, memory=memory)
+            )
 
     def result(
         self,
@@ -197,12 +234,46 @@ class Monitor:
         optimal: bool = False,
         message: str = "",
     ) -> SearchResult[S, M]:
-        return SearchResult(
+        found: SearchResult[S, M] = SearchResult(
             status, list(moves), list(states), optimal, self.count, self.elapsed, message
         )
+        if self._stored() is not None:
+            found.stored, found.memory = self.peak, self.peak * self.entry_bytes
+        return found
 
     def stopped(self, stop: StopSearch) -> SearchResult[Any, Any]:
         return self.result(stop.status, message=stop.message)
+
+
+#: what a dict entry costs beyond its key and value objects: its slot in the entries
+#: array and index (CPython: 3 pointers and ~1.5 index bytes, at two-thirds load)
+DICT_SLOT_BYTES = 40
+
+
+def entry_size(*parts: object) -> int:
+    """Bytes of one table entry made of ``parts`` (key, state, the link tuple ...):
+    ``sys.getsizeof`` of each object reached through tuples, lists, sets and dict
+    values, each counted once, plus one dict slot; small ints and None, which
+    CPython shares, cost an entry nothing. Measured on the start position: every
+    position of a board has the same shape."""
+    seen: set[int] = set()
+    total = DICT_SLOT_BYTES
+    todo = list(parts)
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or item is None or _shared_int(item):
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if isinstance(item, tuple | list | set | frozenset):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+    return total
+
+
+def _shared_int(item: object) -> bool:
+    return isinstance(item, int) and -5 <= item <= 256
 
 
 def cancel_test(cancel: Cancel | None) -> Callable[[], bool]:

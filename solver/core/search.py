@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar, cast
 
 from .results import (
     BUDGET,
+    DICT_SLOT_BYTES,
     SOLVED,
     UNSOLVABLE,
     Budget,
@@ -31,6 +32,7 @@ from .results import (
     Progress,
     SearchResult,
     StopSearch,
+    entry_size,
 )
 
 if TYPE_CHECKING:
@@ -122,6 +124,8 @@ def breadth_first(
     key, moves, is_goal = domain.key, domain.moves, domain.is_goal
     start_key = key(start)
     parents: Parents[M, S] = {start_key: (None, None, start)}
+    # the frontier's lists only point into the parents table
+    mon.holding(parents.__len__, entry_size(start_key, parents[start_key]))
     if is_goal(start):
         return mon.result(SOLVED, states=[start], optimal=True)
     layer = [(start_key, start)]
@@ -173,6 +177,7 @@ def depth_first(
     key, moves, is_goal = domain.key, domain.moves, domain.is_goal
     start_key = key(start)
     parents: Parents[M, S] = {start_key: (None, None, start)}
+    mon.holding(parents.__len__, entry_size(start_key, parents[start_key]))
     stack = [(start_key, start, 0)]
     try:
         while stack:
@@ -226,6 +231,7 @@ def bidirectional(
         return mon.result(SOLVED, states=[start], optimal=True)
     fwd: Parents[M, S] = {start_key: (None, None, start)}
     bwd: Parents[M, S] = {}  # key -> (next key toward goal, None, state)
+    mon.holding(lambda: len(fwd) + len(bwd), entry_size(start_key, fwd[start_key]))
     for goal in domain.goal_states(start):
         bwd.setdefault(key(goal), (None, None, goal))
     if not bwd:
@@ -319,6 +325,11 @@ def astar(
     best_g = {start_key: 0}
     tie = itertools.count()
     open_heap = [(weight * h(start), 0, next(tie), start_key, start)]
+    # per position: a parents entry, a best-g entry and (at least) one open-list entry
+    mon.holding(
+        parents.__len__,
+        entry_size(start_key, parents[start_key], open_heap[0]) + DICT_SLOT_BYTES,
+    )
     proven = domain.heuristic_admissible and weight <= 1.0
     try:
         while open_heap:
@@ -394,6 +405,8 @@ def _bounded_dfs(
     path_moves: list[M] = []
     on_path = {key(start)}
     stack = [iter(moves(start))]
+    # only the path is kept: its states, keys and move iterators
+    mon.holding(on_path.__len__, entry_size(key(start), start, stack[0]))
     next_bound: int | None = None
     if is_goal(start):
         return ([], [start]), None

@@ -11,7 +11,7 @@ A position from which no solved one is reachable has no distance.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import BoardError
@@ -36,6 +36,8 @@ class StateSpace:
     boards: list[str]
     distances: list[int | None]
     edges: list[tuple[int, int]]
+    #: each position's canonical key (``domain.key``) -> its index, as enumerated
+    index: dict[Hashable, int] = field(default_factory=dict, compare=False, repr=False)
 
     def payload(self) -> dict[str, Any]:
         """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}``."""
@@ -84,6 +86,7 @@ def state_space(
         [domain.format(state) for state in states],
         _distances(len(states), edges, [i for i, s in enumerate(states) if domain.is_goal(s)]),
         sorted(edges),
+        index,
     )
 
 

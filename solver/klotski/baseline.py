@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..core.baseline import seed_bfs
 
 
@@ -37,6 +40,25 @@ class StringKlotski:
             (goal_row + r) * self.w + goal_col + c for r in range(gh) for c in range(gw)
         ]
         self.goal_piece = goal_piece
+
+    @classmethod
+    def for_board(cls, board: str, metric: str = "piece", goal: str | None = None) -> StringKlotski:
+        """The model with ``goal`` (``A@3,1``: piece A's top-left at row 3, column 1), by
+        default the one 2x2 piece at the bottom centre, found without the real domain."""
+        if goal:
+            piece, _, spot = goal.partition("@")
+            row, col = (int(n) for n in spot.split(","))
+            return cls(board, piece.strip(), row, col, metric)
+        rows = board.split("/")
+        h, w = len(rows), len(rows[0])
+        for label in sorted(set(board) - {".", "/"}):
+            cells = [(r, c) for r in range(h) for c in range(w) if rows[r][c] == label]
+            if len(cells) == 4 and len({r for r, _ in cells}) == 2:
+                return cls(board, label, h - 2, (w - 2) // 2, metric)
+        raise ValueError("no 2x2 piece")
+
+    def encode(self, board: str) -> str:
+        return board.replace("/", "")
 
     def canonical(self, pos: str) -> str:
         return pos.translate(self.xlat)
@@ -96,3 +118,9 @@ class StringKlotski:
     def solve(self, **limits):
         path, nodes = seed_bfs(self.start, self.successors, self.is_goal, self.canonical, **limits)
         return (None if path is None else len(path) - 1), nodes
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringKlotski:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))

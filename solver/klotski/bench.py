@@ -39,19 +39,7 @@ BIG_BOARD = ".BGF.E/JBGCCE/JBKAAE/JDDAAL/HHMM.L"
 
 def string_baseline(board: str, options: dict) -> StringKlotski:
     """The baseline for ``board`` with the default goal (2x2 piece at the bottom centre)."""
-    piece, row, col = _default_goal(board)
-    return StringKlotski(board, piece, row, col, options.get("metric", "piece"))
-
-
-def _default_goal(board: str):
-    """The 2x2 piece and the bottom-centre spot, computed without the real domain."""
-    rows = board.split("/")
-    h, w = len(rows), len(rows[0])
-    for label in sorted(set(board) - {".", "/"}):
-        cells = [(r, c) for r in range(h) for c in range(w) if rows[r][c] == label]
-        if len(cells) == 4 and len({r for r, _ in cells}) == 2:
-            return label, h - 2, (w - 2) // 2
-    raise ValueError("no 2x2 piece")
+    return StringKlotski.for_board(board, options.get("metric", "piece"))
 
 
 def levels_row(boards: list[str]) -> dict:

@@ -39,6 +39,7 @@ class KlotskiGame(Game):
         ),
     )
     progress_option = "metric"
+    seed_searches = ("seed-bfs",)
     level_languages = {"klotski-classic": "zh"}
 
     @classmethod

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..core.baseline import seed_bfs
 
 
@@ -13,8 +16,18 @@ class StringNPuzzle:
     def __init__(self, board: str):
         tiles = [int(t) for t in board.replace(",", " ").replace("/", " ").split()]
         self.n = int(round(len(tiles) ** 0.5))
-        self.start = "".join(self.SYMBOLS[t] for t in tiles)
+        self.start = self.encode(board)
         self.goal = "".join(self.SYMBOLS[t] for t in range(1, len(tiles))) + "0"
+
+    def encode(self, board: str) -> str:
+        tiles = [int(t) for t in board.replace(",", " ").replace("/", " ").split()]
+        return "".join(self.SYMBOLS[t] for t in tiles)
+
+    def canonical(self, pos: str) -> str:
+        return pos
+
+    def is_goal(self, pos: str) -> bool:
+        return pos == self.goal
 
     def successors(self, pos: str):
         n = self.n
@@ -31,3 +44,9 @@ class StringNPuzzle:
     def solve(self, **limits):
         path, nodes = seed_bfs(self.start, self.successors, lambda s: s == self.goal, **limits)
         return (None if path is None else len(path) - 1), nodes
+
+
+def seed_model(board: str, options: Mapping[str, Any]) -> StringNPuzzle:
+    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+    board and the game's checked options."""
+    return StringNPuzzle(board)

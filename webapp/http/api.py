@@ -7,7 +7,9 @@ hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
 a short, budgeted analysis in a worker process (503 when they are all busy).
 ``GET /api/graph/<game>?board=`` is the whole state space reachable from a board
 (:mod:`solver.core.space`), made and compressed in a worker process; over its
-100,000 positions a 413. Bad requests get 400 with {ok: false, error}.
+100,000 positions a 413. ``GET /api/visits/<game>?board=&algorithm=`` is the order
+one algorithm expands that space's positions (:mod:`solver.visits`), in the long lane
+like any whole search. Bad requests get 400 with {ok: false, error}.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from solver.core.errors import BoardError
 from solver.core.space import SpaceTooLarge
-from solver.engine import parse_board
+from solver.engine import parse_board, unfit
 
 from ..i18n import translated
-from ..jobs.model import CHECK, GRAPH, TaskRequest
+from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
 from ..protocol import message_fields
 from ..puzzle_request import BadRequest, PuzzleRequest, read_json_body
 from .links import play_url
@@ -88,10 +90,46 @@ def graph(name: str):
         raise BadRequest(translated(err), 413) from None
     except BoardError as err:
         raise BadRequest(translated(err)) from None
-    if "gzip" in request.accept_encodings:  # sent as the worker compressed it
-        response = Response(made["gzip"], mimetype="application/json")
+    return _compressed(made["gzip"])
+
+
+def _compressed(packed: bytes) -> Response:
+    """JSON the worker compressed: passed on as it is, or unpacked for a client
+    that does not take gzip."""
+    if "gzip" in request.accept_encodings:
+        response = Response(packed, mimetype="application/json")
         response.headers["Content-Encoding"] = "gzip"
     else:
-        response = Response(gzip.decompress(made["gzip"]), mimetype="application/json")
+        response = Response(gzip.decompress(packed), mimetype="application/json")
     response.vary.add("Accept-Encoding")
     return response
+
+
+@api.get("/visits/<name>")
+def visits(name: str):
+    """``{"algorithm", "status", "nodes", "length", "optimal", "order", "depth",
+    "added", "path", "complete"}`` for ``?board=&algorithm=`` (plus the game's
+    options): the order ``algorithm`` expands the positions of ``/api/graph``'s
+    answer for the same board, as indices into its ``nodes``."""
+    fields = request.args.to_dict()
+    algorithm = fields.get("algorithm") or ""
+    asked = PuzzleRequest.from_fields({**fields, "game": name}, reserved=("algorithm",))
+    problem = unfit(asked.game, algorithm[:40], **asked.options)
+    if problem:
+        raise BadRequest(problem)
+    task = TaskRequest(
+        asked.game, {"board": asked.board, "options": asked.options, "algorithm": algorithm}
+    )
+    try:
+        made = current_app.extensions["jobs"].page_task(
+            VISITS,
+            task,
+            current_app.config["VISITS_SECONDS"],
+            address=request.remote_addr or "",
+            lane_name=LONG,
+        )
+    except SpaceTooLarge as err:
+        raise BadRequest(translated(err), 413) from None
+    except BoardError as err:
+        raise BadRequest(translated(err)) from None
+    return _compressed(made["gzip"])

@@ -15,8 +15,7 @@ from flask import Blueprint, make_response, render_template, request
 
 from solver import catalogue
 from solver.core.errors import BoardError
-from solver.core.search import ALGORITHMS, unfit_algorithm
-from solver.engine import parse_board
+from solver.engine import ALGORITHM_NAMES, parse_board, unfit
 from solver.race import MAX_RACERS, MIN_RACERS, check_algorithms
 
 from ..i18n import translated
@@ -39,7 +38,7 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
         "board": game.default_board,
         "options": {},
         "algorithms": list(DEFAULT_ALGORITHMS),
-        "known": list(ALGORITHMS),
+        "known": list(ALGORITHM_NAMES),
         "racers": [MIN_RACERS, MAX_RACERS],
         "error": None if name in games else f"unknown game {name[:40]!r}",
         "game_info": game.describe(),
@@ -53,8 +52,7 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
     except BoardError as err:
         config["error"] = config["error"] or translated(err)
     # the algorithms that cannot search this game: the page greys their boxes
-    domain = game.make_domain(**config["options"])
-    config["unfit"] = [n for n in ALGORITHMS if unfit_algorithm(domain, n)]
+    config["unfit"] = [n for n in ALGORITHM_NAMES if unfit(game.name, n, **config["options"])]
     return config
 
 

@@ -42,6 +42,8 @@ def run_lab(
             "depth": found.depth,
             "elapsed": round(found.elapsed, 3),
         }
+        if found.stored is not None and found.memory is not None:
+            payload["stored"], payload["memory"] = found.stored, found.memory
         send(LAB_PROGRESS, payload)
 
     def finished(algorithm: str, report: SolveReport) -> None:
@@ -59,6 +61,9 @@ def run_lab(
             "states": report["states"],
             "message": report["message"],
         }
+        stats = report["stats"]
+        if "stored" in stats and "memory" in stats:
+            payload["stored"], payload["memory"] = stats["stored"], stats["memory"]
         send(LAB_RESULT, payload)
 
     try:

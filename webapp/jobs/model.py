@@ -24,8 +24,9 @@ from ..protocol import LAB_RUN, RequestId
 class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
-    tasks: a generated level, the editor's solvability check and a state space's
-    graph; the replay of a submitted line (:mod:`webapp.players.api`); one judged
+    tasks: a generated level, the editor's solvability check, a state space's
+    graph and one search's visiting order over it (the lab's animation, in the long
+    lane); the replay of a submitted line (:mod:`webapp.players.api`); one judged
     move of a streak or a storm (:mod:`webapp.players.judged`); and the lab's run of
     several algorithms side by side, in the long lane."""
 
@@ -35,6 +36,7 @@ class Kind(StrEnum):
     GENERATE = "generate"
     CHECK = "check"
     GRAPH = "graph"
+    VISITS = "visits"
     REPLAY = "replay"
     JUDGE = "judge"
 
@@ -53,7 +55,7 @@ class LaneName(StrEnum):
 
 #: the members by their short names, as the job modules use them
 ANALYSE, SOLVE, GENERATE, CHECK = Kind.ANALYSE, Kind.SOLVE, Kind.GENERATE, Kind.CHECK
-GRAPH, LAB = Kind.GRAPH, Kind.LAB
+GRAPH, LAB, VISITS = Kind.GRAPH, Kind.LAB, Kind.VISITS
 REPLAY = Kind.REPLAY
 JUDGE = Kind.JUDGE
 QUICK, LONG, PAGE = LaneName.QUICK, LaneName.LONG, LaneName.PAGE

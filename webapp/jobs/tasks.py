@@ -1,5 +1,5 @@
 """Work that HTTP requests need: a generated level, the editor's check, a state space's
-graph, a line's replay, a judged move.
+graph and a search's visiting order over it, a line's replay, a judged move.
 
 They used to run in the request thread, where a few of them at once stalled
 every socket of the web process. Now a page asks the job core
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from solver.core.replay import ReplayTooSlow, replay_line
 from solver.core.results import Budget
 from solver.core.space import SpaceTooLarge, state_space
 from solver.engine import analyse_board
+from solver.visits import search_visits
 
 from ..protocol import message_fields
 from .model import (
@@ -31,6 +33,7 @@ from .model import (
     JUDGE,
     REPLAY,
     TASK_SLOW_MESSAGE,
+    VISITS,
     Payload,
     TaskRefused,
     TaskRequest,
@@ -93,6 +96,23 @@ def page_search(
             space = state_space(domain, domain.parse(args["board"]), cancel=cancel)
             # serialised and compressed here: the web process only passes the bytes on
             body = json.dumps(space.payload(), separators=(",", ":")).encode()
+            return "done", {"gzip": gzip.compress(body, 6), "positions": len(space.boards)}
+        if kind == VISITS:
+            # the graph again (its indices), then the search watched over it, both
+            # within the task's seconds
+            started = time.monotonic()
+            domain = game.make_domain(**args["options"])
+            space = state_space(domain, domain.parse(args["board"]), cancel=cancel)
+            left = seconds * 0.9 - (time.monotonic() - started)
+            visits = search_visits(
+                request.game,
+                space,
+                args["algorithm"],
+                budget=Budget(None, max(left, 0.1)),
+                cancel=cancel,
+                **args["options"],
+            )
+            body = json.dumps(visits, separators=(",", ":")).encode()
             return "done", {"gzip": gzip.compress(body, 6), "positions": len(space.boards)}
     except SpaceTooLarge as err:
         return "too large", {"message": str(err), **message_fields(err)}

@@ -4,8 +4,14 @@
 // coloured by distance to solved, the start and a shortest line from it drawn large;
 // clicking a position shows its board and a link to play from there.
 //
+// A replay (replay.js) shows one search's visiting order over it: the positions it
+// had expanded by a step keep their colour, the rest are greyed, the last one is
+// drawn large, and at the end the search's own solution is drawn thick.
+//
 // The element's data-nodes and data-edges say how many positions and moves were
-// drawn (set as soon as they are known, so a browser without WebGL still says so).
+// drawn (set as soon as they are known, so a browser without WebGL still says so);
+// during a replay data-step is the step shown, data-visited how many positions it
+// has expanded by then, data-path the solution's moves once shown.
 
 import { gettext, movesText, translateReply } from "../i18n.js";
 
@@ -13,6 +19,9 @@ const COUNT = new Intl.NumberFormat("en");
 const UNSOLVABLE_COLOUR = "#8a8a8a";
 const EDGE_COLOUR = "rgba(128, 128, 128, 0.22)";
 const PATH_COLOUR = "#e4572e";
+const UNVISITED_COLOUR = "rgba(128, 128, 128, 0.45)";
+const CURRENT_COLOUR = "#0b84f3";
+const NEVER = 2 ** 31 - 1;
 const BIG_GRAPH = 5000; // positions: smaller dots, and the moves hidden while it moves
 
 // the distance ramp: solved, a third of the way, two thirds, farthest (RGB)
@@ -70,10 +79,95 @@ function legend(element, far) {
   element.replaceChildren(low, bar, high);
 }
 
+/** A search's visiting order over the drawn graph, shown a step at a time. */
+class VisitView {
+  constructor(element, renderer, count) {
+    this.element = element;
+    this.renderer = renderer;
+    this.count = count;
+    this.visits = null; // the search being shown, with visitedAt and distinct
+    this.step = 0;
+    this.moving = false; // a big graph's moves hidden while the replay plays
+  }
+
+  /** The replay plays (true) or stands: a big graph hides its moves while it plays,
+   * as while it is dragged (sigma's hideEdgesOnMove, told the view moves), so each
+   * step redraws the positions alone; drawing the hidden moves halved the frame rate. */
+  playing(playing) {
+    const moving = playing && this.count > BIG_GRAPH;
+    if (moving === this.moving) return;
+    this.moving = moving;
+    this.renderer.getMouseCaptor().isMoving = moving;
+    this.renderer.scheduleRender();
+  }
+
+  /** Show `visits` ({order, path, ...}, from /api/visits) from step 0. */
+  load(visits) {
+    const visitedAt = new Int32Array(this.count).fill(NEVER);
+    const distinct = new Int32Array(visits.order.length + 1);
+    visits.order.forEach((node, k) => {
+      const fresh = node >= 0 && visitedAt[node] === NEVER;
+      if (fresh) visitedAt[node] = k;
+      distinct[k + 1] = distinct[k] + (fresh ? 1 : 0);
+    });
+    const path = visits.path.filter((node) => node >= 0);
+    const pathEdges = new Set(path.slice(1).map((to, k) => `${Math.min(path[k], to)}-${Math.max(path[k], to)}`));
+    this.visits = { ...visits, visitedAt, distinct, pathNodes: new Set(path), pathEdges };
+    this.step = -1;
+    this.show(0);
+  }
+
+  get done() { return Boolean(this.visits) && this.step >= this.visits.order.length; }
+
+  /** Show the positions expanded in the first `step` expansions (the solution at the end). */
+  show(step) {
+    const visits = this.visits;
+    if (!visits) return;
+    const last = visits.order.length;
+    step = Math.max(0, Math.min(last, step));
+    if (step === this.step) return;
+    const before = this.step;
+    const wasDone = this.done;
+    this.step = step;
+    // sigma clears the flag once the mouse has been still a moment: set it each step
+    if (this.moving) this.renderer.getMouseCaptor().isMoving = true;
+    const forward = before >= 0 && step > before && step - before < 5000 && !wasDone;
+    if (forward && !this.done) {
+      const changed = visits.order.slice(Math.max(0, before - 1), step).filter((n) => n >= 0);
+      this.renderer.refresh({ partialGraph: { nodes: changed }, skipIndexation: true, schedule: true });
+    } else {
+      this.renderer.refresh({ skipIndexation: true, schedule: true });
+    }
+    this.element.dataset.step = String(step);
+    this.element.dataset.visited = String(visits.distinct[step]);
+    this.element.dataset.path = this.done && visits.length !== null ? String(visits.length) : "";
+  }
+
+  node(key, data) {
+    const visits = this.visits;
+    if (!visits) return data;
+    const i = Number(key);
+    if (this.done && visits.pathNodes.has(i)) return { ...data, type: "circle", color: PATH_COLOUR, size: Math.max(data.size, 3), zIndex: 2 };
+    const at = visits.visitedAt[i];
+    if (at >= this.step) return { ...data, color: UNVISITED_COLOUR, label: i === 0 ? data.label : null };
+    // (no change of type here: a step refreshes only the nodes it changes, in place)
+    if (visits.order[this.step - 1] === i) return { ...data, color: CURRENT_COLOUR, size: Math.max(data.size * 3, 6), zIndex: 2 };
+    return data;
+  }
+
+  edge(key, data) {
+    if (!this.visits) return data;
+    if (this.done && this.visits.pathEdges.has(key)) return { ...data, type: "line", color: PATH_COLOUR, size: 6, zIndex: 1 };
+    if (data.type === "line") return { ...data, type: "thin", color: EDGE_COLOUR, size: 0.5, zIndex: 0 };
+    return data;
+  }
+}
+
 /**
  * Fetch and draw the state graph of `config` into `element`; `say(text)` reports in
- * words; `onPick(node)` gets {board, distance} of a clicked position. Returns the
- * sigma renderer (null when nothing is drawn).
+ * words; `onPick(node)` gets {board, distance} of a clicked position. Returns
+ * {renderer, visits} (visits: the VisitView a replay drives), or null when nothing
+ * is drawn.
  */
 export async function drawStateGraph(element, config, { say, onPick, legendElement }) {
   const query = new URLSearchParams({ board: config.board });
@@ -122,6 +216,7 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
   }
   legend(legendElement, far);
   let renderer;
+  let view = null;
   try {
     // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
     renderer = new Sigma(graph, element, {
@@ -135,6 +230,8 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
       // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
       nodeProgramClasses: { point: Sigma.rendering.NodePointProgram },
       labelRenderedSizeThreshold: 0,
+      nodeReducer: (key, data) => (view ? view.node(key, data) : data),
+      edgeReducer: (key, data) => (view ? view.edge(key, data) : data),
       defaultEdgeColor: EDGE_COLOUR,
       labelColor: { attribute: "labelColour", color: getComputedStyle(element).color },
     });
@@ -148,5 +245,6 @@ export async function drawStateGraph(element, config, { say, onPick, legendEleme
     : gettext("%(positions)s positions, %(moves)s moves; the start is %(distance)s from solved. Click a position to see it.",
               { ...counted, distance: movesText(nodes[0].distance) }));
   element.dataset.drawn = "true";
-  return renderer;
+  view = new VisitView(element, renderer, nodes.length);
+  return { renderer, visits: view, count: nodes.length };
 }

@@ -1,5 +1,6 @@
 // The solver lab's page: race 2-4 algorithms on one board over Socket.IO (lab_run,
-// streamed lab_progress, one lab_result each) and draw the board's state space.
+// streamed lab_progress, one lab_result each), draw the board's state space, and
+// replay each search's visiting order over it (GET /api/visits, replay.js).
 // The URL names everything (/lab?game=G&board=B&algorithms=bfs,astar plus the
 // game's options), so a run is a link; the page runs it as it opens.
 
@@ -7,6 +8,7 @@ import { $ } from "../panel.js";
 import { positionLink } from "../share.js";
 import { SolverLink } from "../socket.js";
 import { drawStateGraph } from "./graph.js";
+import { frontierByDepth, Replay } from "./replay.js";
 import { Runs } from "./runs.js";
 import { gettext, movesText, translateReply } from "../i18n.js";
 
@@ -16,6 +18,25 @@ const status = $("lab-status");
 const stop = $("lab-stop");
 const runs = new Runs($("lab-runs"), $("lab-chart"));
 let running = null; // the lab_run request on its way
+let drawn = null; // the state graph once drawn: {renderer, visits, count}
+let raced = null; // the algorithms of the last run
+let fetching = null; // the AbortController of the visiting orders being fetched
+const replay = new Replay({
+  panel: $("lab-replay"),
+  play: $("lab-replay-play"),
+  step: $("lab-replay-step"),
+  speed: $("lab-replay-speed"),
+  position: $("lab-replay-position"),
+  algorithm: $("lab-replay-algorithm"),
+  status: $("lab-replay-status"),
+}, (step, traces, chosen, playing, full) => {
+  if (drawn && traces.has(chosen)) {
+    if (drawn.shown !== chosen) { drawn.visits.load(traces.get(chosen)); drawn.shown = chosen; }
+    drawn.visits.playing(playing);
+    drawn.visits.show(step);
+  }
+  if (full) runs.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));
+});
 
 function say(text) { status.textContent = text; }
 
@@ -48,7 +69,31 @@ function run(algorithms) {
   runs.start(algorithms);
   running = link.request("lab_run", { game: config.game, board: config.board, ...config.options, algorithms });
   stop.disabled = false;
-  say(`Racing ${algorithms.join(", ")}…`);
+  say(gettext("Racing %(algorithms)s…", { algorithms: algorithms.join(", ") }));
+  raced = algorithms;
+  if (drawn) loadVisits(algorithms);
+}
+
+/** Fetch each algorithm's visiting order, one after the other, into the replay. */
+async function loadVisits(algorithms) {
+  if (fetching) fetching.abort();
+  const controller = new AbortController();
+  fetching = controller;
+  replay.clear();
+  if (drawn) drawn.shown = null;
+  for (const algorithm of algorithms) {
+    const query = new URLSearchParams({ board: config.board, ...config.options, algorithm });
+    try {
+      const reply = await fetch(`/api/visits/${config.game}?${query}`, { signal: controller.signal });
+      const body = await reply.json();
+      if (!reply.ok) throw new Error(body.error ? translateReply(body) : String(reply.status));
+      if (controller.signal.aborted) return;
+      replay.add(algorithm, body);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      $("lab-replay-status").textContent = gettext("The visiting order of %(algorithm)s could not be loaded: %(error)s", { algorithm, error: error.message });
+    }
+  }
 }
 
 /** The form is a link: the lab's URL for what it names, with algorithms=a,b. */
@@ -68,7 +113,7 @@ form.addEventListener("submit", (event) => {
   const [fewest, most] = config.racers;
   const sameGame = new FormData(form).get("game") === config.game;
   if (sameGame && (picked.length < fewest || picked.length > most)) {
-    say(`Choose ${fewest} to ${most} algorithms.`);
+    say(gettext("Choose %(fewest)s to %(most)s algorithms.", { fewest, most }));
     return;
   }
   const target = formLink();
@@ -78,6 +123,7 @@ form.addEventListener("submit", (event) => {
 $("lab-game").addEventListener("change", () => form.requestSubmit());
 stop.addEventListener("click", () => {
   link.cancel();
+  if (fetching) fetching.abort();
   runs.stopped(gettext("stopped"));
   ended(gettext("Stopped."));
 });
@@ -98,5 +144,8 @@ if (!config.error) {
     say: (text) => { $("state-graph-note").textContent = text; },
     onPick: pick,
     legendElement: $("state-graph-legend"),
+  }).then((graph) => {
+    drawn = graph;
+    if (drawn && raced) loadVisits(raced);
   }).catch((error) => { $("state-graph-note").textContent = gettext("The state space could not be drawn: %(error)s", { error: error.message }); });
 }

@@ -1,7 +1,7 @@
 // The lab's runs: one card per algorithm with its live figures (positions expanded,
-// frontier, depth, positions per second, time) and, once it ends, its result; the
-// same figures feed the frontier-by-depth chart (an inline SVG, one line per
-// algorithm, in that algorithm's colour).
+// frontier, depth, memory, positions per second, time) and, once it ends, its result;
+// the same figures feed the frontier-by-depth chart (an inline SVG, one line per
+// algorithm, in that algorithm's colour) until a replay (replay.js) draws it instead.
 
 import { gettext, movesText, N_, translateReply } from "../i18n.js";
 
@@ -16,7 +16,17 @@ export const ALGORITHM_NAMES = {
   bidirectional: N_("bidirectional breadth-first"),
   astar: N_("A* (shortest guided by a lower bound)"),
   idastar: N_("IDA* (A* in iterative deepening)"),
+  "seed-bfs": N_("the seed's breadth-first search"),
+  "seed-bidirectional": N_("the 8-puzzle seed's bidirectional search"),
+  "seed-astar": N_("the water-sort seed's A*"),
 };
+
+/** Bytes in words: "512 B", "3.4 KB", "12.0 MB". */
+export function bytesText(bytes) {
+  if (bytes < 1024) return gettext("%(count)s B", { count: bytes });
+  if (bytes < 1024 * 1024) return gettext("%(count)s KB", { count: (bytes / 1024).toFixed(1) });
+  return gettext("%(count)s MB", { count: (bytes / (1024 * 1024)).toFixed(1) });
+}
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -50,6 +60,7 @@ export class Runs {
     this.chart = chart;
     this.cards = new Map(); // algorithm -> card element
     this.samples = new Map(); // algorithm -> Map(depth -> largest frontier seen there)
+    this.replayed = null; // a replay's lines: algorithm -> [[depth, frontier], ...]
     this.drawing = false;
   }
 
@@ -58,6 +69,7 @@ export class Runs {
     this.container.replaceChildren();
     this.cards.clear();
     this.samples.clear();
+    this.replayed = null;
     algorithms.forEach((name, i) => {
       const card = element("article", `panel lab-run lab-colour-${i}`);
       card.dataset.testid = "lab-run";
@@ -69,6 +81,7 @@ export class Runs {
       figure(list, gettext("Positions expanded"), "nodes");
       figure(list, gettext("Frontier"), "frontier");
       figure(list, gettext("Depth"), "depth");
+      figure(list, gettext("Memory"), "memory");
       figure(list, gettext("Positions / s"), "rate");
       figure(list, gettext("Time"), "time");
       const outcome = element("p", "lab-run-result", gettext("searching…"));
@@ -86,6 +99,13 @@ export class Runs {
     if (cell) cell.textContent = text;
   }
 
+  /** The entries its tables hold and their bytes (lab_progress, lab_result). */
+  showMemory(card, reply) {
+    if (reply.memory === undefined) return;
+    card.dataset.memory = String(reply.memory);
+    this.show(card, "memory", gettext("%(size)s (%(entries)s held)", { size: bytesText(reply.memory), entries: COUNT.format(reply.stored) }));
+  }
+
   showFigures(card, nodes, seconds) {
     card.dataset.nodes = String(nodes);
     this.show(card, "nodes", COUNT.format(nodes));
@@ -99,6 +119,7 @@ export class Runs {
     this.showFigures(card, reply.nodes, reply.elapsed);
     this.show(card, "frontier", COUNT.format(reply.frontier));
     this.show(card, "depth", String(reply.depth));
+    this.showMemory(card, reply);
     const seen = this.samples.get(reply.algorithm);
     seen.set(reply.depth, Math.max(seen.get(reply.depth) || 0, reply.frontier));
     this.scheduleChart();
@@ -109,6 +130,7 @@ export class Runs {
     const card = this.cards.get(reply.algorithm);
     if (!card) return false;
     this.showFigures(card, reply.nodes, reply.seconds);
+    this.showMemory(card, reply);
     card.dataset.status = reply.status;
     if (reply.length !== null && reply.length !== undefined) card.dataset.length = String(reply.length);
     else card.dataset.length = "";
@@ -130,9 +152,18 @@ export class Runs {
     requestAnimationFrame(() => { this.drawing = false; this.drawChart(); });
   }
 
+  /** Draw a replay's frontier by depth (algorithm -> [[depth, frontier], ...]) from now on. */
+  replayChart(lines) {
+    this.replayed = lines;
+    this.chart.dataset.replay = "true";
+    this.drawChart();
+  }
+
   drawChart() {
     const { width, height, left, bottom, top, right } = CHART;
-    const lines = [...this.samples.entries()].map(([name, seen]) => [name, [...seen.entries()].sort((a, b) => a[0] - b[0])]);
+    const lines = this.replayed
+      ? [...this.replayed.entries()]
+      : [...this.samples.entries()].map(([name, seen]) => [name, [...seen.entries()].sort((a, b) => a[0] - b[0])]);
     const points = lines.flatMap(([, line]) => line);
     const maxDepth = Math.max(1, ...points.map(([d]) => d));
     const maxFrontier = Math.max(1, ...points.map(([, f]) => f));
