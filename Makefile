@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: run dev translations lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving cluster clean
+.PHONY: run dev translations lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving races cluster clean
 
 # pip compiles nothing ahead (--no-compile): Python compiles what is imported, once,
 # instead of every module of every package (16 s of a fresh make test's set-up)
@@ -182,6 +182,17 @@ serving: $(VENV)/.test-installed
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
 	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
+
+# RACES races of RACERS simulated racers on a fresh make cluster, every race spread over
+# its two web processes: the p95 from a move to every other racer seeing it, CPU per race,
+# and nothing lost (docs/performance.rst)
+RACES ?= 100
+RACERS ?= 5
+races: $(VENV)/.test-installed
+	bash scripts/ensure-redis.sh
+	bash scripts/ensure-haproxy.sh
+	bash scripts/ensure-postgres.sh
+	$(PY) -m loadtest --races $(RACES) --racers $(RACERS)
 
 # supervisord (deploy/supervisord.conf) in the foreground: HAProxy on PORT
 # (deploy/haproxy.cfg) in front of WEB web processes (ports PORT+1, PORT+2, ...), each

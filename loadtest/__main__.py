@@ -1,12 +1,16 @@
 """``python -m loadtest``: simulated players and the flood scenarios (:mod:`loadtest.players`),
 or one of the single-purpose scenarios, ``--capacity`` and ``--analyses``
-(:mod:`loadtest.scenarios`)."""
+(:mod:`loadtest.scenarios`), or the race scenario ``--races`` (:mod:`loadtest.races`)."""
 
 import sys
 
 from .players import build_parser, main
 
 args = build_parser().parse_args()
+if args.races:
+    from .races import run_race_scenario
+
+    sys.exit(run_race_scenario(args))
 if args.capacity or args.analyses:
     from .scenarios import run_scenario
 

@@ -515,6 +515,22 @@ def build_parser() -> argparse.ArgumentParser:
         "(loadtest.analyses)",
     )
     parser.add_argument(
+        "--races",
+        type=int,
+        metavar="N",
+        help="instead: N races of --racers simulated racers over a fresh make cluster's two "
+        "web processes (or the --url ones; CPU below --pid) (loadtest.races)",
+    )
+    parser.add_argument("--racers", type=int, default=5, help="with --races: racers per race")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="with --races: a racer's mean pause between moves"
+    )
+    parser.add_argument(
+        "--race-seconds",
+        type=float,
+        help="with --races: how long a race lasts (default: loadtest.races.RACE_ENV's)",
+    )
+    parser.add_argument(
         "--compare",
         action="store_true",
         help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "

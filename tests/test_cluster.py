@@ -6,10 +6,13 @@ Players use the proxy's one address: it spreads them over the web processes and
 keeps a long-polling session on the process that holds it. Clients on either web process get answers computed by the workers and emitted
 through the Redis message queue. Killing the worker that runs a job mid-search
 must end in a retried answer or an ``error``, never in silence (RQ's pool starts a
-new worker). Everything supervisord starts is stopped afterwards (``make test``
-installs redis-server).
+new worker). Racers on different web processes race each other live (the race in
+Redis, its states over the message queue), and a short run of the race load
+scenario loses nothing. Everything supervisord starts is stopped afterwards
+(``make test`` installs redis-server).
 """
 
+import asyncio
 import http.cookiejar
 import json
 import os
@@ -18,12 +21,15 @@ import signal
 import socket
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 
 from loadtest.cluster import Cluster
 from loadtest.crowd import run_crowd
+from loadtest.players import percentile
+from loadtest.races import cluster_pids, lost, run_races
 from solver import catalogue
 from solver.engine import solve_board
 from webapp.jobs.cluster import LOST_MESSAGE
@@ -39,6 +45,10 @@ TEN_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMN.."
 #: the same with three pieces fewer: 0.95 M positions, a few seconds, 7 moves; the
 #: killed worker's job is searched again in full, so the shorter the better
 FEW_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/K....."
+#: a race in the cluster: long enough for dozens of moves, each awaited by both racers
+RACE_SECONDS = 20
+#: moves each racer makes (p95 over both racers' moves, each seen by the other)
+RACE_MOVES = 25
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +58,9 @@ def cluster(tmp_path_factory):
         {
             "ARCADE_SOLVE_SECONDS": "60",
             "ARCADE_LOG_LEVEL": "WARNING",
+            "ARCADE_RACE_COUNTDOWN_SECONDS": "1",
+            "ARCADE_RACE_SECONDS": str(RACE_SECONDS),
+            "ARCADE_RACE_PUZZLES": "12",
         },
     )
     clients = []
@@ -84,6 +97,14 @@ def connect_to(cluster, index):
     """A player on web process ``index`` itself, past the proxy."""
     started, clients = cluster
     client = LiveClient(started.web_urls[index])
+    clients.append(client)
+    return client
+
+
+def connect_to_with(cluster, index, headers):
+    """A player with these handshake headers (a cookie) on web process ``index``."""
+    started, clients = cluster
+    client = LiveClient(started.web_urls[index], headers)
     clients.append(client)
     return client
 
@@ -248,6 +269,115 @@ def test_a_trivial_solve_is_answered_within_a_second_behind_twelve_hard_ones(clu
     report = run_crowd(started.web_urls[0])
     assert report["event"] == "solution" and report["length"] == 3, report
     assert report["seconds"] < 1.0, report
+
+
+def _player_cookie(url, name):
+    """A new player's cookie, as a ``Cookie`` header (good on every web process)."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    assert _json(f"{url}/api/player", {"name": name}, opener=opener)[0] == 200
+    return {"Cookie": "; ".join(f"{c.name}={c.value}" for c in jar)}
+
+
+def _race_state(client, where, timeout=10.0):
+    return client.wait("race_state", timeout, where)[1]
+
+
+def _scores(state):
+    return {p["name"]: p["score"] for p in state["players"]}
+
+
+def test_two_racers_on_two_web_processes_see_each_other_live(cluster):
+    """The race of ``test_races.py`` with its racers on different web processes: the race
+    lives in Redis, each move reaches the other racer through the message queue within
+    250 ms (p95, from the move sent to the other seeing it); a racer who reconnects to
+    the other web process resumes; a spectator's room reaches both processes; the final
+    scores are the moves each racer had confirmed. Moves come from a shortest line of the
+    solver library, and each must score exactly one."""
+    started, _ = cluster
+    first, second = started.web_urls
+    ann_cookie = _player_cookie(first, "Ann")
+    ann, bo = connect_to_with(cluster, 0, ann_cookie), connect_to(cluster, 1)
+    ann.emit("race_join", {"race": "new", "name": "Ann"})
+    race = _race_state(ann, lambda s: s["status"] == "waiting")["race"]
+    bo.emit("race_join", {"race": race, "name": "Bo"})
+    assert _race_state(bo, lambda s: True)["you"] == "Bo"
+    # Ann (web 0) sees Bo join on web 1
+    _race_state(ann, lambda s: sorted(_scores(s)) == ["Ann", "Bo"])
+    bo.emit("race_start", {})  # not the owner
+    assert bo.wait("error")[1]["event"] == "race_start"
+    ann.emit("race_start", {})
+    for racer in (ann, bo):
+        assert _race_state(racer, lambda s: s["status"] == "countdown")["starts_in"] > 0
+    now = {
+        name: _race_state(c, lambda s: s["status"] == "racing")
+        for name, c in (("Ann", ann), ("Bo", bo))
+    }
+    assert now["Ann"]["puzzle"] == now["Bo"]["puzzle"]
+    first_puzzle = now["Ann"]["puzzle"]["board"]
+    watcher = connect_to(cluster, 0)  # a latecomer watches, on web 0
+    watcher.emit("race_join", {"race": race, "name": "Eve"})
+    watching = _race_state(watcher, lambda s: True)
+    assert watching["you"] is None and "puzzle" not in watching
+
+    ann.emit("race_move", {"board": "1 2 3"})  # no position: an error, nothing scored
+    assert ann.wait("error")[1]["event"] == "race_move"
+
+    clients = {"Ann": ann, "Bo": bo}
+    confirmed, latencies = {"Ann": 0, "Bo": 0}, []
+    for turn in range(2 * RACE_MOVES):
+        if turn == RACE_MOVES:  # Ann comes back on the other web process and resumes
+            ann.close()
+            time.sleep(0.5)
+            clients["Ann"] = ann = connect_to_with(cluster, 1, ann_cookie)
+            ann.emit("race_join", {"race": race})
+            now["Ann"] = _race_state(ann, lambda s: s["status"] == "racing")
+            assert now["Ann"]["you"] == "Ann" and _scores(now["Ann"])["Ann"] == confirmed["Ann"]
+        name = ("Ann", "Bo")[turn % 2]
+        other = "Bo" if name == "Ann" else "Ann"
+        puzzle = now[name]["puzzle"]
+        line = solve_board(puzzle["game"], puzzle["board"], **puzzle["options"])["states"]
+        wanted = confirmed[name] + 1
+        sent = time.monotonic()
+        clients[name].emit("race_move", {"board": line[1]})
+        _race_state(clients[other], lambda s, n=name, w=wanted: _scores(s)[n] == w)
+        latencies.append(time.monotonic() - sent)
+        now[name] = _race_state(clients[name], lambda s, n=name, w=wanted: _scores(s)[n] == w)
+        confirmed[name] = wanted
+        assert "puzzle" in now[name], "every puzzle solved: make the race longer"
+
+    ends = [
+        _race_state(c, lambda s: s["status"] == "finished", RACE_SECONDS + 10)
+        for c in (ann, bo, watcher)
+    ]
+    for final in ends:
+        assert _scores(final) == confirmed
+    assert ends[0]["puzzles"][0]["board"] == first_puzzle
+    assert percentile(latencies, 95) <= 0.25, sorted(latencies)
+
+
+def test_the_race_scenario_loses_nothing(cluster):
+    """``python -m loadtest --races``, short (5 races of 5 racers over both web processes):
+    every score is the moves the server confirmed, every racer saw every other's moves,
+    the replay lanes judged no move that went unscored (unless the race ended first)."""
+    started, _ = cluster
+    with ThreadPoolExecutor(1) as pool:  # an event loop of its own
+        report = pool.submit(
+            asyncio.run,
+            run_races(
+                started.web_urls,
+                races=5,
+                racers=5,
+                think=(0.2, 0.6),
+                pids=cluster_pids(started),
+                idle_seconds=1.0,
+            ),
+        ).result()
+    assert lost(report) == 0, report
+    assert report["races_run"] == 5 and report["scored"] >= 50, report
+    assert set(report["errors"]) <= {"the race ended before that move was judged"}, report
+    assert report["seen"] == 4 * report["scored"]  # each move seen by the 4 others
+    assert report["cpu_per_race"] > 0 and report["p95_ms"] < 1000, report
 
 
 def test_stopping_the_workers_ends_a_running_search_with_a_word_to_its_player(cluster):

@@ -9,6 +9,7 @@ a race finished twice. Distances come from the reference rules (:mod:`helpers.np
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from helpers.apps import make_app
@@ -164,7 +165,8 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
         with players_state.db.session() as session:
             found = session.scalars(select(Player).where(Player.name == name)).one()
             tokens.append(found.token)
-    race = Race("twice", True, None, [], status="racing")
+    now = time.time()
+    race = Race("twice", True, None, [], starts=now - 1, ends=now + 60)  # racing
     for score, token in enumerate(tokens):
         race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", None, score=score)
     ranking.open_race(players_state, race, 60)
@@ -186,7 +188,7 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
             select(RaceEntry).join(RatedRace).where(RatedRace.race == "twice")
         ).all()
         assert sorted(e.score for e in entries) == [0, 1]
-    private = Race("among-friends", False, None, [], status="racing")
+    private = Race("among-friends", False, None, [], starts=now - 1, ends=now + 60)
     private.racers = dict(race.racers)
     ranking.open_race(players_state, private, 60)
     assert not ranking.rate(players_state, private) and private.ratings == {}

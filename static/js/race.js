@@ -6,6 +6,7 @@ import { loadGame } from "./games.js";
 import { el } from "./board.js";
 import { judgedNext } from "./judged-move.js";
 import { $ } from "./panel.js";
+import { isCurrent } from "./race-order.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText, translateReply } from "./i18n.js";
 
@@ -27,6 +28,7 @@ class RacePage {
 
   /** Show the race as the server sent it. */
   async show(race) {
+    if (!isCurrent(race, this.race)) return; // an older state, delivered late
     this.race = race;
     if (config.race !== race.race) {
       config.race = race.race;

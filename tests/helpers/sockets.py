@@ -77,11 +77,11 @@ def replay_solution(game, board, solution, options=None):
 class LiveClient:
     """A python-socketio client over websocket that queues every event it receives."""
 
-    def __init__(self, url):
+    def __init__(self, url, headers=None):
         self.events = queue.Queue()
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("*", lambda event, data=None: self.events.put((event, data)))
-        self.sio.connect(url, transports=["websocket"], wait_timeout=5)
+        self.sio.connect(url, headers=headers or {}, transports=["websocket"], wait_timeout=5)
         assert self.sio.transport() == "websocket"
 
     def emit(self, event, *args):

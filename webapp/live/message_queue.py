@@ -9,11 +9,19 @@ process itself and never touches Redis for it; the queue carries only traffic
 that may concern other processes (rooms such as races, notices, clients held
 elsewhere). Publishing gives up after a few seconds, logged once per outage,
 instead of waiting for Redis forever.
+
+:meth:`LocalFirstManager.emit_each` sends one event to many clients, each with its
+own data (a race's racers, each with their own puzzle): those held here at once,
+the others in one message on the queue rather than one per client. That message's
+method is ``emit_each``, which python-socketio's own listener ignores (a process
+without this manager drops it rather than misread it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import socketio
@@ -23,6 +31,7 @@ log = logging.getLogger(__name__)
 #: a publish waits this long for Redis at most
 PUBLISH_TIMEOUT = 2.0
 CHANNEL = "flask-socketio"  # Flask-SocketIO's own channel name
+EMIT_EACH = "emit_each"
 
 
 class LocalFirstManager(socketio.RedisManager):
@@ -52,6 +61,44 @@ class LocalFirstManager(socketio.RedisManager):
             callback=callback,
             **kwargs,
         )
+
+    def emit_each(self, event: str, items: Iterable[tuple[str, Any]], namespace: str = "/"):
+        """``event`` to each client ``sid`` with its ``data``, in one publish at most."""
+        away = []
+        for sid, data in items:
+            if self.is_connected(sid, namespace):
+                super().emit(event, data, namespace=namespace, room=sid, ignore_queue=True)
+            else:
+                away.append([sid, data])
+        if away:
+            message = {"method": EMIT_EACH, "event": event, "namespace": namespace}
+            self._publish({**message, "each": away, "host_id": self.host_id})
+
+    def _listen(self):
+        """The queue's messages, less the ``emit_each`` ones, which are delivered here."""
+        for message in super()._listen():
+            data = None
+            raw = message.encode() if isinstance(message, str) else message
+            if isinstance(raw, bytes) and b'"emit_each"' in raw:  # rare elsewhere: checked
+                with contextlib.suppress(ValueError):
+                    data = self.json.loads(message)
+            if isinstance(data, dict) and data.get("method") == EMIT_EACH:
+                self._deliver_each(data)
+            else:
+                yield message
+
+    def _deliver_each(self, data: dict) -> None:
+        if data.get("host_id") == self.host_id:
+            return  # sent from here: its own clients had theirs
+        try:
+            namespace = data["namespace"]
+            for sid, payload in data["each"]:
+                if self.is_connected(sid, namespace):
+                    super().emit(
+                        data["event"], payload, namespace=namespace, room=sid, ignore_queue=True
+                    )
+        except Exception:  # noqa: BLE001 - one bad message must not stop the listener
+            log.exception("an emit_each message could not be delivered")
 
     def _publish(self, data):
         """One try, bounded by :data:`PUBLISH_TIMEOUT`; a failure is logged, not raised."""

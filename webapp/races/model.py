@@ -1,16 +1,20 @@
-"""A race's state, kept in this web process: its racers, their puzzles and scores.
+"""A race's state: its racers, their puzzles and scores, and its clock.
 
 Nothing here computes or waits: the socket handlers (:mod:`webapp.races.events`)
-judge moves in the solver processes and then record them here. Every racer gets the
-same puzzles in the same order, fixed when the race is made. Caps keep one client
-from growing memory: :data:`MAX_RACERS` per race, :data:`MAX_RACES` at once,
+judge moves in the solver processes and then record them through a race store
+(:mod:`webapp.races.store`), which keeps a race as the plain data of
+:meth:`Race.to_data` so that every web process of a cluster can read it. A race's
+status is a function of two wall-clock deadlines (``starts``, ``ends``), so any
+process tells it alike without being told. Every racer gets the same puzzles in
+the same order, fixed when the race is made. Caps keep one client from growing
+memory: :data:`MAX_RACERS` per race, :data:`MAX_RACES` under way at once,
 :data:`MAX_NAME` characters of a name.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from solver.core.text import N_
@@ -19,6 +23,7 @@ from ..players.puzzles import Puzzle
 from ..puzzle_request import BadRequest
 
 MAX_RACERS = 10
+#: races waiting, counting down or racing at once (every web process's together)
 MAX_RACES = 200
 MAX_NAME = 24
 #: racers that start a public race's countdown
@@ -38,7 +43,6 @@ class Racer:
     board: str = ""
     score: int = 0
     solved: int = 0
-    judging: bool = False
 
     def shown(self) -> dict[str, Any]:
         return {"name": self.name, "score": self.score, "solved": self.solved}
@@ -47,29 +51,45 @@ class Racer:
 @dataclass
 class Race:
     """A race: public (the lobby's; starts once :data:`QUORUM` have joined) or private
-    (its ``owner`` starts it). ``starts``/``ends`` are on the server's monotonic clock."""
+    (its ``owner`` starts it). ``starts``/``ends`` are wall-clock seconds (``time.time``),
+    None while it waits; ``dropped`` (never stored) tells the store to delete it.
+    ``version`` goes in every ``race_state``: states sent by different web processes may
+    arrive out of order, and a client keeps the newest."""
 
     id: str
     public: bool
     owner: str | None
     puzzles: list[Puzzle]
-    status: str = WAITING
     starts: float | None = None
     ends: float | None = None
     racers: dict[str, Racer] = field(default_factory=dict)
-    spectators: set[str] = field(default_factory=set)
     rematch: str | None = None
+    watchers: int = 0  # spectators, on any web process (their room is watch_room(id))
+    version: int = 0  # one more with every change the store makes
     #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.ranking)
     ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dropped: bool = False
 
-    def join(self, key: str, sid: str, name: str) -> Racer:
-        """The racer ``key`` on socket ``sid`` (back in the race if they were in it);
-        a spectator once the race has begun or is full (None then)."""
+    def status(self, now: float) -> str:
+        if self.starts is None or self.ends is None:
+            return WAITING
+        if now < self.starts:
+            return COUNTDOWN
+        return RACING if now < self.ends else FINISHED
+
+    def start(self, now: float, countdown: float, seconds: float) -> None:
+        """Fix the clock: racing in ``countdown`` seconds, for ``seconds``."""
+        self.starts = now + countdown
+        self.ends = self.starts + seconds
+
+    def join(self, key: str, sid: str, name: str, now: float) -> Racer:
+        """The racer ``key`` on socket ``sid`` (back in the race if they were in it); a
+        409 :class:`BadRequest` once the race has begun or is full (they watch it then)."""
         racer = self.racers.get(key)
         if racer is not None:
             racer.sid = sid
             return racer
-        if self.status != WAITING and self.status != COUNTDOWN or len(self.racers) >= MAX_RACERS:
+        if self.status(now) not in (WAITING, COUNTDOWN) or len(self.racers) >= MAX_RACERS:
             raise BadRequest(N_("this race is full or under way; you are watching it"), 409)
         racer = Racer(key, _unique(name, self.racers.values()), sid, 0, self.puzzles[0].board)
         self.racers[key] = racer
@@ -79,7 +99,7 @@ class Race:
         return next((r for r in self.racers.values() if r.sid == sid), None)
 
     def sids(self) -> list[str]:
-        return [r.sid for r in self.racers.values() if r.sid] + sorted(self.spectators)
+        return [r.sid for r in self.racers.values() if r.sid]
 
     def record(self, racer: Racer, board: str, closer: bool, solved: bool) -> None:
         """A judged move: +1 when it came one closer; a solved puzzle brings the next."""
@@ -93,11 +113,13 @@ class Race:
 
     def state(self, now: float, racer: Racer | None) -> dict[str, Any]:
         """``race_state`` as ``racer`` (None: a spectator) sees it."""
+        status = self.status(now)
         shown: dict[str, Any] = {
             "race": self.id,
-            "status": self.status,
-            "starts_in": _left(self.starts, now),
-            "ends_in": _left(self.ends, now),
+            "version": self.version,
+            "status": status,
+            "starts_in": _left(self.starts, now) if status == COUNTDOWN else None,
+            "ends_in": _left(self.ends, now) if status == RACING else None,
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
             # public races are rated for racers with an identity (webapp.races.ranking)
@@ -105,10 +127,10 @@ class Race:
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,
         }
-        if racer is not None and self.status == RACING and racer.puzzle < len(self.puzzles):
+        if racer is not None and status == RACING and racer.puzzle < len(self.puzzles):
             puzzle = self.puzzles[racer.puzzle]
             shown["puzzle"] = {"game": puzzle.game, "board": racer.board, "options": puzzle.options}
-        if self.status == FINISHED:
+        if status == FINISHED:
             shown["puzzles"] = [
                 {"game": p.game, "board": p.board, "options": p.options, "shortest": p.shortest}
                 for p in self.puzzles
@@ -117,6 +139,45 @@ class Race:
             for player in shown["players"]:
                 player.update(self.ratings.get(player["name"], {}))
         return shown
+
+    # -- as the store keeps it ------------------------------------------------------
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON-ready data (a race's puzzles are generated ones: no day)."""
+        return {
+            "id": self.id,
+            "public": self.public,
+            "owner": self.owner,
+            "puzzles": [
+                {"game": p.game, "board": p.board, "options": p.options, "shortest": p.shortest}
+                for p in self.puzzles
+            ],
+            "starts": self.starts,
+            "ends": self.ends,
+            "racers": [asdict(r) for r in self.racers.values()],
+            "rematch": self.rematch,
+            "watchers": self.watchers,
+            "version": self.version,
+            "ratings": self.ratings,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Race:
+        return cls(
+            data["id"],
+            data["public"],
+            data["owner"],
+            [
+                Puzzle(p["game"], p["board"], p["options"], p["shortest"], None)
+                for p in data["puzzles"]
+            ],
+            data["starts"],
+            data["ends"],
+            {r["key"]: Racer(**r) for r in data["racers"]},
+            data["rematch"],
+            data["watchers"],
+            data["version"],
+            data["ratings"],
+        )
 
 
 def _left(at: float | None, now: float) -> float | None:
@@ -137,6 +198,11 @@ def clean_name(name: object, fallback: str) -> str:
         return fallback
     text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
     return text or fallback
+
+
+def watch_room(race_id: str) -> str:
+    """The Socket.IO room of a race's spectators (rooms reach every web process)."""
+    return f"race-watch:{race_id}"
 
 
 def new_id() -> str:
