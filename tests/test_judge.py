@@ -57,3 +57,32 @@ def test_every_pour_is_judged_closer_exactly_when_the_reference_says_so():
                 frontier.append(after)
     assert verdicts == {True, False}
     assert judge_move(domain, BOARD, "3/3,5/5,0/8") == {"legal": False}  # two pours away
+
+
+def test_warming_judges_a_move_of_every_game_that_makes_puzzles(caplog):
+    """A served replay process judges one move per game before its first job (the
+    first small Klotski judgement loads kernels for up to a second, and every race
+    move behind it waited); a game whose warm-up fails is logged, so none may."""
+    makers = [
+        game
+        for game in catalogue.games().values()
+        if game.ladder_lengths is not None or game.race_lengths is not None
+    ]
+    assert len(makers) >= 2
+    with caplog.at_level("ERROR"):
+        assert catalogue.warm_judging() == len(makers)
+    assert caplog.records == []
+
+
+def test_only_a_served_replay_lane_warms_its_judging():
+    from helpers.apps import make_app
+
+    from webapp.jobs.model import REPLAY_LANE
+
+    served = make_app(PREBUILD_TABLES=True).extensions["jobs"].lanes
+    assert served[REPLAY_LANE].settings.warm_judging
+    assert not any(
+        lane.settings.warm_judging for name, lane in served.items() if name != REPLAY_LANE
+    )
+    tested = make_app().extensions["jobs"].lanes  # tests start no warm-up
+    assert not tested[REPLAY_LANE].settings.warm_judging

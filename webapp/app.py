@@ -96,8 +96,12 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
     processes in both modes, the long lane depends on the mode."""
     config = app.config
 
-    def settings(nice: int, warm: bool = config["PREBUILD_TABLES"]) -> WorkerSettings:
-        return WorkerSettings(memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, nice=nice)
+    def settings(
+        nice: int, warm: bool = config["PREBUILD_TABLES"], judging: bool = False
+    ) -> WorkerSettings:
+        return WorkerSettings(
+            memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, warm_judging=judging, nice=nice
+        )
 
     lanes: dict[str, Lane] = {
         # tries never take the quick lane's last process from the lookups
@@ -111,7 +115,8 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
             REPLAY_LANE,
             config["REPLAY_WORKERS"],
             config["REPLAY_QUEUE"],
-            settings(5, False),
+            # the first judged move must not wait a second for a kernel to load
+            settings(5, False, judging=config["PREBUILD_TABLES"]),
             max_per_address=config["REPLAY_QUEUE_PER_CLIENT"],
         ),
     }

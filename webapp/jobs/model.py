@@ -137,6 +137,8 @@ class WorkerSettings:
 
     memory_mb: int | None = None
     warm_tables: bool = False
+    #: judge a move of every game first (the replay lane: streak, storm and race moves)
+    warm_judging: bool = False
     nice: int = 0
 
 

@@ -25,7 +25,7 @@ import os
 import resource
 import time
 
-from solver.catalogue import warm_tables
+from solver.catalogue import warm_judging, warm_tables
 
 from .lab import run_lab
 from .model import (
@@ -125,14 +125,16 @@ def limit_memory(memory_mb: int | None) -> None:
         log.warning("could not cap worker memory at %s MB", memory_mb)
 
 
-def warm_process() -> None:
-    """Load (or build) every game's tables before the first job, and log how long it took."""
+def warm_process(judging: bool = False) -> None:
+    """Load (or build) every game's tables before the first job (with ``judging``, what
+    a judged move loads instead), and log how long it took."""
     started = time.monotonic()
-    count = warm_tables()
+    count, what = (warm_judging(), "games' judging") if judging else (warm_tables(), "tables")
     log.info(
-        "solver process %d warmed %d tables in %.2f s",
+        "solver process %d warmed %d %s in %.2f s",
         os.getpid(),
         count,
+        what,
         time.monotonic() - started,
     )
 
@@ -144,8 +146,8 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
     if settings.nice:
         os.nice(settings.nice)
     limit_memory(settings.memory_mb)
-    if settings.warm_tables:
-        warm_process()
+    if settings.warm_tables or settings.warm_judging:
+        warm_process(judging=not settings.warm_tables)
     try:
         conn.send(("ready", 0))
     except OSError:  # the pool shut down while we warmed up
