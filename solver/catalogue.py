@@ -80,33 +80,3 @@ def warm_tables() -> int:
         except Exception:  # one bad table must not stop the rest
             logging.getLogger(__name__).exception("could not prebuild the tables of %s", game.name)
     return done
-
-
-def warm_judging() -> int:
-    """Judge one move of each game's smallest generated puzzle (the ladder's, else a
-    race's) in this process, so the kernels and tables a judged move needs are loaded
-    before a streak, storm or race move waits on them (a small Klotski board's first
-    judgement loads its kernels: up to a second). Returns how many games were warmed;
-    one game's failure is logged and the rest go on."""
-    import logging  # a server's concern: a one-shot CLI call never imports it
-
-    from .core.judge import judge_move
-    from .engine import make_domain
-
-    done = 0
-    for game in games().values():
-        try:
-            if game.ladder_lengths is not None:
-                params = game.ladder_params(game.ladder_lengths[0])
-            elif game.race_lengths is not None:
-                params = game.race_params(game.race_lengths[0])
-            else:
-                continue
-            made = game.generate(params, 0, False)
-            domain = make_domain(game.name, **made["options"])
-            _, after = next(iter(domain.legal_moves(domain.parse(made["board"]))))
-            judge_move(domain, made["board"], domain.format(after))
-            done += 1
-        except Exception:  # warming is only a speed-up: the first move pays instead
-            logging.getLogger(__name__).exception("could not warm the judging of %s", game.name)
-    return done

@@ -25,7 +25,8 @@ import os
 import resource
 import time
 
-from solver.catalogue import warm_judging, warm_tables
+from solver.catalogue import warm_tables
+from solver.engine import warm_judging
 
 from .lab import run_lab
 from .model import (
