@@ -32,8 +32,9 @@ from webapp.players.api import RESULT_BODY_BYTES
 # timed: runs alone (make test), so the parallel half of the suite cannot slow it
 pytestmark = pytest.mark.serial
 
-#: the longest a /healthz poll may wait for an answer after the one before
-MAX_GAP = 0.3
+#: the longest a /healthz poll may wait for its answer (a stall of the server's loop
+#: longer than this plus the 50 ms between polls delays one poll in flight)
+MAX_WAIT = 0.3
 #: another player's 8-puzzle analysis, answered within this while a long line is checked
 ANALYSE_WITHIN = 0.5
 #: an 8-puzzle 20 moves from solved: a table lookup
@@ -94,12 +95,16 @@ def request(url: str, method: str, path: str, body=None, source: str | None = No
 
 
 class HealthPoller:
-    """Polls ``/healthz`` every 50 ms in a thread; ``max_gap`` is the longest time between
-    two answers (a request's own wait included)."""
+    """Polls ``/healthz`` every 50 ms in a thread; ``max_wait`` is the longest a poll
+    waited for its answer, ``max_gap`` the longest time between two answers. The test
+    holds the server to the wait: the gap also counts the poller's own turn in this
+    process (its GIL, shared with the test's request threads and socket clients): twice
+    in full runs a gap reached 0.9-1.3 s while the server's monitor saw no block."""
 
     def __init__(self, url: str):
         self.url = url
         self.gaps: list[float] = []
+        self.waits: list[float] = []
         self.failures: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -108,6 +113,7 @@ class HealthPoller:
         raise_priority(threading.get_native_id())  # the poller measures the server, not us
         last = time.monotonic()
         while not self._stop.is_set():
+            sent = time.monotonic()
             try:
                 status, _ = request(self.url, "GET", "/healthz", timeout=30)
                 if status != 200:
@@ -115,6 +121,7 @@ class HealthPoller:
             except OSError as err:
                 self.failures.append(f"/healthz: {err}")
             now = time.monotonic()
+            self.waits.append(now - sent)
             self.gaps.append(now - last)
             last = now
             self._stop.wait(0.05)
@@ -130,6 +137,17 @@ class HealthPoller:
     @property
     def max_gap(self) -> float:
         return max(self.gaps, default=0.0)
+
+    @property
+    def max_wait(self) -> float:
+        return max(self.waits, default=0.0)
+
+    def check(self) -> None:
+        """Fail when a poll failed or waited longer than :data:`MAX_WAIT`."""
+        assert not self.failures, self.failures[:3]
+        assert self.max_wait <= MAX_WAIT, (
+            f"/healthz waited {self.max_wait:.2f} s (longest gap {self.max_gap:.2f} s)"
+        )
 
 
 def time_analyse(client: LiveClient, board: str = EIGHT, request_id="eight") -> float:
@@ -179,8 +197,7 @@ def test_a_thousand_position_line_on_the_biggest_board_blocks_nobody(gevent_serv
     assert status in (400, 503), (status, reply)  # a walk never ends solved; or over budget
     assert "not solved" in reply["error"] or "longer than" in reply["error"], reply
     gevent_server.assert_no_block(mark)
-    assert not health.failures, health.failures[:3]
-    assert health.max_gap <= MAX_GAP, f"/healthz waited {health.max_gap:.2f} s"
+    health.check()
     assert latencies and max(latencies) <= ANALYSE_WITHIN, latencies
 
 
@@ -266,8 +283,7 @@ def test_the_heaviest_request_of_every_endpoint_blocks_nobody(gevent_server):
     }
     assert all(status < 500 or status == 503 for status in statuses.values()), statuses
     gevent_server.assert_no_block(mark)
-    assert not health.failures, health.failures[:3]
-    assert health.max_gap <= MAX_GAP, f"/healthz waited {health.max_gap:.2f} s"
+    health.check()
 
 
 def test_a_flood_of_replays_from_one_address_does_not_starve_another(gevent_server):
