@@ -94,20 +94,17 @@ class GeventServer:
         return self.log.stat().st_size
 
     def blocks(self, since: int | None = None) -> list[str]:
-        """The monitor's reports (each with its stack) since ``since`` (default: start-up)."""
-        text = self.text(self.started if since is None else since)
-        starts = [text.rfind("\n", 0, m.start()) + 1 for m in re.finditer(BLOCKED, text)]
+        """The monitor's reports (each with its stack) since ``since`` (default: start-up)
+        about the server's loop, not about gevent's own monitor threads."""
+        monitors = {_greenlet(h) for h, stack in _reports(self.text(0)) if _about_a_monitor(stack)}
         reports = []
-        for index, start in enumerate(starts):
-            end = starts[index + 1] if index + 1 < len(starts) else len(text)
-            report = text[start:end]
-            stack = report.partition("Blocked Stack")[2].partition("\n\n")[0]
-            if "gevent/_monitor.py" in stack:
-                # the monitor thread's own hub, "blocked" by the monitor sleeping or
-                # writing a report: gevent reporting its own thread, not the server's loop
+        for head, stack in _reports(self.text(self.started if since is None else since)):
+            if _about_a_monitor(stack) or _greenlet(head) in monitors:
+                # a monitor thread's own hub, "blocked" by the monitor sleeping or writing
+                # a report; under load reports interleave, so a header whose stack went
+                # elsewhere is known by its greenlet, seen in the monitor's other reports
                 continue
             # the header and the blocked greenlet's stack, innermost frames last
-            head = report.partition("\n")[0]
             lines = stack.splitlines()
             own = [line for line in lines if "/webapp/" in line or "/solver/" in line]
             reports.append("\n".join([head, *own[-8:], "...", *lines[-12:]]))
@@ -130,3 +127,25 @@ class GeventServer:
                 self.process.kill()
                 self.process.wait(10)
         self._err.close()
+
+
+def _reports(text: str) -> list[tuple[str, str]]:
+    """(header line, blocked stack) of each of the monitor's reports in ``text``."""
+    starts = [text.rfind("\n", 0, m.start()) + 1 for m in re.finditer(BLOCKED, text)]
+    found = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        report = text[start:end]
+        stack = report.partition("Blocked Stack")[2].partition("\n\n")[0]
+        found.append((report.partition("\n")[0], stack))
+    return found
+
+
+def _about_a_monitor(stack: str) -> bool:
+    return "gevent/_monitor.py" in stack
+
+
+def _greenlet(head: str) -> str:
+    """The blocked greenlet's address in a report's header."""
+    match = re.search(r"greenlet object at (0x[0-9a-f]+)", head)
+    return match.group(1) if match else head
