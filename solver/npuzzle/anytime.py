@@ -27,9 +27,17 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..core.errors import BoardError
 from ..core.results import SOLVED, Budget, Monitor, Progress, SearchResult, StopSearch
 from ..core.tables import TableStore
-from .pdb import Databases, build_groups, databases_list, laid_out_search
+from .pdb import (
+    Databases,
+    build_groups,
+    build_packed_set,
+    databases_list,
+    laid_out_search,
+    whole_packed,
+)
 from .pdb_build import compiled
 from .reduce import _cancel_undos as cancel_undos
 from .reduce import reduction_cells
@@ -50,6 +58,33 @@ TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 _HERE = Path(__file__).parent
 STORE = TableStore(
     "npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+)
+
+#: the 6-6-6-6 split (Korf and Felner 2002 used one of this size), symmetric in the main
+#: diagonal (r, c) <-> (c, r): the top-right block A = (4, 5, 8, 9, 10, 15) and its image
+#: (12, 16, 17, 21, 22, 23), and two groups that are their own images: the top-left
+#: corner (1, 2, 3, 6, 7, 11) and the blank's corner (13, 14, 18, 19, 20, 24). Only these
+#: three distinct groups are built (:data:`SIX_BUILT`); A's image is read from A's table
+#: on the mirrored board (:mod:`solver.npuzzle.symmetric_search`).
+SIX_GROUPS: tuple[tuple[int, ...], ...] = (
+    (4, 5, 8, 9, 10, 15),
+    (12, 16, 17, 21, 22, 23),
+    (1, 2, 3, 6, 7, 11),
+    (13, 14, 18, 19, 20, 24),
+)
+SIX_BUILT: tuple[tuple[int, ...], ...] = (SIX_GROUPS[0], SIX_GROUPS[2], SIX_GROUPS[3])
+#: built with the blank's region tracked (flood fills); see the docs for the measurement
+SIX_TRACKED = True
+SIX_NAME = ("blank-" if SIX_TRACKED else "free-") + "-".join(
+    "_".join(map(str, g)) for g in SIX_BUILT
+)
+#: the packed 6-6-6-6 databases, fingerprinted by their builder
+SIX_STORE = TableStore(
+    "npuzzle-5x5-packed",
+    _HERE / "ranking.py",
+    _HERE / "packed_build.py",
+    _HERE / "pdb_build.py",
+    _HERE / "kernels.py",
 )
 
 #: the weights (p, q): w = p/q, tried in turn; the last one proves
@@ -85,20 +120,69 @@ def tables(progress: ProgressFn = None) -> Databases:
 
 
 def tables_ready() -> bool:
-    return STORE.ready(TABLE_NAME)
+    """True when :func:`searcher` answers at once (6-6-6-6 saved, or 5-5-5-5-4 at hand)."""
+    return six_ready() or STORE.ready(TABLE_NAME)
+
+
+def _six_whole(saved: object) -> bool:
+    return whole_packed(saved, SIX_BUILT, N * N)
+
+
+def six_tables() -> dict | None:
+    """The 6-6-6-6 databases if this machine has them whole; never builds them."""
+    return SIX_STORE.load(SIX_NAME, valid=_six_whole)
+
+
+def six_ready() -> bool:
+    return six_tables() is not None
+
+
+def build_six_tables(progress: ProgressFn = None) -> dict:
+    """The 6-6-6-6 databases: loaded, else built now (minutes) and saved."""
+    return SIX_STORE.get(
+        SIX_NAME,
+        lambda: build_packed_set(
+            SIX_BUILT,
+            "24-puzzle 6-6-6-6 pattern databases",
+            progress,
+            n=N,
+            tracked=SIX_TRACKED,
+        ),
+        valid=_six_whole,
+    )
+
+
+def database_name() -> str:
+    """The split :func:`searcher` uses on this machine."""
+    return "6-6-6-6" if six_ready() else "5-5-5-5-4"
 
 
 _laid_out: list = []
+_six_laid_out: list = []
 
 
-def searcher(progress: ProgressFn = None):
-    """The compiled search over the 5x5 databases (built first if need be)."""
+def searcher(progress: ProgressFn = None, databases: str | None = None):
+    """The compiled search over the 5x5 databases: 6-6-6-6 once built on this machine,
+    else 5-5-5-5-4 (built first if need be); ``databases`` names one of the two."""
+    saved = six_tables() if databases != "5-5-5-5-4" else None
+    if saved is None and databases == "6-6-6-6":
+        raise BoardError(
+            "the 24-puzzle's 6-6-6-6 databases are not built on this machine "
+            "(python -m solver tables build 24-puzzle-6-6-6-6)"
+        )
+    if saved is not None:
+        if not _six_laid_out or _six_laid_out[0][0] is not saved["flat"]:
+            from .symmetric_search import SymmetricSearch
+
+            search = SymmetricSearch(N, SIX_GROUPS, SIX_BUILT, saved["flat"], saved["sizes"])
+            _six_laid_out[:] = [(saved["flat"], search)]
+        return _six_laid_out[0][1]
     return laid_out_search(_laid_out, N, GROUPS, tables(progress))
 
 
-def lower_bound(board: Sequence[int]) -> int:
-    """The admissible heuristic of a 5x5 board (max of the direct and mirrored sums)."""
-    return searcher().lower_bound(board)
+def lower_bound(board: Sequence[int], databases: str | None = None) -> int:
+    """The admissible heuristic of a 5x5 board (:func:`searcher`'s)."""
+    return searcher(databases=databases).lower_bound(board)
 
 
 class _Best:
@@ -131,11 +215,13 @@ def anytime_search(
     cancel=None,
     progress: ProgressFn = None,
     weights: Sequence[tuple[int, int]] = WEIGHTS,
+    databases: str | None = None,
 ) -> SearchResult:
     """The shortest solution found within ``budget`` (default :data:`DEFAULT_SECONDS`),
-    with its proven ``lower_bound``; ``optimal`` only when the two meet."""
+    with its proven ``lower_bound``; ``optimal`` only when the two meet. ``databases``
+    names the split (default: :func:`searcher`'s choice)."""
     start = tuple(state)
-    search = searcher(progress)  # before the clock: tables are not charged
+    search = searcher(progress, databases)  # before the clock: tables are not charged
     if budget is None or (budget.max_seconds is None and budget.max_nodes is None):
         budget = Budget(max_seconds=DEFAULT_SECONDS)
     mon = Monitor(budget, cancel)
@@ -259,7 +345,7 @@ def warm() -> None:
     """Load the tables and the compiled searches (a server does this before it is ready)."""
     import numpy as np
 
-    tables()
+    searcher()  # the split the searches use: 6-6-6-6 once built here, else 5-5-5-5-4
     board = goal_state(N)[:-2] + (0, N * N - 1)
     anytime_search(board, budget=Budget(max_seconds=0.1))
     target = np.arange(-1, N * N - 1, dtype=np.int64)

@@ -438,7 +438,31 @@ def table_sets() -> list[TableSet]:
             build=twenty_four_tables,
             size_bytes=sum(25 ** len(g) for g in TWENTY_FOUR_GROUPS),
         ),
+        six_six_six_six(),
     ]
+
+
+def six_six_six_six() -> TableSet:
+    """The 24-puzzle's 6-6-6-6 set: only ``tables build`` makes it (minutes)."""
+    from . import anytime
+    from .pdb import packed_sizes
+    from .ranking import placements
+
+    size = sum(packed_sizes(anytime.SIX_BUILT, 25))
+    largest = max(placements(25, len(g)) for g in anytime.SIX_BUILT)
+    return TableSet(
+        name="24-puzzle-6-6-6-6",
+        what="24-puzzle 6-6-6-6 pattern databases, packed (used instead of 5-5-5-5-4 once built)",
+        store=anytime.SIX_STORE,
+        table=anytime.SIX_NAME,
+        build=anytime.build_six_tables,
+        size_bytes=size,
+        # a byte per (placement, free cell) of a group while it builds (per placement
+        # untracked), and the packed tables twice while they are laid end to end
+        memory_bytes=largest * ((25 - 6) if anytime.SIX_TRACKED else 1) + 2 * size,
+        on_demand=False,
+        usable=anytime.six_ready,
+    )
 
 
 #: one move from the goal: a solve that only loads the compiled search's machine code

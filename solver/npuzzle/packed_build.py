@@ -14,6 +14,13 @@ the ranks flagged in the last one (a flag per block of ranks), and both cores
 share the scan: a child is only ever written from "unseen" to this layer's
 depth, so two threads writing it at once write the same byte. While it runs
 the search holds a byte per state: 4.2 GB for an 8-tile group on 4x4.
+
+The 24-puzzle's 6-tile groups (25!/19! = 127.5 M placements, 64 MB packed)
+use the same ranks and layout. Region tables indexed by a free-cell mask
+would need 2**25 rows there, so each region is found by a flood fill over the
+25-bit mask (shifts; :func:`flooded_packed_layer`: 2.4 GB while building), or
+the blank is not tracked at all (:func:`free_packed_layer`, a byte per
+placement while building).
 """
 
 from __future__ import annotations
@@ -29,7 +36,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..core.results import Progress
-from .pdb_build import UNSEEN, compiled, regions
+from .kernels import _flood as flood
+from .kernels import _lowest as lowest
+from .pdb_build import TRACKED_MAX_CELLS, UNSEEN, compiled, regions
 from .ranking import excess, manhattan, placements, rank
 
 ProgressFn = Callable[[Progress], None] | None
@@ -191,6 +200,96 @@ def pack_excess(dist, k, cells, slots, md, tiles, out):
     return bad[:, 0].sum(), bad[:, 1].sum(), bad[:, 2].sum()
 
 
+@njit(cache=True, parallel=True)
+def flooded_packed_layer(dist, depth, k, n, slots, nb, active, marked, left_col, right_col):
+    """:func:`packed_layer` for boards too big for region tables (5x5): the blank's
+    region and each child's are found by a flood fill over the free cells' bit mask."""
+    cells = n * n
+    blocks = active.shape[0]
+    ranks = dist.shape[0] // slots
+    full = (1 << cells) - 1
+    written = np.zeros(blocks, np.int64)
+    last = depth - 1
+    for b in prange(blocks):
+        if active[b] == 0:
+            continue
+        spots = np.empty(k, np.int64)
+        digits = np.empty(k, np.int64)
+        count = 0
+        for r in range(b * BLOCK, min(ranks, (b + 1) * BLOCK)):
+            base = r * slots
+            here = False
+            for s in range(slots):
+                if dist[base + s] == last:
+                    here = True
+                    break
+            if not here:
+                continue
+            taken = unrank_into(r, k, cells, spots, digits)
+            free = full & ~taken
+            for s in range(slots):
+                if dist[base + s] != last:
+                    continue
+                region = flood(1 << nth_set(free, s), free, n, left_col, right_col)
+                for i in range(k):
+                    c = spots[i]
+                    for j in range(4):
+                        target = nb[c, j]
+                        if target < 0:
+                            break
+                        if not (region >> target) & 1:
+                            continue
+                        spots[i] = target
+                        child_rank = rank_of(spots, k, cells)
+                        spots[i] = c
+                        after = free ^ (1 << target) ^ (1 << c)
+                        low = lowest(flood(1 << c, after, n, left_col, right_col))
+                        child = child_rank * slots + popcount(after & ((1 << low) - 1))
+                        if dist[child] == UNSEEN:
+                            dist[child] = depth
+                            marked[child_rank // BLOCK] = 1
+                            count += 1
+        written[b] = count
+    return written.sum()
+
+
+@njit(cache=True, parallel=True)
+def free_packed_layer(dist, depth, k, cells, nb, active, marked):
+    """:func:`packed_layer` with the blank not tracked: a group tile slides to any cell
+    next to it that no group tile holds (one byte per placement while building)."""
+    blocks = active.shape[0]
+    ranks = dist.shape[0]
+    written = np.zeros(blocks, np.int64)
+    last = depth - 1
+    for b in prange(blocks):
+        if active[b] == 0:
+            continue
+        spots = np.empty(k, np.int64)
+        digits = np.empty(k, np.int64)
+        count = 0
+        for r in range(b * BLOCK, min(ranks, (b + 1) * BLOCK)):
+            if dist[r] != last:
+                continue
+            taken = unrank_into(r, k, cells, spots, digits)
+            for i in range(k):
+                c = spots[i]
+                for j in range(4):
+                    target = nb[c, j]
+                    if target < 0:
+                        break
+                    if (taken >> target) & 1:
+                        continue
+                    spots[i] = target
+                    child = rank_of(spots, k, cells)
+                    spots[i] = c
+                    if dist[child] == UNSEEN:
+                        dist[child] = depth
+                        marked[child // BLOCK] = 1
+                        count += 1
+        written[b] = count
+    return written.sum()
+
+
 # -- the driver ----------------------------------------------------------------------
 
 
@@ -209,28 +308,46 @@ def manhattan_table(n: int) -> np.ndarray:
 
 
 def build_packed(
-    group: Sequence[int], n: int = 4, *, progress: ProgressFn = None, stage: str = ""
+    group: Sequence[int],
+    n: int = 4,
+    *,
+    tracked: bool = True,
+    progress: ProgressFn = None,
+    stage: str = "",
 ) -> dict[str, Any]:
-    """The packed database of ``group`` on an n x n board (n at most 4).
+    """The packed database of ``group`` on an n x n board (4x4 or 5x5).
 
     Returns ``{"table": uint8 array, "depth": deepest layer, "cut": entries whose
     excess was cut to 15}``; ``progress`` hears after every layer. Raises
     BuildError if a placement stays unreached or an excess comes out odd
-    (neither can happen in a sound build). Memory: one byte per (placement,
-    free cell) while it runs, 4.2 GB for an 8-tile group on 4x4.
+    (neither can happen in a sound build). ``tracked`` keeps the blank's region
+    (region tables up to 4x4, flood fills above): one byte per (placement, free
+    cell) while it runs, 4.2 GB for an 8-tile group on 4x4, 2.4 GB for a 6-tile
+    group on 5x5; untracked, a byte per placement.
     """
     cells, k = n * n, len(group)
-    if cells > 16:
-        raise ValueError("packed databases track the blank by region tables: 4x4 at most")
-    slots = cells - k
+    if cells > 25:
+        raise ValueError("packed databases index free cells by a 25-bit mask: 5x5 at most")
+    flooded = tracked and cells > TRACKED_MAX_CELLS
+    slots = cells - k if tracked else 1
     ranks = placements(cells, k)
-    reach, name = regions(n)
     dist = np.full(ranks * slots, UNSEEN, np.uint8)
     home = [t - 1 for t in group]
     start = rank(home, cells)
     free = ((1 << cells) - 1) & ~sum(1 << c for c in home)
-    low = int(name[free * cells + cells - 1])
-    dist[start * slots + bin(free & ((1 << low) - 1)).count("1")] = 0
+    left_col = sum(1 << (r * n) for r in range(n))
+    right_col = left_col << (n - 1)
+    reach = name = np.zeros(0, np.int64)  # the region tables: tracked on 4x4 only
+    if tracked and not flooded:
+        reach, name = regions(n)
+    if not tracked:
+        dist[start] = 0
+    else:
+        if flooded:
+            low = lowest(flood(1 << (cells - 1), free, n, left_col, right_col))
+        else:
+            low = int(name[free * cells + cells - 1])
+        dist[start * slots + bin(free & ((1 << low) - 1)).count("1")] = 0
     blocks = (ranks + BLOCK - 1) // BLOCK
     active = np.zeros(blocks, np.uint8)
     active[start // BLOCK] = 1
@@ -239,9 +356,15 @@ def build_packed(
     depth, reached = 0, 1
     while True:
         marked = np.zeros(blocks, np.uint8)
-        written = int(
-            packed_layer(dist, depth + 1, k, cells, slots, reach, name, nb, active, marked)
-        )
+        if not tracked:
+            layer = free_packed_layer(dist, depth + 1, k, cells, nb, active, marked)
+        elif flooded:
+            layer = flooded_packed_layer(
+                dist, depth + 1, k, n, slots, nb, active, marked, left_col, right_col
+            )
+        else:
+            layer = packed_layer(dist, depth + 1, k, cells, slots, reach, name, nb, active, marked)
+        written = int(layer)
         if not written:
             break
         depth += 1
@@ -252,6 +375,7 @@ def build_packed(
     table = np.empty((ranks + 1) // 2, np.uint8)
     tiles = np.array(group, np.int64)
     unreached, odd, cut = pack_excess(dist, k, cells, slots, manhattan_table(n), tiles, table)
+    del dist
     if unreached or odd:
         raise BuildError(
             f"database of tiles {list(group)} is unsound: {unreached} placements unreached, "

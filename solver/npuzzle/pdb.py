@@ -169,16 +169,23 @@ def laid_out_search(memo: list, n: int, groups, tabs):
     return memo[0][1]
 
 
-def build_packed_set(groups, what: str, progress: ProgressFn = None) -> dict:
-    """Build one packed database per group (:func:`build_groups`, packed): their arrays
-    laid end to end in ``flat``, with how long each took and how deep it went."""
+def build_packed_set(
+    groups, what: str, progress: ProgressFn = None, *, n: int = N, tracked: bool = True
+) -> dict:
+    """Build one packed database per group on an n x n board (:func:`build_groups`,
+    packed): their arrays laid end to end in ``flat``, with how long each took and how
+    deep it went."""
     from .packed_build import build_packed  # numba: only a packed build or search needs it
 
     built, seconds, depths, cut = [], [], [], 0
     for i, group in enumerate(groups, 1):
         started = time.perf_counter()
         made = build_packed(
-            group, N, progress=progress, stage=f"building the {what} ({i}/{len(groups)})"
+            group,
+            n,
+            tracked=tracked,
+            progress=progress,
+            stage=f"building the {what} ({i}/{len(groups)})",
         )
         seconds.append(round(time.perf_counter() - started, 3))
         built.append(made["table"])
@@ -191,25 +198,30 @@ def build_packed_set(groups, what: str, progress: ProgressFn = None) -> dict:
     return {
         "groups": tuple(groups),
         "flat": flat,
-        "sizes": packed_sizes(groups),
+        "sizes": packed_sizes(groups, n * n),
         "build_seconds": seconds,
         "depths": depths,
         "cut": cut,
     }
 
 
-def packed_sizes(groups) -> list[int]:
+def packed_sizes(groups, cells: int = CELLS) -> list[int]:
     """Bytes of each group's packed database: four bits per placement."""
-    return [(placements(CELLS, len(g)) + 1) // 2 for g in groups]
+    return [(placements(cells, len(g)) + 1) // 2 for g in groups]
+
+
+def whole_packed(saved: object, groups, cells: int = CELLS) -> bool:
+    """A loaded packed set has the arrays ``groups`` need (not some other table's)."""
+    if not isinstance(saved, dict) or saved.get("groups") != tuple(groups):
+        return False
+    sizes = packed_sizes(groups, cells)
+    flat = saved.get("flat")
+    return saved.get("sizes") == sizes and getattr(flat, "nbytes", None) == sum(sizes)
 
 
 def _whole(saved: object) -> bool:
     """A loaded 7-8 value has the arrays its groups need (not some other table's)."""
-    if not isinstance(saved, dict) or saved.get("groups") != tuple(PACKED_GROUPS):
-        return False
-    sizes = packed_sizes(PACKED_GROUPS)
-    flat = saved.get("flat")
-    return saved.get("sizes") == sizes and getattr(flat, "nbytes", None) == sum(sizes)
+    return whole_packed(saved, PACKED_GROUPS)
 
 
 def build_packed_tables(progress: ProgressFn = None) -> dict:
