@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers.npuzzle import assert_replays, group_distance, scramble
+from helpers.npuzzle import assert_replays, group_distance, plain_ida_nodes, scramble
 
 from solver import tables_cli
 from solver.cli import main
@@ -155,44 +155,6 @@ def test_a_moved_tile_changes_the_rank_by_rank_change():
         moved[i] = to
         weights = rank_weights([spots], 16)[0]
         assert rank(spots) + rank_change(spots, i, to, weights) == rank(moved)
-
-
-def plain_ida_nodes(search, board):
-    """IDA* in plain Python over ``search``'s bound, each child's bound taken afresh from
-    its whole board (:meth:`PackedSearch.bounds`), children in the compiled search's order
-    (the blank's neighbours in the neighbour table's order, least bound first, ties kept
-    in that order): the nodes it enters, counted as the compiled search counts them."""
-    nb = [[int(q) for q in row if q >= 0] for row in search.nb]
-    hd, hm = search.bounds(board)
-    bound, total = max(hd, hm), 0
-
-    def visit(state, z, parent, g):
-        nonlocal least, total
-        children = []
-        for q in nb[z]:
-            if q == parent:
-                continue
-            child = list(state)
-            child[z], child[q] = child[q], 0
-            cd, cm = search.bounds(child)
-            f = g + 1 + max(cd, cm)
-            if f > bound:
-                least = min(least, f)
-                continue
-            children.append((max(cd, cm), len(children), q, child, cd))
-        for _h, _order, q, child, cd in sorted(children):
-            if cd == 0:
-                return True
-            total += 1
-            if visit(child, q, z, g + 1):
-                return True
-        return False
-
-    while True:
-        least = 10**9
-        if visit(list(board), list(board).index(0), -1, 0):
-            return total
-        bound = least
 
 
 def test_the_compiled_search_reads_the_bounds_a_fresh_ranking_reads(reduced):

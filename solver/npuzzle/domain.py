@@ -448,8 +448,8 @@ def six_six_six_six() -> TableSet:
     from .pdb import packed_sizes
     from .ranking import placements
 
-    size = sum(packed_sizes(anytime.SIX_BUILT, 25))
-    largest = max(placements(25, len(g)) for g in anytime.SIX_BUILT)
+    size = sum(packed_sizes(anytime.SIX_GROUPS, 25))
+    largest = max(placements(25, len(g)) for g in anytime.SIX_GROUPS)
     return TableSet(
         name="24-puzzle-6-6-6-6",
         what="24-puzzle 6-6-6-6 pattern databases, packed (used instead of 5-5-5-5-4 once built)",

@@ -137,3 +137,41 @@ def group_distance(group, cells, n=4):
                 best[nxt] = d + cost
                 (queue.append if cost else queue.appendleft)((d + cost, nxt))
     raise AssertionError("goal not reached")
+
+
+def plain_ida_nodes(search, board):
+    """IDA* in plain Python over ``search``'s bound, each child's bound taken afresh from
+    its whole board (:meth:`PackedSearch.bounds`), children in the compiled search's order
+    (the blank's neighbours in the neighbour table's order, least bound first, ties kept
+    in that order): the nodes it enters, counted as the compiled search counts them."""
+    nb = [[int(q) for q in row if q >= 0] for row in search.nb]
+    hd, hm = search.bounds(board)
+    bound, total = max(hd, hm), 0
+
+    def visit(state, z, parent, g):
+        nonlocal least, total
+        children = []
+        for q in nb[z]:
+            if q == parent:
+                continue
+            child = list(state)
+            child[z], child[q] = child[q], 0
+            cd, cm = search.bounds(child)
+            f = g + 1 + max(cd, cm)
+            if f > bound:
+                least = min(least, f)
+                continue
+            children.append((max(cd, cm), len(children), q, child, cd))
+        for _h, _order, q, child, cd in sorted(children):
+            if cd == 0:
+                return True
+            total += 1
+            if visit(child, q, z, g + 1):
+                return True
+        return False
+
+    while True:
+        least = 10**9
+        if visit(list(board), list(board).index(0), -1, 0):
+            return total
+        bound = least
