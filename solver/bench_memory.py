@@ -10,8 +10,9 @@ k processes counts 1/k in each) of the server and all its workers from
 read by every worker is paid for once; the ratio printed is PSS over the sum
 of resident sizes (what the processes would hold if nothing were shared).
 The target is 1,000 MB with the 15-puzzle's 6-6-3 databases and 1,500 MB once
-the 7-8 ones are built; a few solves touch only part of the 7-8 tables, so the
-bench also prints the sum with every page of them resident (the worst case a
+the 7-8 ones or the 24-puzzle's 6-6-6-6 ones are built; a few solves touch only
+part of those tables, so the bench also prints the sum with every page of them
+resident (the worst case a
 long-running server reaches), and holds that to the target.
 
 Only the standard library talks to the server (Engine.IO long-polling by
@@ -174,11 +175,14 @@ def bench_memory(args) -> int:
     if not Path("/proc/self/smaps_rollup").exists():
         print("memory: /proc/PID/smaps_rollup is not available here; no figure")
         return 0
-    from .npuzzle import pdb  # which 15-puzzle databases the server will use
+    from .npuzzle import anytime, pdb  # which N-puzzle databases the server will use
 
     databases = pdb.chosen().name
     packed_file = pdb.PACKED_STORE.path(pdb.PACKED_NAME)
-    target = TARGET_MB[databases]
+    six = anytime.six_ready()
+    six_file = anytime.SIX_STORE.path(anytime.SIX_NAME)
+    # the big tables' target holds once either big set is built
+    target = TARGET_MB["7-8"] if six else TARGET_MB[databases]
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
@@ -200,6 +204,7 @@ def bench_memory(args) -> int:
             tree = process_tree(server.pid)
             rows = [(pid, memory_of(pid)) for pid in tree]
             touched = sum(mapped_pss(pid, packed_file.name) for pid in tree) / 1024
+            six_touched = sum(mapped_pss(pid, six_file.name) for pid in tree) / 1024
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -210,7 +215,9 @@ def bench_memory(args) -> int:
     rss = sum(m["Rss"] for _pid, m in rows) / 1024
     worst = pss
     if databases == "7-8":
-        worst = pss - touched + packed_file.stat().st_size / 2**20
+        worst = worst - touched + packed_file.stat().st_size / 2**20
+    if six:
+        worst = worst - six_touched + six_file.stat().st_size / 2**20
     print(
         f"warm production server with the 15-puzzle's {databases} databases (ready in "
         f"{ready:.1f} s; answers: {', '.join(answers)}): {len(rows)} processes, proportional "
@@ -218,10 +225,12 @@ def bench_memory(args) -> int:
         f"summed {rss:,.0f} MB: PSS is {pss / max(rss, 1e-9):.2f}x that (tables mapped once "
         f"for all workers)"
     )
-    if databases == "7-8":
+    if databases == "7-8" or six:
         print(
-            f"  of which the 7-8 tables' pages touched so far: {touched:,.0f} MB; with every "
-            f"page of them resident: {worst:,.0f} MB (target under {target:,} MB)"
+            f"  of which the 15-puzzle's 7-8 tables' pages touched so far: {touched:,.0f} MB, "
+            f"the 24-puzzle's 6-6-6-6 ones' {six_touched:,.0f} MB"
+            + ("" if six else " (6-6-6-6 not built)")
+            + f"; with every page of them resident: {worst:,.0f} MB (target under {target:,} MB)"
         )
     for pid, m in rows:
         print(f"  pid {pid}: PSS {m['Pss'] / 1024:,.0f} MB, RSS {m['Rss'] / 1024:,.0f} MB")

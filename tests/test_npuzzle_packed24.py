@@ -168,3 +168,35 @@ def test_a_damaged_six_file_falls_back_to_the_small_tables(reduced_six):
     with pytest.raises(BoardError, match="not built on this machine"):
         anytime.searcher(databases="6-6-6-6")
     assert path.read_bytes() == b"not a table"  # nothing was built over it
+
+
+def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes, monkeypatch):
+    """The 6-6-6-6 schedule starts at 3/2 and keeps 2 for when 3/2 finds no answer."""
+    _saved, search = threes
+    ran = []
+    real = PackedSearch.search
+
+    def recorded(self, start, mon, weight=(1, 1), **kw):
+        ran.append(weight)
+        return real(self, start, mon, weight, **kw)
+
+    monkeypatch.setattr(PackedSearch, "search", recorded)
+    monkeypatch.setattr(anytime, "searcher", lambda progress=None, databases=None: search)
+    monkeypatch.setattr(anytime, "databases_of", lambda found: "6-6-6-6")
+    board = scramble(5, 40, random.Random(8))
+    result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
+    assert_replays(board, result, n=5)
+    assert ran[0] == (3, 2) and (2, 1) not in ran and ran[-1] == (1, 1)
+    assert result.optimal and result.length == len(
+        search.search(board, Monitor())
+    )  # proven: plain IDA* agrees
+    ran.clear()
+
+    def nothing(self, start, mon, weight=(1, 1), **kw):
+        ran.append(weight)
+        return None if weight == (3, 2) else real(self, start, mon, weight, **kw)
+
+    monkeypatch.setattr(PackedSearch, "search", nothing)
+    result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
+    assert ran[:2] == [(3, 2), (2, 1)]
+    assert_replays(board, result, n=5)
