@@ -16,17 +16,15 @@ process that loads a table shares one copy of it through the page cache.
 
 from __future__ import annotations
 
-import glob
-import hashlib
 import os
 import pickle
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import mapped
+from .record import FrozenRecord
 
 #: 2: arrays mapped from the file, shared by every process (:mod:`solver.core.mapped`)
 FORMAT_VERSION = 2
@@ -58,13 +56,17 @@ def cache_dir() -> Path:
 
 def fingerprint(*sources: Path) -> str:
     """A short hash of the source files' bytes (a missing file hashes its name)."""
-    digest = hashlib.sha1()
+    try:  # CPython's own SHA-1, the same digest as hashlib's without loading OpenSSL
+        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's; no stub
+    except ImportError:
+        from hashlib import sha1
+    digest = sha1()
     for source in sources:
         try:
             digest.update(Path(source).read_bytes())
         except OSError:
             digest.update(str(source).encode())
-    return digest.hexdigest()[:12]
+    return str(digest.hexdigest())[:12]
 
 
 class TableStore:
@@ -76,7 +78,7 @@ class TableStore:
 
     def __init__(self, family: str, *sources: Path, keep: bool = True):
         self.family = family
-        self.code = fingerprint(*sources)
+        self.code = fingerprint(*sources)  # now: the code this process runs
         self.keep = keep
         self._memory: dict[str, Any] = {}
 
@@ -134,6 +136,8 @@ class TableStore:
         they were asked for (Klotski names a table by its group), so a caller
         can look through the candidates.
         """
+        import glob
+
         head, tail = f"{self.family}-{prefix}", f"-{self.code}.v{FORMAT_VERSION}.pickle"
         names = []
         for path in cache_dir().glob(f"{glob.escape(head)}*{tail}"):
@@ -163,6 +167,8 @@ class TableStore:
     def stale(self) -> list[Path]:
         """This family's files that no current code reads: saved by other code (another
         fingerprint) or in an older format. Safe to delete."""
+        import glob
+
         current = f"-{self.code}.v{FORMAT_VERSION}.pickle"
         return sorted(
             path
@@ -175,8 +181,7 @@ class TableStore:
         self._memory.clear()
 
 
-@dataclass(frozen=True)
-class TableSet:
+class TableSet(FrozenRecord):
     """A table (or set of tables) a game builds once per machine, as ``python -m solver
     tables`` lists it: table ``table`` of ``store``, about ``size_bytes`` once saved (None:
     not known before).
@@ -187,15 +192,42 @@ class TableSet:
     stricter test than the file's presence (it loads the file and checks it).
     """
 
+    _fields = (
+        "name",
+        "what",
+        "store",
+        "table",
+        "build",
+        "size_bytes",
+        "memory_bytes",
+        "on_demand",
+        "usable",
+    )
     name: str
     what: str
     store: TableStore
     table: str
     build: Callable[[Callable[[Any], None] | None], object]
     size_bytes: int | None
-    memory_bytes: int = 0
-    on_demand: bool = True
-    usable: Callable[[], bool] | None = None
+    memory_bytes: int
+    on_demand: bool
+    usable: Callable[[], bool] | None
+
+    def __init__(
+        self,
+        name: str,
+        what: str,
+        store: TableStore,
+        table: str,
+        build: Callable[[Callable[[Any], None] | None], object],
+        size_bytes: int | None,
+        memory_bytes: int = 0,
+        on_demand: bool = True,
+        usable: Callable[[], bool] | None = None,
+    ) -> None:
+        values = (name, what, store, table, build, size_bytes, memory_bytes, on_demand, usable)
+        for field, value in zip(self._fields, values, strict=True):
+            object.__setattr__(self, field, value)
 
     def ready(self) -> bool:
         return self.usable() if self.usable is not None else self.store.ready(self.table)
