@@ -18,20 +18,21 @@ from typing import Any
 def load_cached(kernel: Any, *args: Any) -> bool:
     """Give ``kernel`` (a numba dispatcher) its cached machine code for the types of
     ``args``, the arguments of a call about to be made; True when it has it now."""
-    from numba.core.typing.typeof import Purpose, typeof
-
     try:
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.runtime import rtsys
+        from numba.core.typing.typeof import Purpose, typeof
+
         # numba's typeof is unannotated
         types = tuple(typeof(arg, Purpose.argument) for arg in args)  # type: ignore[no-untyped-call]
-        if types in kernel.overloads:
+        with global_compiler_lock:  # as numba's own loading: one thread adds the code
+            if types in kernel.overloads:
+                return True
+            rtsys.initialize(kernel.targetctx)  # what the loaded code calls (array memory)
+            loaded = kernel._cache._load_overload(types, kernel.targetctx)
+            if loaded is None:
+                return False
+            kernel.add_overload(loaded)
             return True
-        from numba.core.runtime import rtsys
-
-        rtsys.initialize(kernel.targetctx)  # what the loaded code calls (array memory)
-        loaded = kernel._cache._load_overload(types, kernel.targetctx)
     except Exception:  # numba's private API moved on: the call takes numba's own path
         return False
-    if loaded is None:
-        return False
-    kernel.add_overload(loaded)
-    return True
