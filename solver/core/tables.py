@@ -99,7 +99,7 @@ class TableStore:
 
     def __init__(self, family: str, *sources: Path, keep: bool = True):
         self.family = family
-        self.code = fingerprint(*sources)  # now: the code this process runs
+        self.code = fingerprint(*sources)  # now: the code this process runs, edited or not
         self.keep = keep
         self._memory: dict[str, Any] = {}
 
