@@ -8,7 +8,6 @@ each step must be one legal move of the real game, and the last position solved.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -56,7 +55,7 @@ def seed_solve(
         raise ValueError(f"unknown seed search {name!r}")
     found = seed_search(name, model, budget=budget, cancel=cancel, progress=progress)
     # the seed's own figures, its path (strings) swapped for the game's moves and states
-    result: SearchResult[Any, Any] = dataclasses.replace(found, moves=[], states=[])
+    result: SearchResult[Any, Any] = found.replace(moves=[], states=[])
     if found.status == SOLVED:
         result.moves, result.states = replay_seed_path(domain, state, model, found.states)
     return result

@@ -9,7 +9,9 @@ comparison, hashing (frozen records) and the repr come from here.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+R = TypeVar("R", bound="Record")
 
 
 class Record:
@@ -19,6 +21,11 @@ class Record:
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
+
+    def replace(self: R, **changes: Any) -> R:
+        """A new record of this class: these fields changed, the others as here
+        (:func:`dataclasses.replace`'s work); an unknown field is a TypeError."""
+        return self.__class__(**{**dict(zip(self._fields, self._values(), strict=True)), **changes})
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
