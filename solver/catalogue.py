@@ -11,9 +11,8 @@ not, so it starts in the time one game takes to import).
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from functools import cache
-from pathlib import Path
 
 from solver.core.text import N_
 
@@ -28,12 +27,17 @@ NOT_GAMES = frozenset({"core", "examples"})
 @cache
 def names() -> tuple[str, ...]:
     """The game packages' names, sorted, found on disk without importing them."""
-    folder = str(Path(__file__).resolve().parent)
+    folder = os.path.dirname(os.path.realpath(__file__))
+    # a directory listing, not pkgutil's walk (which imports inspect: milliseconds a call)
     return tuple(
         sorted(
-            info.name
-            for info in pkgutil.iter_modules([folder])
-            if info.ispkg and info.name not in NOT_GAMES and not info.name.startswith("_")
+            entry.name
+            for entry in os.scandir(folder)
+            if entry.is_dir()
+            and entry.name.isidentifier()
+            and entry.name not in NOT_GAMES
+            and not entry.name.startswith("_")
+            and os.path.isfile(os.path.join(entry.path, "__init__.py"))
         )
     )
 

@@ -108,10 +108,16 @@ def _scope(argv: Sequence[str]) -> list[str] | None:
     return None
 
 
-def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argparse.ArgumentParser:
+COMMANDS = ("solve", "hardest", "tables", "bench")
+
+
+def build_parser(
+    scope: Sequence[str] | None = None, bench: bool = True, command: str | None = None
+) -> argparse.ArgumentParser:
     """The command line; ``scope`` names the games whose option flags ``solve`` and
     ``hardest`` take (every game when None), ``bench`` False leaves out the flags of the
-    games' bench modules (no bench code is imported then)."""
+    games' bench modules (no bench code is imported then), ``command`` names the one
+    subcommand to build (None: all of them, for the help and usage messages)."""
     names = list(catalogue.names())
     parser = _Parser(
         prog="python -m solver",
@@ -119,7 +125,18 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    if command in (None, "solve"):
+        _add_solve(sub, names, scope)
+    if command in (None, "hardest"):
+        _add_hardest(sub, names, scope)
+    if command in (None, "tables"):
+        _add_tables(sub)
+    if command in (None, "bench"):
+        _add_bench(sub, names, bench)
+    return parser
 
+
+def _add_solve(sub: Any, names: list[str], scope: Sequence[str] | None) -> None:
     solve = sub.add_parser("solve", help="solve one board")
     solve.add_argument("puzzle", help=_joined(names))
     solve.add_argument("board", help="the board in the puzzle's notation (see docs/notation.rst)")
@@ -141,6 +158,8 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
         help="report search progress on stderr (default: when it is a terminal)",
     )
 
+
+def _add_hardest(sub: Any, names: list[str], scope: Sequence[str] | None) -> None:
     hardest = sub.add_parser(
         "hardest",
         help="the position of a layout's group farthest "
@@ -163,6 +182,8 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
         help="report progress on stderr (default: on)",
     )
 
+
+def _add_tables(sub: Any) -> None:
     tables = sub.add_parser(
         "tables",
         help="list the tables each game builds once per machine; 'build' makes the missing "
@@ -171,6 +192,8 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
     tables.add_argument("action", nargs="?", default="list", choices=("list", "build", "clean"))
     tables.add_argument("names", nargs="*", metavar="NAME", help="only these tables")
 
+
+def _add_bench(sub: Any, names: list[str], bench: bool) -> None:
     bench_parser = sub.add_parser("bench", help="compare the solver with a plain BFS baseline")
     bench_parser.add_argument(
         "--quick", action="store_true", help="a smaller, faster set of boards"
@@ -191,7 +214,6 @@ def build_parser(scope: Sequence[str] | None = None, bench: bool = True) -> argp
         for module in bench_modules().values():
             if hasattr(module, "arguments"):
                 module.arguments(bench_parser)
-    return parser
 
 
 def _print_progress(p: Progress) -> None:
@@ -379,7 +401,10 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     """Parse ``argv``, importing no more games than it is about. An option of another
     game is one clear line, as it is when every game's flags are known."""
     scope = _scope(argv)
-    parser = build_parser(scope, bench=bool(argv) and argv[0] == "bench")
+    # a call naming its command first builds that command's parser alone (a one-shot
+    # call pays for no other flags); anything else builds them all, for argparse's messages
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    parser = build_parser(scope, bench=command == "bench", command=command)
     args, extra = parser.parse_known_args(argv)
     if extra:
         flags = [word for word in extra if word.startswith("--")]

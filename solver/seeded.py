@@ -54,15 +54,8 @@ def seed_solve(
     if name not in SEED_SEARCHES:
         raise ValueError(f"unknown seed search {name!r}")
     found = seed_search(name, model, budget=budget, cancel=cancel, progress=progress)
-    result: SearchResult[Any, Any] = SearchResult(
-        found.status,
-        optimal=found.optimal,
-        nodes=found.nodes,
-        seconds=found.seconds,
-        message=found.message,
-        stored=found.stored,
-        memory=found.memory,
-    )
+    # the seed's own figures, its path (strings) swapped for the game's moves and states
+    result: SearchResult[Any, Any] = found.replace(moves=[], states=[])
     if found.status == SOLVED:
         result.moves, result.states = replay_seed_path(domain, state, model, found.states)
     return result

@@ -68,6 +68,7 @@ def test_a_public_race_shows_each_players_new_rating(page, browser, live_server)
             assert made.ok
             view.page.goto(live_server + "/race")
         expect(ann.testid("racer")).to_have_count(2)
+        expect(ann.testid("racer").filter(has_text="RaceBo")).to_have_count(1)  # their name
         third = LiveClient(live_server)
         third.emit("race_join", {"name": "Guest"})
         expect(ann.testid("status")).to_contain_text("one closer", timeout=15000)

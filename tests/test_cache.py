@@ -15,12 +15,52 @@ import numpy as np
 import pytest
 
 from solver.core import mapped
-from solver.core.tables import TableStore
+from solver.core.tables import APP_NAME, TableStore, user_cache_dir
 
 
 @pytest.fixture
 def store():
     return TableStore("test", Path(__file__))
+
+
+@pytest.mark.parametrize(
+    "xdg, home",
+    [
+        (None, "/home/ann"),
+        ("/var/cache/ann", "/home/ann"),
+        ("/var/cache/ann/", "/home/ann/"),
+        ("", "/home/ann"),
+        ("relative/cache", "/home/ann"),
+        (None, "/"),
+        (None, "relative-home"),
+        (None, None),
+    ],
+)
+def test_the_cache_folder_is_platformdirs_own(monkeypatch, xdg, home):
+    """The tables' folder, found without importing platformdirs where the XDG rule gives
+    it, is the one platformdirs gives (a relative or missing ``$HOME`` asks it)."""
+    from platformdirs import user_cache_dir as platform_cache_dir
+
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert user_cache_dir() == platform_cache_dir(APP_NAME)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG rule is Linux's")
+def test_finding_the_cache_folder_imports_no_platformdirs_on_linux():
+    code = (
+        "import sys; from solver.core.tables import user_cache_dir; "
+        "print(user_cache_dir(), 'platformdirs' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CACHE_HOME"}
+    env["HOME"] = "/home/ann"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout.split()
+    assert out == ["/home/ann/.cache/puzzle-arcade", "False"]
 
 
 def test_builds_once_then_reads_from_memory_and_disk(isolated_cache, store):

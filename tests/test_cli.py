@@ -163,8 +163,10 @@ def test_a_one_game_call_imports_that_game_alone():
     """``solve npuzzle`` on a 3x3 loads no other game, no bench or baseline code, no
     numba and none of the 4x4 and larger searches, nor what only analyses, generators
     and the seed's API use (the coach, the payloads' shapes, :class:`solver.Puzzle`, the
-    calendar): read from ``python -X importtime``, which lists every module a process
-    imports."""
+    calendar), nor what a one-shot call paid for before its first line: dataclasses (and
+    the inspect module they import), OpenSSL's hashes (a table's fingerprint is SHA-1 all
+    the same) and pkgutil's walk of the packages. Read from ``python -X importtime``,
+    which lists every module a process imports."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -192,8 +194,25 @@ def test_a_one_game_call_imports_that_game_alone():
         or module.rsplit(".", 1)[-1] in ("bench", "baseline")
         or module in ("solver.npuzzle.pdb", "solver.npuzzle.anytime", "solver.npuzzle.reduce")
         or module in ("solver.core.coach", "solver.payloads", "solver.puzzle", "datetime")
+        or module in ("dataclasses", "inspect", "hashlib", "_hashlib", "pkgutil")
     )
     assert unwanted == []
+
+
+def test_a_finished_call_leaves_its_objects_to_the_exit_not_the_collector():
+    """``python -m solver`` freezes what it made before exiting: the interpreter's last
+    collections walked every object (a tenth of a second once numba was loaded). The
+    answer and the exit code are the call's own."""
+    code = (
+        "import atexit, gc, runpy, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0, file=sys.stderr))\n"
+        "sys.argv = ['solver', 'solve', 'npuzzle', '1 2 3 4 5 6 7 8 0 9']\n"
+        "runpy.run_module('solver', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1] == "frozen True"
+    assert proc.stderr.splitlines()[0].startswith("error: ")
 
 
 def test_the_game_names_are_the_package_names_and_listing_them_imports_none():

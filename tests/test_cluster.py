@@ -46,7 +46,7 @@ TEN_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/KLMN.."
 #: killed worker's job is searched again in full, so the shorter the better
 FEW_SECONDS = "BAACxy/BAACzw/DEEF12/DGHF34/I....J/K....."
 #: a race in the cluster: long enough for dozens of moves, each awaited by both racers
-RACE_SECONDS = 20
+RACE_SECONDS = 12
 #: moves each racer makes (p95 over both racers' moves, each seen by the other)
 RACE_MOVES = 25
 
@@ -369,6 +369,7 @@ def test_the_race_scenario_loses_nothing(cluster):
                 races=5,
                 racers=5,
                 think=(0.2, 0.6),
+                ramp=1.0,
                 pids=cluster_pids(started),
                 idle_seconds=1.0,
             ),

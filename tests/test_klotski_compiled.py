@@ -5,12 +5,16 @@ by key with the pure-Python tables on small boards in every metric, and with
 the plain string search of ``test_klotski_hardest`` (no solver code).
 """
 
+import json
+import os
 import pickle
 import random
+import subprocess
+import sys
 import threading
 
 import pytest
-from helpers.klotski import CLASSIC, check_solution, random_small_board
+from helpers.klotski import CLASSIC, check_solution, goal_met, random_small_board
 from helpers.klotski import group_distances as plain_group_distances
 
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor
@@ -220,3 +224,36 @@ def test_where_the_compiled_kernels_cannot_load_the_python_search_answers(monkey
     assert result.status == SOLVED and result.length == 81
     table = domain.warm(domain.parse(CLASSIC), disk="off")
     assert not isinstance(table.distance, PackedDistances) and len(table) == 25955
+
+
+def test_a_process_loads_its_compiled_search_without_numbas_compiler(tmp_path, monkeypatch):
+    """A one-shot search on a big board (the CLI's) loads bfs_run's cached machine code
+    alone: numba's compiler set-up, whose refresh imports every implementation numba has
+    (linear algebra among them) and took 0.3-0.5 s of every such call, never runs. Its
+    answer replays legally and is as short as the pure-Python search's."""
+    board = "ABBC/ABBC/D..E/FGHE/I..J/KLMN"  # 24 cells: the compiled search takes it
+    script = (
+        "import json, sys\n"
+        "from solver.engine import solve_board\n"
+        f"report = solve_board('klotski', {board!r}, metric='piece')\n"
+        "print(json.dumps({'states': report['states'], 'moves': report['move_details'],\n"
+        "    'compiled': 'solver.klotski.kernels' in sys.modules,\n"
+        "    'compiler': 'numba.np.linalg' in sys.modules}))\n"
+    )
+    env = {**os.environ, "PUZZLE_ARCADE_CACHE": str(tmp_path)}
+
+    def run() -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        return json.loads(done.stdout)
+
+    run()  # compiles and caches the kernels where this checkout has not yet
+    found = run()
+    assert found["compiled"] and not found["compiler"]
+    final = check_solution(board, found["moves"], found["states"], "piece")
+    assert goal_met(final, "B", 4, 1)
+    monkeypatch.setattr(bitboard, "COMPILED_MIN_CELLS", 64)  # the pure-Python search
+    domain = Klotski("piece")
+    plain = domain.solve(domain.parse(board))
+    assert plain.status == SOLVED and plain.length == len(found["moves"])

@@ -246,3 +246,37 @@ def test_replay_keys_rebuilds_moves_from_keys():
     assert states[-1] == (2, 2)
     with pytest.raises(RuntimeError):
         replay_keys(maze, (0, 0), [(2, 2)])
+
+
+def test_records_compare_by_value_copy_with_changes_and_frozen_ones_stay_put():
+    """The library's records behave as the dataclasses they replaced: equal by value
+    (and only to their own class), shown with their fields, copied with changes, and a
+    frozen one (a game's option) hashable and unchangeable."""
+    from solver.core.game import Option
+    from solver.core.results import Progress, SearchResult
+
+    assert Budget(5, 1.0) == Budget(max_nodes=5, max_seconds=1.0) != Budget(5)
+    assert Budget() != Progress(0, 0, 0, 0.0) and repr(Budget(5)) == (
+        "Budget(max_nodes=5, max_seconds=None)"
+    )
+    found = SearchResult(SOLVED, ["a"], ["s", "t"], optimal=True, nodes=7, message="m")
+    copy = found.replace(moves=[], states=[])
+    assert (copy.moves, copy.states, copy.status, copy.optimal, copy.nodes, copy.message) == (
+        [],
+        [],
+        SOLVED,
+        True,
+        7,
+        "m",
+    )
+    fresh = SearchResult(SOLVED)  # its own empty lists, as default_factory gave
+    assert found.moves == ["a"] and fresh.moves == [] and fresh.moves is not fresh.states
+    assert fresh.moves is not SearchResult(SOLVED).moves
+    with pytest.raises(TypeError):
+        found.replace(colour="red")
+    with pytest.raises(TypeError):
+        hash(found)
+    option = Option("size", int, 3, "tiles per side", low=2, high=9)
+    assert hash(option) == hash(Option("size", int, 3, "tiles per side", low=2, high=9))
+    with pytest.raises(AttributeError):
+        option.low = 1  # type: ignore[misc]

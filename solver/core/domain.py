@@ -13,10 +13,10 @@ object per board family.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from .errors import BoardError
+from .record import Record
 from .results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .search import OnProgress, breadth_first
 
@@ -27,25 +27,46 @@ Move = TypeVar("Move")
 StateT_contra = TypeVar("StateT_contra", contravariant=True)
 
 
-@dataclass
-class Analysis(Generic[State, Move]):
+class Analysis(Record, Generic[State, Move]):
     """How far a position is from solved, and the move that gets closest.
 
     ``solvable`` is None when the search gave up before deciding; ``distance`` is
-    proven shortest only when ``optimal`` is True.
+    proven shortest only when ``optimal`` is True. ``lower_bound``: proven, no
+    solution is shorter (None when only the domain's heuristic is known). ``nodes``:
+    positions searched before the budget ran out (set only when the search gave
+    up), so the player hears how much was tried.
     """
 
-    solvable: bool | None
-    distance: int | None
-    optimal: bool
-    best_move: Move | None = None
-    next_state: State | None = None
-    message: str = ""
-    #: proven: no solution is shorter (None when only the domain's heuristic is known)
-    lower_bound: int | None = None
-    #: positions searched before the budget ran out (set only when the search gave up),
-    #: so the player hears how much was tried
-    nodes: int | None = None
+    _fields = (
+        "solvable",
+        "distance",
+        "optimal",
+        "best_move",
+        "next_state",
+        "message",
+        "lower_bound",
+        "nodes",
+    )
+
+    def __init__(
+        self,
+        solvable: bool | None,
+        distance: int | None,
+        optimal: bool,
+        best_move: Move | None = None,
+        next_state: State | None = None,
+        message: str = "",
+        lower_bound: int | None = None,
+        nodes: int | None = None,
+    ) -> None:
+        self.solvable = solvable
+        self.distance = distance
+        self.optimal = optimal
+        self.best_move = best_move
+        self.next_state = next_state
+        self.message = message
+        self.lower_bound = lower_bound
+        self.nodes = nodes
 
 
 class Domain(Generic[State, Move]):

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import BoardError
+from .record import FrozenRecord
 from .seeds import check_seed
 from .text import N_
 
@@ -32,23 +32,40 @@ if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
 MAX_OPTION_CHARS = 100
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(FrozenRecord):
     """One option a game understands (``--metric``, ``?capacity=``, a payload key).
 
     ``kind`` is ``str`` or ``int``. Text from a URL or the command line and
     typed values from JSON both go through :meth:`coerce`, so every front end
-    gives the same error for the same bad value.
+    gives the same error for the same bad value. ``label`` is a short label for
+    forms ("Capacity").
     """
 
+    _fields = ("name", "kind", "default", "help", "choices", "low", "high", "label")
     name: str
     kind: type
     default: Any
     help: str
-    choices: tuple[Any, ...] | None = None
-    low: int | None = None
-    high: int | None = None
-    label: str = ""  # a short label for forms ("Capacity")
+    choices: tuple[Any, ...] | None
+    low: int | None
+    high: int | None
+    label: str
+
+    def __init__(
+        self,
+        name: str,
+        kind: type,
+        default: Any,
+        help: str,
+        choices: tuple[Any, ...] | None = None,
+        low: int | None = None,
+        high: int | None = None,
+        label: str = "",
+    ) -> None:
+        for field, value in zip(
+            self._fields, (name, kind, default, help, choices, low, high, label), strict=True
+        ):
+            object.__setattr__(self, field, value)
 
     def coerce(self, value: Any) -> Any:
         """The option's typed value; ``None`` and ``""`` mean "not given" (None)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import (
     Any,
@@ -21,6 +20,8 @@ from typing import (
     TypeVar,
     runtime_checkable,
 )
+
+from .record import Record
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -52,12 +53,14 @@ class CancelEvent(Protocol):
 Cancel: TypeAlias = CancelEvent | Callable[[], bool]
 
 
-@dataclass
-class Budget:
+class Budget(Record):
     """Limits for one search. ``None`` means no limit."""
 
-    max_nodes: int | None = None
-    max_seconds: float | None = None
+    _fields = ("max_nodes", "max_seconds")
+
+    def __init__(self, max_nodes: int | None = None, max_seconds: float | None = None) -> None:
+        self.max_nodes = max_nodes
+        self.max_seconds = max_seconds
 
 
 class ProgressPayload(TypedDict):
@@ -74,8 +77,7 @@ class ProgressPayload(TypedDict):
     memory: NotRequired[int]
 
 
-@dataclass
-class Progress:
+class Progress(Record):
     """What a running search reports: nodes expanded, current depth, open nodes, time.
 
     ``stage`` names work before the search proper (a table build: no budget
@@ -84,15 +86,39 @@ class Progress:
     keeps tables holds: see :meth:`Monitor.holding`.
     """
 
-    nodes: int
-    depth: int
-    frontier: int
-    elapsed: float
-    stage: str = ""
-    best: int | None = None
-    lower_bound: int | None = None
-    stored: int | None = None
-    memory: int | None = None
+    _fields = (
+        "nodes",
+        "depth",
+        "frontier",
+        "elapsed",
+        "stage",
+        "best",
+        "lower_bound",
+        "stored",
+        "memory",
+    )
+
+    def __init__(
+        self,
+        nodes: int,
+        depth: int,
+        frontier: int,
+        elapsed: float,
+        stage: str = "",
+        best: int | None = None,
+        lower_bound: int | None = None,
+        stored: int | None = None,
+        memory: int | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.depth = depth
+        self.frontier = frontier
+        self.elapsed = elapsed
+        self.stage = stage
+        self.best = best
+        self.lower_bound = lower_bound
+        self.stored = stored
+        self.memory = memory
 
     def as_dict(self) -> ProgressPayload:
         """The ``progress`` event's payload (the optional keys only when known)."""
@@ -115,23 +141,51 @@ class Progress:
         return found
 
 
-@dataclass
-class SearchResult(Generic[S, M]):
-    """The outcome of a search: moves and states from start to goal when solved."""
+class SearchResult(Record, Generic[S, M]):
+    """The outcome of a search: moves and states from start to goal when solved.
 
-    status: Status
-    moves: list[M] = field(default_factory=list)
-    states: list[S] = field(default_factory=list)
-    optimal: bool = False
-    nodes: int = 0
-    seconds: float = 0.0
-    message: str = ""
-    #: proven: no solution is shorter (the length itself when optimal; None when unknown)
-    lower_bound: int | None = None
-    #: the most entries the search's tables held at once, and those entries' bytes
-    #: (:meth:`Monitor.holding`); None for a search that does not say
-    stored: int | None = None
-    memory: int | None = None
+    ``lower_bound``: proven, no solution is shorter (the length itself when optimal;
+    None when unknown). ``stored`` and ``memory``: the most entries the search's
+    tables held at once, and those entries' bytes (:meth:`Monitor.holding`); None for
+    a search that does not say.
+    """
+
+    _fields = (
+        "status",
+        "moves",
+        "states",
+        "optimal",
+        "nodes",
+        "seconds",
+        "message",
+        "lower_bound",
+        "stored",
+        "memory",
+    )
+
+    def __init__(
+        self,
+        status: Status,
+        moves: list[M] | None = None,
+        states: list[S] | None = None,
+        optimal: bool = False,
+        nodes: int = 0,
+        seconds: float = 0.0,
+        message: str = "",
+        lower_bound: int | None = None,
+        stored: int | None = None,
+        memory: int | None = None,
+    ) -> None:
+        self.status = status
+        self.moves: list[M] = [] if moves is None else moves
+        self.states: list[S] = [] if states is None else states
+        self.optimal = optimal
+        self.nodes = nodes
+        self.seconds = seconds
+        self.message = message
+        self.lower_bound = lower_bound
+        self.stored = stored
+        self.memory = memory
 
     @property
     def solved(self) -> bool:

@@ -6,7 +6,6 @@ a daily puzzle is the same for everyone and a shared seed replays a deal.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
 from solver.core.text import N_
@@ -22,6 +21,7 @@ MAX_SEED = 2**31 - 1
 def daily_seed(game: str, day: _dt.date | None = None) -> int:
     """The seed of ``game``'s daily puzzle on ``day`` (default: today, UTC)."""
     import datetime as _dt
+    import hashlib  # only generators hash: a one-shot solve never loads OpenSSL
 
     day = day or _dt.datetime.now(_dt.UTC).date()
     digest = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
@@ -30,6 +30,8 @@ def daily_seed(game: str, day: _dt.date | None = None) -> int:
 
 def sub_seed(*parts: object) -> int:
     """A stable seed mixed from ``parts`` (Python's hash() changes between runs)."""
+    import hashlib
+
     text = ":".join(str(p) for p in parts)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 

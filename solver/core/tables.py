@@ -16,17 +16,16 @@ process that loads a table shares one copy of it through the page cache.
 
 from __future__ import annotations
 
-import glob
-import hashlib
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import mapped
+from .record import FrozenRecord
 
 #: 2: arrays mapped from the file, shared by every process (:mod:`solver.core.mapped`)
 FORMAT_VERSION = 2
@@ -43,28 +42,52 @@ def _lock_for(name: str) -> threading.Lock:
         return _locks.setdefault(name, threading.Lock())
 
 
+#: the tables' folder under the user's cache folder
+APP_NAME = "puzzle-arcade"
+
+
 def cache_dir() -> Path:
     """The folder of the table files: ``$PUZZLE_ARCADE_CACHE``, else the user's cache folder."""
     override = os.environ.get("PUZZLE_ARCADE_CACHE")
-    if override:
-        path = Path(override)
-    else:
-        from platformdirs import user_cache_dir  # imported when asked: a few ms of start-up
-
-        path = Path(user_cache_dir("puzzle-arcade"))
+    path = Path(override or user_cache_dir())
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
+def user_cache_dir() -> str:
+    """platformdirs' user cache folder for the app. On Linux with an absolute
+    ``$XDG_CACHE_HOME`` or ``$HOME`` its answer is the XDG rule's, found here without
+    importing platformdirs (6-9 ms, the most a one-shot 8-puzzle call imported after
+    its own modules); ``tests/test_cache.py`` holds the two answers equal."""
+    if sys.platform == "linux" and not _android():
+        xdg, home = os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", "")
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, APP_NAME)
+        if os.path.isabs(home):
+            return os.path.join(home, ".cache", APP_NAME)
+    from platformdirs import user_cache_dir as platform_cache_dir
+
+    return platform_cache_dir(APP_NAME)
+
+
+def _android() -> bool:
+    """Whether this may be an Android app, whose folders platformdirs finds otherwise."""
+    return hasattr(sys, "getandroidapilevel") or "ANDROID_DATA" in os.environ
+
+
 def fingerprint(*sources: Path) -> str:
     """A short hash of the source files' bytes (a missing file hashes its name)."""
-    digest = hashlib.sha1()
+    try:  # CPython's own SHA-1, the same digest as hashlib's without loading OpenSSL
+        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's; no stub
+    except ImportError:
+        from hashlib import sha1
+    digest = sha1()
     for source in sources:
         try:
             digest.update(Path(source).read_bytes())
         except OSError:
             digest.update(str(source).encode())
-    return digest.hexdigest()[:12]
+    return str(digest.hexdigest())[:12]
 
 
 class TableStore:
@@ -76,7 +99,7 @@ class TableStore:
 
     def __init__(self, family: str, *sources: Path, keep: bool = True):
         self.family = family
-        self.code = fingerprint(*sources)
+        self.code = fingerprint(*sources)  # now: the code this process runs, edited or not
         self.keep = keep
         self._memory: dict[str, Any] = {}
 
@@ -134,6 +157,8 @@ class TableStore:
         they were asked for (Klotski names a table by its group), so a caller
         can look through the candidates.
         """
+        import glob
+
         head, tail = f"{self.family}-{prefix}", f"-{self.code}.v{FORMAT_VERSION}.pickle"
         names = []
         for path in cache_dir().glob(f"{glob.escape(head)}*{tail}"):
@@ -163,6 +188,8 @@ class TableStore:
     def stale(self) -> list[Path]:
         """This family's files that no current code reads: saved by other code (another
         fingerprint) or in an older format. Safe to delete."""
+        import glob
+
         current = f"-{self.code}.v{FORMAT_VERSION}.pickle"
         return sorted(
             path
@@ -175,8 +202,7 @@ class TableStore:
         self._memory.clear()
 
 
-@dataclass(frozen=True)
-class TableSet:
+class TableSet(FrozenRecord):
     """A table (or set of tables) a game builds once per machine, as ``python -m solver
     tables`` lists it: table ``table`` of ``store``, about ``size_bytes`` once saved (None:
     not known before).
@@ -187,15 +213,42 @@ class TableSet:
     stricter test than the file's presence (it loads the file and checks it).
     """
 
+    _fields = (
+        "name",
+        "what",
+        "store",
+        "table",
+        "build",
+        "size_bytes",
+        "memory_bytes",
+        "on_demand",
+        "usable",
+    )
     name: str
     what: str
     store: TableStore
     table: str
     build: Callable[[Callable[[Any], None] | None], object]
     size_bytes: int | None
-    memory_bytes: int = 0
-    on_demand: bool = True
-    usable: Callable[[], bool] | None = None
+    memory_bytes: int
+    on_demand: bool
+    usable: Callable[[], bool] | None
+
+    def __init__(
+        self,
+        name: str,
+        what: str,
+        store: TableStore,
+        table: str,
+        build: Callable[[Callable[[Any], None] | None], object],
+        size_bytes: int | None,
+        memory_bytes: int = 0,
+        on_demand: bool = True,
+        usable: Callable[[], bool] | None = None,
+    ) -> None:
+        values = (name, what, store, table, build, size_bytes, memory_bytes, on_demand, usable)
+        for field, value in zip(self._fields, values, strict=True):
+            object.__setattr__(self, field, value)
 
     def ready(self) -> bool:
         return self.usable() if self.usable is not None else self.store.ready(self.table)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
+from ..core.jit import load_cached
 from ..core.results import Monitor
 from .board import Layout
 from .moves import DIRECTIONS
@@ -73,6 +74,15 @@ def _address_space() -> float:
         return float("inf")
     soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
     return float("inf") if soft == resource.RLIM_INFINITY else float(soft)
+
+
+LOW64 = WORD - 1
+
+
+def slot_of(lo: int, hi: int, mask: int) -> int:
+    """The visited set's first slot for packed key (lo, hi), hashed as the kernels hash
+    (on signed 64-bit words: only the product's low 64 bits matter)."""
+    return (((lo ^ hi * MUL2) * MUL1 & LOW64) >> 24) & mask
 
 
 def _signed(value: int) -> int:
@@ -132,6 +142,11 @@ class Packing:
     def _code_bits(self, code: int, cell: int) -> int:
         """The 128-bit key bits of ``code`` written on ``cell`` (bit j in plane j)."""
         return sum(1 << (j * self.cells + cell) for j in range(self.planes) if code >> j & 1)
+
+    def is_goal(self, lo: int, hi: int) -> bool:
+        """The kernels' goal test on a packed key, in Python (no kernel to load for it)."""
+        need_lo, need_hi, want_lo, want_hi = (int(v) for v in self.geo[4:8])
+        return (lo & need_lo) == want_lo and (hi & need_hi) == want_hi
 
     # -- keys ---------------------------------------------------------------------
     def pack(self, key: int) -> tuple[int, int]:
@@ -206,13 +221,16 @@ class GroupSearch:
         self.keys = np.zeros(2 * capacity, np.int64)
         self.parent = np.full(capacity, -1, np.int32)
         self.table = np.zeros(4 * capacity, np.int64)  # 2 words a slot, 2 slots a position
-        self.keys[0], self.keys[1] = pack.pack(start)
-        k.fill(self.keys, 1, self.table)
+        lo, hi = pack.pack(start)
+        self.keys[0], self.keys[1] = lo, hi
+        # the start into the empty set, in Python: a search loads one kernel, bfs_run
+        slot = slot_of(lo, hi, self.table.size // 2 - 1)
+        self.table[2 * slot], self.table[2 * slot + 1] = lo, hi
         self.ctx = np.zeros(k.CTX_SIZE, np.int64)
         self.ctx[k.COUNT] = 1
         self.ctx[k.STOP_AT_GOAL] = int(stop_at_goal)
         self.goal_at = -1
-        self.start_is_goal = bool(k.is_goal(self.keys[0], self.keys[1], pack.geo))
+        self.start_is_goal = pack.is_goal(lo, hi)
 
     @property
     def count(self) -> int:
@@ -227,22 +245,14 @@ class GroupSearch:
         if self.start_is_goal and ctx[k.STOP_AT_GOAL]:
             self.goal_at = 0
             return
+        args = [ctx, pack.geo, pack.cover, pack.flip, pack.step_to]
+        load_cached(k.bfs_run, *args, self.keys, self.parent, self.table, SLICE)
         while True:
             before = int(ctx[k.HEAD])
             # a short first slice: the monitor (progress, cancel, a budget's escalation)
             # hears right after the compiled code has loaded
             work = SLICE if before else FIRST_SLICE
-            status = k.bfs_run(
-                ctx,
-                pack.geo,
-                pack.cover,
-                pack.flip,
-                pack.step_to,
-                self.keys,
-                self.parent,
-                self.table,
-                work,
-            )
+            status = k.bfs_run(*args, self.keys, self.parent, self.table, work)
             mon.count += int(ctx[k.HEAD]) - before
             if status == k.FOUND:
                 self.goal_at = int(ctx[k.GOAL_AT])
@@ -265,6 +275,7 @@ class GroupSearch:
         parent[:count] = self.parent[:count]
         self.keys, self.parent = keys, parent
         self.table = np.zeros(4 * size, np.int64)
+        load_cached(self.k.fill, self.keys, count, self.table)
         self.k.fill(self.keys, count, self.table)
 
     def key(self, index: int) -> int:
@@ -290,21 +301,11 @@ class GroupSearch:
         dist = np.full(self.table.size // 2, -1, np.int16)
         queue = np.zeros(count, np.int64)
         ctx = np.zeros(2, np.int64)
+        args = (pack.geo, pack.cover, pack.flip, pack.step_to, self.keys, count, self.table)
+        load_cached(k.goal_distances, *args, dist, queue, SLICE, ctx)
         while True:
             before = int(ctx[0])
-            status = k.goal_distances(
-                pack.geo,
-                pack.cover,
-                pack.flip,
-                pack.step_to,
-                self.keys,
-                count,
-                self.table,
-                dist,
-                queue,
-                SLICE,
-                ctx,
-            )
+            status = k.goal_distances(*args, dist, queue, SLICE, ctx)
             mon.count += int(ctx[0]) - before
             if status == k.DONE:
                 return dist

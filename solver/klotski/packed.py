@@ -16,10 +16,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..core.results import Monitor
-from .bitboard import MUL1, MUL2, GroupSearch, Packing, TooManyPositions, compiled, packing
+from .bitboard import GroupSearch, Packing, TooManyPositions, compiled, packing, slot_of
 from .board import Layout
-
-LOW64 = (1 << 64) - 1
 
 
 class PackedDistances(Mapping):
@@ -72,8 +70,7 @@ class PackedDistances(Mapping):
         except ValueError:
             return -1
         words, mask = self._words, self._mask
-        # the compiled hash on signed 64-bit words: only the product's low 64 bits matter
-        h = (((lo ^ hi * MUL2) * MUL1 & LOW64) >> 24) & mask
+        h = slot_of(lo, hi, mask)
         while True:
             a, b = words[2 * h], words[2 * h + 1]
             if a == lo and b == hi:

@@ -212,25 +212,30 @@ def ratings(db: Database, player_id: int) -> dict[str, dict]:
         }
 
 
+def insert_new_rating(connection, table, **key) -> None:
+    """Give ``key`` (and the row's other columns) a new rating in ``table`` unless it has
+    one: an insert that does nothing on conflict, so two first games at once both go on
+    to lock the one row instead of one failing."""
+    new = Rating()
+    connection.execute(
+        insert_for(connection, table)
+        .values(rating=new.rating, deviation=new.deviation, volatility=new.volatility, **key)
+        .on_conflict_do_nothing()
+    )
+
+
 def _score(session: Session, game: LadderGame, score: float) -> None:
     """Score ``game`` once (a conditional update: a concurrent scorer loses), then
     move the player's rating and the puzzle's, each from the other's before."""
     scoring = update(LadderGame).where(LadderGame.id == game.id, LadderGame.score.is_(None))
     if not cast(CursorResult, session.execute(scoring.values(score=score))).rowcount:
         return
-    connection = session.connection()
-    new = Rating()
-    connection.execute(
-        insert_for(connection, PlayerRating.__table__)
-        .values(
-            player_id=game.player_id,
-            game=game.game,
-            rating=new.rating,
-            deviation=new.deviation,
-            volatility=new.volatility,
-            attempts=0,
-        )
-        .on_conflict_do_nothing()
+    insert_new_rating(
+        session.connection(),
+        PlayerRating.__table__,
+        player_id=game.player_id,
+        game=game.game,
+        attempts=0,
     )
     player = session.get(PlayerRating, (game.player_id, game.game), with_for_update=True)
     puzzle = session.get(LadderPuzzle, game.puzzle, with_for_update=True)

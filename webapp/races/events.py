@@ -10,7 +10,8 @@ spectators share one room. A race's clock is stored deadlines: a ticker greenlet
 each process asks the store for the transitions due, and the one process handed a
 transition broadcasts it (and, at the end, calls :func:`webapp.races.finish.finish`).
 A racer is keyed by the player's cookie identity, so a racer who reconnects within
-the race, to any web process, resumes; a socket without one is its own racer.
+the race, to any web process, resumes; a socket without one is its own racer. A
+named player races under their name; the payload's name is for the others.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from solver.core.text import N_
 
 from ..jobs.model import TaskRefused
 from ..live.message_queue import LocalFirstManager
+from ..players.identity import find_player
 from ..players.judged import judge
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import BadRequest
@@ -162,6 +164,18 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         owner = current_app.extensions["players"].helps.token(sid())
         return f"p:{owner}" if owner else f"s:{sid()}"
 
+    def chosen_name() -> str | None:
+        """The name the socket's player chose, if any: a named player races under it,
+        as on the leaderboards (a payload's ``name`` is for a player without one, and
+        cannot pass for someone else's)."""
+        players = current_app.extensions["players"]
+        token = players.helps.token(sid())
+        if token is None:
+            return None
+        with players.db.session() as session:
+            player = find_player(session, token)
+            return player.name if player is not None else None
+
     def payload_of(event: str, args: tuple) -> dict:
         if len(args) > 1:
             raise BadRequest(N_("%(event)s takes one payload"), event=event)
@@ -225,7 +239,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def join(payload: dict) -> None:
         wanted = payload.get("race")
-        me, named = key(), payload.get("name")
+        me, named = key(), chosen_name() or payload.get("name")
         leave(sid())
         kept = store()
         if wanted is None:

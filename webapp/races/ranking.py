@@ -40,9 +40,9 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from ..players.attempts import family
+from ..players.ladder import insert_new_rating
 from ..players.ratings import Rating, rate_period
 from ..storage import Database
-from ..storage.derived import insert_for
 from ..storage.models import Player, RaceEntry, RaceRating, RatedRace
 from .model import Race
 
@@ -179,19 +179,8 @@ def _move_ratings(session, entries: list[tuple[RaceEntry, int]]) -> None:
     races ending at once with racers in common never wait for each other in a circle)."""
     entries = sorted(entries, key=lambda pair: pair[0].player_id)
     connection = session.connection()
-    new = Rating()
     for entry, _score in entries:
-        connection.execute(
-            insert_for(connection, RaceRating.__table__)
-            .values(
-                player_id=entry.player_id,
-                rating=new.rating,
-                deviation=new.deviation,
-                volatility=new.volatility,
-                races=0,
-            )
-            .on_conflict_do_nothing()
-        )
+        insert_new_rating(connection, RaceRating.__table__, player_id=entry.player_id, races=0)
     rows = {
         row.player_id: row
         for row in session.scalars(
