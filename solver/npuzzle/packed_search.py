@@ -51,6 +51,7 @@ def packed_ida_run(
     mcell,
     nb,
     cev,
+    use,
     st_z,
     st_hd,
     st_hm,
@@ -152,9 +153,9 @@ def packed_ida_run(
                 step = md[t * cells + z] - md[t * cells + q]
                 r = kr[x]
                 rm = krm[x]
-                e = (ke[x] >> ((r & 1) << 2)) & 15
+                e = ((ke[x] >> ((r & 1) << 2)) & 15) * use[g]
                 nd = hd + step + 2 * (e - ev[g])
-                em = (kem[x] >> ((rm & 1) << 2)) & 15
+                em = ((kem[x] >> ((rm & 1) << 2)) & 15) * use[groups + mg]
                 nm = hm + step + 2 * (em - ev[groups + mg])
                 h = nd if nd > nm else nm
                 if g1 + h >= upper:
@@ -285,6 +286,8 @@ class PackedSearch(PatternSearch):
                 self.midx[self.mtiles[g][i]] = i
         self.weights = rank_weights(self.groups, cells)
         self.md = manhattan_table(n)
+        #: 1 per view's group whose excess counts (:mod:`solver.npuzzle.windows` drops some)
+        self.use = np.ones(2 * len(self.groups), np.int64)
         self.kernel = packed_ida_run
 
     def ranks(self, board: Sequence[int]) -> list[int]:
@@ -303,7 +306,10 @@ class PackedSearch(PatternSearch):
         """The excess each rank of :meth:`ranks` reads (the mirror's from the same tables)."""
         groups = len(self.groups)
         return np.array(
-            [excess(self.tabs, self.offs[i % groups] * 2 + r) for i, r in enumerate(ranks)],
+            [
+                excess(self.tabs, self.offs[i % groups] * 2 + r) * int(self.use[i])
+                for i, r in enumerate(ranks)
+            ],
             np.int64,
         )
 
@@ -336,5 +342,6 @@ class PackedSearch(PatternSearch):
             self.mcell,
             self.nb,
             np.zeros((MAX_DEPTH + 2, 4, 4), np.int64),
+            self.use,
         )
         return hd, hm, arrays
