@@ -156,3 +156,27 @@ def test_wide_windows_replace_a_detour_by_the_shortest_way(threes):
     assert len(best.cells) <= distance(start, middle) + len(rest) < len(answer)
     assert seen and seen[-1].best == len(best.cells)
     assert tuple(replay_cells(start, best.cells)[1][-1]) == goal(5)
+
+
+def test_the_anytime_search_runs_the_wide_windows_over_the_packed_split(threes, monkeypatch):
+    """After each answer of a weighted pass (6-6-6-6 only; the reference row turns them
+    off); the answer still replays and its lower bound is untouched."""
+    calls = []
+    real = anytime.shorten_wide
+
+    def spy(start, best, mon, search, tried=None):
+        calls.append(len(best.cells))
+        real(start, best, mon, search, tried)
+
+    monkeypatch.setattr(anytime, "shorten_wide", spy)
+    monkeypatch.setattr(anytime, "searcher", lambda progress=None, databases=None: threes)
+    monkeypatch.setattr(anytime, "databases_of", lambda found: "6-6-6-6")
+    board = scramble(5, 60, random.Random(12))
+    seen = []
+    result = anytime.anytime_search(board, budget=Budget(max_seconds=2.0), progress=seen.append)
+    assert calls
+    assert tuple(result.states[-1]) == goal(5) and tuple(result.states[0]) == board
+    assert all(p.lower_bound <= result.length for p in seen)
+    calls.clear()
+    anytime.anytime_search(board, budget=Budget(max_seconds=0.5), relabeled_windows=False)
+    assert calls == []
