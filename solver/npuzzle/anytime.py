@@ -357,7 +357,7 @@ def shorten(start: tuple[int, ...], best: _Best, mon: Monitor) -> None:
 #: (window, step, node limit) of the windows searched over the pattern databases: on
 #: Korf and Felner's 1-10 no window of 40 beat the Manhattan windows, those of 48-72
 #: saved 2-4 moves on half of the answers, found within 30,000-800,000 nodes
-WIDE_WINDOWS = ((48, 4, 300_000), (56, 4, 300_000), (64, 4, 400_000))
+WIDE_WINDOWS = ((48, 4, 300_000), (56, 4, 300_000), (64, 4, 400_000), (72, 4, 1_000_000))
 #: the share of the time left the wide windows may take after each answer
 WIDE_SHARE = 0.3
 
@@ -365,7 +365,7 @@ WIDE_SHARE = 0.3
 def shorten_wide(
     start: tuple[int, ...], best: _Best, mon: Monitor, search, tried: set | None = None
 ) -> None:
-    """:func:`shorten` with windows of 48 to 64 moves, each searched over the pattern
+    """:func:`shorten` with windows of 48 to 72 moves, each searched over the pattern
     databases by relabeling (:mod:`solver.npuzzle.windows`), within a share of the
     time left. ``tried`` keeps the windows that found nothing (a later answer often
     shares them) so that they are not searched again."""
