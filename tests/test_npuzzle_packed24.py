@@ -11,6 +11,7 @@ import itertools
 import random
 
 import pytest
+from helpers.npuzzle import SPLIT_24 as SPLIT
 from helpers.npuzzle import assert_replays, plain_ida_nodes, scramble
 
 from solver.cli import main
@@ -28,17 +29,6 @@ from solver.npuzzle.rules import goal_state, mirror_cells, mirror_tiles, replay_
 
 DOMAIN = NPuzzle()
 KORF50 = load("korf50")["instances"]
-#: the 24 tiles in threes, blocks turning round the board like the 6-6-6-6 split's
-SPLIT = (
-    (1, 2, 3),
-    (6, 7, 8),
-    (4, 5, 10),
-    (9, 14, 15),
-    (11, 16, 21),
-    (12, 17, 22),
-    (13, 18, 23),
-    (19, 20, 24),
-)
 
 
 @pytest.mark.parametrize(

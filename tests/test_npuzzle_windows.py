@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers.npuzzle import SPLIT_24 as SPLIT
 from helpers.npuzzle import goal, scramble, slides
 
 from solver.core.results import Budget, Monitor
@@ -16,18 +17,6 @@ from solver.npuzzle.packed_search import PackedSearch
 from solver.npuzzle.pdb import build_packed_set
 from solver.npuzzle.rules import replay_cells
 from solver.npuzzle.windows import relabeled, way_between
-
-#: the 24 tiles in threes (as in test_npuzzle_packed24): (19, 20, 24) walls the corner off
-SPLIT = (
-    (1, 2, 3),
-    (6, 7, 8),
-    (4, 5, 10),
-    (9, 14, 15),
-    (11, 16, 21),
-    (12, 17, 22),
-    (13, 18, 23),
-    (19, 20, 24),
-)
 
 
 @pytest.fixture(scope="module")

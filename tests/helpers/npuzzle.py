@@ -10,6 +10,19 @@ from hypothesis import strategies as st
 
 GOAL_8 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
+#: the 24 tiles in threes, blocks turning round the board like the 6-6-6-6 split's
+#: ((19, 20, 24) walls the blank's corner off, as (13, 18, 19, 20, 23, 24) does)
+SPLIT_24 = (
+    (1, 2, 3),
+    (6, 7, 8),
+    (4, 5, 10),
+    (9, 14, 15),
+    (11, 16, 21),
+    (12, 17, 22),
+    (13, 18, 23),
+    (19, 20, 24),
+)
+
 
 def tiles_of(text):
     return tuple(int(t) for t in text.split())
