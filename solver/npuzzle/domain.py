@@ -444,24 +444,31 @@ def table_sets() -> list[TableSet]:
 
 def six_six_six_six() -> TableSet:
     """The 24-puzzle's 6-6-6-6 set: only ``tables build`` makes it (minutes)."""
-    from . import anytime
+    from .anytime import (
+        SIX_GROUPS,
+        SIX_NAME,
+        SIX_STORE,
+        SIX_TRACKED,
+        build_six_tables,
+        six_ready,
+    )
     from .pdb import packed_sizes
     from .ranking import placements
 
-    size = sum(packed_sizes(anytime.SIX_GROUPS, 25))
-    largest = max(placements(25, len(g)) for g in anytime.SIX_GROUPS)
+    size = sum(packed_sizes(SIX_GROUPS, 25))
+    largest = max(placements(25, len(g)) for g in SIX_GROUPS)
     return TableSet(
         name="24-puzzle-6-6-6-6",
         what="24-puzzle 6-6-6-6 pattern databases, packed (used instead of 5-5-5-5-4 once built)",
-        store=anytime.SIX_STORE,
-        table=anytime.SIX_NAME,
-        build=anytime.build_six_tables,
+        store=SIX_STORE,
+        table=SIX_NAME,
+        build=build_six_tables,
         size_bytes=size,
         # a byte per (placement, free cell) of a group while it builds (per placement
         # untracked), and the packed tables twice while they are laid end to end
-        memory_bytes=largest * ((25 - 6) if anytime.SIX_TRACKED else 1) + 2 * size,
+        memory_bytes=largest * ((25 - 6) if SIX_TRACKED else 1) + 2 * size,
         on_demand=False,
-        usable=anytime.six_ready,
+        usable=six_ready,
     )
 
 
