@@ -108,11 +108,11 @@ page-audit: chromium node_modules/.installed
 	$(PYTEST) -m "$(UNTIMED)" $(PAGE_AUDIT)
 
 # the browser tests alone took 6 minutes beside the others' 10: these modules (no
-# timing) join the browser tests to even the two out (on 2026-11-27: 479 s against
-# 566 s before the 24-puzzle's packed modules joined them and the players' module left)
+# timing) join the browser tests to even the two out (summed by --durations=0 on
+# 2026-11-27: 465 s of browser lane against 572 s of the rest before the reads joined)
 BESIDE_BROWSERS := tests/test_bench.py tests/test_klotski_compiled.py \
 	tests/test_npuzzle_packed.py tests/test_npuzzle_compiled.py tests/test_npuzzle_packed24.py \
-	tests/test_npuzzle_windows.py tests/test_wheel.py
+	tests/test_npuzzle_windows.py tests/test_reads.py tests/test_wheel.py
 
 browser-tests: chromium
 	$(PYTEST) -m "$(UNTIMED)" $(filter-out $(PAGE_AUDIT),$(wildcard tests/test_browser_*.py)) \
