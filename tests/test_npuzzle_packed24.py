@@ -12,7 +12,7 @@ import random
 
 import pytest
 from helpers.npuzzle import SPLIT_24 as SPLIT
-from helpers.npuzzle import assert_enters_plain_ida_nodes, assert_replays, scramble
+from helpers.npuzzle import assert_replays, plain_ida_nodes, scramble
 
 from solver.cli import main
 from solver.core.errors import BoardError
@@ -25,7 +25,7 @@ from solver.npuzzle.packed_build import build_packed, unpacked_value
 from solver.npuzzle.packed_search import PackedSearch
 from solver.npuzzle.pdb import build_packed_set
 from solver.npuzzle.pdb_build import build_plain
-from solver.npuzzle.rules import goal_state, mirror_cells, mirror_tiles
+from solver.npuzzle.rules import goal_state, mirror_cells, mirror_tiles, replay_cells
 
 DOMAIN = NPuzzle()
 KORF50 = load("korf50")["instances"]
@@ -110,8 +110,12 @@ def test_the_compiled_search_reads_the_bounds_a_fresh_ranking_reads(threes):
         board = scramble(5, length, rng)
         if DOMAIN.is_goal(board):
             continue
-        cells = assert_enters_plain_ida_nodes(search, board, 5)
+        expected = plain_ida_nodes(search, board)
+        mon = Monitor(Budget(max_nodes=expected + 1000))  # a wrong bound stops, not hangs
+        cells = search.search(board, mon)
+        assert mon.count == expected
         assert len(cells) == bidirectional(DOMAIN, board).length
+        assert_replays(board, Monitor().result("solved", *replay_cells(board, cells)), n=5)
 
 
 @pytest.fixture

@@ -188,18 +188,3 @@ def plain_ida_nodes(search, board):
         if visit(list(board), list(board).index(0), -1, 0):
             return total
         bound = least
-
-
-def assert_enters_plain_ida_nodes(search, board, n):
-    """The compiled ``search`` from ``board`` enters exactly the nodes
-    :func:`plain_ida_nodes` enters, and its answer replays; returns its cells."""
-    # the library only here: the reference rules above import none of it
-    from solver.core.results import Budget, Monitor
-    from solver.npuzzle.rules import replay_cells
-
-    expected = plain_ida_nodes(search, board)
-    mon = Monitor(Budget(max_nodes=expected + 1000))  # a wrong bound stops, not hangs
-    cells = search.search(board, mon)
-    assert mon.count == expected
-    assert_replays(board, Monitor().result("solved", *replay_cells(board, cells)), n=n)
-    return cells
