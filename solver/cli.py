@@ -43,6 +43,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse's hook
         raise UsageError(message)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:  # argparse's hook
+        """The help formatter at the terminal's width, found without :mod:`shutil`:
+        argparse makes a formatter for every flag it adds, and the default one imports
+        shutil (with bz2, lzma and zlib) for the width, 2 ms of a one-shot call."""
+        return argparse.HelpFormatter(prog=self.prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """:func:`shutil.get_terminal_size`'s columns: ``COLUMNS``, else the terminal's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]  # None: caught below
+    except (AttributeError, ValueError, OSError):
+        return 80
+
 
 def seconds(text: str) -> float:
     """A positive, finite number of seconds (``nan``/``inf`` would switch a limit off)."""

@@ -165,8 +165,10 @@ def test_a_one_game_call_imports_that_game_alone():
     and the seed's API use (the coach, the payloads' shapes, :class:`solver.Puzzle`, the
     calendar), nor what a one-shot call paid for before its first line: dataclasses (and
     the inspect module they import), OpenSSL's hashes (a table's fingerprint is SHA-1 all
-    the same) and pkgutil's walk of the packages. Read from ``python -X importtime``,
-    which lists every module a process imports."""
+    the same), pkgutil's walk of the packages, shutil (argparse's width), threading (the
+    tables' locks) and the editable install's import hook (a path in a .pth file
+    instead). Read from ``python -X importtime``, which lists every module a process
+    imports."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -195,6 +197,8 @@ def test_a_one_game_call_imports_that_game_alone():
         or module in ("solver.npuzzle.pdb", "solver.npuzzle.anytime", "solver.npuzzle.reduce")
         or module in ("solver.core.coach", "solver.payloads", "solver.puzzle", "datetime")
         or module in ("dataclasses", "inspect", "hashlib", "_hashlib", "pkgutil")
+        or module in ("shutil", "threading")
+        or module.startswith("__editable__")
     )
     assert unwanted == []
 
@@ -231,3 +235,14 @@ def test_the_game_names_are_the_package_names_and_listing_them_imports_none():
 def test_an_option_of_another_game_is_one_clear_line(capsys):
     assert main(["solve", "npuzzle", "1 2 3 0", "--capacity=4"]) == 2
     assert capsys.readouterr().err == "error: --capacity does not apply to npuzzle\n"
+
+
+def test_the_help_wraps_at_the_terminal_width(monkeypatch):
+    """The help formatter reads ``COLUMNS`` as argparse's own does (less two), found
+    without importing shutil."""
+    widest = {}
+    for columns in (50, 120):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        widest[columns] = max(map(len, build_parser().format_help().splitlines()))
+        assert widest[columns] <= columns - 2
+    assert widest[120] > widest[50]

@@ -16,10 +16,10 @@ process that loads a table shares one copy of it through the page cache.
 
 from __future__ import annotations
 
+import _thread  # threading's Lock without the threading module (1 ms of a one-shot call)
 import os
 import pickle
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,13 +33,13 @@ FORMAT_VERSION = 2
 #: what a store does with the disk: load or build and save, load only, or ignore it
 DISK_MODES = ("save", "read", "off")
 
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
+_locks: dict[str, _thread.LockType] = {}
+_locks_guard = _thread.allocate_lock()
 
 
-def _lock_for(name: str) -> threading.Lock:
+def _lock_for(name: str) -> _thread.LockType:
     with _locks_guard:
-        return _locks.setdefault(name, threading.Lock())
+        return _locks.setdefault(name, _thread.allocate_lock())
 
 
 #: the tables' folder under the user's cache folder
