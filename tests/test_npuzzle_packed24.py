@@ -19,7 +19,7 @@ from solver.core.errors import BoardError
 from solver.core.results import Budget, Monitor
 from solver.core.search import bidirectional
 from solver.core.tables import TableStore
-from solver.npuzzle import NPuzzle, anytime
+from solver.npuzzle import NPuzzle, anytime, ida
 from solver.npuzzle.instances import load
 from solver.npuzzle.packed_build import build_packed, unpacked_value
 from solver.npuzzle.packed_search import PackedSearch
@@ -210,3 +210,58 @@ def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes
     result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
     assert ran[:2] == [(3, 2), (2, 1)]
     assert_replays(board, result, n=5)
+
+
+def test_a_search_a_slice_at_a_time_answers_as_the_whole_search(threes, monkeypatch):
+    """``steps`` yields between slices and returns what ``search`` returns."""
+    _saved, search = threes
+    monkeypatch.setattr(ida, "SLICE", 64)
+    board = scramble(5, 40, random.Random(8))
+    for weight in ((1, 1), (5, 4)):
+        whole = search.search(board, Monitor(), weight)
+        steps = search.steps(board, Monitor(), weight)
+        yields = 0
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                assert done.value == whole
+                break
+            yields += 1
+        assert yields > 10
+
+
+def test_a_cut_lowered_from_outside_prunes_every_path_not_below_it(threes, monkeypatch):
+    """Told the shortest length between two slices (as a search in turn is when another
+    finds it), a weighted search finds nothing after that (nothing is shorter) and runs
+    out of paths; left alone, the same search finds answers after that point."""
+    _saved, search = threes
+    monkeypatch.setattr(ida, "SLICE", 64)
+    board = scramble(5, 40, random.Random(8))
+    shortest = len(search.search(board, Monitor()))
+    for lowered in (False, True):
+        upper = [10**6]
+        found: list[tuple[int, int]] = []
+        steps = search.steps(
+            board,
+            Monitor(),
+            (2, 1),
+            found=lambda p, upper=upper, found=found: found.append((len(p), upper[0])),
+            upper_now=lambda upper=upper: upper[0],
+        )
+        next(steps)
+        if lowered:
+            upper[0] = shortest
+        while True:
+            try:
+                next(steps)
+            except StopIteration:
+                break
+        if lowered:
+            assert all(length < cut for length, cut in found)
+            assert all(length >= shortest for length, _ in found)
+            assert not any(cut == shortest for _, cut in found)
+        else:
+            assert [cut for _, cut in found].count(10**6) == len(found) > 0
+            assert min(length for length, _ in found) >= shortest
+
