@@ -181,7 +181,9 @@ def test_a_damaged_six_file_falls_back_to_the_small_tables(reduced_six):
 
 
 def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes, monkeypatch):
-    """The 6-6-6-6 schedule starts at 3/2 and keeps 2 for when 3/2 finds no answer."""
+    """The 6-6-6-6 schedule starts at 3/2 and keeps 2 for when 3/2 finds no answer; the
+    proof comes from the weights in turn (one ran out of paths below the answer) or
+    from the w = 1 pass after them."""
     _saved, search = threes
     ran = []
     real = PackedSearch.search
@@ -196,7 +198,7 @@ def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes
     board = scramble(5, 40, random.Random(8))
     result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
     assert_replays(board, result, n=5)
-    assert ran[0] == (3, 2) and (2, 1) not in ran and ran[-1] == (1, 1)
+    assert ran[0] == (3, 2) and (2, 1) not in ran and ran[-1] in ((3, 2), (1, 1))
     assert result.optimal and result.length == len(
         search.search(board, Monitor())
     )  # proven: plain IDA* agrees
@@ -265,3 +267,37 @@ def test_a_cut_lowered_from_outside_prunes_every_path_not_below_it(threes, monke
             assert [cut for _, cut in found].count(10**6) == len(found) > 0
             assert min(length for length, _ in found) >= shortest
 
+
+def test_the_weights_in_turn_share_the_best_length(threes, monkeypatch):
+    """Over 6-6-6-6, after the first answer, 4/3, 5/4 and 6/5 search in turn (all at
+    once on a budget of nodes alone: no clock, so the same every run), each cut at the
+    best length so far, whoever found it; the answer replays under a bound that holds."""
+    _saved, search = threes
+    started, answers, cuts = [], [], []
+    real = PackedSearch.steps
+
+    def recorded(self, start, mon, weight=(1, 1), upper=None, found=None, *rest, **kw):
+        def heard(path):
+            answers.append((weight, len(path), kw["upper_now"]()))
+            found(path)
+
+        if kw.get("upper_now") is not None:  # a search in turn
+            started.append((weight, upper))
+            cuts.append(kw["upper_now"])
+            return real(self, start, mon, weight, upper, heard, *rest, **kw)
+        return real(self, start, mon, weight, upper, found, *rest, **kw)
+
+    monkeypatch.setattr(PackedSearch, "steps", recorded)
+    monkeypatch.setattr(anytime, "searcher", lambda progress=None, databases=None: search)
+    monkeypatch.setattr(anytime, "databases_of", lambda found: "6-6-6-6")
+    board = scramble(5, 150, random.Random(2))
+    seen = []
+    result = anytime.anytime_search(board, budget=Budget(max_nodes=8_000_000), progress=seen.append)
+    assert_replays(board, result, n=5)
+    assert result.lower_bound <= result.length == seen[-1].best
+    assert [w for w, _ in started] == list(anytime.SIX_IN_TURN)
+    uppers = [upper for _, upper in started]  # each the best length when it joined
+    assert uppers == sorted(uppers, reverse=True)
+    assert answers and all(length < cut for _, length, cut in answers)
+    assert result.length <= min(length for _, length, _ in answers) < started[0][1]
+    assert all(cut() == result.length for cut in cuts)
