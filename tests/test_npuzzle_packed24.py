@@ -20,7 +20,7 @@ from solver.core.errors import BoardError
 from solver.core.results import Budget, Monitor
 from solver.core.search import bidirectional
 from solver.core.tables import TableStore
-from solver.npuzzle import NPuzzle, anytime
+from solver.npuzzle import NPuzzle, anytime, ida
 from solver.npuzzle.instances import load
 from solver.npuzzle.packed_build import build_packed, unpacked_value
 from solver.npuzzle.packed_search import PackedSearch
@@ -178,7 +178,9 @@ def test_a_damaged_six_file_falls_back_to_the_small_tables(reduced_six):
 
 
 def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes, monkeypatch):
-    """The 6-6-6-6 schedule starts at 3/2 and keeps 2 for when 3/2 finds no answer."""
+    """The 6-6-6-6 schedule starts at 3/2 and keeps 2 for when 3/2 finds no answer; the
+    proof comes from the weights in turn (one ran out of paths below the answer) or
+    from the w = 1 pass after them."""
     _saved, search = threes
     ran = []
     real = PackedSearch.search
@@ -193,7 +195,7 @@ def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes
     board = scramble(5, 40, random.Random(8))
     result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
     assert_replays(board, result, n=5)
-    assert ran[0] == (3, 2) and (2, 1) not in ran and ran[-1] == (1, 1)
+    assert ran[0] == (3, 2) and (2, 1) not in ran and ran[-1] in ((3, 2), (1, 1))
     assert result.optimal and result.length == len(
         search.search(board, Monitor())
     )  # proven: plain IDA* agrees
@@ -207,3 +209,92 @@ def test_a_greedier_weight_runs_only_when_a_less_greedy_one_found_nothing(threes
     result = anytime.anytime_search(board, budget=Budget(max_seconds=5.0))
     assert ran[:2] == [(3, 2), (2, 1)]
     assert_replays(board, result, n=5)
+
+
+def test_a_search_a_slice_at_a_time_answers_as_the_whole_search(threes, monkeypatch):
+    """``steps`` yields between slices and returns what ``search`` returns."""
+    _saved, search = threes
+    monkeypatch.setattr(ida, "SLICE", 64)
+    board = scramble(5, 40, random.Random(8))
+    for weight in ((1, 1), (5, 4)):
+        whole = search.search(board, Monitor(), weight)
+        steps = search.steps(board, Monitor(), weight)
+        yields = 0
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                assert done.value == whole
+                break
+            yields += 1
+        assert yields > 10
+
+
+def test_a_cut_lowered_from_outside_prunes_every_path_not_below_it(threes, monkeypatch):
+    """Told the shortest length between two slices (as a search in turn is when another
+    finds it), a weighted search finds nothing after that (nothing is shorter) and runs
+    out of paths; left alone, the same search finds answers after that point."""
+    _saved, search = threes
+    monkeypatch.setattr(ida, "SLICE", 64)
+    board = scramble(5, 40, random.Random(8))
+    shortest = len(search.search(board, Monitor()))
+    for lowered in (False, True):
+        upper = [10**6]
+        found: list[tuple[int, int]] = []
+        steps = search.steps(
+            board,
+            Monitor(),
+            (2, 1),
+            found=lambda p, upper=upper, found=found: found.append((len(p), upper[0])),
+            upper_now=lambda upper=upper: upper[0],
+        )
+        next(steps)
+        if lowered:
+            upper[0] = shortest
+        while True:
+            try:
+                next(steps)
+            except StopIteration:
+                break
+        if lowered:
+            assert all(length < cut for length, cut in found)
+            assert all(length >= shortest for length, _ in found)
+            assert not any(cut == shortest for _, cut in found)
+        else:
+            assert [cut for _, cut in found].count(10**6) == len(found) > 0
+            assert min(length for length, _ in found) >= shortest
+
+
+def test_the_weights_in_turn_share_the_best_length(threes, monkeypatch):
+    """Over 6-6-6-6, after the first answer, 4/3, 5/4 and 6/5 search in turn (all at
+    once on a budget of nodes alone: no clock, so the same every run), each cut at the
+    best length so far, whoever found it; the answer replays under a bound that holds."""
+    _saved, search = threes
+    started, answers, cuts = [], [], []
+    real = PackedSearch.steps
+
+    def recorded(self, start, mon, weight=(1, 1), upper=None, found=None, *rest, **kw):
+        def heard(path):
+            answers.append((weight, len(path), kw["upper_now"]()))
+            found(path)
+
+        if kw.get("upper_now") is not None:  # a search in turn
+            started.append((weight, upper))
+            cuts.append(kw["upper_now"])
+            return real(self, start, mon, weight, upper, heard, *rest, **kw)
+        return real(self, start, mon, weight, upper, found, *rest, **kw)
+
+    monkeypatch.setattr(PackedSearch, "steps", recorded)
+    monkeypatch.setattr(anytime, "searcher", lambda progress=None, databases=None: search)
+    monkeypatch.setattr(anytime, "databases_of", lambda found: "6-6-6-6")
+    board = scramble(5, 150, random.Random(2))
+    seen = []
+    result = anytime.anytime_search(board, budget=Budget(max_nodes=8_000_000), progress=seen.append)
+    assert_replays(board, result, n=5)
+    assert result.lower_bound <= result.length == seen[-1].best
+    assert [w for w, _ in started] == list(anytime.SIX_IN_TURN)
+    uppers = [upper for _, upper in started]  # each the best length when it joined
+    assert uppers == sorted(uppers, reverse=True)
+    assert answers and all(length < cut for _, length, cut in answers)
+    assert result.length <= min(length for _, length, _ in answers) < started[0][1]
+    assert all(cut() == result.length for cut in cuts)

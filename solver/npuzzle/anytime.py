@@ -13,7 +13,10 @@ for time and says how good each answer is: "N moves, at least L".
    built in a minute on first use). Each pass prunes every path that cannot end below U moves, and
    within a pass every shorter solution found lowers U at once; a pass ends with
    the iteration that found its first solution (or after half the time left),
-   and the next, smaller weight starts. A solution found with weight w is at
+   and the next, smaller weight starts. Over 6-6-6-6 the passes after the
+   first answer are not taken one after another: 4/3, 5/4 and 6/5 search in
+   turn, a slice of nodes each, joining one by one (:func:`_in_turn`), and
+   every answer of one lowers U for all. A solution found with weight w is at
    most w times the optimum. After every improvement a window search replaces
    stretches of the answer by shorter ways between their two ends: up to 24 moves
    on the Manhattan distance (:func:`shorten`), then, over 6-6-6-6, 48 to 64 moves
@@ -111,18 +114,12 @@ WEIGHTS: tuple[tuple[int, int], ...] = (
 #: the weights over the 6-6-6-6 databases: the first pass at 3/2, which their sharper
 #: bound makes find an answer within a second, with 2 only if it found none (on Korf
 #: and Felner's 1-20 at 3 s the mean length fell from 1.060x to 1.047x the optimum;
-#: over 5-5-5-5-4 a first pass at 3/2 found nothing on one in ten)
-SIX_WEIGHTS: tuple[tuple[int, int], ...] = (
-    (3, 2),
-    (2, 1),
-    (4, 3),
-    (5, 4),
-    (6, 5),
-    (8, 7),
-    (11, 10),
-    (21, 20),
-    (1, 1),
-)
+#: over 5-5-5-5-4 a first pass at 3/2 found nothing on one in ten); the smaller weights
+#: search in turn before the proof (:data:`SIX_IN_TURN`)
+SIX_WEIGHTS: tuple[tuple[int, int], ...] = ((3, 2), (2, 1), (1, 1))
+#: over 6-6-6-6, after the first answer and before the proof: these weights searched
+#: in turn a slice at a time (:func:`_in_turn`), each pruned below the best length so far
+SIX_IN_TURN: tuple[tuple[int, int], ...] = ((4, 3), (5, 4), (6, 5))
 #: with no budget given, a 5x5 search stops after this long (an optimum may take hours)
 DEFAULT_SECONDS = 10.0
 
@@ -260,10 +257,18 @@ def anytime_search(
     best.tell()
     stopped = None
     solved_at = float("inf")  # the weight of the last pass that found a solution
+    six = databases_of(search) == "6-6-6-6"
+    in_turn = SIX_IN_TURN if six and weights is None else ()
     if weights is None:
-        weights = SIX_WEIGHTS if databases_of(search) == "6-6-6-6" else WEIGHTS
-    deepen = relabeled_windows and databases_of(search) == "6-6-6-6"
+        weights = SIX_WEIGHTS if six else WEIGHTS
+    deepen = relabeled_windows and six
     tried: set = set()  # the wide windows that found nothing shorter
+
+    def windows() -> None:
+        shorten(start, best, mon)
+        if deepen:
+            shorten_wide(start, best, mon, search, tried)
+
     try:
         shorten(start, best, mon)
         for weight in weights:
@@ -272,6 +277,10 @@ def anytime_search(
             if weight[0] / weight[1] > solved_at:
                 continue  # a greedier weight only stands in for one that found nothing
             proving = weight[0] == weight[1]
+            if proving and in_turn:
+                _in_turn(start, best, mon, search, in_turn, windows)
+                if best.bound >= len(best.cells):
+                    break
             cells = search.search(
                 start,
                 mon,
@@ -284,9 +293,7 @@ def anytime_search(
             )
             if cells is not None:
                 best.offer(cells)
-                shorten(start, best, mon)
-                if deepen:
-                    shorten_wide(start, best, mon, search, tried)
+                windows()
                 solved_at = weight[0] / weight[1]
             elif proving:
                 best.bound = len(best.cells)  # nothing shorter was left below the upper cut
@@ -311,6 +318,62 @@ def _share_of_what_is_left(mon: Monitor) -> float | None:
     if mon.budget.max_seconds is None:
         return None
     return time.monotonic() + (mon.budget.max_seconds - mon.elapsed) * PASS_SHARE
+
+
+#: the share of the budget kept for the proof (w = 1) after the searches in turn
+PROOF_SHARE = 0.05
+#: the searches in turn join one by one, each after this share of their time
+STAGGER = 1 / 3
+
+
+def _in_turn(
+    start: tuple[int, ...],
+    best: _Best,
+    mon: Monitor,
+    search,
+    weights: Sequence[tuple[int, int]],
+    windows: Callable[[], None],
+) -> None:
+    """Weighted IDA* at each of ``weights``, a slice of nodes each in turn, until all
+    but :data:`PROOF_SHARE` of the budget is spent; the first starts alone, the k-th
+    joins after k times :data:`STAGGER` of that time. Which weight finds a shorter
+    answer first varies from board to board by a factor of ten and more (on Korf and
+    Felner's 1-10, from the 3/2 pass's answer: 4/3 first on some, 5/4 or 6/5 on
+    others, each after 0.1 to 20 million nodes), so none is dropped for the next.
+    Every search is pruned below the best length so far, whoever found it; each keeps
+    going after its answers (later iterations at the same weight find shorter ones),
+    and the windows run after every round that improved the answer. A search that
+    runs out of paths below the best length proves that length shortest."""
+    until, apart = float("inf"), 0.0  # on a budget of nodes alone: all at once
+    if mon.budget.max_seconds is not None:
+        until = mon.budget.max_seconds * (1 - PROOF_SHARE)
+        apart = (until - mon.elapsed) * STAGGER
+    began = mon.elapsed
+    waiting = list(weights)
+    runs: list = []
+    length = len(best.cells)
+    while (runs or waiting) and mon.elapsed < until:
+        if waiting and mon.elapsed >= began + len(runs) * apart:
+            runs.append(
+                search.steps(
+                    start,
+                    mon,
+                    waiting.pop(0),
+                    len(best.cells),
+                    best.offer,
+                    upper_now=lambda: len(best.cells),
+                )
+            )
+        for run in list(runs):
+            try:
+                next(run)
+            except StopIteration:
+                best.bound = len(best.cells)  # nothing below the upper cut was left
+                best.tell()
+                return
+        if len(best.cells) < length:
+            windows()
+            length = len(best.cells)
 
 
 #: (window, step, node limit): stretches of the solution searched for a shorter way

@@ -16,7 +16,7 @@ databases are read a second time on the board mirrored in its main diagonal
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 import numpy as np
 
@@ -133,6 +133,31 @@ class PatternSearch:
         ended (an anytime caller moves on to a smaller weight). StopSearch from
         ``mon`` propagates.
         """
+        steps = self.steps(start, mon, weight, upper, found, iteration_done, stop_at, one_iteration)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def steps(
+        self,
+        start: Sequence[int],
+        mon: Monitor,
+        weight: tuple[int, int] = (1, 1),
+        upper: int | None = None,
+        found: Callable[[list[int]], None] | None = None,
+        iteration_done: Callable[[int], None] | None = None,
+        stop_at: float | None = None,
+        one_iteration: bool = False,
+        upper_now: Callable[[], int] | None = None,
+    ) -> Generator[None, None, list[int] | None]:
+        """:meth:`search` a slice at a time: yields after every slice of :data:`SLICE`
+        nodes that ended neither a solution nor an iteration, and returns what
+        :meth:`search` returns. Before each slice the upper cut drops to
+        ``upper_now()`` when that is lower (a caller running several searches in
+        turn shares their best length), which only prunes paths that cannot end
+        below it."""
         k = self.k
         hd, hm, arrays = self.begin(start)
         if max(hd, hm) == 0:
@@ -163,6 +188,8 @@ class PatternSearch:
                 limit = SLICE
                 if limit_nodes is not None:
                     limit = max(1, min(limit, limit_nodes - mon.count))
+                if upper_now is not None and upper_now() < ctx[k.UPPER]:
+                    ctx[k.UPPER] = upper_now()
                 status = self.kernel(
                     *arrays, st_z, st_hd, st_hm, cq, chd, chm, st_n, st_k, ctx, limit
                 )
@@ -184,6 +211,7 @@ class PatternSearch:
                 mon.check(bound, int(ctx[k.SP]))
                 if stop_at is not None and time.monotonic() >= stop_at:
                     return best
+                yield
             if ctx[k.NEXT] >= k.INF:
                 return best  # nothing shorter than the upper cut exists
             bound = int(ctx[k.NEXT])
