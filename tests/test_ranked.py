@@ -60,19 +60,19 @@ def test_a_line_without_an_open_attempt_is_stored_but_never_ranked(app):
 def test_a_store_the_database_turns_back_leaves_the_attempt_open(app, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from webapp.players import records
+    from webapp.players import results
 
     client = app.test_client()
     _daily, body = daily_line(client)
-    failing = records.record_choices
+    failing = results.record_choices
 
     def refused(*args):  # the database gives up after the attempt's end was written
         raise OperationalError("INSERT", {}, Exception("canceling statement"))
 
-    monkeypatch.setattr(records, "record_choices", refused)
+    monkeypatch.setattr(results, "record_choices", refused)
     busy = client.post("/api/results", json=body)
     assert busy.status_code == 503 and busy.headers["Retry-After"]
-    monkeypatch.setattr(records, "record_choices", failing)
+    monkeypatch.setattr(results, "record_choices", failing)
     again = client.post("/api/results", json=body)  # the page sends it again
     assert again.status_code == 201 and again.get_json()["ranked"] is True
 

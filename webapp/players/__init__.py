@@ -27,8 +27,8 @@ from . import (  # noqa: F401 - each registers its routes on the blueprint
 )
 from .api import players
 from .helps import HelpLedger
+from .leaderboards import BoardViews
 from .limits import WriteLimits
-from .records import BoardViews
 
 
 def utc_now() -> dt.datetime:

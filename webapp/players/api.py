@@ -28,7 +28,7 @@ from ..protocol import message_fields
 from ..puzzle_request import RequestRefused, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player, Result
 from ..storage.outage import UNAVAILABLE
-from .attempts import Verdict, judge, open_attempt
+from .attempts import open_attempt
 from .challenges import Challenge, daily_challenge, identify, ladder_challenge, level_challenge
 from .choices import moves as chosen_moves
 from .identity import (
@@ -44,13 +44,14 @@ from .identity import (
     new_player,
 )
 from .ladder import checked_shift, level_ratings, rating_change, ratings, serve
-from .ladder import finish as finish_ladder
+from .leaderboards import leaderboard as read_leaderboard
+from .leaderboards import puzzle_counts, standing
 from .limits import same_site
 from .profile import race_rating
-from .records import leaderboard as read_leaderboard
-from .records import puzzle_counts, standing, store, streak
+from .results import submit
 from .runs import bests as run_bests
 from .sessions import cookie_player, session_cookie, set_player_cookie
+from .streaks import streak
 
 log = logging.getLogger(__name__)
 
@@ -326,18 +327,9 @@ def submit_result():
         with state.db.writing() as session:
             player = _player_made(session)
     player_id = player.id
-    # ranked play: the server's clock and its record of help judge (webapp.players.attempts)
+    # ranked play: the server's clock and its record of help rank it (webapp.players.attempts)
     state.helps.settle(g.player_token)
-    now = state.now()
-
-    def judging(session) -> Verdict:
-        """Judge and end the attempt, and score a ladder game's first result, in the
-        result's own transaction."""
-        verdict = judge(session, player_id, puzzle, seconds, assisted, now)
-        finish_ladder(session, player_id, puzzle, verdict, replay.length, now)
-        return verdict
-
-    stored = store(state.db, player_id, puzzle, replay, now, judging)
+    stored = submit(state.db, player_id, puzzle, replay, seconds, assisted, state.now())
     if stored.created:
         state.boards.stored(puzzle.key, stored.change)
     reply = {

@@ -114,8 +114,8 @@ def _find(db: Database, player_id: int, puzzle: Challenge) -> AttemptView | None
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """How a submission is judged: ``ranked``, the ``seconds`` to store (the server's
+class AttemptRanking:
+    """How a submission ranks: ``ranked``, the ``seconds`` to store (the server's
     when it ended an open attempt, else the client's) and ``assisted``."""
 
     ranked: bool
@@ -126,32 +126,32 @@ class Verdict:
 MAX_SECONDS = 7 * 24 * 3600
 
 
-def judge(
+def rank_attempt(
     session: Session,
     player_id: int,
     puzzle: Challenge,
     client_seconds: float,
     client_assisted: bool,
     now: dt.datetime,
-) -> Verdict:
-    """Judge a verified line for ``puzzle`` and end the player's open attempt at it, in
+) -> AttemptRanking:
+    """Rank a verified line for ``puzzle`` and end the player's open attempt at it, in
     ``session`` (the transaction that stores the result: both happen or neither).
 
     Ending is one conditional UPDATE (``finished IS NULL``), so two submissions sent
     at once cannot both end the attempt: at most one of them is ranked.
     """
     if not puzzle.rankable:
-        return Verdict(False, client_seconds, client_assisted)
+        return AttemptRanking(False, client_seconds, client_assisted)
     row = session.scalars(
         select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
     ).first()
     if row is None or row.finished is not None:
-        return Verdict(False, client_seconds, client_assisted)
+        return AttemptRanking(False, client_seconds, client_assisted)
     ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
     ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
     assisted = bool(row.assisted or client_assisted)
     seconds = min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds()))
-    return Verdict(bool(ended) and not assisted, round(seconds, 2), assisted)
+    return AttemptRanking(bool(ended) and not assisted, round(seconds, 2), assisted)
 
 
 # -- the play page ---------------------------------------------------------------

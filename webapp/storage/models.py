@@ -164,7 +164,7 @@ class Best(Base):
     )
     game: Mapped[str] = mapped_column(String(20))
     day: Mapped[dt.date | None] = mapped_column(Date)
-    #: moves, then hundredths of a second, as one number (records.score): lower is better
+    #: moves, then hundredths of a second, as one number (derived.score): lower is better
     score: Mapped[int] = mapped_column(BigInteger)
     length: Mapped[int] = mapped_column(Integer)
     seconds: Mapped[float] = mapped_column(Float)
