@@ -23,15 +23,11 @@ from flask import current_app, g, jsonify, request
 from ..puzzle_request import game_named, read_json_body
 from .api import _player, _player_made, _state, players
 from .judged import judge
-from .runs import checked, latest, move, owned, start, view
+from .runs import check_turn, checked, latest, owned, record_move, run_options, start, view
 
 
 def _make(game):
     return current_app.extensions["levels"].generator(game)
-
-
-def _judge(game: str, options: dict, before: str, after: object):
-    return judge(game, options, before, after, request.remote_addr or "", g.player_token or "")
 
 
 @players.post("/runs")
@@ -70,9 +66,11 @@ def run_move(run_id: int):
     run = owned(state.db, player_id, run_id, state.now())
     state.helps.settle(g.player_token)  # help this player's sockets just asked is on record
     game = game_named(run.game)
-    judged = move(
-        state.db, run, body.get("moves"), body.get("board"), state.now(), _judge, game, _make(game)
-    )
+    now = state.now()
+    check_turn(run, body.get("moves"))
+    address, token = request.remote_addr or "", g.player_token or ""
+    judged = judge(run.game, run_options(run), run.board, body.get("board"), address, token)
+    record_move(state.db, run, judged, now, game, _make(game))
     reply = view(state.db, owned(state.db, player_id, run_id, state.now()), state.now())
     reply["last"] = {
         "move": judged.move,
