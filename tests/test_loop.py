@@ -27,7 +27,7 @@ from helpers.klotski import crowded_board, random_walk
 from helpers.sockets import GOAL_8, LiveClient
 
 from solver.core.replay import MAX_LINE, line_cap
-from webapp.players.api import RESULT_BODY_BYTES
+from webapp.http.players.results import RESULT_BODY_BYTES
 
 # timed: runs alone (make test), so the parallel half of the suite cannot slow it
 pytestmark = pytest.mark.serial

@@ -36,6 +36,7 @@ from .http.health import health
 from .http.lab import lab
 from .http.offline import offline
 from .http.pages import pages
+from .http.players import init_players, players
 from .i18n import install as install_languages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
@@ -46,7 +47,6 @@ from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .live.message_queue import LocalFirstManager
-from .players import init_players
 from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
@@ -168,12 +168,13 @@ def create_app(**config) -> Flask:
     # hundreds of milliseconds on the event loop
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
+    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(players)
     app.register_blueprint(lab)
     app.register_blueprint(health)
     app.register_blueprint(offline)
-    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )

@@ -25,7 +25,8 @@ from solver.engine import parse_board, unfit
 from ..i18n import translated
 from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
 from ..protocol import message_fields
-from ..puzzle_request import PuzzleRequest, RequestRefused, read_json_body
+from ..puzzle_request import PuzzleRequest, RequestRefused
+from .bodies import read_json_body
 from .links import play_url
 
 api = Blueprint("api", __name__, url_prefix="/api")

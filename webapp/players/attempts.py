@@ -1,8 +1,8 @@
 """Ranked attempts: the server's clock and the server's record of help decide a ranking.
 
 Contract ("Ranked play"). A ranked attempt opens when the server hands a ranked
-puzzle (today's daily, a shipped level opened by its own link) to a player: its
-play page or ``GET /api/daily/<game>``. The first open counts; reopening the page
+puzzle (today's daily, a shipped level opened by its own link, a ladder puzzle) to a
+player: its play page (:func:`page_puzzle`), ``GET /api/daily/<game>`` or the ladder. The first open counts; reopening the page
 does not restart the clock. A result ends the attempt, and it is ranked only when
 
 - the attempt exists and was still open (one ranked result per player and puzzle:
@@ -31,7 +31,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import cast
 
-from flask import current_app, request
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -43,9 +42,7 @@ from solver.core.errors import BoardError
 from ..puzzle_request import RequestRefused, game_named
 from ..storage import Database
 from ..storage.models import Attempt
-from .challenges import Challenge, identify, ladder_challenge
-from .identity import TooManyPlayers, address_key, find_player, new_player
-from .sessions import cookie_player, session_cookie
+from .challenges import Challenge, DailyMaker, identify, ladder_challenge
 
 
 def family(game: str, options_json: str) -> str:
@@ -168,40 +165,14 @@ def ranked_link(config: dict) -> bool:
     )
 
 
-def open_for_page(config: dict) -> tuple[dict | None, str | None]:
-    """Open the attempt of a play page opened as a ranked puzzle (see :func:`ranked_link`).
-
-    Returns the page's ``attempt`` ({ranked, assisted, finished}; None when the page is
-    free play) and the cookie to set, if any (a player made now, or an old cookie's
-    new session).
-    """
+def page_puzzle(db: Database, config: dict, today: dt.date, daily: DailyMaker) -> Challenge | None:
+    """The ranked puzzle a play page (its ``config``) was opened as: None for free play
+    (see :func:`ranked_link`), a page in error, or a board nobody ranks. Its attempt
+    opens when the page is served to a player (:func:`open_attempt`)."""
     if config.get("error") or not ranked_link(config):
-        return None, None
-    state = current_app.extensions["players"]
+        return None
     game = game_named(config["game"])
-    today = state.now().date()
-    puzzle, _domain = identify(game, config["board"], config["options"], today, state.daily)
+    puzzle, _domain = identify(game, config["board"], config["options"], today, daily)
     if config.get("ladder") == "play":  # a board the ladder served is ranked; another is not
-        puzzle = ladder_challenge(state.db, puzzle)
-    if not puzzle.rankable:
-        return None, None
-    secret = str(current_app.secret_key)
-    token = cookie_player(state, secret)  # an old cookie becomes a session here
-    made = None
-    if token is None:
-        try:  # a new player within the address's hourly share, else the page is unranked
-            with state.db.writing() as session:
-                made = new_player(
-                    session,
-                    state.now(),
-                    address_key(secret, request.remote_addr),
-                    current_app.config["NEW_PLAYERS_PER_ADDRESS"],
-                ).token
-        except TooManyPlayers:
-            return None, None
-    with state.db.session() as session:
-        player = find_player(session, token or made)
-        assert player is not None  # found by its cookie, or made just now
-        player_id = player.id
-    view = open_attempt(state.db, player_id, puzzle, state.now())
-    return view.page(), session_cookie(state, secret, made)
+        puzzle = ladder_challenge(db, puzzle)
+    return puzzle if puzzle.rankable else None
