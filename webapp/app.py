@@ -31,7 +31,7 @@ from .guard.frames import install as install_guard
 from .guard.hosts import HostGuard
 from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
-from .http.api import api
+from .http.boards import boards
 from .http.health import health
 from .http.lab import lab
 from .http.offline import offline
@@ -170,7 +170,7 @@ def create_app(**config) -> Flask:
         app.jinja_env.get_template(name)
     init_players(app, migrate=app.config["MIGRATE_AT_START"])
     app.register_blueprint(pages)
-    app.register_blueprint(api)
+    app.register_blueprint(boards)
     app.register_blueprint(players)
     app.register_blueprint(lab)
     app.register_blueprint(health)
