@@ -15,6 +15,7 @@ like any whole search. Bad requests get 400 with {ok: false, error}.
 from __future__ import annotations
 
 import gzip
+from dataclasses import asdict
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -23,7 +24,8 @@ from solver.core.space import SpaceTooLarge
 from solver.engine import parse_board, unfit
 
 from ..i18n import translated
-from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
+from ..jobs.contract import CheckBoard, GraphSpace, VisitOrder
+from ..jobs.model import LONG
 from ..protocol import message_fields
 from ..puzzle_request import PuzzleRequest, RequestRefused, read_json_body
 from .links import play_url
@@ -68,9 +70,9 @@ def check():
     reply, asked = _validated()
     if reply["ok"]:
         seconds = current_app.config["CHECK_SECONDS"]
-        task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
+        task = CheckBoard(asked.game, asked.board, asked.options)
         try:
-            reply.update(current_app.extensions["jobs"].page_task(CHECK, task, seconds))
+            reply.update(asdict(current_app.extensions["jobs"].page_task(task, seconds)))
         except BoardError as err:
             raise RequestRefused(translated(err)) from None
     return jsonify(reply)
@@ -81,16 +83,14 @@ def graph(name: str):
     """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}`` for ``?board=``
     (the game's options as further parameters)."""
     asked = PuzzleRequest.from_fields({**request.args.to_dict(), "game": name})
-    task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
+    task = GraphSpace(asked.game, asked.board, asked.options)
     try:
-        made = current_app.extensions["jobs"].page_task(
-            GRAPH, task, current_app.config["GRAPH_SECONDS"]
-        )
+        made = current_app.extensions["jobs"].page_task(task, current_app.config["GRAPH_SECONDS"])
     except SpaceTooLarge as err:
         raise RequestRefused(translated(err), 413) from None
     except BoardError as err:
         raise RequestRefused(translated(err)) from None
-    return _compressed(made["gzip"])
+    return _compressed(made.gzip)
 
 
 def _compressed(packed: bytes) -> Response:
@@ -117,12 +117,9 @@ def visits(name: str):
     problem = unfit(asked.game, algorithm[:40], **asked.options)
     if problem:
         raise RequestRefused(problem)
-    task = TaskRequest(
-        asked.game, {"board": asked.board, "options": asked.options, "algorithm": algorithm}
-    )
+    task = VisitOrder(asked.game, asked.board, asked.options, algorithm)
     try:
         made = current_app.extensions["jobs"].page_task(
-            VISITS,
             task,
             current_app.config["VISITS_SECONDS"],
             address=request.remote_addr or "",
@@ -132,4 +129,4 @@ def visits(name: str):
         raise RequestRefused(translated(err), 413) from None
     except BoardError as err:
         raise RequestRefused(translated(err)) from None
-    return _compressed(made["gzip"])
+    return _compressed(made.gzip)

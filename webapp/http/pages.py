@@ -140,4 +140,4 @@ def editor(game: str):
 @pages.app_errorhandler(TaskRefused)
 def busy(err: TaskRefused):
     """A page's search could not run now: 503 with the reason, in JSON for the API."""
-    return error_page(503, str(err), {"Retry-After": "5"})
+    return error_page(err.status, str(err), dict(err.headers))

@@ -23,7 +23,9 @@ from solver.core.replay import MAX_LINE, Replay, check_count
 from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
-from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
+from ..jobs.contract import ReplayLine
+from ..jobs.model import REPLAY_LANE, TaskRefused
+from ..jobs.outcomes import refusal
 from ..protocol import message_fields
 from ..puzzle_request import RequestRefused, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player, Result
@@ -281,18 +283,9 @@ def _replayed(puzzle: Challenge, states: list) -> Replay:
     web process's loop: a long line of a big board takes seconds); the request waits
     cooperatively, and the replay lane's fair shares (by address, then player) keep one
     flooding address from delaying the others. BoardError for a bad line, 503 when over budget."""
-    task = TaskRequest(
-        puzzle.game,
-        {
-            "board": puzzle.board,
-            "options": puzzle.options,
-            "states": states,
-            "shortest": puzzle.shortest,
-        },
-    )
+    task = ReplayLine(puzzle.game, puzzle.board, puzzle.options, tuple(states), puzzle.shortest)
     try:
-        done = current_app.extensions["jobs"].page_task(
-            REPLAY,
+        return current_app.extensions["jobs"].page_task(
             task,
             float(current_app.config["REPLAY_SECONDS"]),
             address=request.remote_addr or "",
@@ -300,8 +293,7 @@ def _replayed(puzzle: Challenge, states: list) -> Replay:
             lane_name=REPLAY_LANE,
         )
     except TaskRefused as err:
-        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
-    return Replay(tuple(done["states"]), done["length"])
+        raise refusal(err) from None
 
 
 @players.post("/results")
@@ -432,7 +424,7 @@ def ladder_next(name: str):
     try:
         reply = serve(state.db, player.id, game, shift, state.now(), make)
     except TaskRefused as err:
-        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
+        raise refusal(err) from None
     return jsonify(reply)
 
 
