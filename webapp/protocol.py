@@ -21,6 +21,27 @@ from solver.payloads import AnalysisPayload, MoveInfo, Stats
 #: a request's ``id`` as the client gave it, echoed in every reply
 RequestId = str | int | None
 
+# -- every event's name: the only place the server spells one --------------------------
+
+#: what a client asks: a hint and distance, a full solve, stopping its job
+ANALYSE, SOLVE, CANCEL = "analyse", "solve", "cancel"
+#: what the server answers: an analysis, a long solve's progress, its solution, a proof
+#: that none exists, and an ``error`` for every bad payload or search that could not answer
+ANALYSIS, PROGRESS, SOLUTION, UNSOLVABLE, ERROR = (
+    "analysis",
+    "progress",
+    "solution",
+    "unsolvable",
+    "error",
+)
+#: the events Socket.IO raises itself (a socket's arrival and its end) and the names it
+#: keeps for itself, which a client may never send
+CONNECT, DISCONNECT = "connect", "disconnect"
+RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, "connect_error", "message"})
+#: what an ``error`` answering no request names as its ``event``: a frame that is no
+#: event, and a server restart
+UNKNOWN, RESTART = "unknown", "restart"
+
 
 class JobPayload(TypedDict):
     """``analyse`` / ``solve``: the game, the board, and the game's declared options

@@ -17,13 +17,15 @@ a 4xx ``{"error", "template", "params"}``, as everywhere in the API.
 from __future__ import annotations
 
 import gzip
+from dataclasses import asdict
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from solver.core.errors import BoardError
 from solver.engine import parse_board, unfit
 
-from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
+from ..jobs.contract import CheckBoard, GraphSpace, VisitOrder
+from ..jobs.model import LONG
 from ..protocol import message_fields
 from ..puzzle_request import PuzzleRequest, RequestRefused
 from .bodies import read_json_body
@@ -68,8 +70,8 @@ def validate():
 def check():
     reply, asked = _validated()
     if reply["ok"]:
-        task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
-        reply.update(ask(CHECK, task, current_app.config["CHECK_SECONDS"]))
+        task = CheckBoard(asked.game, asked.board, asked.options)
+        reply.update(asdict(ask(task, current_app.config["CHECK_SECONDS"])))
     return jsonify(reply)
 
 
@@ -78,9 +80,8 @@ def graph(name: str):
     """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}`` for ``?board=``
     (the game's options as further parameters)."""
     asked = PuzzleRequest.from_fields({**request.args.to_dict(), "game": name})
-    task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
-    made = ask(GRAPH, task, current_app.config["GRAPH_SECONDS"])
-    return _compressed(made["gzip"])
+    task = GraphSpace(asked.game, asked.board, asked.options)
+    return _compressed(ask(task, current_app.config["GRAPH_SECONDS"]).gzip)
 
 
 def _compressed(packed: bytes) -> Response:
@@ -107,14 +108,7 @@ def visits(name: str):
     problem = unfit(asked.game, algorithm[:40], **asked.options)
     if problem:
         raise RequestRefused(problem)
-    task = TaskRequest(
-        asked.game, {"board": asked.board, "options": asked.options, "algorithm": algorithm}
-    )
-    made = ask(
-        VISITS,
-        task,
-        current_app.config["VISITS_SECONDS"],
-        address=request.remote_addr or "",
-        lane=LONG,
-    )
-    return _compressed(made["gzip"])
+    task = VisitOrder(asked.game, asked.board, asked.options, algorithm)
+    seconds = current_app.config["VISITS_SECONDS"]
+    made = ask(task, seconds, address=request.remote_addr or "", lane=LONG)
+    return _compressed(made.gzip)

@@ -30,7 +30,6 @@ from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
 from ..races.draw import race_games
 from .links import lobby_games, lobby_packs, play_config
-from .page_tasks import refusal
 from .players.context import current_player, remember, state, today
 
 pages = Blueprint("pages", __name__)
@@ -155,5 +154,4 @@ def editor(game: str):
 @pages.app_errorhandler(TaskRefused)
 def busy(err: TaskRefused):
     """A page's search could not run now: 503 with the reason, in JSON for the API."""
-    refused = refusal(err)
-    return error_page(refused.status, str(refused), refused.headers)
+    return error_page(err.status, str(err), dict(err.headers))

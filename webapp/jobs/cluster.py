@@ -49,6 +49,7 @@ from .cluster_job import (
     long_search,
 )
 from .cluster_job import redis_client as redis_client
+from .contract import TASKS, from_wire, to_wire
 from .core import LaneBusy
 from .fairness import FairLane
 from .model import OVERDUE_MESSAGE, UNAVAILABLE_MESSAGE, Job
@@ -173,7 +174,7 @@ class ClusterLane(FairLane):
             try:
                 rq_job = self.queue.enqueue_call(
                     long_search,
-                    args=(self.key, key, job.kind, asdict(job.request), asdict(job.limits)),
+                    args=(self.key, key, job.kind, to_wire(job.request), asdict(job.limits)),
                     timeout=int(job.limits.seconds * 1.5 + 10),
                     result_ttl=60,
                     failure_ttl=600,
@@ -208,7 +209,10 @@ class ClusterLane(FairLane):
         if message.get("done"):
             job.on_done()
         elif not job.cancelled:
-            job.on_event(message["event"], message["payload"])
+            event, payload = message["event"], message["payload"]
+            if job.kind in TASKS:  # a page task's answer, as JSON
+                event, payload = from_wire(job.kind, event, payload)
+            job.on_event(event, payload)
 
     def _count_workers(self) -> None:
         """Count the live workers; take the dead ones (no alive key) out of RQ's registry.

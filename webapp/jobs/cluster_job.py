@@ -30,9 +30,9 @@ import threading
 import time
 
 from ..config import from_environment
+from .contract import TASKS, task_from_wire, to_wire
 from .model import CLOSING_MESSAGE, JobRequest, Limits
-from .process import perform
-from .replies import job_error
+from .process import failed, perform
 
 QUEUE = "arcade"
 REPLY_KEY = "arcade:replies:{lane}"
@@ -158,13 +158,13 @@ def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> 
         redis.expire(replies, KEY_SECONDS)
 
     def send(event: str, payload) -> None:
-        reply({"job": job, "event": event, "payload": payload})
+        reply({"job": job, "event": event, "payload": to_wire(payload)})
 
     try:
-        asked = JobRequest(**request)
+        asked = task_from_wire(kind, request) if kind in TASKS else JobRequest(**request)
         perform(kind, asked, Limits(**limits), cancel, send)
         if cancel.worker_stopping:  # the search saw the stop and answered nothing
-            send("error", job_error(CLOSING_MESSAGE, kind, asked))
+            send(*failed(kind, asked, CLOSING_MESSAGE))
     finally:
         reply({"job": job, "done": True})
         stop.set()

@@ -35,8 +35,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from .contract import Failure, Outcome
 from .escalation import Chain, settle
 from .model import (
     ANALYSE,
@@ -53,14 +54,16 @@ from .model import (
     JobRequest,
     Limits,
     Payload,
+    Task,
     TaskRefused,
-    TaskRequest,
 )
+from .outcomes import answer_of
 from .replies import job_error
 from .retry import Backoff
-from .tasks import task_result
 
 log = logging.getLogger(__name__)
+
+A = TypeVar("A")
 
 #: how many boards known to need the long lane are remembered
 KNOWN_LONG = 1024
@@ -212,18 +215,19 @@ class JobCore:
     # -- called from page views ----------------------------------------------------
     def page_task(
         self,
-        kind: str,
-        request: TaskRequest,
+        task: Task[A],
         seconds: float,
         address: str = "",
         player: str = "",
         lane_name: str = PAGE,
-    ) -> dict:
-        """Run a page's search (:mod:`webapp.jobs.tasks`) in the page lane and wait for it.
+    ) -> A:
+        """Run a page's search (one request of :mod:`webapp.jobs.contract`) in the page
+        lane and wait for it.
 
-        Returns the result; raises BoardError for a bad request and
-        :class:`~webapp.jobs.model.TaskRefused` when the lane is full or the task
-        overran ``seconds``, so the page answers 503 instead of holding its thread.
+        Returns the task's answer; raises BoardError for a bad request, SpaceTooLarge
+        for a state space over its limit and :class:`~webapp.jobs.model.TaskRefused`
+        (a 503) when the lane is full or the task overran ``seconds`` or failed, so the
+        page answers instead of holding its thread (:mod:`webapp.jobs.outcomes`).
         The wait is an event's: under gevent only the waiting greenlet sleeps.
         ``address`` and ``player`` (a replay's client) say whose fair share of the lane
         (``lane_name``: the page lane, or the replay lane) the task uses; by default
@@ -231,16 +235,16 @@ class JobCore:
         """
         lane = self.lanes[lane_name]
         finished = threading.Event()
-        answers: list[tuple[str, Payload]] = []
+        reports: list[tuple[str, Any]] = []
         job = Job(
-            kind,
-            request,
+            task.kind,
+            task,
             Limits(seconds),
             player=player,
-            address=address or kind,
-            on_event=lambda event, payload: answers.append((event, payload)),
+            address=address or task.kind,
+            on_event=lambda outcome, payload: reports.append((outcome, payload)),
             on_done=finished.set,
-            on_lost=lambda message, _retry: answers.append(("error", {"message": message})),
+            on_lost=lambda message, _retry: reports.append((Outcome.FAILED, Failure(message))),
         )
         try:
             if self.closing:
@@ -251,7 +255,7 @@ class JobCore:
         if not finished.wait(seconds + TASK_GRACE_SECONDS):
             lane.cancel(job)
             raise TaskRefused(TASK_SLOW_MESSAGE)
-        return task_result(answers[-1] if answers else None)
+        return answer_of(reports[-1] if reports else None)
 
     # -- the server's ----------------------------------------------------------------
     def busy_clients(self) -> int:

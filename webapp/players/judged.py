@@ -1,65 +1,32 @@
-"""The judged-move core on the web side: a position reached, judged in a solver process.
-
-A streak or a storm (and a race) sends the position each move reached; the server
-alone says whether it is one legal move from the last and whether it took exactly
-one move off the proven distance (:func:`solver.core.judge.judge_move`). The work
-runs in the replay lane's solver processes (a player's submission, shared fairly by
-address, then player), never on the event loop; the request waits cooperatively.
-"""
+"""A judged move for a run's route: :func:`webapp.jobs.judging.judge` with the request's
+app, budget and client, its refusals as the web tier's (400, 503)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import current_app
 
-from solver.core.errors import BoardError
-from solver.core.text import N_
-from solver.engine import MAX_BOARD_CHARS
+from ..jobs.contract import Judged
+from ..jobs.judging import judge as judge_move
+from ..jobs.outcomes import REFUSALS, refusal
 
-from ..jobs.model import JUDGE, REPLAY_LANE, TaskRefused, TaskRequest
-from ..puzzle_request import RequestRefused
-
-
-@dataclass(frozen=True)
-class Judged:
-    """One legal move rated: the position reached (canonical), the move's words, the
-    proven distances before and after (None: unsolvable), whether it came one closer,
-    whether it solved the puzzle, and a closer move when it did not."""
-
-    board: str
-    move: str
-    before: int | None
-    after: int | None
-    closer: bool
-    solved: bool
-    better: str | None = None
-    better_move: str | None = None
+__all__ = ["Judged", "judge"]
 
 
 def judge(
     game: str, options: dict, before: str, after: object, address: str = "", player: str = ""
 ) -> Judged:
-    """Judge the move from ``before`` (the server's position) to ``after`` (as sent).
-    A 400 :class:`RequestRefused` for text that is no position or no legal move from
-    ``before``; a 503 when the solver processes are busy or the distance is not
-    proven in time (the move is then not judged, and nothing changes)."""
-    if not isinstance(after, str) or not after.strip() or len(after) > MAX_BOARD_CHARS:
-        raise RequestRefused(N_("board must be the position the move reached, as text"))
-    task = TaskRequest(game, {"options": options, "before": before, "after": after})
+    """Judge the move from ``before`` to ``after`` (as sent); a RequestRefused (400 for
+    a bad position or move, 503 when the solver processes are busy) when it cannot."""
     try:
-        done = current_app.extensions["jobs"].page_task(
-            JUDGE,
-            task,
+        return judge_move(
+            current_app.extensions["jobs"],
+            game,
+            options,
+            before,
+            after,
             float(current_app.config["REPLAY_SECONDS"]),
-            address=address,
-            player=player,
-            lane_name=REPLAY_LANE,
+            address,
+            player,
         )
-    except TaskRefused as err:
-        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
-    except BoardError as err:
-        raise RequestRefused(err) from None
-    if not done["legal"]:
-        raise RequestRefused(N_("that is not one legal move from %(board)s"), board=repr(before))
-    return Judged(**{key: done[key] for key in Judged.__dataclass_fields__})
+    except REFUSALS as err:
+        raise refusal(err) from None

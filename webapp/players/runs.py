@@ -36,12 +36,12 @@ from sqlalchemy.engine import CursorResult
 from solver.core.game import Game
 from solver.core.text import N_
 
+from ..jobs.contract import Judged
 from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.models import LadderPuzzle, Run
 from .attempts import family
 from .challenges import Challenge
-from .judged import Judged
 from .ladder import Generate, Plan, add_levels, generate_into_pool, plan
 from .ratings import ABANDON_SECONDS, GRADE_HIGH, GRADE_LOW, graded
 

@@ -1,7 +1,7 @@
 """Races on the socket: ``race_join``, ``race_start``, ``race_move``; ``race_state`` out.
 
 Handlers only check the payload and record what the solver processes judged
-(:func:`webapp.players.judged.judge`, which waits cooperatively) through the race
+(:func:`webapp.jobs.judging.judge`, which waits cooperatively) through the race
 store (:mod:`webapp.races.store`: this process's memory, or Redis in a cluster), so
 a race's racers may be connected to different web processes. Each racer gets their
 own ``race_state`` (their puzzle) right after every change, sent to their socket
@@ -25,10 +25,11 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from solver.core.text import N_
 
+from ..jobs.judging import judge
 from ..jobs.model import TaskRefused
+from ..jobs.outcomes import REFUSALS, refusal
 from ..live.message_queue import LocalFirstManager
 from ..players.identity import find_player
-from ..players.judged import judge
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import RequestRefused
 from . import ranking
@@ -157,7 +158,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         try:
             puzzles = race_puzzles(int(current_app.config["RACE_PUZZLES"]))
         except TaskRefused as err:  # the page lane is full: making puzzles must wait
-            raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
+            raise refusal(err) from None
         return Race(new_id(), public, owner, puzzles)
 
     def key() -> str:
@@ -297,13 +298,17 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         races.judging.add(me)
         try:
             judged = judge(
+                current_app.extensions["jobs"],
                 puzzle.game,
                 puzzle.options,
                 before,
                 payload.get("board"),
+                float(current_app.config["REPLAY_SECONDS"]),
                 request.remote_addr or "",
                 racer.key,
             )
+        except REFUSALS as err:
+            raise refusal(err) from None
         finally:
             races.judging.discard(me)
 

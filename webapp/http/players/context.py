@@ -20,13 +20,13 @@ from solver.core.errors import BoardError
 from solver.core.text import N_
 
 from ...jobs.model import TaskRefused
+from ...jobs.outcomes import refusal
 from ...players import PlayersState
 from ...players.identity import COOKIE, COOKIE_DAYS, TooManyPlayers, address_key, new_player
 from ...players.limits import same_site
 from ...players.sessions import SignedIn, open_session, session_cookie, signed_in
 from ...protocol import message_fields
 from ...puzzle_request import RequestRefused
-from ..page_tasks import refusal
 
 #: the endpoint of a run's moves: a storm is quick moves, under their own limit
 RUN_MOVES = "players.runs.run_move"

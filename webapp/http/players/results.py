@@ -19,7 +19,8 @@ from solver.core.replay import MAX_LINE, Replay, check_count
 from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
-from ...jobs.model import REPLAY, REPLAY_LANE, TaskRequest
+from ...jobs.contract import ReplayLine
+from ...jobs.model import REPLAY_LANE
 from ...players.attempts import open_attempt
 from ...players.challenges import (
     Challenge,
@@ -69,25 +70,15 @@ def _replayed(puzzle: Challenge, states: list) -> Replay:
     web process's loop: a long line of a big board takes seconds); the request waits
     cooperatively, and the replay lane's fair shares (by address, then player) keep one
     flooding address from delaying the others. A 400 for a bad line, 503 when over budget."""
-    task = TaskRequest(
-        puzzle.game,
-        {
-            "board": puzzle.board,
-            "options": puzzle.options,
-            "states": states,
-            "shortest": puzzle.shortest,
-        },
-    )
+    task = ReplayLine(puzzle.game, puzzle.board, puzzle.options, tuple(states), puzzle.shortest)
     signed = current_player()
-    done = ask(
-        REPLAY,
+    return ask(
         task,
         float(current_app.config["REPLAY_SECONDS"]),
         address=request.remote_addr or "",
         player=signed.token if signed is not None else "",
         lane=REPLAY_LANE,
     )
-    return Replay(tuple(done["states"]), done["length"])
 
 
 @blueprint.post("/results")
