@@ -338,13 +338,17 @@ def test_each_game_has_one_reference_rule_set_for_the_tests(name):
     assert not [m for m in imported if m.startswith("solver") and m != "solver.core.results"]
 
 
-#: arrows that run one way inside the web app: (package, packages it must never import).
-#: jobs shape their own replies and never reach the sockets or the server; players
-#: and levels never reach the pages; nothing but the app factory and the server
-#: reaches serve/
+#: the web framework's packages: only the HTTP and socket layers (and the app) import them
+WEB = ("flask", "flask_socketio", "werkzeug")
+
+#: arrows that run one way inside the web app: (package, packages it must never import,
+#: the project's or a third party's). jobs shape their own replies and never reach the
+#: sockets or the server; players (the domain: its routes are in webapp.http.players)
+#: import no web framework and levels never reach the pages; nothing but the app
+#: factory and the server reaches serve/
 ONE_WAY = (
     ("webapp.jobs", ("webapp.live", "webapp.serve", "webapp.http", "webapp.players")),
-    ("webapp.players", ("webapp.http", "webapp.live", "webapp.serve")),
+    ("webapp.players", ("webapp.http", "webapp.live", "webapp.serve", *WEB)),
     ("webapp.levels", ("webapp.http", "webapp.live", "webapp.players")),
     ("webapp.storage", ("webapp.http", "webapp.live", "webapp.jobs", "webapp.players")),
 )
@@ -374,4 +378,21 @@ def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
     assert _arrows_against(ONE_WAY, {"webapp.jobs.core": path}) == [
         "webapp.jobs.core imports webapp.live.replies",
         "webapp.jobs.core imports webapp.live.replies.error_payload",
+    ]
+
+
+def test_the_one_way_rule_catches_a_third_party_import(tmp_path):
+    """A players module importing Flask, in any spelling, is caught; a package whose
+    name only starts like a forbidden one (``flask_compress``) is not."""
+    path = tmp_path / "ladder.py"
+    path.write_text(
+        "import flask_compress\nfrom flask import g\nimport werkzeug.exceptions\n"
+        "def late():\n    from flask_socketio import emit\n"
+    )
+    assert _arrows_against(ONE_WAY, {"webapp.players.ladder": path}) == [
+        "webapp.players.ladder imports flask",
+        "webapp.players.ladder imports flask.g",
+        "webapp.players.ladder imports flask_socketio",
+        "webapp.players.ladder imports flask_socketio.emit",
+        "webapp.players.ladder imports werkzeug.exceptions",
     ]

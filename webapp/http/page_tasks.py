@@ -1,7 +1,8 @@
 """The one way an HTTP route asks the solver processes, and what their refusals answer.
 
-Every route that runs a page task (a replayed result, the editor's check, a state
-space's graph and visits) asks through :func:`ask`; one whose domain code asks (a generated level for the ladder, a run
+Every route that runs a page task (a replayed result, a run's judged move, the
+editor's check, a state space's graph and visits) asks through :func:`ask` or
+:func:`judge`; one whose domain code asks (a generated level for the ladder, a run
 or a page) runs it under :func:`solver_refusals`. A full or slow lane is then a 503
 with ``Retry-After``, a state space over its limit a 413 and a request the solver
 refuses a 400, each a :class:`~webapp.puzzle_request.RequestRefused` answered
@@ -15,8 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from flask import current_app
+from flask import current_app, request
 
+from ..jobs.contract import Judged
+from ..jobs.judging import judge as judge_move
 from ..jobs.model import PAGE, Task
 from ..jobs.outcomes import REFUSALS, refusal
 
@@ -46,4 +49,21 @@ def ask(
     with solver_refusals():
         return current_app.extensions["jobs"].page_task(
             task, seconds, address=address, player=player, lane_name=lane
+        )
+
+
+def judge(game: str, options: dict, before: str, after: object, player: str = "") -> Judged:
+    """The move from ``before`` to ``after`` (as sent) judged in the replay lane within
+    ``REPLAY_SECONDS``, on this request's address and ``player``'s share
+    (:func:`webapp.jobs.judging.judge`)."""
+    with solver_refusals():
+        return judge_move(
+            current_app.extensions["jobs"],
+            game,
+            options,
+            before,
+            after,
+            float(current_app.config["REPLAY_SECONDS"]),
+            request.remote_addr or "",
+            player,
         )

@@ -18,9 +18,8 @@ A run is ``{"run", "mode", "game", "options", "start", "board", "shortest", "mov
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 
-from ...players.judged import judge
 from ...players.runs import (
     check_turn,
     checked,
@@ -33,6 +32,7 @@ from ...players.runs import (
 )
 from ...puzzle_request import game_named
 from ..bodies import read_json_body
+from ..page_tasks import judge
 from .context import current_player, state
 
 blueprint = Blueprint("runs", __name__)
@@ -80,8 +80,7 @@ def run_move(run_id: int):
     game = game_named(run.game)
     now = players.now()
     check_turn(run, body.get("moves"))
-    address = request.remote_addr or ""
-    judged = judge(run.game, run_options(run), run.board, body.get("board"), address, token or "")
+    judged = judge(run.game, run_options(run), run.board, body.get("board"), token or "")
     record_move(players.db, run, judged, now, game, _make(game))
     reply = view(players.db, owned(players.db, player_id, run_id, players.now()), players.now())
     reply["last"] = {
