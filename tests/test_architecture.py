@@ -371,6 +371,27 @@ def test_arrows_run_one_way():
     assert _arrows_against(ONE_WAY, module_files()) == []
 
 
+def test_the_players_domain_reaches_no_web_framework():
+    """Nor through another module: everything ``webapp.players`` imports, directly or
+    not, imports no Flask, Flask-SocketIO or Werkzeug (its routes are webapp.http's)."""
+    files = module_files()
+    graph = import_graph(files)
+    todo = [module for module in files if module.startswith("webapp.players")]
+    reached = set(todo)
+    while todo:
+        for name in graph[todo.pop()]:
+            if name not in reached:
+                reached.add(name)
+                todo.append(name)
+    web = sorted(
+        f"{module} imports {name}"
+        for module in reached
+        for name in _imported_names(files[module], module)
+        if name.split(".")[0] in WEB
+    )
+    assert web == []
+
+
 def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
     """The rule reads relative imports: a jobs module importing ``..live`` is caught."""
     path = tmp_path / "core.py"
