@@ -3,17 +3,12 @@
 // with the distance line as a text sparkline, like daily-puzzle results.
 
 import { best, levelKey } from "../progress.js";
-import { accuracyOf } from "./bounds.js";
+import { accuracyText, scoreOf, starsOf, starText } from "../score.js";
 import { copyLink } from "../share.js";
 import { gettext, movesText } from "../i18n.js";
 
 const BLOCKS = "▁▂▃▄▅▆▇█";
 const MAX_SPARK = 40;
-
-/** 3 stars for a perfect solve, 2 from 80%, 1 from 50%. */
-export function starsFor(percent) { return percent >= 100 ? 3 : percent >= 80 ? 2 : percent >= 50 ? 1 : 0; }
-
-export function starText(stars) { return "★".repeat(stars) + "☆".repeat(3 - stars); }
 
 /** The distances of `points` as blocks (▁ near solved, █ farthest); ✗ unsolvable, · unknown. */
 export function sparkline(points) {
@@ -29,29 +24,12 @@ export function sparkline(points) {
   }).join("");
 }
 
-/**
- * The score of a solved game, else null: {moves, shortest (an upper bound unless
- * proven), proven, percent (proven) or atLeast (bounded), assisted}.
- */
-export function scoreOf(ctrl, points) {
+/** The score of `ctrl`'s solved game (score.js), else null; `points` from lineOf. */
+export function gameScore(ctrl, points) {
   const [moves] = ctrl.counts();
   if (!ctrl.isSolved() || moves === 0) return null;
   const start = points[0];
-  const shortest = Number.isInteger(start.distance) ? start.distance : null;
-  const accuracy = accuracyOf({ upper: shortest, lower: start.lower, exact: start.optimal }, moves);
-  return { moves, shortest, proven: Boolean(start.optimal && shortest !== null), assisted: Boolean(ctrl.assisted),
-           percent: accuracy && accuracy.proven ? accuracy.percent : null,
-           atLeast: accuracy && !accuracy.proven ? accuracy.atLeast : null };
-}
-
-/** "87%", "at least 62%" or "" (nothing known); the stars a score earns (none when assisted). */
-export function accuracyText(score) {
-  return score.percent !== null ? `${score.percent}%` : score.atLeast !== null ? gettext("at least %(percent)s%%", { percent: score.atLeast }) : "";
-}
-
-export function starsOf(score) {
-  if (score.assisted) return 0;
-  return starsFor(score.percent !== null ? score.percent : score.atLeast || 0);
+  return scoreOf({ upper: start.distance, lower: start.lower, exact: start.optimal }, moves, ctrl.assisted);
 }
 
 /** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
@@ -68,7 +46,7 @@ export function resultLine(ctrl, points, score) {
 
 /** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */
 export function drawResult(ctrl, points, parts) {
-  const score = scoreOf(ctrl, points);
+  const score = gameScore(ctrl, points);
   parts.box.hidden = !score;
   if (!score) return;
   const rated = accuracyText(score);
