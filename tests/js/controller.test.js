@@ -24,7 +24,7 @@ function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}
     render: (state) => view.rendered.push(state),
     clearHint: () => { view.hint = null; },
     showHint: (move) => { view.hint = move; view.hints.push(move); },
-    refuse: (target) => view.refused.push(target),
+    shake: (target) => view.refused.push(target),
   });
   const sent = [];
   const link = {

@@ -28,6 +28,7 @@ from ..levels.facts import (
     level_min,
     level_ref,
 )
+from ..players.runs import PENALTY_SECONDS, STORM_SECONDS
 from ..players.runs import offered as runs_offered
 
 DEFAULT_SPEED_MS = 400
@@ -47,6 +48,16 @@ def lobby_games() -> list[dict]:
         {**game.describe(), "url": play_url(name), "runs": runs_offered(game)}
         for name, game in catalogue.games().items()
     ]
+
+
+def run_rules() -> dict:
+    """A storm's length and the seconds a longer move costs, as the server keeps them, for
+    the words the lobby and the run page show (never retyped in a page)."""
+    return {
+        "storm_seconds": STORM_SECONDS,
+        "storm_minutes": f"{STORM_SECONDS / 60:g}",
+        "penalty_seconds": PENALTY_SECONDS,
+    }
 
 
 def lobby_packs() -> dict[str, list[dict]]:

@@ -1,9 +1,11 @@
-// The result once solved: accuracy (shortest from the start / moves made), stars,
-// the best accuracy kept for the level, and a one-line result to paste in a chat
-// with the distance line as a text sparkline, like daily-puzzle results.
+// The result once solved: accuracy and stars (the middle end's score, drawn by
+// finish.js as on every page), the best accuracy kept for the level, and a one-line
+// result to paste in a chat with the distance line as a text sparkline, like
+// daily-puzzle results.
 
+import { drawScore } from "../finish.js";
 import { best, levelKey } from "../progress.js";
-import { accuracyText, scoreOf, starsOf, starText } from "../score.js";
+import { accuracyText, starsOf, starText } from "../score.js";
 import { copyLink } from "../share.js";
 import { gettext, movesText } from "../i18n.js";
 
@@ -24,14 +26,6 @@ export function sparkline(points) {
   }).join("");
 }
 
-/** The score of `ctrl`'s solved game (score.js), else null; `points` from lineOf. */
-export function gameScore(ctrl, points) {
-  const [moves] = ctrl.counts();
-  if (!ctrl.isSolved() || moves === 0) return null;
-  const start = points[0];
-  return scoreOf({ upper: start.distance, lower: start.lower, exact: start.optimal }, moves, ctrl.assisted);
-}
-
 /** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
 export function resultLine(ctrl, points, score) {
   const name = ctrl.config.level ? ` "${ctrl.config.level.name}"` : "";
@@ -46,18 +40,9 @@ export function resultLine(ctrl, points, score) {
 
 /** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */
 export function drawResult(ctrl, points, parts) {
-  const score = gameScore(ctrl, points);
-  parts.box.hidden = !score;
+  const score = ctrl.score(points);
+  drawScore(parts, score);
   if (!score) return;
-  const rated = accuracyText(score);
-  parts.accuracy.textContent = score.assisted ? gettext("assisted (Solve used)") : rated || gettext("not known yet");
-  parts.accuracy.dataset.assisted = String(score.assisted);
-  parts.accuracy.dataset.proven = String(score.percent !== null);
-  parts.accuracy.title = score.assisted ? gettext("Solve played moves for you: no stars, and it is not your best")
-    : score.percent === null ? gettext("the shortest solution is not proven yet: this is what is certain") : "";
-  const stars = starsOf(score);
-  parts.stars.textContent = score.assisted || !rated ? "" : starText(stars);
-  parts.stars.setAttribute("aria-label", score.assisted ? gettext("no stars: assisted") : gettext("%(stars)s of 3 stars", { stars }));
   const kept = best(levelKey(ctrl.info, ctrl.options, ctrl.initialBoard));
   parts.best.textContent = kept && kept.accuracy && !kept.assisted ? gettext("best %(percent)s%%", { percent: kept.accuracy }) : "";
   parts.share.dataset.text = resultLine(ctrl, points.slice(0, ctrl.history.cursor + 1), score);
