@@ -68,6 +68,7 @@ export class Controller extends Midend {
     }
     this.initialBoard = this.game.format(state);
     if (saved && saved.board === this.initialBoard) state = this.resume(saved, state);
+    if (this.ranked) this.runServerClock(this.config.attempt.seconds || 0);
     this.setState(state, { duration: 0 });
   }
 

@@ -302,3 +302,10 @@ test("an analysis's error that crosses a Solve press leaves the solve going", ()
   assert.match(ctrl.progressText, /searching/);
   assert.equal(ctrl.notice, reply.message);
 });
+
+test("a ranked attempt's clock is the server's from the page's opening, not the first move", () => {
+  const { ctrl } = controller("1 2 3 4 0 6 7 5 8", { attempt: { ...RANKED, seconds: 17 } });
+  assert.ok(ctrl.clock.running && ctrl.clock.ms >= 17_000);
+  const free = controller("1 2 3 4 0 6 7 5 8").ctrl;
+  assert.equal(free.clock.running, false);
+});
