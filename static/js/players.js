@@ -124,6 +124,8 @@ export class Players {
     for (let attempt = 1; ; attempt += 1) {
       try {
         this.result = await call("POST", "/api/results", body);
+        // the finish is scored from the server's proven shortest, as on every page
+        ctrl.knowShortest(this.result.shortest);
         // on record: the coach may ask the server about the puzzle now (analysis after the game)
         ctrl.settle();
         if (this.ladder) this.showLadder(this.result);

@@ -303,6 +303,15 @@ test("an analysis's error that crosses a Solve press leaves the solve going", ()
   assert.equal(ctrl.notice, reply.message);
 });
 
+test("a ranked finish is scored from the shortest the server's result proved", () => {
+  const { ctrl } = controller("1 2 3 4 0 6 7 5 8", { attempt: RANKED }); // a ladder puzzle: no min given
+  ctrl.playerMove({ tile: 5 });
+  ctrl.playerMove({ tile: 8 });
+  assert.equal(ctrl.score().percent, null, "nothing proven yet");
+  ctrl.knowShortest(2);
+  assert.deepEqual([ctrl.score().percent, ctrl.score().proven], [100, true]);
+});
+
 test("a ranked attempt's clock is the server's from the page's opening, not the first move", () => {
   const { ctrl } = controller("1 2 3 4 0 6 7 5 8", { attempt: { ...RANKED, seconds: 17 } });
   assert.ok(ctrl.clock.running && ctrl.clock.ms >= 17_000);
