@@ -23,6 +23,7 @@ export class JudgedBoard extends Midend {
     this.gameKey = "";
     this.solved = null; // the server's count of puzzles solved, once it said
     this.judging = null; // the position a move being judged left
+    this.handing = null; // the puzzle being shown (hand waits for it)
   }
 
   closed() { return this.hooks.closed ? this.hooks.closed() : ""; }
@@ -56,15 +57,24 @@ export class JudgedBoard extends Midend {
 
   /** Show `puzzle` as the server has it: a new puzzle starts a new line, and the same
    * one at another position than this page's is the server's position standing (a move
-   * refused, a reload). While a move is judged, the position it left is no answer. */
-  async hand(puzzle) {
+   * refused, a reload). While a move is judged, the position it left is no answer.
+   * One at a time, in the order the server's answers came (a game's module loads once). */
+  hand(puzzle) {
+    this.handing = (this.handing || Promise.resolve()).catch(() => {}).then(() => this.show(puzzle));
+    return this.handing;
+  }
+
+  async show(puzzle) {
     const key = `${puzzle.game}|${JSON.stringify(puzzle.options)}`;
     if (key !== this.gameKey) {
       const module = await loadGame(puzzle.game);
       this.gameKey = key;
       this.game = module.createGame(puzzle.options);
-      this.element.className = `board board-${puzzle.game}`;
-      this.element.replaceChildren();
+      // a fresh element: the last game's view listens on the old one
+      const fresh = this.element.cloneNode(false);
+      fresh.className = `board board-${puzzle.game}`;
+      this.element.replaceWith(fresh);
+      this.element = fresh;
       this.view = this.game.createView(this.element, this);
       this.initialBoard = null;
     }
