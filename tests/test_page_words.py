@@ -1,6 +1,6 @@
 """The pages' words for server facts (a storm's length and penalty, a race's quorum and
-statuses) come from the server's own constants, rendered into each page's config and
-words, never retyped in a page script or template."""
+statuses, a name's longest) come from the server's own constants, rendered into each
+page's config and words, never retyped in a page script or template."""
 
 import json
 import re
@@ -11,6 +11,7 @@ import pytest
 from webapp.http import links, pages
 from webapp.players.runs import PENALTY_SECONDS, STORM_SECONDS
 from webapp.races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
+from webapp.storage.names import MAX_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "static" / "js").rglob("*.js"))
@@ -24,11 +25,13 @@ def config_of(html: str) -> dict:
     return json.loads(found.group(1))
 
 
-def test_the_storm_and_race_pages_carry_the_servers_facts(client):
+def test_the_play_storm_and_race_pages_carry_the_servers_facts(client):
     storm = client.get("/storm/npuzzle").get_data(as_text=True)
     config = config_of(storm)
     assert (config["storm_seconds"], config["penalty_seconds"]) == (STORM_SECONDS, PENALTY_SECONDS)
     assert f"costs {PENALTY_SECONDS} seconds" in storm
+    play = config_of(client.get("/play/jugs?daily=1").get_data(as_text=True))
+    assert play["name_limit"] == MAX_NAME
     race = config_of(client.get("/race").get_data(as_text=True))
     assert race["statuses"] == [WAITING, COUNTDOWN, RACING, FINISHED]
     assert race["quorum"] == QUORUM
@@ -60,6 +63,7 @@ def test_no_page_retypes_a_server_fact(path):
         f"costs {PENALTY_SECONDS} seconds",
         f">{STORM_SECONDS}<",
         f"once {NUMBER_WORDS.get(QUORUM, QUORUM)} have joined",
+        f'maxlength: "{MAX_NAME}"',
         *(
             f'"{status}"'
             for status in (WAITING, COUNTDOWN, RACING, FINISHED)

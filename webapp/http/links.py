@@ -30,6 +30,7 @@ from ..levels.facts import (
 )
 from ..players.runs import PENALTY_SECONDS, STORM_SECONDS
 from ..players.runs import offered as runs_offered
+from ..storage.names import MAX_NAME
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -150,6 +151,7 @@ def play_config(
         "ladder": None,
         "choices": game.choices(),
         "game_info": game.describe(),
+        "name_limit": MAX_NAME,  # a player name's most characters, as the server checks
     }
     try:
         generated = generated_level(game, query, generate)
