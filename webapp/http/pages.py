@@ -29,7 +29,8 @@ from ..players.attempts import open_attempt, page_puzzle
 from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
 from ..races.draw import race_games
-from .links import lobby_games, lobby_packs, play_config
+from ..races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
+from .links import lobby_games, lobby_packs, play_config, run_rules
 from .players.context import current_player, remember, state, today
 
 pages = Blueprint("pages", __name__)
@@ -62,7 +63,7 @@ def _game_page(template: str, name: str, ranked: bool = False):
 
 def _opened_attempt(config: dict) -> dict | None:
     """Open the attempt of a play page opened as a ranked puzzle: the page's
-    ``attempt`` ({ranked, assisted, finished}), None for free play or when this
+    ``attempt`` ({ranked, assisted, finished, seconds}), None for free play or when this
     address made its hour's share of new players (the page is then unranked)."""
     players = state()
     puzzle = page_puzzle(players.db, config, today(), players.daily)
@@ -72,7 +73,8 @@ def _opened_attempt(config: dict) -> dict | None:
         player = current_player(create=True)
     except TooManyPlayers:
         return None
-    return open_attempt(players.db, player.player_id, puzzle, players.now()).page()
+    now = players.now()
+    return open_attempt(players.db, player.player_id, puzzle, now).page(now)
 
 
 @pages.get("/")
@@ -82,7 +84,9 @@ def lobby():
     rendered = current_app.extensions.setdefault("lobby_pages", {})
     key = (chosen_language(), chosen_theme())
     if key not in rendered:
-        rendered[key] = render_template("lobby.html", games=lobby_games(), packs=lobby_packs())
+        rendered[key] = render_template(
+            "lobby.html", games=lobby_games(), packs=lobby_packs(), runs=run_rules()
+        )
     return rendered[key]
 
 
@@ -122,7 +126,7 @@ def _run_page(name: str, mode: str):
     game = _game_or_404(name)
     if not runs_offered(game):
         abort(404)
-    config = {"game": game.name, "mode": mode, "game_info": game.describe()}
+    config = {"game": game.name, "mode": mode, "game_info": game.describe(), **run_rules()}
     return render_template("run.html", game=game.name, mode=mode, config=config)
 
 
@@ -136,7 +140,9 @@ def race(race: str | None = None):
     ):
         abort(404)
     games = [game.describe() for game in race_games()]
-    config = {"race": race, "games": games}
+    # the race's words for its server facts: its statuses in order, the lobby's quorum
+    statuses = [WAITING, COUNTDOWN, RACING, FINISHED]
+    config = {"race": race, "games": games, "statuses": statuses, "quorum": QUORUM}
     return render_template("race.html", config=config, games=games)
 
 

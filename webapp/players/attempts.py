@@ -68,11 +68,13 @@ class AttemptView:
     assisted: bool
     finished: bool
 
-    def page(self) -> dict:
+    def page(self, now: dt.datetime) -> dict:
+        """``seconds``: the attempt's clock at ``now``, the one the page shows (the server's)."""
         return {
             "ranked": not (self.assisted or self.finished),
             "assisted": self.assisted,
             "finished": self.finished,
+            "seconds": round(max(0.0, (now - self.opened).total_seconds()), 2),
         }
 
 

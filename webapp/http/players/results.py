@@ -15,6 +15,7 @@ import math
 
 from flask import Blueprint, current_app, jsonify, request
 
+from solver.core.coach import accuracy
 from solver.core.replay import MAX_LINE, Replay, check_count
 from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
@@ -122,7 +123,7 @@ def _result_fields(result: Result) -> dict:
         "length": result.length,
         "shortest": shortest,
         "optimal": shortest is not None and result.length == shortest,
-        "accuracy": min(100, round(100 * shortest / result.length)) if shortest else None,
+        "accuracy": accuracy(shortest, result.length) if shortest else None,
         "ranked": result.ranked,
         "assisted": result.assisted,
     }
