@@ -375,3 +375,101 @@ def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
         "webapp.jobs.core imports webapp.live.replies",
         "webapp.jobs.core imports webapp.live.replies.error_payload",
     ]
+
+
+# -- the Socket.IO protocol's names ----------------------------------------------------
+
+#: calls whose text names another library's events, never Socket.IO's: SQLAlchemy's
+#: engine events (``connect``, ``begin``)
+OTHER_LIBRARIES_EVENTS = {"listens_for"}
+#: calls whose first argument is an event's name (a Socket.IO or Engine.IO handler, an
+#: emit, a solver process's report): never text made on the spot
+EVENT_CALLS = {"on", "emit", "emit_each", "send", "on_event"}
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _is_a_key(node: ast.AST, parent: ast.AST | None) -> bool:
+    """A payload's field, not an event: a dict key, an index, ``.get``'s first argument,
+    a docstring."""
+    if isinstance(parent, ast.Dict):
+        return node in parent.keys
+    if isinstance(parent, ast.Subscript):
+        return parent.slice is node
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute):
+        return parent.func.attr in ("get", "pop", "setdefault") and parent.args[:1] == [node]
+    return isinstance(parent, ast.Expr)
+
+
+def spelled_event_names(path: Path, names: frozenset[str]) -> list[str]:
+    """Every place ``path`` spells an event name as text (``file:line: 'name'``), or makes
+    one on the spot where an event's name goes (an f-string passed to ``emit``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = _parents(tree)
+    found = []
+    for node in ast.walk(tree):
+        parent = parents.get(node)
+        if isinstance(node, ast.Constant) and node.value in names and not _is_a_key(node, parent):
+            call = parent if isinstance(parent, ast.Call) else None
+            func = call.func if call is not None else None
+            called = getattr(func, "attr", None) or getattr(func, "id", None)
+            if called not in OTHER_LIBRARIES_EVENTS:
+                found.append((node.lineno, f"{path.name}:{node.lineno}: {node.value!r}"))
+        if isinstance(node, ast.Call) and node.args:
+            called = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if called in EVENT_CALLS and isinstance(node.args[0], ast.JoinedStr | ast.BinOp):
+                found.append(
+                    (node.lineno, f"{path.name}:{node.lineno}: {ast.unparse(node.args[0])}")
+                )
+    return [place for _, place in sorted(found)]
+
+
+def _event_names() -> frozenset[str]:
+    from webapp import protocol
+
+    return protocol.EVENTS
+
+
+def test_every_event_name_of_the_protocol_is_listed_once():
+    """Each event constant of :mod:`webapp.protocol` is in ``EVENTS`` (which the next test
+    reads), and every name the server hands Socket.IO is one of them."""
+    from webapp import protocol
+
+    spelled = {
+        value for name, value in vars(protocol).items() if name.isupper() and isinstance(value, str)
+    }
+    assert spelled - {protocol.UNKNOWN, protocol.RESTART} == set(protocol.EVENTS)
+
+
+def test_no_event_name_is_spelled_outside_the_protocol():
+    """Event names, in and out, are :mod:`webapp.protocol`'s constants: a literal
+    ``"error"`` or ``"analysis"`` where an event's name goes, anywhere in the web app,
+    is a second spelling of the contract."""
+    names = _event_names()
+    protocol = ROOT / "webapp" / "protocol.py"
+    spelled = [
+        f"{path.relative_to(ROOT).parent}/{place}"
+        for path in sorted((ROOT / "webapp").rglob("*.py"))
+        if path != protocol
+        for place in spelled_event_names(path, names)
+    ]
+    assert spelled == []
+
+
+def test_the_event_name_rule_catches_a_spelling_and_passes_a_payloads_fields(tmp_path):
+    path = tmp_path / "handlers.py"
+    path.write_text(
+        '"""Says "error" in its docstring."""\n'
+        'socketio.emit("error", {"error": payload["analysis"], "progress": 1}, to=sid)\n'
+        'def reply():\n    return "analysis", payload.get("solution")\n'
+        'socketio.emit(f"race_{what}", state)\n'
+        'event.listens_for(engine, "connect")\n'
+        "socketio.emit(ERROR, payload)\n"
+    )
+    assert spelled_event_names(path, _event_names()) == [
+        "handlers.py:2: 'error'",
+        "handlers.py:4: 'analysis'",
+        "handlers.py:5: f'race_{what}'",
+    ]

@@ -30,7 +30,7 @@ from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
 from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
-from ..protocol import LAB_CANCEL, LAB_RUN
+from ..protocol import CANCEL, CONNECT, DISCONNECT, ERROR, LAB_CANCEL, LAB_RUN, UNKNOWN
 from ..puzzle_request import RequestRefused
 from ..races.events import register_race_events
 from .admission import Admission
@@ -75,7 +75,7 @@ def register_events(
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
     def reply_error(message: str | RequestRefused, event: str, payload: object = None) -> None:
-        socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
+        socketio.emit(ERROR, error_payload(message, event, request_id(payload)), to=_sid())
 
     def admitted(event: str, payload: object) -> bool:
         if limiter.allow(_sid()):
@@ -104,7 +104,7 @@ def register_events(
             jobs.submit(sid, kind, job, log_id, address=address)
 
         def refuse(message: str) -> None:
-            socketio.emit("error", error_payload(message, kind, request_id_), to=sid)
+            socketio.emit(ERROR, error_payload(message, kind, request_id_), to=sid)
 
         # help asked about an open ranked attempt is on record before it is answered
         _helps().route(sid, job.game, job.options, run, refuse)
@@ -115,7 +115,7 @@ def register_events(
         socketio.sleep(REFUSED_CLOSE_SECONDS)  # type: ignore[arg-type]  # any number of seconds
         server.eio.disconnect(eio_sid)
 
-    @socketio.on("connect")
+    @socketio.on(CONNECT)
     def on_connect(*_auth: object) -> None:
         refused = admission.admit(_sid(), request.remote_addr or "")
         if refused is None:
@@ -157,20 +157,20 @@ def register_events(
             return
         jobs.cancel(_sid(), job_id)
 
-    @socketio.on("cancel")
+    @socketio.on(CANCEL)
     def on_cancel(*args: object) -> None:
-        cancel("cancel", args)
+        cancel(CANCEL, args)
 
     @socketio.on(LAB_CANCEL)
     def on_lab_cancel(*args: object) -> None:
         cancel(LAB_CANCEL, args)
 
-    @socketio.on("disconnect")
+    @socketio.on(DISCONNECT)
     def on_disconnect(*_reason: object) -> None:
         if server.manager.is_connected(_sid(), "/"):
             # an ordinary event that a client named "disconnect" (the guard refuses
             # those first): it must never reset the client's rate limit
-            reply_error("disconnect is a reserved event name", "disconnect")
+            reply_error("disconnect is a reserved event name", DISCONNECT)
             return
         log.debug("%s disconnected", _sid()[:8])
         admission.release(_sid())
@@ -184,5 +184,5 @@ def register_events(
         """A handler bug answers with ``error`` instead of silently dropping the request."""
         log.exception("Socket.IO handler failed")
         handled = getattr(request, "event", None)  # Flask-SocketIO's {message, args}
-        event = handled.get("message", "unknown") if handled else "unknown"
-        socketio.emit("error", error_payload("internal error", str(event)), to=_sid())
+        event = handled.get("message", UNKNOWN) if handled else UNKNOWN
+        socketio.emit(ERROR, error_payload("internal error", str(event)), to=_sid())

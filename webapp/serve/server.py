@@ -36,6 +36,7 @@ from solver.core.text import N_
 
 from ..edge import raw_error
 from ..jobs.replies import error_payload
+from ..protocol import ERROR, RESTART
 
 log = logging.getLogger("webapp")
 
@@ -49,7 +50,7 @@ def tell_everyone(socketio, message: str = RESTARTING_MESSAGE) -> int:
     (each by its own session: nothing goes through the message queue); returns how many."""
     sids = [sid for sid, _ in socketio.server.manager.get_participants("/", None)]
     for sid in sids:
-        socketio.emit("error", error_payload(message, "restart"), to=sid)
+        socketio.emit(ERROR, error_payload(message, RESTART), to=sid)
     return len(sids)
 
 
