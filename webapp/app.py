@@ -23,6 +23,7 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
+from .concurrency import async_mode
 from .config import DEFAULTS, normalise
 from .edge import SecurityHeaders
 from .edge import install as install_edge
@@ -47,7 +48,6 @@ from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
 from .live.message_queue import LocalFirstManager
 from .players import init_players
-from .serve.mode import async_mode
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
 

@@ -6,7 +6,7 @@ gevent: every connection is a greenlet, so an idle websocket costs a few tens of
 KB and no thread (simple-websocket provides the websocket transport, with
 gevent's sockets and events). ``python -m webapp`` patches the standard library
 for gevent before it imports anything else (:mod:`webapp.__main__`); the app
-then runs Socket.IO in gevent mode (:func:`webapp.serve.mode.async_mode`). How many players the
+then runs Socket.IO in gevent mode (:func:`webapp.concurrency.async_mode`). How many players the
 process holds is the app's decision (:mod:`webapp.live.admission`), not the
 server's: ``worker_connections`` leaves room above it for pages and health
 checks. The solver's worker processes (:mod:`webapp.jobs.pool`) are started by the
