@@ -46,10 +46,10 @@ from .levels.facts import load_levels
 from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
 from .live.events import register_events
-from .live.message_queue import LocalFirstManager
 from .players import init_players
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
+from .transport.message_queue import LocalFirstManager
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent

@@ -28,10 +28,10 @@ from solver.core.text import N_
 from ..jobs.judging import judge
 from ..jobs.model import TaskRefused
 from ..jobs.outcomes import REFUSALS, refusal
-from ..live.message_queue import LocalFirstManager
 from ..players.identity import find_player
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
 from ..puzzle_request import RequestRefused
+from ..transport.message_queue import LocalFirstManager
 from . import ranking
 from .draw import race_puzzles
 from .finish import finish
