@@ -188,10 +188,11 @@ def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_o
     spawned, done = [], []
     state = app.extensions["players"]
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    ledger.connect("sid", token)
     options = daily["options"]
-    ledger.route("sid", "jugs", options, lambda: done.append("first"), done.append)
-    ledger.route("sid", "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append)
+    ledger.route("sid", token, "jugs", options, lambda: done.append("first"), done.append)
+    ledger.route(
+        "sid", token, "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append
+    )
     assert done == [] and len(spawned) == 1  # nothing answered before the mark is written
     task, args = spawned.pop()
     task(*args)
@@ -208,8 +209,9 @@ def test_help_that_cannot_be_recorded_is_refused_not_given(app, monkeypatch):
     state = app.extensions["players"]
     spawned, done = [], []
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    ledger.connect("sid", token)
-    ledger.route("sid", "jugs", daily["options"], lambda: done.append("answered"), done.append)
+    ledger.route(
+        "sid", token, "jugs", daily["options"], lambda: done.append("answered"), done.append
+    )
 
     def broken():
         raise RuntimeError("the database is down")

@@ -23,6 +23,7 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
+from .concurrency import async_mode
 from .config import DEFAULTS, normalise
 from .edge import SecurityHeaders
 from .edge import install as install_edge
@@ -45,11 +46,12 @@ from .jobs.replies import error_payload
 from .levels.facts import load_levels
 from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
+from .live.connections import Connections
 from .live.events import register_events
-from .live.message_queue import LocalFirstManager
-from .serve.mode import async_mode
+from .races.socket import RacerSocket
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
+from .transport.message_queue import LocalFirstManager
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -180,7 +182,13 @@ def create_app(**config) -> Flask:
     )
     app.extensions["admission"] = admission
     guard_transports(socketio.server, admission)  # type: ignore[attr-defined]  # not in the stubs
-    register_events(socketio, jobs, limiter, admission)
+    connections = Connections()
+    app.extensions["connections"] = connections
+    sockets = register_events(socketio, jobs, limiter, admission, connections)
+    # the races' handlers share the sockets' gate and error reply, and hear who leaves
+    races = RacerSocket(socketio, connections, sockets.admitted, sockets.reply_error)
+    races.register()
+    sockets.leaving.append(races.leave)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
     # method replaced); innermost, the leaderboards' gate keeps the loop free for others

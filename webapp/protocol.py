@@ -36,10 +36,13 @@ ANALYSIS, PROGRESS, SOLUTION, UNSOLVABLE, ERROR = (
 )
 #: the events Socket.IO raises itself (a socket's arrival and its end) and the names it
 #: keeps for itself, which a client may never send
-CONNECT, DISCONNECT = "connect", "disconnect"
-RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, "connect_error", "message"})
-#: what an ``error`` answering no request names as its ``event``: a frame that is no
-#: event, and a server restart
+CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE = "connect", "disconnect", "connect_error", "message"
+RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE})
+#: Engine.IO's own events, under Socket.IO: a transport opens, closes, carries a packet
+#: (the guards wrap their handlers)
+TRANSPORT_OPEN, TRANSPORT_CLOSE, TRANSPORT_PACKET = "connect", "disconnect", "message"
+#: what an ``error`` that answers none of the client's events names as its ``event``: a
+#: frame that is no event, a handler that failed on one it could not name, a restart
 UNKNOWN, RESTART = "unknown", "restart"
 
 
@@ -267,3 +270,31 @@ class RaceStateEvent(TypedDict):
     you: str | None
     puzzles: NotRequired[list[dict]]
     rematch: NotRequired[str | None]
+
+
+#: every event name: what clients send, what the server sends, and the names Socket.IO
+#: and Engine.IO keep for themselves (no other module spells one: tests/test_architecture)
+EVENTS = frozenset(
+    {
+        ANALYSE,
+        SOLVE,
+        CANCEL,
+        ANALYSIS,
+        PROGRESS,
+        SOLUTION,
+        UNSOLVABLE,
+        ERROR,
+        LAB_RUN,
+        LAB_PROGRESS,
+        LAB_RESULT,
+        LAB_CANCEL,
+        RACE_JOIN,
+        RACE_START,
+        RACE_MOVE,
+        RACE_STATE,
+        TRANSPORT_OPEN,
+        TRANSPORT_CLOSE,
+        TRANSPORT_PACKET,
+    }
+    | RESERVED_EVENTS
+)

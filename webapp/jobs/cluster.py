@@ -16,7 +16,7 @@ for its whole budget and :data:`OVERDUE_SECONDS` more (Redis hung, every worker
 gone) is answered ``error`` without asking Redis anything.
 
 Redis's bad moments: every command times out within seconds
-(:func:`~webapp.jobs.cluster_job.redis_client`); while the watcher cannot reach
+(:func:`~webapp.transport.redis_client.redis_client`); while the watcher cannot reach
 Redis the lane refuses new long searches at once ("long searches are
 unavailable; try again") and answers the ones waiting in its queue the same way,
 and both threads survive and retry with back-off (:mod:`webapp.jobs.retry`).
@@ -39,6 +39,7 @@ from dataclasses import asdict
 
 from solver.core.text import N_
 
+from ..transport.redis_client import redis_client
 from .cluster_job import (
     ALIVE_KEY,
     BEAT_KEY,
@@ -48,7 +49,6 @@ from .cluster_job import (
     REPLY_KEY,
     long_search,
 )
-from .cluster_job import redis_client as redis_client
 from .contract import TASKS, from_wire, to_wire
 from .core import LaneBusy
 from .fairness import FairLane

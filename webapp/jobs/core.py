@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
+from ..protocol import ERROR
 from .contract import Failure, Outcome
 from .escalation import Chain, settle
 from .model import (
@@ -177,7 +178,7 @@ class JobCore:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
-                self._emit("error", job_error(CLOSING_MESSAGE, kind, request), to=sid)
+                self._emit(ERROR, job_error(CLOSING_MESSAGE, kind, request), to=sid)
                 return
             job = Job(
                 kind,
@@ -292,7 +293,7 @@ class JobCore:
                 continue
             told += 1
             self._emit(
-                "error",
+                ERROR,
                 job_error(CLOSING_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
@@ -336,7 +337,7 @@ class JobCore:
                 "%s %s rejected by the %s lane: %s", job.log_id, job.kind, lane.name, busy.message
             )
             self._emit(
-                "error",
+                ERROR,
                 job_error(busy.message, job.kind, job.request),
                 to=job.player,
             )
@@ -344,7 +345,7 @@ class JobCore:
         except Exception as err:  # noqa: BLE001 - a back end's failure (Redis) is answered
             log.warning("%s %s: the %s lane failed: %s", job.log_id, job.kind, lane.name, err)
             self._emit(
-                "error",
+                ERROR,
                 job_error(BUSY_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
@@ -399,7 +400,7 @@ class JobCore:
                 )
                 self._queue_locked(note.slot, again, lane, note.chain)
                 return
-        self._deliver(note, "error", job_error(message, job.kind, job.request))
+        self._deliver(note, ERROR, job_error(message, job.kind, job.request))
 
     def _start_sweeper(self) -> None:
         with self._lock:

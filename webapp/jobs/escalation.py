@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..protocol import ANALYSIS, ERROR, PROGRESS, SOLUTION
 from .model import ANALYSE, GAVE_UP, SOLVE, Payload
 from .replies import gave_up_error
 
@@ -48,13 +49,13 @@ def settle(
 ) -> Settled:
     """The player's events for ``event`` of a ``kind`` job (``quick``: a try; ``seconds``:
     its budget, which a search that gave up names)."""
-    if kind == ANALYSE and event == "analysis":
+    if kind == ANALYSE and event == ANALYSIS:
         return _analysis(payload, quick, chain, seconds)
-    if kind == SOLVE and quick and event == "progress":
+    if kind == SOLVE and quick and event == PROGRESS:
         return Settled()  # a try is over in a moment; the long search reports its own
     if kind == SOLVE and event == GAVE_UP:
-        return Settled(escalate=True) if quick else Settled([("error", payload)])
-    if kind == SOLVE and quick and event == "solution" and not payload.get("optimal"):
+        return Settled(escalate=True) if quick else Settled([(ERROR, payload)])
+    if kind == SOLVE and quick and event == SOLUTION and not payload.get("optimal"):
         return Settled(escalate=True)  # a fast fallback answer: the long lane may prove one
     return Settled([(event, payload)])
 
@@ -65,7 +66,7 @@ def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None
         if chain.interim_sent:
             return Settled()
         chain.interim_sent = True
-        return Settled([("analysis", tagged)])
+        return Settled([(ANALYSIS, tagged)])
     if quick and chain.interim_sent and not payload["optimal"]:
         return Settled(escalate=True)  # as unproven as the hint sent: the proof needs time
     gave_up = payload["distance"] is None and payload["solvable"] is not False
@@ -80,10 +81,10 @@ def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None
             payload.get("nodes"),
             payload.get("lower_bound"),
         )
-        return Settled([("error", error)])
+        return Settled([(ERROR, error)])
     if quick and not payload["moves_rated_complete"]:
         # the distance is proven, rating every move needs more time: what is known goes
         # out as an interim answer, and the long lane finishes it
         chain.interim_sent = True
-        return Settled([("analysis", {**tagged, "final": False})], escalate=True)
-    return Settled([("analysis", tagged)])
+        return Settled([(ANALYSIS, {**tagged, "final": False})], escalate=True)
+    return Settled([(ANALYSIS, tagged)])

@@ -19,7 +19,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from solver.core.text import N_
 
+from ..protocol import ANALYSE as ANALYSE_EVENT
 from ..protocol import LAB_RUN, RequestId
+from ..protocol import SOLVE as SOLVE_EVENT
 
 
 class Kind(StrEnum):
@@ -31,8 +33,8 @@ class Kind(StrEnum):
     streak, a storm or a race; and the lab's run of several algorithms side by side, in
     the long lane."""
 
-    ANALYSE = "analyse"
-    SOLVE = "solve"
+    ANALYSE = ANALYSE_EVENT
+    SOLVE = SOLVE_EVENT
     LAB = LAB_RUN
     GENERATE = "generate"
     CHECK = "check"

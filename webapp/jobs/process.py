@@ -29,7 +29,7 @@ from typing import Any
 from solver.catalogue import warm_tables
 from solver.engine import warm_judging
 
-from ..protocol import ERROR
+from ..protocol import ERROR, PROGRESS
 from .contract import Failure, Outcome
 from .lab import run_lab
 from .model import (
@@ -90,7 +90,7 @@ def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
                 value = getattr(report, name)
                 if value not in (None, ""):
                     payload[name] = value
-            send("progress", payload)
+            send(PROGRESS, payload)
 
     reply = solve_reply(
         request,

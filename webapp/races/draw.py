@@ -20,11 +20,14 @@ from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
 from solver.core.text import N_
 
+from ..jobs.model import TaskRefused
+from ..jobs.outcomes import refusal
 from ..players.challenges import Challenge
 from ..players.ladder import Generate, generated_puzzle
 from ..players.runs import next_puzzle, offered
 from ..puzzle_request import RequestRefused
 from ..storage import Database
+from .model import Race, new_id
 
 #: a race game's length climbs by this much a round, from one move over its easiest
 STEP = 0.5
@@ -75,3 +78,13 @@ def race_puzzles(count: int) -> list[Challenge]:
         )
         for i in range(count)
     ]
+
+
+def make_race(public: bool, owner: str | None) -> Race:
+    """A new race (``owner``: the racer who may start a private one) with the app's
+    ``RACE_PUZZLES`` puzzles; a 503 while the page lane is too full to make them."""
+    try:
+        puzzles = race_puzzles(int(current_app.config["RACE_PUZZLES"]))
+    except TaskRefused as err:  # the page lane is full: making puzzles must wait
+        raise refusal(err) from None
+    return Race(new_id(), public, owner, puzzles)

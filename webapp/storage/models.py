@@ -367,7 +367,7 @@ RUNS = [Base.metadata.tables[Run.__tablename__]]
 
 class RaceRating(Base):
     """A player's Glicko-2 race rating (no row: new, 1500 and 350), moved by the
-    finishing order of each rated race (:mod:`webapp.races.ranking`)."""
+    finishing order of each rated race (:mod:`webapp.races.rating`)."""
 
     __tablename__ = "race_ratings"
 
