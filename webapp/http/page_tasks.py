@@ -1,12 +1,13 @@
 """The one way an HTTP route asks the solver processes, and what their refusals answer.
 
-Every route that runs a page task (a replayed result, a run's judged move, the
-editor's check, a state space's graph and visits) asks through :func:`ask` or
-:func:`judge`; one whose domain code asks (a generated level for the ladder, a run
-or a page) runs it under :func:`solver_refusals`. A full or slow lane is then a 503
-with ``Retry-After``, a state space over its limit a 413 and a request the solver
-refuses a 400, each a :class:`~webapp.puzzle_request.RequestRefused` answered
-``{"error", "template", "params"}``: the mapping is the job core's one
+A route that runs a page task (a replayed result, a run's judged move, the editor's
+check, a state space's graph and visits) asks through :func:`ask` or :func:`judge`:
+a full or slow lane is then a 503 with ``Retry-After``, a state space over its limit
+a 413 and a request the solver refuses a 400, each a
+:class:`~webapp.puzzle_request.RequestRefused` answered ``{"error", "template",
+"params"}``. A page task the domain code runs (a generated level: the daily, the
+ladder's and runs' puzzles, a seeded page) is mapped the same way by the players'
+API's and the pages' error handlers. The mapping is the job core's one
 (:func:`webapp.jobs.outcomes.refusal`).
 """
 
@@ -27,7 +28,7 @@ Answer = TypeVar("Answer")
 
 
 @contextmanager
-def solver_refusals() -> Iterator[None]:
+def _refusals() -> Iterator[None]:
     """Turn a page task's failure inside the block into its HTTP refusal."""
     try:
         yield
@@ -46,7 +47,7 @@ def ask(
     """Run ``task`` in ``lane``'s solver processes and wait for its answer
     (cooperatively: under gevent only this request waits). ``address`` and ``player``
     say whose fair share of the lane it uses (by default each kind shares one)."""
-    with solver_refusals():
+    with _refusals():
         return current_app.extensions["jobs"].page_task(
             task, seconds, address=address, player=player, lane_name=lane
         )
@@ -56,7 +57,7 @@ def judge(game: str, options: dict, before: str, after: object, player: str = ""
     """The move from ``before`` to ``after`` (as sent) judged in the replay lane within
     ``REPLAY_SECONDS``, on this request's address and ``player``'s share
     (:func:`webapp.jobs.judging.judge`)."""
-    with solver_refusals():
+    with _refusals():
         return judge_move(
             current_app.extensions["jobs"],
             game,

@@ -25,6 +25,7 @@ from solver.core.game import Game
 from ..edge import chosen_theme, error_page
 from ..i18n import LANGUAGE_COOKIE, LANGUAGES, chosen_language
 from ..jobs.model import TaskRefused
+from ..jobs.outcomes import refusal
 from ..players.attempts import open_attempt, page_puzzle
 from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
@@ -160,4 +161,5 @@ def editor(game: str):
 @pages.app_errorhandler(TaskRefused)
 def busy(err: TaskRefused):
     """A page's search could not run now: 503 with the reason, in JSON for the API."""
-    return error_page(err.status, str(err), dict(err.headers))
+    refused = refusal(err)  # the one mapping (webapp.jobs.outcomes)
+    return error_page(refused.status, str(refused), refused.headers)

@@ -164,13 +164,9 @@ def _too_many_players(err: TooManyPlayers):
     return _refused(RequestRefused(err.TEMPLATE, 429, wait, seconds=err.wait))
 
 
-def _bad_board(err: BoardError):
-    return _refused(RequestRefused(err))
-
-
-def _solver_refused(err: TaskRefused):
-    """A page task a route's domain code asked for (the daily's or a ladder puzzle's
-    generator) could not run now."""
+def _solver_refused(err: BoardError | TaskRefused):
+    """A bad board, or a page task the domain code asked for (the daily's, a ladder
+    puzzle's or a run's generator) that could not run now: the one mapping's status."""
     return _refused(refusal(err))
 
 
@@ -180,5 +176,5 @@ def install(blueprint: Blueprint) -> None:
     blueprint.after_request(_after)
     blueprint.register_error_handler(RequestRefused, _refused)
     blueprint.register_error_handler(TooManyPlayers, _too_many_players)
-    blueprint.register_error_handler(BoardError, _bad_board)
+    blueprint.register_error_handler(BoardError, _solver_refused)
     blueprint.register_error_handler(TaskRefused, _solver_refused)

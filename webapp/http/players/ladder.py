@@ -2,7 +2,8 @@
 puzzle near their rating (:func:`webapp.players.ladder.serve`).
 
 Handing it out opens its ranked attempt and abandons the one still open; a puzzle
-the game's generator must make first runs in the page lane (a 503 when it cannot).
+the game's generator must make first runs in the page lane (a 503 when it cannot:
+:mod:`.context` maps the refusal).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from flask import Blueprint, current_app, jsonify, request
 
 from ...players.ladder import checked_shift, serve
 from ...puzzle_request import game_named
-from ..page_tasks import solver_refusals
 from .context import current_player, state
 
 blueprint = Blueprint("ladder", __name__)
@@ -23,6 +23,4 @@ def ladder_next(name: str):
     shift = checked_shift(request.args.get("shift"))  # refused before anything is written
     player = current_player(create=True)
     make = current_app.extensions["levels"].generator(game)
-    with solver_refusals():
-        reply = serve(state().db, player.player_id, game, shift, state().now(), make)
-    return jsonify(reply)
+    return jsonify(serve(state().db, player.player_id, game, shift, state().now(), make))
