@@ -365,6 +365,16 @@ def test_a_busy_solver_is_a_503_in_the_one_error_shape(sqlite_app, monkeypatch):
         }
 
 
+def test_an_api_path_without_a_route_answers_the_one_error_shape(client):
+    """The app's own error pages answer the API in JSON as its refusals do, ``{error}``
+    (they said ``{ok: false, error}``)."""
+    missing = client.get("/api/no-such-thing")
+    wrong = client.get("/api/validate")  # a POST-only route
+    assert (missing.status_code, wrong.status_code) == (404, 405)
+    assert missing.get_json() == {"error": "There is no such page or game."}
+    assert wrong.get_json() == {"error": "This address does not take that kind of request."}
+
+
 def test_editor_pages_open_for_every_game(client):
     for game in catalogue.games():
         response = client.get(f"/editor/{game}")
