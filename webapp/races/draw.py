@@ -20,8 +20,6 @@ from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
 from solver.core.text import N_
 
-from ..jobs.model import TaskRefused
-from ..jobs.outcomes import refusal
 from ..players.challenges import Challenge
 from ..players.ladder import Generate, generated_puzzle
 from ..players.runs import next_puzzle, offered
@@ -82,9 +80,6 @@ def race_puzzles(count: int) -> list[Challenge]:
 
 def make_race(public: bool, owner: str | None) -> Race:
     """A new race (``owner``: the racer who may start a private one) with the app's
-    ``RACE_PUZZLES`` puzzles; a 503 while the page lane is too full to make them."""
-    try:
-        puzzles = race_puzzles(int(current_app.config["RACE_PUZZLES"]))
-    except TaskRefused as err:  # the page lane is full: making puzzles must wait
-        raise refusal(err) from None
-    return Race(new_id(), public, owner, puzzles)
+    ``RACE_PUZZLES`` puzzles; :class:`~webapp.jobs.model.TaskRefused` while the page
+    lane is too full to make them (the handler answers a 503)."""
+    return Race(new_id(), public, owner, race_puzzles(int(current_app.config["RACE_PUZZLES"])))

@@ -109,8 +109,8 @@ class RacerSocket:
                 return
             try:
                 work(_payload_of(event, args))
-            except RequestRefused as err:
-                self._reply(err, event, payload)
+            except REFUSALS as err:  # a bad payload, or the solver processes refused
+                self._reply(refusal(err), event, payload)
 
         return handle
 
@@ -198,8 +198,6 @@ class RacerSocket:
                 request.remote_addr or "",
                 racer.key,
             )
-        except REFUSALS as err:
-            raise refusal(err) from None
         finally:
             self.judging.discard(me)
         race, _ = self._store().change(race_id, recording(me, index, before, judged), time.time())
