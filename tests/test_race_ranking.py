@@ -12,7 +12,6 @@ import itertools
 import time
 
 import pytest
-from helpers.apps import make_app
 from helpers.npuzzle import neighbour
 from helpers.sockets import Inbox
 from sqlalchemy import func, select
@@ -67,11 +66,9 @@ def test_an_assisted_racer_is_rated_below_every_unaided_one():
 # -- on the sockets --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app(
-        RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=0.5, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
-    )
+pytestmark = pytest.mark.app(
+    RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=0.5, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
+)
 
 
 def player(app, name):
