@@ -438,6 +438,44 @@ def test_a_garbled_chunked_body_is_a_400(server):
     assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
 
 
+@pytest.mark.parametrize(
+    ("request_bytes", "status"),
+    [
+        # one header over gunicorn's 8,190-byte field limit
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431),
+        (b"GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 400),  # no such HTTP version
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: x\r\n\r\n", 400),  # a space in a name
+    ],
+)
+def test_gunicorns_own_refusals_carry_the_security_headers(server, request_bytes, status):
+    """Requests gunicorn refuses before the app sees them get the arcade's page with the
+    headers every response carries (issue 46: its bare 431 had none)."""
+    url, _ = server
+    answer = _raw_http(url, request_bytes)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(f"HTTP/1.1 {status}".encode()), head[:200]
+    lowered = head.lower()
+    for name in (b"content-security-policy", b"x-content-type-options", b"x-frame-options"):
+        assert name + b":" in lowered, head
+    assert b"<html" in body.lower()
+
+
+def test_an_unknown_event_is_answered_with_an_error(server):
+    """Every event the server has no handler for gets ``error`` naming it (issue 46:
+    one used to be dropped without a word)."""
+    url, _ = server
+    client = Raw(url)
+    try:
+        client.emit("no_such_event", {"game": "npuzzle"})
+        client.emit("analyze", {"game": "npuzzle", "board": EIGHT_ONE_MOVE})  # a typo
+        answers = client.events(2)
+    finally:
+        client.close()
+    assert [name for name, _ in answers] == ["error", "error"]
+    assert [payload["event"] for _, payload in answers] == ["no_such_event", "analyze"]
+    assert all("no event named" in payload["message"] for _, payload in answers)
+
+
 # -- 10. request ids, body size, slow headers, DNS rebinding ----------------------------------
 def test_a_request_id_that_is_not_plain_text_is_not_echoed(server):
     """gunicorn itself refuses control characters in headers; the app refuses the rest."""

@@ -5,10 +5,11 @@ import json
 import re
 import socket
 from html.parser import HTMLParser
+from unittest import mock
 from pathlib import Path
 
 import pytest
-from gunicorn.http.errors import LimitRequestLine
+from gunicorn.http.errors import InvalidHTTPVersion, LimitRequestHeaders, LimitRequestLine
 
 from solver import catalogue
 from webapp.edge import LONG_CACHE, MAX_URL_BYTES, raw_error, static_fingerprint
@@ -185,19 +186,30 @@ def test_a_generator_option_without_a_seed_is_not_ignored(client, query, words):
     assert words in response.get_data(as_text=True).replace("&#39;", "'").replace("\\u0027", "'")
 
 
-def test_gunicorn_answers_an_overlong_request_line_with_the_styled_page(app):
-    """What the gunicorn worker sends when gunicorn refuses a request line (over 8,190 bytes)."""
+@pytest.mark.parametrize(
+    ("refusal", "status", "words"),
+    [
+        (LimitRequestLine(20_000, 8190), 414, b"Address too long"),
+        (LimitRequestHeaders("a header is over 8190 bytes"), 431, b"Headers too large"),
+        (InvalidHTTPVersion("HTTP/9.9"), 400, b"Bad request"),
+    ],
+)
+def test_gunicorn_answers_what_it_refuses_with_the_styled_page(app, refusal, status, words):
+    """What the gunicorn worker sends when gunicorn refuses a request before the app sees
+    it (a request line over 8,190 bytes, headers over its limit, a bad HTTP version):
+    gunicorn's status, the arcade's page and security headers."""
     worker = GeventServerWorker.__new__(GeventServerWorker)
     worker.wsgi = app
+    worker.log = mock.Mock()  # gunicorn's logger: its refusal line
     ours, theirs = socket.socketpair()
     with ours, theirs:
-        worker.handle_error(None, ours, ("127.0.0.1", 1), LimitRequestLine(20_000, 8190))
+        worker.handle_error(None, ours, ("127.0.0.1", 1), refusal)
         ours.shutdown(socket.SHUT_WR)
         reply = b""
         while chunk := theirs.recv(65536):
             reply += chunk
     head, _, body = reply.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 414")
+    assert head.startswith(f"HTTP/1.1 {status}".encode())
     assert b"Content-Security-Policy" in head
-    assert b"Address too long" in body
-    assert reply == raw_error(app, 414)
+    assert words in body
+    assert reply == raw_error(app, status)

@@ -68,9 +68,14 @@ SECURITY_HEADERS = {
 ERROR_TEXT = {
     400: (N_("Bad request"), N_("The address asks for something the arcade cannot open.")),
     404: (N_("Not found"), N_("There is no such page or game.")),
+    403: (N_("Forbidden"), N_("The arcade does not answer this request.")),
     405: (N_("Not allowed"), N_("This address does not take that kind of request.")),
     413: (N_("Too large"), N_("The request is larger than the arcade accepts.")),
     414: (N_("Address too long"), N_("The address is longer than the arcade accepts.")),
+    431: (
+        N_("Headers too large"),
+        N_("The request's headers (its cookies, say) are larger than the arcade accepts."),
+    ),
     500: (N_("Something went wrong"), N_("The arcade could not answer this request.")),
     503: (N_("Busy"), N_("The arcade is busy; try again in a few seconds.")),
 }
@@ -92,7 +97,7 @@ def static_fingerprint(folder: Path) -> str:
 
 def error_page(status: int, message: str | None = None, headers: dict | None = None):
     """A styled page for ``status`` (JSON under ``/api/``), with ``message`` if given."""
-    title, default = ERROR_TEXT.get(status, ERROR_TEXT[500])
+    title, default = ERROR_TEXT.get(status, ERROR_TEXT[400 if status < 500 else 500])
     # in the reader's language: ours, and a message from the catalogue (else as given)
     title, text = gettext(title), gettext(message or default)
     if request.path.startswith("/api/"):

@@ -44,6 +44,9 @@ TRANSPORT_OPEN, TRANSPORT_CLOSE, TRANSPORT_PACKET = "connect", "disconnect", "me
 #: what an ``error`` that answers none of the client's events names as its ``event``: a
 #: frame that is no event, a handler that failed on one it could not name, a restart
 UNKNOWN, RESTART = "unknown", "restart"
+#: Socket.IO's catch-all handler name: every event no other handler takes (answered
+#: ``error``, never ignored)
+ANY_EVENT = "*"
 
 
 class JobPayload(TypedDict):

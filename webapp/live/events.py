@@ -31,7 +31,16 @@ from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
 from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
-from ..protocol import CANCEL, CONNECT, DISCONNECT, ERROR, LAB_CANCEL, LAB_RUN, UNKNOWN
+from ..protocol import (
+    ANY_EVENT,
+    CANCEL,
+    CONNECT,
+    DISCONNECT,
+    ERROR,
+    LAB_CANCEL,
+    LAB_RUN,
+    UNKNOWN,
+)
 from ..puzzle_request import RequestRefused
 from .admission import Admission
 from .connections import Connections
@@ -46,6 +55,9 @@ from .validation import (
 log = logging.getLogger(__name__)
 
 RATE_MESSAGE = N_("too many requests; slow down")
+NO_SUCH_EVENT = N_("there is no event named %(event)s")
+#: an unknown event's name is echoed this long at most
+MAX_EVENT_NAME = 40
 _counter = itertools.count(1)
 
 
@@ -196,6 +208,14 @@ def register_events(
         connections.disconnect(_sid())
         limiter.forget(_sid())
         jobs.drop(_sid())
+
+    @socketio.on(ANY_EVENT)
+    def on_unknown(event: object, *args: object) -> None:
+        """An event no handler takes (a typo, a probe): ``error``, within the rate limit."""
+        payload = args[0] if args else None
+        name = str(event)[:MAX_EVENT_NAME]
+        if admitted(name, payload):
+            reply_error(RequestRefused(NO_SUCH_EVENT, event=repr(name)), name, payload)
 
     @socketio.on_error_default
     def on_unexpected(err: BaseException) -> None:

@@ -28,7 +28,6 @@ from typing import Any
 
 import gevent
 from gunicorn.app.base import BaseApplication
-from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -87,6 +86,26 @@ class _QuietTimeouts(logging.Filter):
         return True
 
 
+class _Caught:
+    """A client socket stand-in that keeps what gunicorn's own error page would send, so
+    :meth:`GeventServerWorker.handle_error` learns its status (gunicorn decides it, and
+    logs the refusal) and sends the arcade's page for it instead."""
+
+    def __init__(self) -> None:
+        self.sent = b""
+
+    def gettimeout(self) -> float:
+        return 0.0  # non-blocking already: gunicorn's writer sends at once
+
+    def sendall(self, data: bytes) -> None:
+        self.sent += data
+
+    def status(self) -> int | None:
+        """The status gunicorn's page carries (None: it sent nothing)."""
+        words = self.sent.split(b"\r\n", 1)[0].split()
+        return int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+
+
 class GeventServerWorker(GeventWorker):
     """gunicorn's gevent worker, stopping the arcade gracefully on SIGTERM, SIGINT
     or SIGQUIT: gunicorn then waits for the connections :func:`shutdown` closes.
@@ -122,13 +141,21 @@ class GeventServerWorker(GeventWorker):
                 gevent.spawn(shutdown, app)
 
     def handle_error(self, req, client, addr, exc):
-        """An over-long request line gets the arcade's styled 414 page, not gunicorn's text."""
+        """A request gunicorn refuses before the app sees it (a request line over its
+        limit: 414; headers over 8 KB: 431; a malformed line or header: 400) gets the
+        arcade's styled page for gunicorn's status, with the security headers every
+        other response carries, not gunicorn's bare text."""
         app = getattr(self, "wsgi", None)
-        if isinstance(exc, LimitRequestLine) and app is not None:
-            with contextlib.suppress(OSError):  # the client may be gone already
-                client.sendall(raw_error(app, 414))
+        if app is None:  # still loading: gunicorn's own page is all there is
+            super().handle_error(req, client, addr, exc)
             return
-        super().handle_error(req, client, addr, exc)
+        caught = _Caught()
+        super().handle_error(req, caught, addr, exc)  # its status, its log line
+        status = caught.status()
+        if status is None:
+            return
+        with contextlib.suppress(OSError):  # the client may be gone already
+            client.sendall(raw_error(app, status))
 
     handle_quit = handle_exit  # Ctrl-C too: graceful, not gunicorn's quick exit
 
