@@ -96,6 +96,36 @@ def test_a_lookalike_of_a_taken_name_is_a_409(players_app, lookalike):
     assert other.post("/api/player", json={"name": "Alicia"}).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "lookalike",
+    ["AIice6370", "\uff21\uff4c\uff49\uff43\uff45\uff16\uff13\uff17\uff10", "\u1d2clice6370"],
+)
+def test_a_lookalike_case_folding_first_would_miss_is_a_409(players_app, lookalike):
+    """The key is the skeleton of the NFKC form before case folding (issue 46): a capital
+    i for an l, fullwidth letters and a modifier capital A were accepted beside Alice6370."""
+    assert (
+        players_app.test_client().post("/api/player", json={"name": "Alice6370"}).status_code == 200
+    )
+    reply = players_app.test_client().post("/api/player", json={"name": lookalike})
+    assert reply.status_code == 409 and "taken" in reply.get_json()["error"]
+    assert count(players_app, Player) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Player 1", "Player 3", "player12", "PIayer 7", "Guest 4", "Guest_12", "玩家 5", "访客 2"],
+)
+def test_the_pages_words_for_unnamed_players_are_no_name(players_app, name):
+    """What a board shows for a player without a name ("Player N"), what a race shows for
+    a guest ("Guest N"), their Chinese, and their look-alikes are refused (issue 46)."""
+    reply = players_app.test_client().post("/api/player", json={"name": name})
+    assert reply.status_code == 400 and "without a name" in reply.get_json()["error"]
+    assert count(players_app, Player) == 0
+    assert (
+        players_app.test_client().post("/api/player", json={"name": "Playful 1"}).status_code == 200
+    )
+
+
 def test_a_player_may_change_the_case_of_their_own_name(players_app):
     client = players_app.test_client()
     assert client.post("/api/player", json={"name": "alice"}).status_code == 200
@@ -135,7 +165,7 @@ def test_lookalike_names_claimed_at_once_give_one_name(players_app):
 def test_the_migration_keeps_the_first_of_lookalike_names(database_url):
     db = Database(database_url)
     db.upgrade("0002")
-    names = ["Alice", "alice", "\u0410lice", "Bob  Lee ", "\u3164", None]
+    names = ["Alice", "alice", "\u0410lice", "Bob  Lee ", "\u3164", None, "AIice", "Player 9"]
     with db.engine.begin() as connection:
         for i, name in enumerate(names):
             connection.execute(
@@ -144,11 +174,15 @@ def test_the_migration_keeps_the_first_of_lookalike_names(database_url):
             )
     db.upgrade()
     with db.session() as session:
-        found = session.execute(select(Player.name, Player.name_key).order_by(Player.id)).all()
+        found = session.execute(
+            select(Player.name, Player.name_key, Player.shape_key).order_by(Player.id)
+        ).all()
+    # AIice (a capital i) is Alice's shape, and Player 9 a stand-in (migration 0011)
     assert (
         found
-        == [("Alice", "alice"), (None, None), (None, None), ("Bob Lee", "bob lee")]
-        + [(None, None)] * 2
+        == [("Alice", "alice", "alice"), (None, None, None), (None, None, None)]
+        + [("Bob Lee", "bob lee", "bob lee")]
+        + [(None, None, None)] * 4
     )
     db.close()
 

@@ -5,8 +5,8 @@ import json
 import re
 import socket
 from html.parser import HTMLParser
-from unittest import mock
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from gunicorn.http.errors import InvalidHTTPVersion, LimitRequestHeaders, LimitRequestLine

@@ -38,6 +38,8 @@ _BROWSER_SOURCES = (
     "static/js/",
     "solver/",
     "webapp/players/",
+    "webapp/http/players/",
+    "webapp/http/bodies.py",
     "webapp/races/",
     "webapp/live/",
     "webapp/jobs/",

@@ -28,9 +28,9 @@ from sqlalchemy.orm import Session
 from solver.core.text import N_
 
 from ..storage.models import NewPlayer, Player, PlayerSession
-from ..storage.names import MAX_NAME, NameRefused, check_name, name_key
+from ..storage.names import MAX_NAME, NameRefused, check_name, name_key, shape_key
 
-__all__ = ["MAX_NAME", "NameRefused", "check_name", "name_key"]
+__all__ = ["MAX_NAME", "NameRefused", "check_name", "name_key", "shape_key", "take_name"]
 
 COOKIE = "arcade_player"
 COOKIE_DAYS = 400  # browsers cap a cookie's life at about 400 days
@@ -55,6 +55,15 @@ class TooManyPlayers(Exception):
     def __init__(self, wait: int):
         super().__init__(self.TEMPLATE % {"seconds": wait})
         self.wait = wait
+
+
+def take_name(player: Player, name: str) -> None:
+    """Give ``player`` the checked ``name`` and its two keys (:mod:`webapp.storage.names`);
+    the flush that writes them raises IntegrityError when a look-alike is taken. The one
+    way a name is set: the players' API and a racer's chosen name alike."""
+    player.name = name
+    player.name_key = name_key(name)
+    player.shape_key = shape_key(name)
 
 
 def shown_name(player_id: int, name: str | None) -> str:

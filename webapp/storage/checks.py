@@ -37,7 +37,7 @@ from solver.engine import solve_board
 
 from ..levels.facts import find_level
 from .models import TABLES
-from .names import NameRefused, check_name, name_key
+from .names import NameRefused, check_name, name_key, shape_key
 
 #: the largest whole number a column holds (PostgreSQL's integer)
 MAX_INT = 2**31 - 1
@@ -253,7 +253,7 @@ def checked_tables(data: Any, daily: DailyMaker = solver_daily) -> dict[str, lis
 
 
 _UNIQUE = {
-    "players": (("id",), ("token",), ("code_hash",), ("name_key",)),
+    "players": (("id",), ("token",), ("code_hash",), ("name_key",), ("shape_key",)),
     "player_sessions": (("id",), ("secret_hash",)),
     "results": (("id",), ("player_id", "puzzle", "line_hash")),
     "imported_progress": (("id",),),
@@ -275,9 +275,9 @@ def _check_row(table: str, row: dict, players: set[int], results: ResultCheck) -
                     raise NameRefused(N_("a name is stored trimmed and normalised"))
             except NameRefused as err:
                 raise BackupRefused(f"name: {err}") from None
-            row["name_key"] = name_key(row["name"])
+            row["name_key"], row["shape_key"] = name_key(row["name"]), shape_key(row["name"])
         else:
-            row["name_key"] = None
+            row["name_key"] = row["shape_key"] = None
         return
     if row.get("player_id") not in players:
         raise BackupRefused("player_id names no player of the backup")

