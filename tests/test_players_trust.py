@@ -296,6 +296,36 @@ def test_an_old_cookie_still_works_and_becomes_a_session(players_app):
     assert stale.get("/api/player").get_json()["known"] is False  # the old token is retired
 
 
+# -- quotas: nothing grows without bound ---------------------------------------------------
+
+FREE_JUGS = {"game": "jugs", "board": "0/3,0/5,8/8", "options": {"goal": "*,*,4"}}  # no level
+
+
+def test_a_free_play_line_back_and_forth_is_stored_without_its_positions(players_app, tmp_path):
+    """Free play keeps a line only up to 4 x its own shortest + 100 positions (issue 46:
+    5,000-position lines back and forth were stored whole); the result itself stays, and
+    a backup of it restores."""
+    from solver.engine import solve_board
+
+    states = solve_board("jugs", FREE_JUGS["board"], goal="*,*,4")["states"]
+    wobbly = [states[0], *[states[1], states[0]] * 200, *states[1:]]  # 407 positions
+    client = players_app.test_client()
+    honest = client.post("/api/results", json={**FREE_JUGS, "states": states}).get_json()
+    long = client.post("/api/results", json={**FREE_JUGS, "states": wobbly}).get_json()
+    assert (honest["ranked"], long["ranked"], long["length"]) == (False, False, len(wobbly) - 1)
+    assert "free play" in long["why"]
+    db = players_app.extensions["players"].db
+    with db.session() as session:
+        kept = dict(session.execute(select(Result.id, Result.line)).all())
+    assert kept[honest["id"]].count("\n") == len(states) - 1  # kept whole
+    assert kept[long["id"]] == ""  # the result, not its 407 positions
+    path = tmp_path / "backup.json"
+    backup(db, path)
+    restored = Database(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    assert db_main(["--url", str(restored.engine.url), "restore", str(path)]) == 0
+    restored.close()
+
+
 # -- edge headers ----------------------------------------------------------------------
 
 

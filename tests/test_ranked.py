@@ -7,7 +7,7 @@ from the player's socket about it while it is open makes it unranked.
 
 import pytest
 from helpers.apps import make_app
-from helpers.players import daily_line
+from helpers.players import build_app, daily_line
 from helpers.sockets import Inbox
 
 from solver import catalogue
@@ -15,6 +15,9 @@ from solver.core.seeds import daily_seed
 from solver.engine import solve_board
 from webapp.players.helps import HelpLedger
 from webapp.players.sessions import cookie_owner
+
+#: the human floor's default, seconds a move (ARCADE_MIN_SECONDS_PER_MOVE)
+FLOOR = 0.1
 
 
 def test_a_claimed_zero_seconds_is_replaced_by_the_servers_clock(players_app, clock):
@@ -217,3 +220,36 @@ def test_help_that_cannot_be_recorded_is_refused_not_given(players_app, monkeypa
     task, args = spawned.pop()
     task(*args)
     assert done == ["could not record this request; try again"]
+
+
+@pytest.fixture
+def floored_app(database_url, clock, tmp_path):
+    """The players' app with the human floor at the design's 0.1 s a move (the test
+    settings turn it off)."""
+    app = build_app(database_url, clock, tmp_path, MIN_SECONDS_PER_MOVE=FLOOR)
+    yield app
+    app.extensions["players"].db.close()
+
+
+def test_an_instant_optimal_daily_line_is_stored_not_ranked_and_says_why(floored_app, clock):
+    """A result faster than 0.1 s a move by the server's clock is stored, not ranked, and
+    the reply says why (issue 46: a bot ranked first on the dailies at 0.02 s)."""
+    bot = floored_app.test_client()
+    _daily, body = daily_line(bot)  # the attempt opens now, and the line comes at once
+    length = len(body["states"]) - 1
+    clock.wait(FLOOR * length - 0.02)
+    got = bot.post("/api/results", json={**body, "seconds": 30})
+    assert got.status_code == 201
+    reply = got.get_json()
+    assert (reply["ranked"], reply["assisted"], reply["length"]) == (False, False, length)
+    assert "faster than a person plays" in reply["why"]
+    assert floored_app.test_client().get("/api/leaderboard/jugs").get_json()["entries"] == []
+    person = floored_app.test_client()
+    _daily, body = daily_line(person)
+    clock.wait(FLOOR * length)  # a person's pace: ranked
+    reply = person.post("/api/results", json=body).get_json()
+    assert (reply["ranked"], reply["why"]) == (True, None)
+    states = body["states"]
+    detour = [states[0], states[1], states[0], *states[1:]]  # another line, after the first
+    again = bot.post("/api/results", json={**body, "states": detour}).get_json()
+    assert again["ranked"] is False and "over already" in again["why"]

@@ -157,9 +157,21 @@ SETTINGS: dict[str, Setting] = {
         "new players one address may make an hour, counted in the database across web "
         "processes (then 429; 0: off)",
     ),
+    "MIN_SECONDS_PER_MOVE": Setting(
+        float,
+        0.1,
+        "a ranked result faster than this many seconds a move, by the server's clock, is "
+        "stored but not ranked (a human floor; 0: off)",
+    ),
+    "ABANDONS_PER_HOUR": Setting(
+        int, 20, "ladder puzzles a player may abandon (ask the next while one is open) an hour"
+    ),
     "RACE_COUNTDOWN_SECONDS": Setting(float, 10.0, "a race's countdown before it starts"),
     "RACE_SECONDS": Setting(float, 90.0, "how long a race lasts"),
     "RACE_PUZZLES": Setting(int, 6, "puzzles made for each race (every racer gets the same)"),
+    "RACES_PER_ADDRESS": Setting(
+        int, 3, "races one address may have opened and waiting or running at once (then 429)"
+    ),
 }
 
 DEFAULTS = {key: setting.default for key, setting in SETTINGS.items()}

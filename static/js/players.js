@@ -206,7 +206,8 @@ export class Players {
       if (!result.ranked) parts.push(gettext(" (this line is not ranked: your ranked attempt's finish counts)"));
     } else {
       rank.textContent = gettext("unranked");
-      parts.push(rank, result.assisted ? gettext(" (solved with help)")
+      // the server says why (help on record, faster than a person plays, ...)
+      parts.push(rank, result.why ? ` (${gettext(result.why)})` : result.assisted ? gettext(" (solved with help)")
         : this.config.attempt ? gettext(" (your ranked attempt at this puzzle was already over)")
           : gettext(" (free play: the daily and a level's own link from the lobby are ranked)"));
     }

@@ -2,7 +2,8 @@
 
 Flask's tutorial keeps its test configuration in the tests; so do we. A test app
 has Flask's ``TESTING`` flag, starts no table prebuild, migrates its database on
-first use, and keeps its players in its own throwaway SQLite file unless the test
+first use, ranks a result however fast it came (the human floor is a test's own
+setting), and keeps its players in its own throwaway SQLite file unless the test
 names a ``DATABASE_URL``.
 """
 
@@ -16,7 +17,14 @@ from werkzeug.serving import make_server
 
 from webapp import create_app
 
-TEST_SETTINGS = {"TESTING": True, "PREBUILD_TABLES": False, "MIGRATE_AT_START": False}
+TEST_SETTINGS = {
+    "TESTING": True,
+    "PREBUILD_TABLES": False,
+    "MIGRATE_AT_START": False,
+    # the tests' clocks stand still (players) or play at a machine's speed (browsers):
+    # the human floor is off unless a test of it turns it on (tests/test_ranked.py)
+    "MIN_SECONDS_PER_MOVE": 0,
+}
 
 
 def make_app(**config):

@@ -9,10 +9,12 @@ does not restart the clock. A result ends the attempt, and it is ranked only whe
   a retry after the coach opened on the finished game is never ranked),
 - no socket of the player asked ``analyse`` or ``solve`` about it while it was open
   (:class:`webapp.players.helps.HelpLedger` records that), and
-- the client does not say it had help either (Hint, Solve, the opened coach).
+- the client does not say it had help either (Hint, Solve, the opened coach), and
+- it took at least ``MIN_SECONDS_PER_MOVE`` (0.1 s) a move by the server's clock: a
+  person does not play faster (a human floor; a program does).
 
 Its seconds are the server's, from the open to the submission; the client's own
-count is only shown to the player.
+count is only shown to the player. An unranked result says why (:data:`WHY`).
 
 **Which requests are help.** The page's coach analyses every position after every
 move, so a request about *any* position counts, not only the start: an ``analyse``
@@ -38,6 +40,7 @@ from sqlalchemy.orm import Session
 
 from solver import catalogue
 from solver.core.errors import BoardError
+from solver.core.text import N_
 
 from ..puzzle_request import RequestRefused, game_named
 from ..storage import Database
@@ -112,45 +115,80 @@ def _find(db: Database, player_id: int, puzzle: Challenge) -> AttemptView | None
         return AttemptView(row.opened, row.assisted, row.finished is not None)
 
 
+#: why a result is not ranked, by the code a result row keeps (``results.unranked``):
+#: the words the reply's ``why`` carries (the page translates them)
+FREE, NO_ATTEMPT, OVER, ASSISTED, FAST = "free", "no_attempt", "over", "assisted", "fast"
+WHY = {
+    FREE: N_("free play is never ranked: the daily, a level's own link and the ladder are"),
+    NO_ATTEMPT: N_("this puzzle was not handed to you as a ranked attempt: open it from its link"),
+    OVER: N_("your ranked attempt at this puzzle was over already"),
+    ASSISTED: N_("help was used or asked about this puzzle while its attempt was open"),
+    FAST: N_("faster than a person plays, by the server's clock: stored, not ranked"),
+}
+
+
 @dataclass(frozen=True)
 class AttemptRanking:
     """How a submission ranks: ``ranked``, the ``seconds`` to store (the server's
-    when it ended an open attempt, else the client's) and ``assisted``."""
+    when it ended an open attempt, else the client's), ``assisted``, and when it is
+    not ranked, ``why`` (a key of :data:`WHY`)."""
 
     ranked: bool
     seconds: float
     assisted: bool
+    why: str | None = None
 
 
 MAX_SECONDS = 7 * 24 * 3600
 
 
+@dataclass(frozen=True)
+class Submission:
+    """What a submission brings to its ranking: the line's ``length`` (moves), the
+    client's ``seconds`` and ``assisted``, ``helped`` (help still on its way to the
+    record: :meth:`webapp.players.helps.HelpLedger.settle` could not wait it out) and
+    the human floor, ``floor`` seconds a move (``MIN_SECONDS_PER_MOVE``)."""
+
+    length: int
+    seconds: float
+    assisted: bool
+    helped: bool = False
+    floor: float = 0.0
+
+
 def rank_attempt(
-    session: Session,
-    player_id: int,
-    puzzle: Challenge,
-    client_seconds: float,
-    client_assisted: bool,
-    now: dt.datetime,
+    session: Session, player_id: int, puzzle: Challenge, sent: Submission, now: dt.datetime
 ) -> AttemptRanking:
     """Rank a verified line for ``puzzle`` and end the player's open attempt at it, in
     ``session`` (the transaction that stores the result: both happen or neither).
 
     Ending is one conditional UPDATE (``finished IS NULL``), so two submissions sent
-    at once cannot both end the attempt: at most one of them is ranked.
+    at once cannot both end the attempt: at most one of them is ranked. A line faster
+    than the floor ends the attempt all the same (its time was what it was).
     """
     if not puzzle.rankable:
-        return AttemptRanking(False, client_seconds, client_assisted)
+        return AttemptRanking(False, sent.seconds, sent.assisted, FREE)
     row = session.scalars(
         select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
     ).first()
     if row is None or row.finished is not None:
-        return AttemptRanking(False, client_seconds, client_assisted)
+        return AttemptRanking(
+            False, sent.seconds, sent.assisted, NO_ATTEMPT if row is None else OVER
+        )
     ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
     ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
-    assisted = bool(row.assisted or client_assisted)
-    seconds = min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds()))
-    return AttemptRanking(bool(ended) and not assisted, round(seconds, 2), assisted)
+    assisted = bool(row.assisted or sent.assisted or sent.helped)
+    seconds = round(min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds())), 2)
+    why = (
+        OVER
+        if not ended
+        else ASSISTED
+        if assisted
+        else FAST
+        if seconds < sent.floor * sent.length
+        else None
+    )
+    return AttemptRanking(why is None, seconds, assisted, why)
 
 
 # -- the play page ---------------------------------------------------------------

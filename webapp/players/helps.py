@@ -169,9 +169,10 @@ class HelpLedger:
                     refuse("could not record this request; try again")
 
     # -- results ---------------------------------------------------------------
-    def settle(self, token: str | None, timeout: float = SETTLE_SECONDS) -> None:
-        """Wait until this process has written every help mark of ``token``'s sockets."""
+    def settle(self, token: str | None, timeout: float = SETTLE_SECONDS) -> bool:
+        """Wait until this process has written every help mark of ``token``'s sockets;
+        False when some are still unwritten after ``timeout``."""
         if not token:
-            return
+            return True
         with self._settled:
-            self._settled.wait_for(lambda: token not in self._writing, timeout)
+            return self._settled.wait_for(lambda: token not in self._writing, timeout)

@@ -21,12 +21,12 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from solver.core.replay import Replay
+from solver.core.replay import Replay, line_cap
 
 from ..storage import Database
 from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, BoardVersion, Result
-from .attempts import AttemptRanking, rank_attempt
+from .attempts import AttemptRanking, Submission, rank_attempt
 from .challenges import Challenge
 from .choices import record as record_choices
 from .ladder import score_attempt
@@ -49,6 +49,28 @@ class Stored:
     change: BestChange | None = None  # None: the player's best did not move
 
 
+def loop_free_length(states: tuple[str, ...]) -> int:
+    """The moves of the line with every detour cut out (from each position on to its
+    last visit): at least the puzzle's shortest, and what a line back and forth
+    really went (a position visited 2,000 times in 5,000 counts once)."""
+    last = {state: index for index, state in enumerate(states)}
+    moves, at = 0, last[states[0]]
+    while at < len(states) - 1:
+        at = last[states[at + 1]]
+        moves += 1
+    return moves
+
+
+def kept_line(replay: Replay, shortest: int | None) -> str:
+    """The positions a result row keeps: all of them while the line has at most
+    ``4 x shortest + 100`` (:func:`solver.core.replay.line_cap`), where ``shortest`` is
+    the puzzle's proven one or, in free play, the line's own :func:`loop_free_length`;
+    none for a longer line (its length and hash are kept: the result stays, its
+    5,000 positions back and forth do not)."""
+    bound = line_cap(shortest if shortest is not None else loop_free_length(replay.states))
+    return "\n".join(replay.states) if len(replay.states) <= bound else ""
+
+
 def line_hash(replay: Replay) -> str:
     return hashlib.sha256("\n".join(replay.states).encode()).hexdigest()
 
@@ -58,20 +80,20 @@ def submit(
     player_id: int,
     puzzle: Challenge,
     replay: Replay,
-    seconds: float,
-    assisted: bool,
+    sent: Submission,
     now: dt.datetime,
 ) -> Stored:
-    """Store a replayed line its player submitted, with the client's ``seconds`` and
-    ``assisted``, in one transaction: end and rank the player's attempt, score a
-    ladder game's first result, then :func:`add` the result. A store the database
-    turns back (a 503, the page sends it again) leaves the attempt open, so the retry
-    is ranked as the first send was. The same line sent again by the same player for
-    the same puzzle is the result already stored (idempotent: ``created`` False)."""
+    """Store a replayed line its player submitted (``sent``: the client's ``seconds``
+    and ``assisted``, the human floor), in one transaction: end and rank the player's
+    attempt, score a ladder game's first result, then :func:`add` the result. A store
+    the database turns back (a 503, the page sends it again) leaves the attempt open,
+    so the retry is ranked as the first send was. The same line sent again by the same
+    player for the same puzzle is the result already stored (idempotent: ``created``
+    False)."""
     digest = line_hash(replay)
     try:
         with db.writing() as session:
-            ranking = rank_attempt(session, player_id, puzzle, seconds, assisted, now)
+            ranking = rank_attempt(session, player_id, puzzle, sent, now)
             score_attempt(session, player_id, puzzle, ranking, replay.length, now)
             return add(session, player_id, puzzle, replay, ranking, now)
     except IntegrityError:
@@ -96,7 +118,8 @@ def add(
 ) -> Stored:
     """Add the result ``ranking`` says, in ``session``'s transaction: the row, the
     player's best on the board when it is ranked and better, an unassisted line's
-    moves. A line the player stored before for the puzzle fails the flush
+    moves. A free-play line longer than :func:`kept_line`'s bound is stored without its
+    positions. A line the player stored before for the puzzle fails the flush
     (IntegrityError)."""
     row = Result(
         player_id=player_id,
@@ -110,8 +133,9 @@ def add(
         seconds=ranking.seconds,
         assisted=ranking.assisted,
         ranked=ranking.ranked,
+        unranked=ranking.why,
         line_hash=line_hash(replay),
-        line="\n".join(replay.states),
+        line=kept_line(replay, puzzle.shortest),
         created=now,
     )
     session.add(row)

@@ -169,6 +169,9 @@ class ResultCheck:
             options = game.full_options(given)
             domain = game.make_domain(**game.check_options(options))
             board = domain.format(domain.parse(row["board"]))
+            if row["line"] == "":  # a free-play line over its bound, kept without its positions
+                self._check_unkept(game, row, board, options)
+                return
             states = row["line"].split("\n")
             if len(states) > MAX_LINE:
                 raise BoardError(
@@ -191,6 +194,20 @@ class ResultCheck:
         key = hashlib.sha256(f"{game.name}|{row['options']}|{board}".encode()).hexdigest()
         if key != row["puzzle"]:
             raise BackupRefused("puzzle is not the key of its game, options and board")
+        self._check_shortest(game, row, board, options)
+
+    def _check_unkept(self, game: type[Game], row: dict, board: str, options: dict) -> None:
+        """A result stored without its line (:func:`webapp.players.results.kept_line`):
+        free play only (no proven shortest, unranked), its length within the limit."""
+        if board != row["board"] or _options_json(options) != row["options"]:
+            raise BackupRefused("board and options must be written as the server writes them")
+        if not 1 <= row["length"] < MAX_LINE or not HEX64.fullmatch(row["line_hash"]):
+            raise BackupRefused("a result without its line still has its length and hash")
+        key = hashlib.sha256(f"{game.name}|{row['options']}|{board}".encode()).hexdigest()
+        if key != row["puzzle"]:
+            raise BackupRefused("puzzle is not the key of its game, options and board")
+        if row["ranked"] or row["day"] is not None or row["shortest"] is not None:
+            raise BackupRefused("only a free-play result is stored without its line")
         self._check_shortest(game, row, board, options)
 
     def _check_shortest(self, game: type[Game], row: dict, board: str, options: dict) -> None:

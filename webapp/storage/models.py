@@ -105,8 +105,12 @@ class Result(Base):
     seconds: Mapped[float] = mapped_column(Float)
     assisted: Mapped[bool] = mapped_column(Boolean)
     ranked: Mapped[bool] = mapped_column(Boolean)
+    #: why it is not ranked (a key of :data:`webapp.players.attempts.WHY`; None: ranked,
+    #: or stored before the reasons were kept)
+    unranked: Mapped[str | None] = mapped_column(String(16))
     line_hash: Mapped[str] = mapped_column(String(64))
-    #: the canonical positions, one per line (what players chose is read from them)
+    #: the canonical positions, one per line (what players chose is read from them);
+    #: empty for a free-play line over its bound (:func:`webapp.players.results.kept_line`)
     line: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime)
 

@@ -22,7 +22,7 @@ from solver.engine import MAX_BOARD_CHARS
 
 from ...jobs.contract import ReplayLine
 from ...jobs.model import REPLAY_LANE
-from ...players.attempts import open_attempt
+from ...players.attempts import WHY, Submission, open_attempt
 from ...players.challenges import (
     Challenge,
     daily_challenge,
@@ -100,8 +100,15 @@ def submit_result():
     replay = _replayed(puzzle, states)
     player = current_player(create=True)
     # ranked play: the server's clock and its record of help rank it (webapp.players.attempts)
-    players.helps.settle(player.token)
-    stored = submit(players.db, player.player_id, puzzle, replay, seconds, assisted, players.now())
+    settled = players.helps.settle(player.token)
+    sent = Submission(
+        replay.length,
+        seconds,
+        assisted,
+        helped=not settled,  # help not yet on record counts as help
+        floor=float(current_app.config["MIN_SECONDS_PER_MOVE"]),
+    )
+    stored = submit(players.db, player.player_id, puzzle, replay, sent, players.now())
     if stored.created:
         players.boards.stored(puzzle.key, stored.change)
     reply = {
@@ -126,6 +133,8 @@ def _result_fields(result: Result) -> dict:
         "accuracy": accuracy(shortest, result.length) if shortest else None,
         "ranked": result.ranked,
         "assisted": result.assisted,
+        # why it is not ranked, in words the page translates (None: ranked, or not kept)
+        "why": WHY.get(result.unranked or "") if not result.ranked else None,
     }
 
 
