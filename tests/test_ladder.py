@@ -18,7 +18,7 @@ from helpers.sockets import Inbox
 from solver import catalogue
 from webapp.storage import Database
 from webapp.storage.checks import BackupRefused
-from webapp.storage.models import LadderGame, Result
+from webapp.storage.models import LadderGame, LadderPuzzle, Result
 from webapp.storage.operations import backup, restore
 
 OVER = 6
@@ -33,7 +33,7 @@ def test_an_optimal_player_climbs_past_one_six_moves_over(sqlite_app, clock):
     served: dict[str, list[dict]] = {"strong": [], "weak": []}
     for _round in range(25):
         for name, client, over in (("strong", strong, 0), ("weak", weak, OVER)):
-            puzzle = client.get("/api/ladder/npuzzle").get_json()
+            puzzle = client.post("/api/ladder/npuzzle", json={}).get_json()
             served[name].append(puzzle)
             clock.wait(30)
             got = client.post("/api/results", json=line(puzzle, over))
@@ -50,7 +50,7 @@ def test_an_optimal_player_climbs_past_one_six_moves_over(sqlite_app, clock):
     assert high["rating"] - low["rating"] >= 150
     # and the strong one is now served harder puzzles
     nxt = {
-        name: c.get("/api/ladder/npuzzle").get_json()
+        name: c.post("/api/ladder/npuzzle", json={}).get_json()
         for name, c in (("strong", strong), ("weak", weak))
     }
     assert nxt["strong"]["puzzle_rating"] > nxt["weak"]["puzzle_rating"]
@@ -61,17 +61,17 @@ def test_an_optimal_player_climbs_past_one_six_moves_over(sqlite_app, clock):
 
 def test_easier_and_harder_shift_the_puzzle_served(sqlite_app):
     # two new players (one's second request would abandon the first: a lower rating)
-    easier = sqlite_app.test_client().get("/api/ladder/npuzzle?shift=easier").get_json()
+    easier = sqlite_app.test_client().post("/api/ladder/npuzzle?shift=easier", json={}).get_json()
     client = sqlite_app.test_client()
-    harder = client.get("/api/ladder/npuzzle?shift=harder").get_json()
+    harder = client.post("/api/ladder/npuzzle?shift=harder", json={}).get_json()
     assert easier["rating"] == harder["rating"] == 1500
     assert easier["puzzle_rating"] < 1300 and harder["puzzle_rating"] > 1700
     assert easier["shortest"] < harder["shortest"]
-    refused = client.get("/api/ladder/npuzzle?shift=sideways")
+    refused = client.post("/api/ladder/npuzzle?shift=sideways", json={})
     assert refused.status_code == 400 and "shift" in refused.get_json()["error"]
     # a refused request stores nothing: the puzzle handed out is still open, not abandoned
     assert client.get("/api/player").get_json()["ratings"] == {}
-    assert client.get("/api/ladder/chess").status_code in (400, 404)
+    assert client.post("/api/ladder/chess", json={}).status_code in (400, 404)
 
 
 def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, clock):
@@ -79,7 +79,7 @@ def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, cloc
     result moves the rating; a second moves nothing; a new request abandons the open
     puzzle (0); so does half an hour gone; an assisted solve scores 0 too."""
     client = players_app.test_client()
-    puzzle = client.get("/api/ladder/jugs").get_json()
+    puzzle = client.post("/api/ladder/jugs", json={}).get_json()
     assert (puzzle["rating"], puzzle["deviation"]) == (1500, 350)
     body = line(puzzle)
     forged = {**body, "states": [body["states"][0], body["states"][-1]]}
@@ -99,17 +99,17 @@ def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, cloc
     assert rating(client, "jugs") == after
 
     # abandoned: another request while one is open scores it 0
-    client.get("/api/ladder/jugs")
-    client.get("/api/ladder/jugs")
+    client.post("/api/ladder/jugs", json={})
+    client.post("/api/ladder/jugs", json={})
     dropped = rating(client, "jugs")
     assert dropped["attempts"] == 2 and dropped["rating"] < after["rating"]
     # abandoned: half an hour gone, then solved: still 0
-    late = client.get("/api/ladder/jugs").get_json()
+    late = client.post("/api/ladder/jugs", json={}).get_json()
     clock.wait(31 * 60)
     reply = client.post("/api/results", json=line(late)).get_json()
     assert reply["rating"]["after"] < reply["rating"]["before"]
     # assisted: solved optimally with help, scored 0
-    helped = client.get("/api/ladder/jugs").get_json()
+    helped = client.post("/api/ladder/jugs", json={}).get_json()
     reply = client.post("/api/results", json={**line(helped), "assisted": True}).get_json()
     assert reply["ranked"] is False and reply["rating"]["after"] < reply["rating"]["before"]
     with players_app.extensions["players"].db.session() as session:
@@ -120,7 +120,7 @@ def test_one_rating_move_per_puzzle_and_none_for_a_forged_line(players_app, cloc
 def test_every_game_has_a_ladder_and_its_puzzles_replay(sqlite_app):
     client = sqlite_app.test_client()
     for game in catalogue.games():
-        puzzle = client.get(f"/api/ladder/{game}").get_json()
+        puzzle = client.post(f"/api/ladder/{game}", json={}).get_json()
         assert puzzle["game"] == game and puzzle["rating"] == 1500, puzzle
         if game == "klotski":  # shipped levels: their lengths are the packs' own
             assert puzzle["level"]
@@ -136,7 +136,7 @@ def test_asking_the_server_about_a_ladder_puzzle_scores_it_zero(sqlite_app):
     """The ranked-play machinery: the player's socket asked ``analyse`` about the open
     ladder puzzle, so its optimal line, sent as unaided, is assisted and scores 0."""
     client = sqlite_app.test_client()
-    puzzle = client.get("/api/ladder/npuzzle").get_json()
+    puzzle = client.post("/api/ladder/npuzzle", json={}).get_json()
     body = line(puzzle)
     socket = sqlite_app.extensions["socketio"].test_client(sqlite_app, flask_test_client=client)
     inbox = Inbox(socket)
@@ -152,7 +152,7 @@ def test_a_backup_with_a_ladder_result_restores_and_its_shortest_is_proven(sqlit
     """A generated ladder board is neither a daily nor a level: ``db restore`` proves its
     shortest with the solver, so the ranked result comes back and a forged one does not."""
     client = sqlite_app.test_client()
-    puzzle = client.get("/api/ladder/npuzzle").get_json()
+    puzzle = client.post("/api/ladder/npuzzle", json={}).get_json()
     assert client.post("/api/results", json=line(puzzle)).get_json()["ranked"]
     path = tmp_path / "backup.json"
     backup(sqlite_app.extensions["players"].db, path)
@@ -167,3 +167,44 @@ def test_a_backup_with_a_ladder_result_restores_and_its_shortest_is_proven(sqlit
     path.write_text(json.dumps(data))
     with pytest.raises(BackupRefused, match="shortest"):
         restore(Database(f"sqlite:///{tmp_path / 'forged.sqlite3'}"), path)
+
+
+def test_a_get_only_reads_and_a_cross_site_post_is_refused(sqlite_app):
+    """Opening the next puzzle is a same-site POST; a GET reads the open one and changes
+    nothing (issue 46: a cross-site link's GET abandoned a victim's puzzle)."""
+    client = sqlite_app.test_client()
+    assert client.get("/api/ladder/npuzzle").status_code == 404  # nothing open yet
+    served = client.post("/api/ladder/npuzzle", json={}).get_json()
+    for _ in range(3):
+        assert client.get("/api/ladder/npuzzle").get_json() == served
+    evil = client.post("/api/ladder/npuzzle", json={}, headers={"Origin": "https://evil.test"})
+    assert evil.status_code == 403
+    with sqlite_app.extensions["players"].db.session() as session:
+        games = session.query(LadderGame).all()
+        assert [(g.puzzle is not None, g.score) for g in games] == [(True, None)]
+    assert client.get("/api/ladder/npuzzle").get_json() == served
+    assert client.get("/api/player").get_json()["ratings"] == {}  # nothing scored
+
+
+def test_abandons_move_no_puzzle_and_stop_at_the_hours_limit(sqlite_app, clock):
+    """An abandon scores 0 for the player and moves no puzzle's rating; the 21st within
+    the hour is a 429 (issue 46: 150 GETs took a rating from 1500 to 42, pushed 150
+    puzzles' ratings up and added 148 puzzles to the pool)."""
+    db = sqlite_app.extensions["players"].db
+    client = sqlite_app.test_client()
+    replies = []
+    for _ in range(25):
+        # harder each time: a player whose rating falls is not sent below the easiest boards
+        replies.append(client.post("/api/ladder/npuzzle", json={"shift": "harder"}))
+        clock.wait(1)
+    codes = [r.status_code for r in replies]
+    assert codes == [200] * 21 + [429] * 4  # the first, then 20 abandons
+    assert int(replies[-1].headers["Retry-After"]) > 0
+    with db.session() as session:
+        puzzles = {p.puzzle: p for p in session.query(LadderPuzzle)}
+        games = session.query(LadderGame).order_by(LadderGame.id).all()
+    assert len(games) == 21 and sum(g.abandoned is not None for g in games) == 20
+    assert all(puzzles[g.puzzle].attempts == 0 for g in games)  # no puzzle moved
+    assert len(puzzles) <= 21  # at most one new puzzle a puzzle served
+    clock.wait(3600)  # an hour on: abandons are allowed again
+    assert client.post("/api/ladder/npuzzle", json={}).status_code == 200

@@ -28,7 +28,7 @@ def test_history_and_strengths_follow_first_attempts(players_app):
     assert client.get("/api/player/history/npuzzle").get_json()["points"] == []
     moves = []
     for _ in range(3):
-        puzzle = client.get("/api/ladder/npuzzle").get_json()
+        puzzle = client.post("/api/ladder/npuzzle", json={}).get_json()
         reply = client.post("/api/results", json=line(puzzle)).get_json()
         moves.append(reply["rating"])
     seen = client.get("/api/player/history/npuzzle").get_json()
@@ -46,7 +46,7 @@ def test_history_and_strengths_follow_first_attempts(players_app):
 
     served: list[str] = []  # each jugs puzzle is abandoned by the next request
     while not served or max(Counter(map(_jugs_size, served[:-1])).values(), default=0) < 3:
-        served.append(client.get("/api/ladder/jugs").get_json()["board"])
+        served.append(client.post("/api/ladder/jugs", json={}).get_json()["board"])
     abandoned = Counter(map(_jugs_size, served[:-1]))
     jugs = client.get("/api/player/history/jugs").get_json()["points"]
     assert len(jugs) == len(served) - 1
@@ -101,7 +101,7 @@ def test_level_cards_show_the_ladder_rating_with_its_deviation(sqlite_app):
     by_length = sorted(before, key=lambda lv: lengths[(lv["board"], lv["options"]["goal"])])
     ratings = [lv["rating"] for lv in by_length]
     assert ratings == sorted(ratings) and ratings[0] < ratings[-1]
-    puzzle = client.get("/api/ladder/jugs").get_json()
+    puzzle = client.post("/api/ladder/jugs", json={}).get_json()
     assert client.post("/api/results", json=line(puzzle)).status_code == 201
     after = client.get("/api/levels/jugs").get_json()["levels"]
     moved = [lv for lv in after if lv["rating_attempts"] == 1]

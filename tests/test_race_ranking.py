@@ -71,8 +71,14 @@ pytestmark = pytest.mark.app(
 )
 
 
-def player(app, name):
+_addresses = itertools.count(1)
+
+
+def player(app, name, address=None):
+    """A named player with a socket, on an address of their own unless ``address``
+    says (one racer per address is rated)."""
     http = app.test_client()
+    http.environ_base["REMOTE_ADDR"] = address or f"10.7.0.{next(_addresses)}"
     assert http.post("/api/player", json={"name": name}).status_code == 200
     socket = app.extensions["socketio"].test_client(app, flask_test_client=http)
     return http, Inbox(socket)
@@ -118,7 +124,7 @@ def test_a_public_race_rates_its_players_by_score_and_not_the_racer_without_one(
     assert shown["Bo"]["rating"] == round(expected["Bo"].rating) < NEW_RATING
     assert shown["Ann"]["change"] == shown["Ann"]["rating"] - NEW_RATING > 0
     assert shown["Bo"]["assisted"] is False and shown["Bo"]["change"] < 0
-    assert "rating" not in shown["Guest"]  # the guest races unrated
+    assert "rating" not in shown[racing[2]["you"]]  # the socket without a player: unrated
     me = ann_http.get("/api/player").get_json()["race_rating"]
     assert me == {"rating": shown["Ann"]["rating"], "deviation": me["deviation"], "races": 1}
     assert me["deviation"] < 350
@@ -149,6 +155,24 @@ def test_asking_the_solver_during_a_rated_race_rates_the_racer_last(app):
     assert shown["Cy"]["assisted"] is True and shown["Di"]["assisted"] is False
     assert shown["Cy"]["rating"] < shown["Di"]["rating"] == shown["Ed"]["rating"]
     assert shown["Cy"]["change"] < 0
+
+
+def test_sock_puppets_on_one_address_rate_only_the_first(app):
+    """A rated race rates at most one racer per address (issue 46: two sock puppets on
+    the owner's address lost to them on purpose, +247 race rating)."""
+    _, owner = player(app, "Owner", "10.8.0.1")
+    _, puppet = player(app, "Puppet", "10.8.0.1")
+    _, rival = player(app, "Rival", "10.8.0.2")
+    racing = public_race(app, (owner, "Owner"), (puppet, "Puppet"), (rival, "Rival"))
+    assert [s["rated"] for s in racing] == [True, True, True]  # each is told as a player
+    board = racing[0]["puzzle"]["board"]
+    owner.client.emit("race_move", {"board": neighbour(board, -1)})
+    owner.wait("race_state", where=lambda s: s["players"][0]["score"] == 1)
+    shown = {p["name"]: p for p in rated(rival)["players"]}
+    assert "rating" in shown["Owner"] and "rating" in shown["Rival"]
+    assert "rating" not in shown["Puppet"]  # the owner's address's second racer
+    expected = rate_order({"Owner": (Rating(), 1), "Rival": (Rating(), 0)})
+    assert shown["Owner"]["rating"] == round(expected["Owner"].rating)
 
 
 def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_app):

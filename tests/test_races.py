@@ -16,7 +16,6 @@ from helpers.sockets import Inbox
 
 from solver import catalogue
 from webapp.races.draw import race_games
-from webapp.races.model import MAX_NAME
 
 RACE_SECONDS = 3.0
 
@@ -45,10 +44,18 @@ def distance(board: str) -> int:
     return reference_distances()[tiles_of(board)]
 
 
+def guest(app):
+    """A browser that opened the race page: a guest player in its cookie."""
+    http = app.test_client()
+    assert http.get("/race").status_code == 200 and http.get_cookie("arcade_player")
+    return http
+
+
 def test_three_racers_race_one_private_race(app):
-    player = app.test_client()  # the third racer is a player: their cookie identifies them
+    player = app.test_client()  # the third racer is a named player
     assert player.post("/api/player", json={"name": "Cyrus"}).status_code == 200
-    owner, second = clients(app, 2)
+    (owner,) = clients(app, 1, guest(app))
+    (second,) = clients(app, 1, guest(app))
     (third,) = clients(app, 1, player)
     owner.client.emit("race_join", {"race": "new", "name": "Ann"})
     race = state(owner, "waiting")["race"]
@@ -57,7 +64,8 @@ def test_three_racers_race_one_private_race(app):
     seen = state(owner, "waiting", 5)
     while len(seen["players"]) < 3:
         seen = state(owner, "waiting", 5)
-    # a named player races under their own name, whatever their payload says
+    # a guest's name is registered as their player's; a named player races under their
+    # own, whatever their payload says
     assert sorted(p["name"] for p in seen["players"]) == ["Ann", "Bo", "Cyrus"]
     assert seen["owner"] is True and "puzzle" not in seen
 
@@ -130,10 +138,10 @@ def test_a_racer_who_comes_back_resumes_and_a_latecomer_watches(app):
 
 def test_the_public_race_counts_down_once_three_have_joined(app):
     racers = clients(app, 3)
-    racers[0].client.emit("race_join", {"name": "x" * 500 + "\x00"})
+    racers[0].client.emit("race_join", {"name": "Zed"})  # no cookie: a guest, no name
     first = state(racers[0], "waiting")
     assert first["public"] is True and first["owner"] is False
-    assert first["you"] == "x" * MAX_NAME  # names are capped and printable
+    assert first["you"] == "Guest 1"
     racers[0].client.emit("race_start", {})  # a public race has no owner
     assert racers[0].wait("error")[1]["event"] == "race_start"
     racers[1].client.emit("race_join", {})
@@ -142,6 +150,99 @@ def test_the_public_race_counts_down_once_three_have_joined(app):
     for inbox in racers:
         counting = state(inbox, "countdown")
         assert counting["race"] == first["race"] and len(counting["players"]) == 3
+
+
+def test_a_racer_shows_a_name_nobody_else_holds(app):
+    """A name in ``race_join`` is registered by the players' rules (issue 46: a
+    cookie-less racer took Alice6370's name and the real Alice showed as "Alice6370 2")."""
+    alice = app.test_client()
+    assert alice.post("/api/player", json={"name": "Alice6370"}).status_code == 200
+    (impostor,) = clients(app, 1)  # no cookie
+    impostor.client.emit("race_join", {"race": "new", "name": "Alice6370"})
+    race = state(impostor, "waiting")
+    assert race["you"] == "Guest 1"
+    (lookalike,) = clients(app, 1, guest(app))  # a guest asking for a look-alike
+    lookalike.client.emit("race_join", {"race": race["race"], "name": "AIice6370"})
+    refused = lookalike.wait("error")[1]
+    assert refused["event"] == "race_join" and "taken" in refused["message"]
+    lookalike.client.emit("race_join", {"race": race["race"], "name": "x" * 500})
+    assert "1 to 20" in lookalike.wait("error")[1]["message"]
+    (real,) = clients(app, 1, alice)
+    real.client.emit("race_join", {"race": race["race"], "name": "Bob"})
+    seen = state(real, "waiting")
+    assert seen["you"] == "Alice6370"
+    assert sorted(p["name"] for p in seen["players"]) == ["Alice6370", "Guest 1"]
+
+
+def test_a_racer_who_reloads_the_lobby_keeps_racing_with_their_score(app):
+    """A reload (a new socket, the same cookie, asking for the lobby again) resumes the
+    race the racer's seat names, score and all (issue 46: it joined a new race at 0)."""
+    browser = guest(app)
+    (me,) = clients(app, 1, browser)
+    others = clients(app, 2)
+    me.client.emit("race_join", {})
+    for other in others:
+        other.client.emit("race_join", {})
+    racing = state(me, "racing", 10)
+    race, board = racing["race"], at(racing)
+    me.client.emit("race_move", {"board": neighbour(board, -1)})
+    me.wait("race_state", where=lambda s: any(p["score"] == 1 for p in s["players"]))
+    me.client.disconnect()
+    (again,) = clients(app, 1, browser)  # the reload: the page asks for the lobby
+    again.client.emit("race_join", {})
+    resumed = state(again, "racing")
+    assert resumed["race"] == race and at(resumed) == neighbour(board, -1)
+    mine = next(p for p in resumed["players"] if p["name"] == resumed["you"])
+    assert mine["score"] == 1
+    (tab,) = clients(app, 1, browser)  # a second tab: the same racer, moving on
+    tab.client.emit("race_join", {"race": race})
+    assert state(tab, "racing")["you"] == resumed["you"]
+
+
+def test_a_racer_moving_back_and_forth_scores_once_per_distance(app):
+    """A point only for a distance lower than any the puzzle reached (issue 46: an
+    oscillating racer scored 1,104 and solved nothing)."""
+    (racer,) = clients(app, 1, guest(app))
+    racer.client.emit("race_join", {"race": "new"})
+    state(racer, "waiting")
+    racer.client.emit("race_start", {})
+    board = at(state(racer, "racing"))
+    near = neighbour(board, -1)
+    assert distance(near) == distance(board) - 1
+    scores = []
+    for step in range(10):  # closer, back, closer, back, ...
+        target = near if step % 2 == 0 else board
+        racer.client.emit("race_move", {"board": target})
+        seen = racer.wait("race_state", where=lambda s, t=target: at(s) == t)[1]
+        scores.append(seen["players"][0]["score"])
+    assert scores == [1] * 10
+
+
+def test_one_address_opens_three_races_while_another_still_races(app):
+    """``RACES_PER_ADDRESS`` (3) races waiting or running per address (issue 46: one
+    address opened 200 private races in 6.6 s and every other player was refused)."""
+
+    def at_address(address):
+        http = app.test_client()
+        http.environ_base["REMOTE_ADDR"] = address
+        return clients(app, 1, http)[0]
+
+    flooders = [at_address("10.6.0.1") for _ in range(4)]
+    for inbox in flooders:
+        inbox.client.emit("race_join", {"race": "new"})
+    for inbox in flooders[:3]:
+        assert state(inbox, "waiting")["owner"] is True
+    refused = flooders[3].wait("error")[1]
+    assert refused["event"] == "race_join" and "this address has 3 races" in refused["message"]
+    honest = at_address("10.6.0.2")
+    honest.client.emit("race_join", {"race": "new"})
+    assert state(honest, "waiting")["owner"] is True
+    lobby = at_address("10.6.0.3")
+    lobby.client.emit("race_join", {})
+    assert state(lobby, "waiting")["public"] is True
+    flooders[0].client.disconnect()  # a waiting race its owner left is dropped: room again
+    flooders[3].client.emit("race_join", {"race": "new"})
+    assert state(flooders[3], "waiting")["owner"] is True
 
 
 # -- every game in turn --------------------------------------------------------------------
@@ -183,7 +284,7 @@ def reference_line(puzzle: dict) -> list[str]:
 def test_a_race_brings_a_small_puzzle_of_every_game_in_turn(every_game_app):
     """One racer solves the race's four puzzles by the reference rules' shortest lines:
     each move scores 1, each solved puzzle brings the next game's, every game once."""
-    (racer,) = clients(every_game_app, 1)
+    (racer,) = clients(every_game_app, 1, guest(every_game_app))
     racer.client.emit("race_join", {"race": "new", "name": "Ann"})
     state(racer, "waiting")
     racer.client.emit("race_start", {})

@@ -2,7 +2,8 @@
 
 A ranked attempt opens when the server hands the puzzle to a player (the daily's
 API or its play page). Its seconds are the server's; an ``analyse`` or ``solve``
-from the player's socket about it while it is open makes it unranked.
+from the player's socket about it while it is open makes it unranked (help from
+elsewhere: tests/test_help.py), and so does a line faster than a person plays.
 """
 
 import pytest
@@ -13,8 +14,6 @@ from helpers.sockets import Inbox
 from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
-from webapp.players.helps import HelpLedger
-from webapp.players.sessions import cookie_owner
 
 #: the human floor's default, seconds a move (ARCADE_MIN_SECONDS_PER_MOVE)
 FLOOR = 0.1
@@ -114,9 +113,11 @@ def test_asking_about_other_rules_or_anothers_socket_is_not_help(players_app):
     socket.emit("analyse", {"game": "jugs", "board": daily["board"], "goal": other_goal})
     inbox.wait(("analysis", "error"), timeout=30)
     socket.disconnect()
+    elsewhere = players_app.test_client()  # no cookie, another address: nobody's attempt
+    elsewhere.environ_base["REMOTE_ADDR"] = "10.9.8.7"
     stranger = players_app.extensions["socketio"].test_client(
-        players_app
-    )  # no cookie: nobody's attempt
+        players_app, flask_test_client=elsewhere
+    )
     stranger.emit("analyse", {"game": "jugs", "board": daily["board"], **daily["options"]})
     Inbox(stranger).wait("analysis", timeout=30)
     stranger.disconnect()
@@ -173,53 +174,6 @@ def test_crawlers_opening_daily_links_make_players_only_within_the_new_player_li
     with app.extensions["players"].db.session() as session:
         assert session.query(Player).count() == 3
     app.extensions["players"].db.close()
-
-
-def _owner(app, client) -> str | None:
-    """The player token the client's cookie stands for (a session's, today)."""
-    cookie = client.get_cookie("arcade_player").value
-    return cookie_owner(app.extensions["players"], str(app.secret_key), cookie)
-
-
-def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_order(players_app):
-    client = players_app.test_client()
-    daily, body = daily_line(client)
-    token = _owner(players_app, client)
-    spawned, done = [], []
-    state = players_app.extensions["players"]
-    ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    options = daily["options"]
-    ledger.route("sid", token, "jugs", options, lambda: done.append("first"), done.append)
-    ledger.route(
-        "sid", token, "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append
-    )
-    assert done == [] and len(spawned) == 1  # nothing answered before the mark is written
-    task, args = spawned.pop()
-    task(*args)
-    assert done == ["first", "second"]
-    # the mark is on record: the line is stored, not ranked
-    got = client.post("/api/results", json=body).get_json()
-    assert (got["ranked"], got["assisted"]) == (False, True)
-
-
-def test_help_that_cannot_be_recorded_is_refused_not_given(players_app, monkeypatch):
-    client = players_app.test_client()
-    daily, _body = daily_line(client)
-    token = _owner(players_app, client)
-    state = players_app.extensions["players"]
-    spawned, done = [], []
-    ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    ledger.route(
-        "sid", token, "jugs", daily["options"], lambda: done.append("answered"), done.append
-    )
-
-    def broken():
-        raise RuntimeError("the database is down")
-
-    monkeypatch.setattr(state.db, "writing", broken)
-    task, args = spawned.pop()
-    task(*args)
-    assert done == ["could not record this request; try again"]
 
 
 @pytest.fixture

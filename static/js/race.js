@@ -38,7 +38,7 @@ class RacePage {
     this.race = race;
     if (config.race !== race.race) {
       config.race = race.race;
-      if (!race.public) history.replaceState(null, "", `/race/${race.race}`);
+      history.replaceState(null, "", `/race/${race.race}`); // a reload resumes this race
     }
     this.drawTrack(race);
     const me = race.players.find((p) => p.name === race.you);

@@ -10,8 +10,10 @@ optimal, message} from a short, budgeted analysis in a worker process.
 100,000 positions a 413. ``GET /api/visits/<game>?board=&algorithm=`` is the order
 one algorithm expands that space's positions (:mod:`solver.visits`), in the long lane
 like any whole search. Each asks the solver processes through
-:func:`webapp.http.page_tasks.ask` (503 when they are all busy). A request refused is
-a 4xx ``{"error", "template", "params"}``, as everywhere in the API.
+:func:`webapp.http.page_tasks.ask` (503 when they are all busy), its place in the lane
+the client address's share. A check, a graph and a visiting order are help: each is
+recorded against the ranked attempts it concerns (:mod:`webapp.players.helps`). A
+request refused is a 4xx ``{"error", "template", "params"}``, as everywhere in the API.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ..puzzle_request import PuzzleRequest, RequestRefused
 from .bodies import read_json_body
 from .links import play_url
 from .page_tasks import ask
+from .players.context import read_cookie, state
 
 boards = Blueprint("boards", __name__, url_prefix="/api")
 
@@ -60,6 +63,16 @@ def _validated() -> tuple[dict, PuzzleRequest]:
     return reply, PuzzleRequest(asked.game, canonical, asked.options)
 
 
+def _helped(asked: PuzzleRequest) -> tuple[str, str]:
+    """Record the question as help (:meth:`~webapp.players.helps.HelpLedger.asked`), and
+    say whose share of a lane it takes: (address, player)."""
+    signed = read_cookie()
+    token = signed.token if signed is not None else None
+    address = request.remote_addr or ""
+    state().helps.asked(token, address, asked.game, asked.options, asked.board)
+    return address, token or ""
+
+
 @boards.post("/validate")
 def validate():
     reply, _ = _validated()
@@ -70,8 +83,10 @@ def validate():
 def check():
     reply, asked = _validated()
     if reply["ok"]:
+        address, player = _helped(asked)
         task = CheckBoard(asked.game, asked.board, asked.options)
-        reply.update(asdict(ask(task, current_app.config["CHECK_SECONDS"])))
+        checked = ask(task, current_app.config["CHECK_SECONDS"], address=address, player=player)
+        reply.update(asdict(checked))
     return jsonify(reply)
 
 
@@ -80,8 +95,10 @@ def graph(name: str):
     """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}`` for ``?board=``
     (the game's options as further parameters)."""
     asked = PuzzleRequest.from_fields({**request.args.to_dict(), "game": name})
+    address, player = _helped(asked)
     task = GraphSpace(asked.game, asked.board, asked.options)
-    return _compressed(ask(task, current_app.config["GRAPH_SECONDS"]).gzip)
+    seconds = current_app.config["GRAPH_SECONDS"]
+    return _compressed(ask(task, seconds, address=address, player=player).gzip)
 
 
 def _compressed(packed: bytes) -> Response:
@@ -108,7 +125,8 @@ def visits(name: str):
     problem = unfit(asked.game, algorithm[:40], **asked.options)
     if problem:
         raise RequestRefused(problem)
+    address, player = _helped(asked)
     task = VisitOrder(asked.game, asked.board, asked.options, algorithm)
     seconds = current_app.config["VISITS_SECONDS"]
-    made = ask(task, seconds, address=request.remote_addr or "", lane=LONG)
+    made = ask(task, seconds, address=address, player=player, lane=LONG)
     return _compressed(made.gzip)

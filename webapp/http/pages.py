@@ -8,6 +8,8 @@ slow generator is a 503 saying so.
 
 from __future__ import annotations
 
+import contextlib
+
 from flask import (
     Blueprint,
     abort,
@@ -26,13 +28,13 @@ from ..edge import chosen_theme, error_page
 from ..i18n import LANGUAGE_COOKIE, LANGUAGES, chosen_language
 from ..jobs.model import TaskRefused
 from ..jobs.outcomes import refusal
-from ..players.attempts import open_attempt, page_puzzle
+from ..players.attempts import page_puzzle
 from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
 from ..races.draw import race_games
 from ..races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
 from .links import lobby_games, lobby_packs, play_config, run_rules
-from .players.context import current_player, remember, state, today
+from .players.context import current_player, open_ranked, remember, state, today
 
 pages = Blueprint("pages", __name__)
 
@@ -74,8 +76,7 @@ def _opened_attempt(config: dict) -> dict | None:
         player = current_player(create=True)
     except TooManyPlayers:
         return None
-    now = players.now()
-    return open_attempt(players.db, player.player_id, puzzle, now).page(now)
+    return open_ranked(puzzle, player).page(players.now())
 
 
 @pages.get("/")
@@ -144,7 +145,11 @@ def race(race: str | None = None):
     # the race's words for its server facts: its statuses in order, the lobby's quorum
     statuses = [WAITING, COUNTDOWN, RACING, FINISHED]
     config = {"race": race, "games": games, "statuses": statuses, "quorum": QUORUM}
-    return render_template("race.html", config=config, games=games)
+    # a racer is a player: a guest kept in the cookie, so a reload or a second tab
+    # resumes the same racer (within the address's hourly share of new players)
+    with contextlib.suppress(TooManyPlayers):
+        current_player(create=True)
+    return remember(make_response(render_template("race.html", config=config, games=games)))
 
 
 @pages.get("/editor")

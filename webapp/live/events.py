@@ -127,16 +127,10 @@ def register_events(
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
         sid, address = _sid(), request.remote_addr or ""  # the address as the proxies resolve it
-        request_id_ = job.id
-
-        def run() -> None:
-            jobs.submit(sid, kind, job, log_id, address=address)
-
-        def refuse(message: str) -> None:
-            socketio.emit(ERROR, error_payload(message, kind, request_id_), to=sid)
-
-        # help asked about an open ranked attempt is on record before it is answered
-        _helps().route(sid, connections.token(sid), job.game, job.options, run, refuse)
+        # help asked about a ranked attempt is on record (in memory now, in the database
+        # soon after, before any result is judged): it never holds the answer back
+        _helps().asked(connections.token(sid), address, job.game, job.options, job.board)
+        jobs.submit(sid, kind, job, log_id, address=address)
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a

@@ -40,7 +40,10 @@ class PlayersState:
         clock: Callable[[], dt.datetime] = utc_now,
     ):
         self.now = clock
-        self.limits = WriteLimits()
+        # the write limits' minute is the players' clock's (a test's clock moves by hand)
+        self.limits = (
+            WriteLimits() if clock is utc_now else WriteLimits(lambda: clock().timestamp())
+        )
         #: each leaderboard's shared part, kept a second (a crowd reading it costs one read)
         self.boards = BoardViews()
         #: help asked by the players' sockets, recorded on their ranked attempts
@@ -58,6 +61,9 @@ class PlayersState:
                     db = Database(self._url, self._data_dir)
                     db.upgrade()
                     self._db = db
+                    # other web processes may share a server database: their help counts
+                    self.helps.shared = db.dialect != "sqlite"
+                    self.helps.load()
         return self._db
 
     @property

@@ -65,11 +65,13 @@ def request_family(game: str, options: dict) -> str | None:
 
 @dataclass(frozen=True)
 class AttemptView:
-    """What the play page is told about its attempt."""
+    """What the play page is told about its attempt (``id``: its row, for the record
+    of help)."""
 
     opened: dt.datetime
     assisted: bool
     finished: bool
+    id: int = 0
 
     def page(self, now: dt.datetime) -> dict:
         """``seconds``: the attempt's clock at ``now``, the one the page shows (the server's)."""
@@ -81,8 +83,21 @@ class AttemptView:
         }
 
 
-def open_attempt(db: Database, player_id: int, puzzle: Challenge, now: dt.datetime) -> AttemptView:
-    """The player's attempt at ``puzzle``, opened now unless it was opened before."""
+def attempt_kind(puzzle: Challenge) -> str:
+    """What the record of help calls the attempt (:mod:`webapp.players.helps`): a ladder
+    puzzle's or a shipped level's board is the holder's alone; a daily's is everyone's."""
+    return "ladder" if puzzle.ladder else "daily" if puzzle.day is not None else "level"
+
+
+def open_attempt(
+    db: Database,
+    player_id: int,
+    puzzle: Challenge,
+    now: dt.datetime,
+    address_key: str | None = None,
+) -> AttemptView:
+    """The player's attempt at ``puzzle``, opened now (handed out at ``address_key``, a
+    keyed hash) unless it was opened before."""
     found = _find(db, player_id, puzzle)
     if found is not None:
         return found
@@ -96,6 +111,8 @@ def open_attempt(db: Database, player_id: int, puzzle: Challenge, now: dt.dateti
                     opened=now,
                     assisted=False,
                     finished=None,
+                    address_key=address_key,
+                    kind=attempt_kind(puzzle),
                 )
             )
     except IntegrityError:  # opened at the same moment by another request: that one counts
@@ -112,7 +129,7 @@ def _find(db: Database, player_id: int, puzzle: Challenge) -> AttemptView | None
         ).first()
         if row is None:
             return None
-        return AttemptView(row.opened, row.assisted, row.finished is not None)
+        return AttemptView(row.opened, row.assisted, row.finished is not None, row.id)
 
 
 #: why a result is not ranked, by the code a result row keeps (``results.unranked``):
@@ -137,8 +154,10 @@ class AttemptRanking:
     seconds: float
     assisted: bool
     why: str | None = None
+    attempt: int | None = None  # the attempt it ended
 
 
+#: an attempt open this long is over (the record of help watches it no longer)
 MAX_SECONDS = 7 * 24 * 3600
 
 
@@ -178,17 +197,18 @@ def rank_attempt(
     ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
     ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
     assisted = bool(row.assisted or sent.assisted or sent.helped)
-    seconds = round(min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds())), 2)
+    open_for = (now - row.opened).total_seconds()
+    seconds = round(min(MAX_SECONDS, max(0.0, open_for)), 2)
     why = (
         OVER
-        if not ended
+        if not ended or open_for > MAX_SECONDS
         else ASSISTED
         if assisted
         else FAST
         if seconds < sent.floor * sent.length
         else None
     )
-    return AttemptRanking(why is None, seconds, assisted, why)
+    return AttemptRanking(why is None, seconds, assisted, why, row.id)
 
 
 # -- the play page ---------------------------------------------------------------

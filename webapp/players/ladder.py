@@ -1,19 +1,23 @@
 """The ladder: the next puzzle near a player's rating, and a first attempt's rating change.
 
-Contract ("The ladder"). ``GET /api/ladder/<game>`` hands the player an untried puzzle
-rated nearest their rating (shifted by "easier"/"harder"); handing it out opens the
-ranked attempt (:func:`webapp.players.attempts.open_attempt`: the server's clock and
-its record of help), and a :class:`~webapp.storage.models.LadderGame` that is scored
-exactly once: by the first result for it (``shortest / length``, or 0 when assisted),
-or with 0 when abandoned (another ladder request of that game while it is open, or
-:data:`~webapp.players.ratings.ABANDON_SECONDS` gone). The player's rating and the
-puzzle's move in the same transaction, with the conditional update that scores it,
-so a second submission moves nothing.
+Contract ("The ladder", "Ranked play, second pass"). ``POST /api/ladder/<game>`` hands
+the player an untried puzzle rated nearest their rating (shifted by
+"easier"/"harder"; ``GET`` only reads the one open, :func:`open_puzzle`); handing it
+out opens the ranked attempt (:func:`webapp.players.attempts.open_attempt`: the
+server's clock and its record of help), and a :class:`~webapp.storage.models.LadderGame`
+that is scored exactly once: by the first result for it (``shortest / length``, or 0
+when assisted or not ranked), or with 0 when abandoned (another ladder request of
+that game while it is open, or :data:`~webapp.players.ratings.ABANDON_SECONDS`
+gone). The player's rating moves in the same transaction, with the conditional
+update that scores it, so a second submission moves nothing; the puzzle's moves only
+on a ranked solve, never on an abandon, help or a line too fast to rank, so nobody
+pushes puzzles' ratings by dropping them (or by asking about another's board). A player
+abandons at most ``ABANDONS_PER_HOUR`` (20) puzzles an hour (:class:`TooManyAbandons`).
 
 Puzzles come from the shipped levels (added on a game's first ladder request) and
-from the game's generator, asked for a puzzle at the wanted rating when none is
-near it: the generator runs in a solver process of the page lane (the app's level
-maker), never on the event loop. A new puzzle's rating is graded from its proven
+from the game's generator, asked for a puzzle at the wanted rating only when no
+puzzle this player was never served is near it: the generator runs in a solver
+process of the page lane (the app's level maker), never on the event loop. A new puzzle's rating is graded from its proven
 length (:func:`~webapp.players.ratings.graded`). Reading and rating here are a few
 indexed rows and a few microseconds of arithmetic each.
 """
@@ -22,13 +26,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import exists, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -56,6 +61,8 @@ from .ratings import (
 
 #: a generator is asked for a new puzzle when the nearest untried one is further away
 NEAR = 100.0
+#: the window ``ABANDONS_PER_HOUR`` counts a player's abandons in
+ABANDON_WINDOW = dt.timedelta(hours=1)
 #: generator calls for one request at most (each a page-lane job of milliseconds)
 GENERATE_TRIES = 4
 
@@ -224,11 +231,20 @@ def insert_new_rating(connection, table, **key) -> None:
     )
 
 
-def _score(session: Session, game: LadderGame, score: float) -> None:
+def _score(
+    session: Session,
+    game: LadderGame,
+    score: float,
+    puzzle_moves: bool = True,
+    abandoned: dt.datetime | None = None,
+) -> None:
     """Score ``game`` once (a conditional update: a concurrent scorer loses), then
-    move the player's rating and the puzzle's, each from the other's before."""
+    move the player's rating and, when ``puzzle_moves``, the puzzle's, each from the
+    other's before; ``abandoned``: when the player dropped it (it counts against their
+    hour's abandons)."""
     scoring = update(LadderGame).where(LadderGame.id == game.id, LadderGame.score.is_(None))
-    if not cast(CursorResult, session.execute(scoring.values(score=score))).rowcount:
+    scored = scoring.values(score=score, abandoned=abandoned)
+    if not cast(CursorResult, session.execute(scored)).rowcount:
         return
     insert_new_rating(
         session.connection(),
@@ -242,7 +258,10 @@ def _score(session: Session, game: LadderGame, score: float) -> None:
     assert player is not None and puzzle is not None  # just made; never deleted
     before = player.rating
     after, moved = rate(_rating(player), _rating(puzzle), score)
-    for row, value in ((player, after), (puzzle, moved)):
+    moving: list[tuple[PlayerRating | LadderPuzzle, Rating]] = [(player, after)]
+    if puzzle_moves:
+        moving.append((puzzle, moved))
+    for row, value in moving:
         row.rating, row.deviation, row.volatility = value.rating, value.deviation, value.volatility
         row.attempts += 1
     session.execute(
@@ -252,15 +271,43 @@ def _score(session: Session, game: LadderGame, score: float) -> None:
     )
 
 
-def _abandon(session: Session, player_id: int, game: str) -> None:
+class TooManyAbandons(RequestRefused):
+    """The player dropped ``ABANDONS_PER_HOUR`` ladder puzzles within the hour: a 429."""
+
+
+def _abandon(session: Session, player_id: int, game: str, now: dt.datetime, limit: int) -> None:
     """Score 0 the player's open ladder games of ``game`` (a new request while one is
-    open). One open over :data:`ABANDON_SECONDS` needs nothing sooner: its result
-    (:func:`score_attempt`) or the next request scores it 0 all the same."""
+    open), moving no puzzle's rating; :class:`TooManyAbandons` (nothing changed) when
+    that would make more than ``limit`` abandons within the hour (0: no limit). One open
+    over :data:`ABANDON_SECONDS` needs nothing sooner: its result (:func:`score_attempt`)
+    or the next request scores it 0 all the same."""
     query = select(LadderGame).where(
         LadderGame.player_id == player_id, LadderGame.game == game, LadderGame.score.is_(None)
     )
-    for row in session.scalars(query).all():
-        _score(session, row, 0.0)
+    rows = session.scalars(query).all()
+    if rows and limit > 0:
+        since = now - ABANDON_WINDOW
+        dropped = session.execute(
+            select(func.count(), func.min(LadderGame.abandoned)).where(
+                LadderGame.player_id == player_id, LadderGame.abandoned > since
+            )
+        ).one()
+        count, oldest = dropped
+        if count + len(rows) > limit:
+            first = oldest or now  # none yet: a limit of 0 abandons waits the window out
+            wait = max(1, math.ceil((first + ABANDON_WINDOW - now).total_seconds()))
+            raise TooManyAbandons(
+                N_(
+                    "you left %(count)s ladder puzzles within the hour; finish this one, or "
+                    "try again in %(seconds)s s"
+                ),
+                429,
+                {"Retry-After": str(wait)},
+                count=count,
+                seconds=wait,
+            )
+    for row in rows:
+        _score(session, row, 0.0, puzzle_moves=False, abandoned=now)
 
 
 def score_attempt(
@@ -285,7 +332,10 @@ def score_attempt(
     if row is None or puzzle.shortest is None:
         return
     late = (now - row.opened).total_seconds() > ABANDON_SECONDS
-    _score(session, row, attempt_score(puzzle.shortest, length, late or not ranking.ranked))
+    score = attempt_score(puzzle.shortest, length, late or not ranking.ranked)
+    # the puzzle learns from a ranked solve only: help (which anyone asking about its
+    # board gives), a late line or one too fast to rank says nothing of how hard it is
+    _score(session, row, score, puzzle_moves=ranking.ranked and not late)
 
 
 def rating_change(db: Database, player_id: int, puzzle_key: str) -> dict | None:
@@ -370,14 +420,19 @@ def serve(
     shift: str | None,
     now: dt.datetime,
     make: Generate,
+    abandons: int = 0,
+    where: str | None = None,
+    opened: Callable[[Challenge, int], None] = lambda puzzle, attempt: None,
 ) -> dict:
-    """Hand the player their next ladder puzzle of ``game``: abandon the open one, pick
-    (or have generated) the untried puzzle nearest their rating (``shift``: from
-    :func:`checked_shift`), open its attempt."""
+    """Hand the player their next ladder puzzle of ``game``: abandon the open one (at most
+    ``abandons`` an hour), pick (or have generated) the untried puzzle nearest their
+    rating (``shift``: from :func:`checked_shift`), open its attempt, handed out at
+    ``where`` (an address's keyed hash); ``opened`` is told the puzzle and the attempt's
+    id (the record of help holds it from then on)."""
     how = plan(game)
     add_levels(db, game)
     with db.writing() as session:
-        _abandon(session, player_id, game.name)
+        _abandon(session, player_id, game.name, now, abandons)
     with db.session() as session:
         rating = player_rating(session, player_id, game.name)
     target = wanted(rating, shift)
@@ -398,14 +453,42 @@ def serve(
             )
     except IntegrityError:  # two requests at once picked the same puzzle: one gets it
         raise RequestRefused(N_("another request took that puzzle; ask again"), 409) from None
-    open_attempt(db, player_id, puzzle, now)
+    attempt = open_attempt(db, player_id, puzzle, now, where)
+    opened(puzzle, attempt.id)
+    return _shown(row, rating)
+
+
+def _shown(row: LadderPuzzle, rating: Rating) -> dict:
+    """A served puzzle as the API answers it (``rating``: the player's)."""
     return {
-        "game": game.name,
+        "game": row.game,
         "board": row.board,
-        "options": options,
+        "options": json.loads(row.options),
         "shortest": row.shortest,
         "level": row.level,
         "rating": round(rating.rating),
         "deviation": round(rating.deviation),
         "puzzle_rating": round(row.rating),
     }
+
+
+def open_puzzle(db: Database, player_id: int, game: type[Game], now: dt.datetime) -> dict | None:
+    """The player's ladder puzzle of ``game`` still open (handed out, not scored, within
+    :data:`ABANDON_SECONDS`), as :func:`serve` answered it; None when there is none.
+    Reads only: ``GET /api/ladder/<game>``."""
+    since = now - dt.timedelta(seconds=ABANDON_SECONDS)
+    with db.session() as session:
+        row = session.scalars(
+            select(LadderPuzzle)
+            .join(LadderGame, LadderGame.puzzle == LadderPuzzle.puzzle)
+            .where(
+                LadderGame.player_id == player_id,
+                LadderGame.game == game.name,
+                LadderGame.score.is_(None),
+                LadderGame.opened > since,
+            )
+            .order_by(LadderGame.id.desc())
+        ).first()
+        if row is None:
+            return None
+        return _shown(row, player_rating(session, player_id, game.name))

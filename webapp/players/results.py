@@ -12,6 +12,7 @@ players per length, and an unassisted line's moves counted
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ class Stored:
     result: Result
     created: bool  # False: the same line was stored before
     change: BestChange | None = None  # None: the player's best did not move
+    attempt: int | None = None  # the ranked attempt it ended
 
 
 def loop_free_length(states: tuple[str, ...]) -> int:
@@ -95,7 +97,8 @@ def submit(
         with db.writing() as session:
             ranking = rank_attempt(session, player_id, puzzle, sent, now)
             score_attempt(session, player_id, puzzle, ranking, replay.length, now)
-            return add(session, player_id, puzzle, replay, ranking, now)
+            stored = add(session, player_id, puzzle, replay, ranking, now)
+        return dataclasses.replace(stored, attempt=ranking.attempt)
     except IntegrityError:
         with db.session() as session:
             found = session.scalars(

@@ -194,9 +194,16 @@ def view(db: Database, run: Run, now: dt.datetime) -> dict[str, Any]:
 
 
 def start(
-    db: Database, player_id: int, game: type[Game], mode: str, now: dt.datetime, make: Generate
+    db: Database,
+    player_id: int,
+    game: type[Game],
+    mode: str,
+    now: dt.datetime,
+    make: Generate,
+    address_key: str | None = None,
 ) -> Run:
-    """A new run (the player's open run of this mode and game ends here)."""
+    """A new run (the player's open run of this mode and game ends here), started from
+    ``address_key`` (a keyed hash: :mod:`webapp.players.helps` counts its questions)."""
     puzzle, rating = next_puzzle(db, game, mode, 0, make)
     with db.writing() as session:
         session.execute(
@@ -227,6 +234,7 @@ def start(
             solved=0,
             penalties=0,
             assisted=False,
+            address_key=address_key,
         )
         session.add(run)
         session.flush()

@@ -18,7 +18,7 @@ from solver.core.text import N_
 
 from ..jobs.contract import Judged
 from ..puzzle_request import RequestRefused
-from .model import FINISHED, QUORUM, RACING, WAITING, Race, clean_name
+from .model import FINISHED, QUORUM, RACING, WAITING, Race
 
 
 @dataclass(frozen=True)
@@ -30,21 +30,36 @@ class Timing:
     seconds: float
 
 
-def entering(
-    me: str, sid: str, named: object, timing: Timing, public_only: bool = False
-) -> Callable[[Race], bool]:
-    """A change that puts racer ``me`` (on socket ``sid``) in the race (True) or among its
-    spectators (False); the lobby's third racer starts its countdown. ``public_only``:
-    refuse (409) a race that is no longer a waiting public one, so the joiner goes to a
-    new lobby."""
+@dataclass(frozen=True)
+class Entrant:
+    """Who joins: the racer's key (``p:<token>``: a player; ``s:<sid>``: a socket with
+    none), the socket, the name shown (the player's registered one, else ``None``: a
+    guest, shown as "Guest N") and the keyed hash of their address."""
+
+    key: str
+    sid: str
+    name: str | None
+    address: str = ""
+
+
+#: what a racer without a registered name is shown as (never a name anyone may take:
+#: :data:`webapp.storage.names.STAND_INS`)
+GUEST = N_("Guest %(number)s")
+
+
+def entering(me: Entrant, timing: Timing, public_only: bool = False) -> Callable[[Race], bool]:
+    """A change that puts racer ``me`` in the race (True) or among its spectators
+    (False); the lobby's third racer starts its countdown. ``public_only``: refuse (409)
+    a race that is no longer a waiting public one, so the joiner goes to a new lobby."""
     now = time.time()
 
     def enter(race: Race) -> bool:
         waiting = race.status(now) == WAITING
-        if public_only and not (race.public and waiting and me not in race.racers):
+        if public_only and not (race.public and waiting and me.key not in race.racers):
             raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
+        shown = me.name or GUEST % {"number": len(race.racers) + 1}
         try:
-            race.join(me, sid, clean_name(named, f"Racer {len(race.racers) + 1}"), now)
+            race.join(me.key, me.sid, shown, now, me.address)
         except RequestRefused:
             race.watchers += 1
             return False
@@ -80,7 +95,7 @@ def recording(sid: str, index: int, before: str, judged: Judged) -> Callable[[Ra
         racer = race.racer_on(sid)
         if racer is None or (racer.puzzle, racer.board) != (index, before):
             raise RequestRefused(N_("the race moved on before that move was judged"), 409)
-        race.record(racer, judged.board, judged.closer, judged.solved)
+        race.record(racer, judged.board, judged.after, judged.solved)
 
     return record
 

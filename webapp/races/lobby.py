@@ -16,7 +16,7 @@ from collections.abc import Callable
 from solver.core.text import N_
 
 from ..puzzle_request import RequestRefused
-from .changes import Timing, dropping, entering
+from .changes import Entrant, Timing, dropping, entering
 from .model import Race
 from .store import RaceStore
 
@@ -27,24 +27,25 @@ TRIES = 5
 def join_lobby(
     store: RaceStore,
     make: Callable[[bool, str | None], Race],
-    me: str,
-    sid: str,
-    named: object,
+    me: Entrant,
     timing: Timing,
+    limit: int = 0,
 ) -> tuple[Race, bool]:
-    """Racer ``me`` (on socket ``sid``, shown as ``named``) into the lobby: the race and
-    whether they race in it (False: they watch it); ``make(public, owner)`` makes a race."""
+    """Racer ``me`` into the lobby: the race and whether they race in it (False: they
+    watch it); ``make(public, owner)`` makes a race, which, opened by ``me``, counts
+    against their address's ``limit`` of races under way."""
     for _ in range(TRIES):
         lobby_id = store.lobby()
         if lobby_id is None:
             fresh = make(True, None)
-            store.add(fresh, time.time())
+            fresh.opener = me.address
+            store.add(fresh, time.time(), limit)
             if not store.open_lobby(fresh.id):  # another process opened one first
                 store.change(fresh.id, dropping, time.time())
             continue
         try:
             race, racing = store.change(
-                lobby_id, entering(me, sid, named, timing, public_only=True), time.time()
+                lobby_id, entering(me, timing, public_only=True), time.time()
             )
         except RequestRefused as err:
             if err.status not in (404, 409):

@@ -6,9 +6,12 @@ judge moves in the solver processes and then record them through a race store
 :meth:`Race.to_data` so that every web process of a cluster can read it. A race's
 status is a function of two wall-clock deadlines (``starts``, ``ends``), so any
 process tells it alike without being told. Every racer gets the same puzzles in
-the same order, fixed when the race is made. Caps keep one client from growing
-memory: :data:`MAX_RACERS` per race, :data:`MAX_RACES` under way at once,
-:data:`MAX_NAME` characters of a name.
+the same order, fixed when the race is made. A racer scores a point each time their
+puzzle reaches a distance to solved lower than any it reached before, so a puzzle is
+worth its starting distance and moving away and back again scores nothing. Caps keep
+one client from growing memory: :data:`MAX_RACERS` per race, :data:`MAX_RACES` under
+way at once, ``RACES_PER_ADDRESS`` opened by one address (the store counts them by
+``opener``), :data:`MAX_NAME` characters of a name.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ WAITING, COUNTDOWN, RACING, FINISHED = "waiting", "countdown", "racing", "finish
 @dataclass
 class Racer:
     """One racer: who (``key``: the player's cookie identity, else the socket), the
-    socket they race on now (None: away), the puzzle they are on and its position."""
+    socket they race on now (None: away), the puzzle they are on and its position, the
+    lowest distance to solved that puzzle reached (``best``; None: none yet, its start's),
+    and the keyed hash of the address they joined from (``address``: a rated race rates
+    one racer per address)."""
 
     key: str
     name: str
@@ -43,6 +49,8 @@ class Racer:
     board: str = ""
     score: int = 0
     solved: int = 0
+    best: int | None = None
+    address: str = ""
 
     def shown(self) -> dict[str, Any]:
         return {"name": self.name, "score": self.score, "solved": self.solved}
@@ -68,6 +76,8 @@ class Race:
     version: int = 0  # one more with every change the store makes
     #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.rating)
     ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the keyed hash of the address that opened it (its share of the races under way)
+    opener: str = ""
     dropped: bool = False
 
     def status(self, now: float) -> str:
@@ -82,16 +92,18 @@ class Race:
         self.starts = now + countdown
         self.ends = self.starts + seconds
 
-    def join(self, key: str, sid: str, name: str, now: float) -> Racer:
-        """The racer ``key`` on socket ``sid`` (back in the race if they were in it); a
-        409 :class:`RequestRefused` once the race has begun or is full (they watch it then)."""
+    def join(self, key: str, sid: str, name: str, now: float, address: str = "") -> Racer:
+        """The racer ``key`` on socket ``sid`` from ``address`` (a keyed hash; back in the
+        race with their score if they were in it: a reload, a second tab); a 409
+        :class:`RequestRefused` once the race has begun or is full (they watch it then)."""
         racer = self.racers.get(key)
         if racer is not None:
             racer.sid = sid
             return racer
         if self.status(now) not in (WAITING, COUNTDOWN) or len(self.racers) >= MAX_RACERS:
             raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
-        racer = Racer(key, _unique(name, self.racers.values()), sid, 0, self.puzzles[0].board)
+        shown = _unique(name, self.racers.values())
+        racer = Racer(key, shown, sid, 0, self.puzzles[0].board, address=address)
         self.racers[key] = racer
         return racer
 
@@ -101,13 +113,21 @@ class Race:
     def sids(self) -> list[str]:
         return [r.sid for r in self.racers.values() if r.sid]
 
-    def record(self, racer: Racer, board: str, closer: bool, solved: bool) -> None:
-        """A judged move: +1 when it came one closer; a solved puzzle brings the next."""
-        racer.score += int(closer)
+    def record(self, racer: Racer, board: str, after: int | None, solved: bool) -> None:
+        """A judged move to ``board``, ``after`` moves from solved (None: unsolvable): a
+        point for each move below the lowest distance this puzzle reached before (a
+        puzzle is worth its starting distance; away and back scores nothing); a solved
+        puzzle brings the next."""
+        puzzle = self.puzzles[racer.puzzle]
+        best = racer.best if racer.best is not None else puzzle.shortest
+        if after is not None and best is not None and after < best:
+            racer.score += best - after
+            racer.best = after
         racer.board = board
         if solved:
             racer.solved += 1
             racer.puzzle += 1
+            racer.best = None
             if racer.puzzle < len(self.puzzles):
                 racer.board = self.puzzles[racer.puzzle].board
 
@@ -165,6 +185,7 @@ class Race:
             "watchers": self.watchers,
             "version": self.version,
             "ratings": self.ratings,
+            "opener": self.opener,
         }
 
     @classmethod
@@ -184,6 +205,7 @@ class Race:
             data["watchers"],
             data["version"],
             data["ratings"],
+            data.get("opener", ""),
         )
 
 
@@ -197,14 +219,6 @@ def _unique(name: str, racers) -> str:
     while shown in taken:
         shown, n = f"{name} {n}", n + 1
     return shown
-
-
-def clean_name(name: object, fallback: str) -> str:
-    """A racer's shown name: printable, trimmed to :data:`MAX_NAME`; else ``fallback``."""
-    if not isinstance(name, str):
-        return fallback
-    text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
-    return text or fallback
 
 
 def watch_room(race_id: str) -> str:

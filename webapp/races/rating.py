@@ -13,7 +13,9 @@ give the same ordering signal with the library and scale already in use.
 
 Who is rated: only public races (a private race is among friends, its owner starts it
 when they like), and only racers with an identity (the players' cookie: the socket's
-handshake named a player); others race unrated. A rated race needs two such racers.
+handshake named a player; the race page makes a guest player for a new browser),
+at most one per address (the first to join: sock puppets on one address rate
+nobody but their first); others race unrated. A rated race needs two such racers.
 
 The ranked-play rules apply (:mod:`webapp.players.helps`): from the race's start to its
 end, an ``analyse`` or ``solve`` from a rated racer's sockets about the game and options
@@ -40,6 +42,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from ..players.attempts import family
+from ..players.helps import RACE, HelpLedger, Holding
 from ..players.ladder import insert_new_rating
 from ..players.ratings import Rating, rate_period
 from ..storage import Database
@@ -59,6 +62,9 @@ class Players(Protocol):
 
     @property
     def db(self) -> Database: ...
+
+    @property
+    def helps(self) -> HelpLedger: ...
 
     def now(self) -> dt.datetime: ...
 
@@ -89,8 +95,17 @@ def rate_order(racers: Mapping[K, tuple[Rating, int | None]]) -> dict[K, Rating]
 
 
 def _tokens(race: Race) -> dict[str, str]:
-    """token -> racer key, for the racers with an identity."""
-    return {key[len(PLAYER_KEY) :]: key for key in race.racers if key.startswith(PLAYER_KEY)}
+    """token -> racer key, for the racers rated: with an identity, the first to join of
+    each address (racers keep the order they joined in)."""
+    rated: dict[str, str] = {}
+    addresses: set[str] = set()
+    for key, racer in race.racers.items():
+        if not key.startswith(PLAYER_KEY) or (racer.address and racer.address in addresses):
+            continue
+        if racer.address:
+            addresses.add(racer.address)
+        rated[key[len(PLAYER_KEY) :]] = key
+    return rated
 
 
 def open_race(players: Players, race: Race, seconds: float) -> None:
@@ -104,23 +119,42 @@ def open_race(players: Players, race: Race, seconds: float) -> None:
         return
     now = players.now()
     families = sorted({family(p.game, p.options_json) for p in race.puzzles})
+    ends = now + dt.timedelta(seconds=seconds)
     try:
         with players.db.writing() as session:
-            ids = list(session.scalars(select(Player.id).where(Player.token.in_(tokens))))
-            if len(ids) < 2:
+            found = session.execute(
+                select(Player.id, Player.token).where(Player.token.in_(tokens))
+            ).all()
+            if len(found) < 2:
                 return
             row = RatedRace(race=race.id, started=now, families=json.dumps(families))
             session.add(row)
             session.flush()
-            ends = now + dt.timedelta(seconds=seconds)
-            session.add_all(
-                RaceEntry(rated_race=row.id, player_id=pid, ends=ends, assisted=False)
-                for pid in ids
-            )
+            entries = [
+                (
+                    token,
+                    RaceEntry(
+                        rated_race=row.id,
+                        player_id=pid,
+                        ends=ends,
+                        assisted=False,
+                        address_key=race.racers[tokens[token]].address or None,
+                    ),
+                )
+                for pid, token in found
+            ]
+            session.add_all(entry for _token, entry in entries)
+            session.flush()
+            held = [(token, entry.id, entry.address_key) for token, entry in entries]
     except IntegrityError:  # opened already (another process started it): that one counts
-        pass
+        return
     except Exception:
         log.exception("could not open the rating of race %s; it goes unrated", race.id)
+        return
+    for token, entry_id, address in held:  # help asked from now to its end counts
+        players.helps.hold(
+            Holding(RACE, entry_id, token, families, (), address, places=families, until=ends)
+        )
 
 
 def rate(players: Players, race: Race) -> bool:

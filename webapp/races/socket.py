@@ -7,11 +7,15 @@ with one of :mod:`webapp.races.changes`, so a race's racers may be connected to
 different web processes; after every change each racer gets their own
 ``race_state`` (:mod:`webapp.races.broadcast`). The public lobby is
 :mod:`webapp.races.lobby`'s, the clock :mod:`webapp.races.clock`'s (started with the
-store, on first use). A racer is keyed by the player's cookie identity (whose each
-socket is: :class:`webapp.live.connections.Connections`, handed in by the app
-factory), so a racer who reconnects within the race, to any web process, resumes; a
-socket without one is its own racer. A named player races under their name; the
-payload's name is for the others.
+store, on first use). A racer is the player of the cookie (the race page makes a guest
+player for a browser without one; whose each socket is:
+:class:`webapp.live.connections.Connections`, handed in by the app factory), so a racer
+who reloads, opens a second tab or reconnects to any web process resumes, in the race
+their seat names, with their score; a socket without a cookie is its own racer. A
+racer shows their registered name, else "Guest N": a ``name`` in ``race_join`` is
+registered as the player's name by the players' rules (taken, look-alike or refused:
+an ``error``), never shown unregistered. One address opens at most
+``RACES_PER_ADDRESS`` races waiting or running.
 """
 
 from __future__ import annotations
@@ -23,22 +27,23 @@ from typing import Protocol
 
 from flask import current_app, request
 from flask_socketio import SocketIO, join_room, leave_room
+from sqlalchemy.exc import IntegrityError
 
 from solver.core.text import N_
 
 from ..jobs.judging import judge
 from ..jobs.outcomes import REFUSALS, refusal
-from ..players.identity import find_player
+from ..players.identity import NameRefused, check_name, find_player, take_name
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START
 from ..puzzle_request import RequestRefused
 from .broadcast import Broadcast
-from .changes import Timing, entering, leaving, recording, rematching, starting
+from .changes import Entrant, Timing, entering, leaving, recording, rematching, starting
 from .clock import RaceClock
 from .draw import make_race
 from .lobby import join_lobby
-from .model import RACING, watch_room
+from .model import FINISHED, RACING, Race, watch_room
 from .rating import PLAYER_KEY
-from .store import RaceStore, make_store
+from .store import WAITING_KEEP, RaceStore, make_store
 
 log = logging.getLogger(__name__)
 
@@ -123,33 +128,76 @@ class RacerSocket:
         return self.store
 
     # -- who races ------------------------------------------------------------------------
-    def _key(self) -> str:
-        owner = self._owners.token(_sid())
-        return f"{PLAYER_KEY}{owner}" if owner else f"s:{_sid()}"
-
-    def _chosen_name(self) -> str | None:
-        """The name the socket's player chose, if any: a named player races under it,
-        as on the leaderboards (a payload's ``name`` is for a player without one, and
-        cannot pass for someone else's)."""
-        token = self._owners.token(_sid())
+    def _entrant(self, payload: dict) -> Entrant:
+        """Who joins on this socket: the cookie's player under their registered name (a
+        ``name`` for a player without one is registered first, by the players' rules),
+        else the socket itself, a guest; with the keyed hash of their address."""
+        sid, token = _sid(), self._owners.token(_sid())
+        players = current_app.extensions["players"]
+        address = players.helps.holder_address(request.remote_addr)
         if token is None:
-            return None
-        with current_app.extensions["players"].db.session() as session:
+            return Entrant(f"s:{sid}", sid, None, address)
+        wanted = payload.get("name")
+        with players.db.session() as session:
             player = find_player(session, token)
-            return player.name if player is not None else None
+            name = player.name if player is not None else None
+        if name is None and wanted is not None and player is not None:
+            name = self._register(token, wanted)
+        return Entrant(f"{PLAYER_KEY}{token}", sid, name, address)
+
+    @staticmethod
+    def _register(token: str, wanted: object) -> str:
+        """``wanted`` as the player's name, by the players' rules: the name registry is one."""
+        try:
+            name = check_name(wanted)
+        except NameRefused as err:
+            raise RequestRefused(err) from None
+        players = current_app.extensions["players"]
+        try:
+            with players.db.writing() as session:
+                player = find_player(session, token)
+                if player is None:
+                    raise RequestRefused(N_("no such race"), 404)
+                take_name(player, name)
+        except IntegrityError:
+            raise RequestRefused(
+                N_("that name, or one that looks like it, is taken"), 409
+            ) from None
+        players.boards.forget()
+        return name
+
+    def _resumed(self, me: Entrant, timing: Timing) -> tuple[Race, bool] | None:
+        """The race the player's seat names, rejoined (a reload, a second tab); None
+        when they hold no seat in a race still on."""
+        if not me.key.startswith(PLAYER_KEY):
+            return None
+        store = self._store()
+        seat = store.seat_of(me.key)
+        if seat is None:
+            return None
+        race = store.load(seat)
+        if race is None or me.key not in race.racers or race.status(time.time()) == FINISHED:
+            return None
+        return store.change(seat, entering(me, timing), time.time())
 
     # -- the handlers ---------------------------------------------------------------------
     def _join(self, payload: dict) -> None:
         wanted = payload.get("race")
-        me, named, sid = self._key(), self._chosen_name() or payload.get("name"), _sid()
+        me = self._entrant(payload)
+        sid = me.sid
         self.leave(sid)
         store, timing = self._store(), _timing()
-        if wanted is None:
-            race, racing = join_lobby(store, make_race, me, sid, named, timing)
+        limit = int(current_app.config["RACES_PER_ADDRESS"])
+        resumed = self._resumed(me, timing) if wanted is None else None
+        if resumed is not None:
+            race, racing = resumed
+        elif wanted is None:
+            race, racing = join_lobby(store, make_race, me, timing, limit)
         elif wanted == "new":
-            race = make_race(False, me)
-            racing = entering(me, sid, named, timing)(race)
-            store.add(race, time.time())
+            race = make_race(False, me.key)
+            race.opener = me.address
+            racing = entering(me, timing)(race)
+            store.add(race, time.time(), limit)
             before = payload.get("from")
             if isinstance(before, str) and 0 < len(before) <= MAX_ID:
                 try:
@@ -158,11 +206,13 @@ class RacerSocket:
                     if err.status != 404:
                         raise
         elif isinstance(wanted, str) and 0 < len(wanted) <= MAX_ID:
-            race, racing = store.change(wanted, entering(me, sid, named, timing), time.time())
+            race, racing = store.change(wanted, entering(me, timing), time.time())
         else:
             raise RequestRefused(N_("no such race"), 404)
         self.joined[sid] = (race.id, not racing)
-        if not racing:
+        if racing:  # a reload or a second tab finds this race again
+            store.seat(me.key, race.id, race.ends or time.time() + WAITING_KEEP)
+        else:
             join_room(watch_room(race.id))
         self.broadcast(race)
 

@@ -15,7 +15,11 @@ not know which one they use:
   and one process finishes the race;
 * a race expires on its own (:data:`WAITING_KEEP` after its last change while it
   waits, :data:`FINISHED_KEEP` after its end), so memory stays bounded;
-* the public lobby (the filling public race) is one shared id.
+* at most :data:`~webapp.races.model.MAX_RACES` are under way (waiting or running), and
+  one address opens at most ``RACES_PER_ADDRESS`` of them (``limit``: counted by the
+  race's ``opener``, the keyed hash of its address), so one address cannot fill the cap;
+* the public lobby (the filling public race) is one shared id, and each racer's seat
+  (the race a player races in, so a reload resumes it) is kept until the race ends.
 
 Redis commands time out (:func:`webapp.transport.redis_client.redis_client`: 2 s, no
 retries) and run on the gevent loop cooperatively; a failure is a 503
@@ -49,16 +53,27 @@ RACING_NOW, FINISHED_NOW = "racing", "finished"
 UNREACHABLE = N_("races are out of reach just now; try again")
 NO_RACE = N_("no such race")
 TOO_MANY = N_("too many races at once; try again soon")
+TOO_MANY_HERE = N_(
+    "this address has %(count)s races waiting or under way; join one, or try again when one ends"
+)
 BUSY = N_("the race is busy; try again")
 
 
 class RaceStore(Protocol):
     """What the race handlers need of a store."""
 
-    def add(self, race: Race, now: float) -> None:
-        """Store a new race; a 503 when :data:`MAX_RACES` are under way."""
+    def add(self, race: Race, now: float, limit: int = 0) -> None:
+        """Store a new race; a 503 when :data:`MAX_RACES` are under way, a 429 when its
+        opener's address has ``limit`` under way (0: no limit)."""
 
     def load(self, race_id: str) -> Race | None: ...
+
+    def seat(self, key: str, race_id: str, until: float) -> None:
+        """Racer ``key`` races in ``race_id`` until ``until`` (wall-clock seconds)."""
+
+    def seat_of(self, key: str) -> str | None:
+        """The race racer ``key`` races in (None: none now)."""
+        ...
 
     def change(self, race_id: str, how: Callable[[Race], T], now: float) -> tuple[Race, T]:
         """``how(race)`` applied atomically; the race as stored after it and what ``how``
@@ -91,6 +106,10 @@ def _under_way_until(race: Race, now: float) -> float:
     return now + WAITING_KEEP if race.ends is None else race.ends
 
 
+def _too_many_here(count: int) -> RequestRefused:
+    return RequestRefused(TOO_MANY_HERE, 429, {"Retry-After": "30"}, count=count)
+
+
 class MemoryRaceStore:
     """One process's races (the default: no Redis). A lock makes each change atomic
     under threads too (the development server, the tests)."""
@@ -98,6 +117,8 @@ class MemoryRaceStore:
     def __init__(self) -> None:
         # id -> (JSON, kept until, under way until)
         self._races: dict[str, tuple[str, float, float]] = {}
+        self._openers: dict[str, str] = {}  # id -> the opener's address key
+        self._seats: dict[str, tuple[str, float]] = {}  # racer key -> (race id, until)
         self._clock: list[tuple[float, str, str]] = []
         self._lobby: str | None = None
         self._lock = threading.Lock()
@@ -105,13 +126,31 @@ class MemoryRaceStore:
     def _forget_expired(self, now: float) -> None:
         for race_id in [k for k, (_, until, _u) in self._races.items() if until <= now]:
             del self._races[race_id]
+            self._openers.pop(race_id, None)
+        for key in [k for k, (_, until) in self._seats.items() if until <= now]:
+            del self._seats[key]
 
-    def add(self, race: Race, now: float) -> None:
+    def add(self, race: Race, now: float, limit: int = 0) -> None:
         with self._lock:
             self._forget_expired(now)
-            if sum(1 for *_, until in self._races.values() if until > now) >= MAX_RACES:
+            under_way = [k for k, (*_, until) in self._races.items() if until > now]
+            if len(under_way) >= MAX_RACES:
                 raise RequestRefused(TOO_MANY, 503)
+            if limit > 0 and race.opener:
+                mine = sum(self._openers.get(k) == race.opener for k in under_way)
+                if mine >= limit:
+                    raise _too_many_here(mine)
             self._keep(race, now)
+            self._openers[race.id] = race.opener
+
+    def seat(self, key: str, race_id: str, until: float) -> None:
+        with self._lock:
+            self._seats[key] = (race_id, until)
+
+    def seat_of(self, key: str) -> str | None:
+        with self._lock:
+            found = self._seats.get(key)
+        return found[0] if found is not None and found[1] > time.time() else None
 
     def _keep(self, race: Race, now: float) -> None:
         data = json.dumps(race.to_data())
@@ -135,6 +174,7 @@ class MemoryRaceStore:
             race.version += 1
             if race.dropped:
                 del self._races[race_id]
+                self._openers.pop(race_id, None)
                 return race, result
             self._keep(race, now)
             if started is None and race.starts is not None and race.ends is not None:
@@ -167,17 +207,20 @@ class MemoryRaceStore:
 
 
 #: compare-and-set, one round trip: the race is written (or, with an empty new value,
-#: deleted) only if it is still as it was read; then the count of races under way and
-#: the clock (pairs of when, what) follow. 0: another process wrote it meanwhile.
+#: deleted) only if it is still as it was read; then the count of races under way (all,
+#: and its opener's address's) and the clock (pairs of when, what) follow. 0: another
+#: process wrote it meanwhile.
 _SWAP = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[5])
+  redis.call('ZREM', KEYS[4], ARGV[5])
   return 1
 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if redis.call('ZSCORE', KEYS[4], ARGV[5]) then redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5]) end
 for i = 6, #ARGV, 2 do redis.call('ZADD', KEYS[3], ARGV[i], ARGV[i + 1]) end
 return 1
 """
@@ -192,14 +235,18 @@ return 0
 class RedisRaceStore:
     """Every web process's races, in Redis: ``arcade:race:<id>`` (the race, expiring),
     ``arcade:races`` (a sorted set: races by the time they stop counting against
-    :data:`MAX_RACES`), ``arcade:races:clock`` (transitions by when they are due) and
-    ``arcade:races:lobby`` (the filling public race's id)."""
+    :data:`MAX_RACES`), ``arcade:races:by:<address key>`` (the same, for the races one
+    address opened), ``arcade:races:clock`` (transitions by when they are due),
+    ``arcade:races:lobby`` (the filling public race's id) and ``arcade:racer:<key>``
+    (the race a racer races in, expiring with it)."""
 
-    RACE, UNDER_WAY, CLOCK, LOBBY = (
+    RACE, UNDER_WAY, CLOCK, LOBBY, OPENED, SEAT = (
         "arcade:race:{id}",
         "arcade:races",
         "arcade:races:clock",
         "arcade:races:lobby",
+        "arcade:races:by:{address}",
+        "arcade:racer:{key}",
     )
 
     def __init__(self, url: str) -> None:
@@ -218,14 +265,32 @@ class RedisRaceStore:
         except redis.RedisError as err:
             raise RequestRefused(UNREACHABLE, 503, {"Retry-After": "5"}) from err
 
-    def add(self, race: Race, now: float) -> None:
+    def add(self, race: Race, now: float, limit: int = 0) -> None:
+        opened = self.OPENED.format(address=race.opener or "-")
         with self._reached():
             self.redis.zremrangebyscore(self.UNDER_WAY, "-inf", now)
             if self.redis.zcard(self.UNDER_WAY) >= MAX_RACES:
                 raise RequestRefused(TOO_MANY, 503)
+            if limit > 0 and race.opener:
+                self.redis.zremrangebyscore(opened, "-inf", now)
+                mine = int(self.redis.zcard(opened))
+                if mine >= limit:
+                    raise _too_many_here(mine)
             with self.redis.pipeline() as pipe:
                 self._write(pipe, race, now)
+                pipe.zadd(opened, {race.id: _under_way_until(race, now)})
+                pipe.expire(opened, int(WAITING_KEEP) + 1)
                 pipe.execute()
+
+    def seat(self, key: str, race_id: str, until: float) -> None:
+        with self._reached():
+            ttl = max(1, int(until - time.time()) + 1)
+            self.redis.set(self.SEAT.format(key=key), race_id, ex=ttl)
+
+    def seat_of(self, key: str) -> str | None:
+        with self._reached():
+            found = self.redis.get(self.SEAT.format(key=key))
+        return None if found is None else found.decode()
 
     def _write(self, pipe: Any, race: Race, now: float) -> None:
         key = self.RACE.format(id=race.id)
@@ -252,8 +317,9 @@ class RedisRaceStore:
                 if started is None and race.starts is not None and race.ends is not None:
                     clock = [race.starts, f"{race_id} {RACING_NOW}"]
                     clock += [race.ends, f"{race_id} {FINISHED_NOW}"]
+                opened = self.OPENED.format(address=race.opener or "-")
                 written = self._swap(
-                    keys=[key, self.UNDER_WAY, self.CLOCK],
+                    keys=[key, self.UNDER_WAY, self.CLOCK, opened],
                     args=[
                         raw,
                         "" if race.dropped else json.dumps(race.to_data()),

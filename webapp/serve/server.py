@@ -150,7 +150,8 @@ class GeventServerWorker(GeventWorker):
             super().handle_error(req, client, addr, exc)
             return
         caught = _Caught()
-        super().handle_error(req, caught, addr, exc)  # its status, its log line
+        # its status, its log line; the stand-in has what gunicorn's writer uses of a socket
+        super().handle_error(req, caught, addr, exc)  # type: ignore[arg-type]
         status = caught.status()
         if status is None:
             return

@@ -166,6 +166,7 @@ class Database:
 
     def __init__(self, url: str | None = None, folder: str | Path | None = None):
         self.url = url or default_url(folder)
+        self.closed = False
         parsed = make_url(self.url)
         self.dialect = parsed.get_backend_name()
         if self.dialect == "sqlite":
@@ -246,4 +247,5 @@ class Database:
         return ScriptDirectory(str(MIGRATIONS)).get_current_head()
 
     def close(self) -> None:
+        self.closed = True  # background readers (the record of help's) stop
         self.engine.dispose()

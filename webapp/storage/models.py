@@ -150,6 +150,11 @@ class Attempt(Base):
     assisted: Mapped[bool] = mapped_column(Boolean)
     #: when a result ended it (None while open)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    #: the keyed hash of the address it was handed to, whose questions about its board
+    #: count (:mod:`webapp.players.helps`), and what it is: "daily", "level", "ladder"
+    #: (anyone's question about a level's or a ladder puzzle's board counts)
+    address_key: Mapped[str | None] = mapped_column(String(64))
+    kind: Mapped[str | None] = mapped_column(String(8))
 
 
 class Best(Base):
@@ -309,6 +314,7 @@ class LadderGame(Base):
         # never served twice to one player
         UniqueConstraint("player_id", "puzzle", name="uq_ladder_games_puzzle"),
         Index("ix_ladder_games_open", "player_id", "game", "score"),
+        Index("ix_ladder_games_abandoned", "player_id", "abandoned"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -319,6 +325,8 @@ class LadderGame(Base):
     score: Mapped[float | None] = mapped_column(Float)
     rating_before: Mapped[float | None] = mapped_column(Float)
     rating_after: Mapped[float | None] = mapped_column(Float)
+    #: when the player dropped it for the next (None: solved, late, or open)
+    abandoned: Mapped[dt.datetime | None] = mapped_column(DateTime)
 
 
 #: the ladder's tables: ratings learnt from play (not in the players' backup yet)
@@ -365,6 +373,8 @@ class Run(Base):
     assisted: Mapped[bool] = mapped_column(Boolean)
     ended: Mapped[dt.datetime | None] = mapped_column(DateTime)
     mistake: Mapped[str | None] = mapped_column(Text)
+    #: the keyed hash of the address that started it (:mod:`webapp.players.helps`)
+    address_key: Mapped[str | None] = mapped_column(String(64))
 
 
 #: streak and storm runs (not in the players' backup yet, as the ladder's tables)
@@ -419,6 +429,8 @@ class RaceEntry(Base):
     score: Mapped[int | None] = mapped_column(Integer)
     rating_before: Mapped[float | None] = mapped_column(Float)
     rating_after: Mapped[float | None] = mapped_column(Float)
+    #: the keyed hash of the racer's address (:mod:`webapp.players.helps`)
+    address_key: Mapped[str | None] = mapped_column(String(64))
 
 
 #: rated races (not in the players' backup yet, as the ladder's tables)

@@ -80,6 +80,7 @@ def init_players(app: Flask, migrate: bool = True) -> PlayersState:
         app.config.get("CLOCK") or utc_now,
     )
     app.secret_key = _secret_key(app, state)
+    state.helps.secret = str(app.secret_key)  # addresses kept as keyed hashes
     app.extensions["players"] = state
     load_confusables()
     if migrate:

@@ -22,6 +22,8 @@ from solver.core.text import N_
 from ...jobs.model import TaskRefused
 from ...jobs.outcomes import refusal
 from ...players import PlayersState
+from ...players.attempts import AttemptView, open_attempt
+from ...players.challenges import Challenge
 from ...players.identity import COOKIE, COOKIE_DAYS, TooManyPlayers, address_key, new_player
 from ...players.limits import same_site
 from ...players.sessions import SignedIn, open_session, session_cookie, signed_in
@@ -87,6 +89,30 @@ def current_player(*, create: bool = False, session: Session | None = None) -> S
     g.signed_in = SignedIn(made.id, made.token, None)
     g.new_token = made.token
     return g.signed_in
+
+
+def open_ranked(puzzle: Challenge, player: SignedIn) -> AttemptView:
+    """Hand ``puzzle`` to ``player`` as a ranked attempt (opened now unless it was
+    before), from this request's address; the record of help holds it from now on."""
+    players = state()
+    address = request.remote_addr
+    found = open_attempt(
+        players.db, player.player_id, puzzle, players.now(), players.helps.holder_address(address)
+    )
+    if not (found.finished or found.assisted):
+        players.helps.hold_attempt(found.id, player.token, address, puzzle)
+    return found
+
+
+def held(player: SignedIn):
+    """What a route that opens an attempt itself (the ladder's) calls with the puzzle it
+    opened: the record of help holds the attempt from now on."""
+    players, address = state(), request.remote_addr
+
+    def opened(puzzle: Challenge, attempt_id: int) -> None:
+        players.helps.hold_attempt(attempt_id, player.token, address, puzzle)
+
+    return opened
 
 
 def forget_made_player() -> None:

@@ -22,7 +22,7 @@ from solver.engine import MAX_BOARD_CHARS
 
 from ...jobs.contract import ReplayLine
 from ...jobs.model import REPLAY_LANE
-from ...players.attempts import WHY, Submission, open_attempt
+from ...players.attempts import WHY, Submission
 from ...players.challenges import (
     Challenge,
     daily_challenge,
@@ -31,6 +31,7 @@ from ...players.challenges import (
     level_challenge,
 )
 from ...players.choices import moves as chosen_moves
+from ...players.helps import ATTEMPT
 from ...players.identity import TooManyPlayers
 from ...players.ladder import level_ratings, rating_change
 from ...players.leaderboards import leaderboard as read_leaderboard
@@ -42,7 +43,7 @@ from ...storage.models import Result
 from ...storage.outage import UNAVAILABLE
 from ..bodies import read_json_body
 from ..page_tasks import ask
-from .context import current_player, state, today
+from .context import current_player, open_ranked, state, today
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,8 @@ def submit_result():
         floor=float(current_app.config["MIN_SECONDS_PER_MOVE"]),
     )
     stored = submit(players.db, player.player_id, puzzle, replay, sent, players.now())
+    if stored.attempt is not None:  # over: the record of help forgets it
+        players.helps.release(ATTEMPT, stored.attempt)
     if stored.created:
         players.boards.stored(puzzle.key, stored.change)
     reply = {
@@ -173,7 +176,7 @@ def daily(name: str):
     except TooManyPlayers:
         player = None
     if player is not None:
-        open_attempt(players.db, player.player_id, puzzle, players.now())
+        open_ranked(puzzle, player)
     return jsonify(
         game=game.name,
         date=day.isoformat(),

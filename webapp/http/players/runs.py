@@ -18,7 +18,7 @@ A run is ``{"run", "mode", "game", "options", "start", "board", "shortest", "mov
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from ...players.runs import (
     check_turn,
@@ -49,7 +49,9 @@ def start_run():
     mode = checked(game, body.get("mode"))
     players = state()
     player = current_player(create=True)
-    run = start(players.db, player.player_id, game, mode, players.now(), _make(game))
+    where = players.helps.holder_address(request.remote_addr)
+    run = start(players.db, player.player_id, game, mode, players.now(), _make(game), where)
+    players.helps.hold_run(run, player.token)  # help asked about it counts from now on
     return jsonify(view(players.db, run, players.now())), 201
 
 
@@ -82,7 +84,10 @@ def run_move(run_id: int):
     check_turn(run, body.get("moves"))
     judged = judge(run.game, run_options(run), run.board, body.get("board"), token or "")
     record_move(players.db, run, judged, now, game, _make(game))
-    reply = view(players.db, owned(players.db, player_id, run_id, players.now()), players.now())
+    moved = owned(players.db, player_id, run_id, players.now())
+    if moved.ended is None and token is not None:  # the position it reached is seen in it
+        players.helps.hold_run(moved, token)
+    reply = view(players.db, moved, players.now())
     reply["last"] = {
         "move": judged.move,
         "board": judged.board,
