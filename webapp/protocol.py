@@ -35,17 +35,18 @@ ANALYSIS, PROGRESS, SOLUTION, UNSOLVABLE, ERROR = (
     "error",
 )
 #: the events Socket.IO raises itself (a socket's arrival and its end) and the names it
-#: keeps for itself, which a client may never send; its catch-all handler's name is
-#: one (every event no other handler takes: answered ``error``, never ignored)
+#: keeps for itself, which a client may never send
 CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE = "connect", "disconnect", "connect_error", "message"
-ANY_EVENT = "*"
-RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE, ANY_EVENT})
+RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE})
 #: Engine.IO's own events, under Socket.IO: a transport opens, closes, carries a packet
 #: (the guards wrap their handlers)
 TRANSPORT_OPEN, TRANSPORT_CLOSE, TRANSPORT_PACKET = "connect", "disconnect", "message"
 #: what an ``error`` that answers none of the client's events names as its ``event``: a
 #: frame that is no event, a handler that failed on one it could not name, a restart
 UNKNOWN, RESTART = "unknown", "restart"
+#: no event: Socket.IO's name for the catch-all handler, which takes every event no other
+#: handler does (answered ``error``, never ignored); a client may not send it either
+ANY_EVENT = "*"
 
 
 class JobPayload(TypedDict):

@@ -31,7 +31,7 @@ import simple_websocket
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as sio_packet
 
-from ..protocol import ERROR, RESERVED_EVENTS, TRANSPORT_PACKET, UNKNOWN
+from ..protocol import ANY_EVENT, ERROR, RESERVED_EVENTS, TRANSPORT_PACKET, UNKNOWN
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ def _packet_problem(server, data) -> tuple | None:
     if pkt.packet_type == sio_packet.EVENT:
         if not isinstance(pkt.data, list) or not pkt.data or not isinstance(pkt.data[0], str):
             return "malformed event", False
-        if pkt.data[0] in RESERVED_EVENTS:
+        if pkt.data[0] in RESERVED_EVENTS or pkt.data[0] == ANY_EVENT:
             return f"reserved event name {pkt.data[0]!r}", False
     return None
 
