@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.results import Monitor
+from ..core.results import Budget, Cancel, Monitor
 from .board import RushState, format_board, parse_board
 from .moves import pack, unpack
 from .placements import search_placements
@@ -27,17 +27,19 @@ def hardest_report(
     board: str,
     placements: bool = False,
     report: Callable[[str], None] | None = None,
-    mon: Monitor | None = None,
+    budget: Budget | None = None,
+    cancel: Cancel | None = None,
 ) -> dict:
     """What ``python -m solver hardest rushhour`` prints, as JSON-ready data.
 
     The board's own distance, its cluster's size and hardest start, and with
     ``placements`` the hardest start over every placement of its vehicles.
-    ``mon`` brings a budget and cancel (StopSearch when they say stop).
+    ``report`` receives progress lines; ``budget`` and ``cancel`` hold for each of the
+    two searches (StopSearch when they say stop).
     """
     state = parse_board(board)
     layout, key = state.layout, pack(state.offsets)
-    mon = mon or Monitor(progress=_nodes_reporter(report))
+    mon = Monitor(budget, cancel, _nodes_reporter(report))
     table = build_table(layout, key, mon, limit=None)
     own = table.distance[key]
     far, least, ties = table.hardest()
@@ -55,13 +57,14 @@ def hardest_report(
         "group_hardest": group,
     }
     if placements:
-        found = search_placements(layout, mon, report)
+        found = search_placements(layout, Monitor(budget, cancel), report)
         best = found.hardest[0].as_dict() if found.hardest else None
         out.update(
             placements=found.placements,
             pressed=found.pressed,
             groups=found.groups,
             solvable_groups=found.solvable_groups,
+            grouped_positions=found.positions,
             hardest=best,
             top=[h.as_dict() for h in found.hardest],
             by_distance={str(d): n for d, n in sorted(found.by_distance.items())},

@@ -210,6 +210,7 @@ def table_for(layout: Layout, key: int, mon: Monitor, limit: int | None = TABLE_
     with lock:
         table = find_table(layout, key)
         if table is None:
+            mon.check()  # a cancelled caller gets no answer, not even a quick one
             table = build_table(layout, key, mon, limit)
             remember(table)
         return table
