@@ -44,8 +44,8 @@ from sqlalchemy import insert, text
 from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
+from webapp.players.challenges import daily_challenge
 from webapp.players.identity import signer
-from webapp.players.puzzles import daily_puzzle
 from webapp.storage import Database
 from webapp.storage.models import Player, Result
 
@@ -75,7 +75,7 @@ def seed(url: str, players: int, long_lines: int, day: dt.date) -> dict:
     """Players and their ranked results, bulk-inserted at the schema before the read tables."""
     db = Database(url)
     db.upgrade(BEFORE_READ_TABLES)
-    puzzle = daily_puzzle(catalogue.get(GAME), day, _daily)
+    puzzle = daily_challenge(catalogue.get(GAME), day, _daily)
     states = solve_board(GAME, puzzle.board)["states"]
     line, shortest = "\n".join(states), len(states) - 1
     rng = random.Random(7)

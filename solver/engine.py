@@ -19,7 +19,7 @@ from .core.errors import BoardError
 from .core.results import BUDGET, SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS, OnProgress, unfit_algorithm
 from .core.text import N_
-from .seeded import SEED_SEARCHES, seed_model, seed_solve
+from .originals import ORIGINAL_SEARCHES, original_model, original_solve
 
 if TYPE_CHECKING:  # the payloads' shapes; rating moves imports the coach when asked
     from .payloads import AnalysisPayload, MoveInfo, RatedMove, SolveReport
@@ -27,16 +27,16 @@ if TYPE_CHECKING:  # the payloads' shapes; rating moves imports the coach when a
 MAX_BOARD_CHARS = 2000
 
 #: every algorithm by name: ours over the rules, then the seeds' own as baselines
-ALGORITHM_NAMES: tuple[str, ...] = (*ALGORITHMS, *SEED_SEARCHES)
+ALGORITHM_NAMES: tuple[str, ...] = (*ALGORITHMS, *ORIGINAL_SEARCHES)
 
 
 def unfit(puzzle: str, name: str, **options: Any) -> str | None:
     """Why algorithm ``name`` cannot search ``puzzle`` with ``options`` (None when it
     can): an unknown name, a backward search over moves that cannot be undone, a
     seed that wrote no solver for this game."""
-    if name in SEED_SEARCHES:
+    if name in ORIGINAL_SEARCHES:
         game = catalogue.get(puzzle)
-        if name not in game.seed_searches_for(game.check_options(options)):
+        if name not in game.original_searches_for(game.check_options(options)):
             return f"the seeds have no {name} for {puzzle}"
         return None
     if name not in ALGORITHMS:
@@ -83,7 +83,7 @@ def solve_board(
     ``algorithm`` names one of :data:`ALGORITHM_NAMES`: ours (``bfs``, ``dfs``,
     ``bidirectional``, ``astar``, ``idastar``) run over the game's rules and
     heuristic, or a seed's own (``seed-bfs``, ``seed-bidirectional``, ``seed-astar``:
-    :mod:`solver.seeded`); None (the default) is the game's own best strategy (its
+    :mod:`solver.originals`); None (the default) is the game's own best strategy (its
     tables and compiled searches). A name that cannot search the game raises
     :class:`BoardError`.
 
@@ -99,10 +99,10 @@ def solve_board(
         problem = unfit(puzzle, algorithm, **options)
         if problem:
             raise BoardError(problem)
-        if algorithm in SEED_SEARCHES:
+        if algorithm in ORIGINAL_SEARCHES:
             game = catalogue.get(puzzle)
-            model = seed_model(puzzle, canonical_board, game.check_options(options))
-            search = functools.partial(seed_solve, domain, model=model, name=algorithm)
+            model = original_model(puzzle, canonical_board, game.check_options(options))
+            search = functools.partial(original_solve, domain, model=model, name=algorithm)
         else:
             search = functools.partial(ALGORITHMS[algorithm], domain)
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar, cast
 
 from . import catalogue
-from .core.baseline import SeedModel, seed_search
+from .core.baseline import OriginalModel, original_search
 from .core.domain import Domain
 from .core.results import SOLVED, UNSOLVABLE, Budget, Cancel, SearchResult
 from .core.search import ALGORITHMS
 from .core.space import StateSpace
-from .seeded import SEED_SEARCHES, seed_model
+from .originals import ORIGINAL_SEARCHES, original_model
 
 T = TypeVar("T")
 
@@ -82,7 +82,7 @@ class _WatchedDomain:
 class _WatchedModel:
     """A seed's string model with every expansion recorded."""
 
-    def __init__(self, model: SeedModel, record: _Record) -> None:
+    def __init__(self, model: OriginalModel, record: _Record) -> None:
         self._model, self._record = model, record
 
     def __getattr__(self, name: str) -> Any:
@@ -119,15 +119,15 @@ def search_visits(
         budget.max_seconds if budget else None,
     )
     found: SearchResult[Any, Any]
-    if algorithm in SEED_SEARCHES:
-        model = seed_model(puzzle, space.boards[0], checked)
+    if algorithm in ORIGINAL_SEARCHES:
+        model = original_model(puzzle, space.boards[0], checked)
         canonical = model.canonical
         index: dict[Hashable, int] = {
             canonical(model.encode(board)): i for i, board in enumerate(space.boards)
         }
         record = _Record(index)
-        watched = cast(SeedModel, _WatchedModel(model, record))
-        found = seed_search(algorithm, watched, budget=budget, cancel=cancel)
+        watched = cast(OriginalModel, _WatchedModel(model, record))
+        found = original_search(algorithm, watched, budget=budget, cancel=cancel)
         path = [index.get(canonical(pos), -1) for pos in found.states]
     else:
         index = space.index or {

@@ -19,7 +19,7 @@ from solver.core.text import N_
 from webapp import i18n
 from webapp.i18n import CATALOGUES, LANGUAGE_COOKIE, browser_messages, compile_catalogues
 from webapp.jobs.replies import gave_up_error
-from webapp.puzzle_request import BadRequest
+from webapp.puzzle_request import RequestRefused
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINESE = CATALOGUES / "zh_Hans" / "LC_MESSAGES" / "messages.po"
@@ -164,11 +164,11 @@ def test_a_refusal_keeps_its_english_and_carries_a_template_chinese_knows(client
 
 
 def test_a_refusal_with_values_fills_its_template_in_both_languages():
-    err = BadRequest(N_("too many writes; try again in %(seconds)s s"), 429, seconds=7)
+    err = RequestRefused(N_("too many writes; try again in %(seconds)s s"), 429, seconds=7)
     assert str(err) == "too many writes; try again in 7 s" and err.status == 429
     said = browser_messages("zh-Hans")[err.template] % err.params
     assert said == "写入太频繁；请在 7 秒后再试"
-    solver = BadRequest(BoardError("row %(row)s is empty", row=2))
+    solver = RequestRefused(BoardError("row %(row)s is empty", row=2))
     assert str(solver) == "row 2 is empty" and solver.template == "row %(row)s is empty"
 
 

@@ -17,8 +17,8 @@ import time
 import pytest
 
 from loadtest.players import free_port
-from webapp.players.puzzles import Puzzle
-from webapp.puzzle_request import BadRequest
+from webapp.players.challenges import Challenge
+from webapp.puzzle_request import RequestRefused
 from webapp.races import store as stores
 from webapp.races.model import FINISHED, RACING, Race, Racer, new_id
 from webapp.races.store import FINISHED_NOW, RACING_NOW, MemoryRaceStore, RedisRaceStore
@@ -63,7 +63,7 @@ def make_store(request):
 
 
 def a_race(**fields) -> Race:
-    puzzle = Puzzle("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, None)
+    puzzle = Challenge("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, None)
     race = Race(new_id(), False, "p:owner", [puzzle], **fields)
     race.racers["p:owner"] = Racer("p:owner", "Ann", "sid-a", 0, puzzle.board)
     return race
@@ -86,7 +86,7 @@ def test_writers_at_once_lose_no_change(make_store):
             try:
                 store.change(race.id, score, time.time())
                 acknowledged.append(1)
-            except BadRequest as err:  # busy: retried too often, and then nothing stored
+            except RequestRefused as err:  # busy: retried too often, and then nothing stored
                 assert err.status == 503
 
     threads = [threading.Thread(target=writer) for _ in range(4)]
@@ -106,13 +106,13 @@ def test_a_change_that_raises_stores_nothing(make_store):
 
     def half_then_refuse(r: Race) -> None:
         r.racers["p:owner"].score = 99
-        raise BadRequest("no")
+        raise RequestRefused("no")
 
-    with pytest.raises(BadRequest):
+    with pytest.raises(RequestRefused):
         store.change(race.id, half_then_refuse, time.time())
     stored = store.load(race.id)
     assert stored is not None and stored.racers["p:owner"].score == 0 and stored.version == 0
-    with pytest.raises(BadRequest) as missing:
+    with pytest.raises(RequestRefused) as missing:
         store.change("no-such-race", half_then_refuse, time.time())
     assert missing.value.status == 404
 
@@ -175,7 +175,7 @@ def test_races_under_way_are_capped_and_finished_ones_free_their_slot(make_store
     store.add(a_race(), now)
     finishing = a_race()
     store.add(finishing, now)
-    with pytest.raises(BadRequest) as full:
+    with pytest.raises(RequestRefused) as full:
         store.add(a_race(), now)
     assert full.value.status == 503
     store.change(finishing.id, lambda r: r.start(now - 10, 1, 1), now)  # ended 8 s ago
@@ -204,7 +204,7 @@ def test_a_hung_redis_is_a_503_within_seconds(redis_url):
     server.send_signal(signal.SIGSTOP)
     try:
         began = time.monotonic()
-        with pytest.raises(BadRequest) as hung:
+        with pytest.raises(RequestRefused) as hung:
             store.load(race.id)
         assert hung.value.status == 503 and time.monotonic() - began < 5
     finally:

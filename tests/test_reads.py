@@ -21,15 +21,15 @@ from solver.core.seeds import daily_seed
 from webapp import create_app
 from webapp.players import choices, records
 from webapp.players.attempts import Verdict
+from webapp.players.challenges import Challenge, daily_challenge
 from webapp.players.identity import signer
-from webapp.players.puzzles import Puzzle, daily_puzzle
 from webapp.storage import Database
 from webapp.storage.models import Best, BoardLength, Player, Result
 
 NOW = dt.datetime(2026, 3, 1, 12, 0)
 DAY = NOW.date()
-PUZZLE = Puzzle("npuzzle", "1 2 3 4 5 6 0 7 8", {"size": 3}, 2, DAY)
-OTHER = Puzzle("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, DAY - dt.timedelta(days=1))
+PUZZLE = Challenge("npuzzle", "1 2 3 4 5 6 0 7 8", {"size": 3}, 2, DAY)
+OTHER = Challenge("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, DAY - dt.timedelta(days=1))
 #: a few positions, so that lines share moves (what "players chose" counts)
 POSITIONS = [f"p{i}" for i in range(12)]
 
@@ -38,7 +38,7 @@ def _line(rng: random.Random) -> list[str]:
     return [rng.choice(POSITIONS) for _ in range(rng.randint(2, 9))]
 
 
-def _result(rng: random.Random, player_id: int, puzzle: Puzzle, n: int) -> dict:
+def _result(rng: random.Random, player_id: int, puzzle: Challenge, n: int) -> dict:
     assisted = rng.random() < 0.1
     return {
         "player_id": player_id,
@@ -101,7 +101,7 @@ def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> N
         _store(db, row["player_id"], line, row["length"], row["seconds"], row["assisted"])
 
 
-def brute_force(db: Database, puzzle: Puzzle) -> dict:
+def brute_force(db: Database, puzzle: Challenge) -> dict:
     """The standings computed from every result, independently of the read tables."""
     with db.session() as session:
         rows = session.execute(
@@ -178,7 +178,7 @@ def test_streaks_come_from_the_bests(database_url):
     db.close()
 
 
-def chosen_by_brute_force(db: Database, puzzle: Puzzle) -> tuple[dict, dict]:
+def chosen_by_brute_force(db: Database, puzzle: Challenge) -> tuple[dict, dict]:
     """Per position: the players who left it, and per move the players who took it."""
     left: dict[str, set] = {}
     took: dict[tuple, set] = {}
@@ -301,7 +301,7 @@ def _reads_of_a_player(folder, url: str) -> list[tuple[str, tuple]]:
     app = create_app(testing=True, DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=lambda: NOW)
     state = app.extensions["players"]
     state.daily = _make_daily
-    daily = daily_puzzle(catalogue.get("npuzzle"), DAY, _make_daily)
+    daily = daily_challenge(catalogue.get("npuzzle"), DAY, _make_daily)
     client = app.test_client()
     client.set_cookie("arcade_player", signer(str(app.secret_key)).dumps("t17"))
 
@@ -320,7 +320,7 @@ def test_reads_search_indexes_and_never_touch_the_results(tmp_path):
     """SQLite's plans for a player's leaderboard and "players chose": each table reached
     through an index (a SEARCH, not a SCAN), nothing sorted in a temporary b-tree, no
     read of the results; and the same statements whatever the number of players."""
-    daily = daily_puzzle(catalogue.get("npuzzle"), DAY, _make_daily)
+    daily = daily_challenge(catalogue.get("npuzzle"), DAY, _make_daily)
     urls = [f"sqlite:///{tmp_path / name}" for name in ("big.sqlite3", "small.sqlite3")]
     for url, players in zip(urls, (2000, 50), strict=True):
         seed(url, players, puzzles=(daily,)).close()

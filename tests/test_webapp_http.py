@@ -511,9 +511,9 @@ def test_an_option_the_game_does_not_declare_is_refused_everywhere(client, field
     """Socket.IO, the editor's API and the players' API read the request with one parser:
     another game's option, or a name no game declares, is an error naming it."""
     from webapp.live.validation import parse_job_request
-    from webapp.puzzle_request import BadRequest
+    from webapp.puzzle_request import RequestRefused
 
-    with pytest.raises(BadRequest, match=words):
+    with pytest.raises(RequestRefused, match=words):
         parse_job_request(fields)
     game, board = fields["game"], fields["board"]
     options = {k: v for k, v in fields.items() if k not in ("game", "board")}

@@ -22,7 +22,7 @@ from webapp.jobs.core import LaneBusy
 from webapp.jobs.model import BUSY_MESSAGE, Job, JobRequest, Limits, WorkerSettings
 from webapp.jobs.pool import WorkerPool
 from webapp.live.validation import parse_job_request
-from webapp.puzzle_request import BadRequest
+from webapp.puzzle_request import RequestRefused
 
 DOMAIN = NPuzzle()
 
@@ -320,7 +320,7 @@ def test_rate_limiter_refills_at_its_rate():
     ],
 )
 def test_oversized_boards_are_refused_before_any_work(payload, words):
-    with pytest.raises(BadRequest, match=words):
+    with pytest.raises(RequestRefused, match=words):
         parse_job_request(payload)
     app = make_app()
     inbox = Inbox(app.extensions["socketio"].test_client(app))

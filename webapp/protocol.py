@@ -111,7 +111,7 @@ class ErrorEvent(TypedDict):
 
 
 class Templated(Protocol):
-    """A message kept as data: a solver's ``BoardError`` or the server's ``BadRequest``."""
+    """A message kept as data: a solver's ``BoardError`` or the server's ``RequestRefused``."""
 
     @property
     def template(self) -> str: ...

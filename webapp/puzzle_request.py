@@ -15,7 +15,7 @@ policy:
   ``""`` means the default; **an option the game does not declare is an error**,
   whichever game declares it.
 
-Every refusal is one :class:`BadRequest`, whose message names what is wrong:
+Every refusal is one :class:`RequestRefused`, whose message names what is wrong:
 HTTP answers it with its status and ``{"error": message, "template", "params"}``,
 Socket.IO with an ``error`` event carrying the same (the page translates the template). :func:`read_json_body` is the one reader of JSON bodies.
 """
@@ -38,7 +38,7 @@ from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
 
-class BadRequest(ValueError):
+class RequestRefused(ValueError):
     """A request the server refuses: ``status`` (400 unless said) with the message.
 
     Like :class:`~solver.core.errors.BoardError` it keeps its words as data too: the
@@ -67,14 +67,14 @@ class BadRequest(ValueError):
 
 
 def game_named(name: object) -> type[Game]:
-    """The declaration of the game called ``name``; BadRequest for any other value."""
+    """The declaration of the game called ``name``; RequestRefused for any other value."""
     if name is None:
-        raise BadRequest(N_("missing game"))
+        raise RequestRefused(N_("missing game"))
     if not isinstance(name, str):
-        raise BadRequest(N_("game must be text"))
+        raise RequestRefused(N_("game must be text"))
     known = catalogue.games()
     if name not in known:
-        raise BadRequest(
+        raise RequestRefused(
             N_("unknown game %(name)s; choose one of %(games)s"),
             name=repr(name[:40]),
             games=", ".join(known),
@@ -93,14 +93,14 @@ class PuzzleRequest:
 
     @classmethod
     def parse(cls, game: object, board: object, options: object = None) -> PuzzleRequest:
-        """Check one request; raises :class:`BadRequest` naming the first problem."""
+        """Check one request; raises :class:`RequestRefused` naming the first problem."""
         declared = game_named(game)
         if board is None:
-            raise BadRequest(N_("missing board"))
+            raise RequestRefused(N_("missing board"))
         if not isinstance(board, str):
-            raise BadRequest(N_("board must be text"))
+            raise RequestRefused(N_("board must be text"))
         if len(board) > MAX_BOARD_CHARS:
-            raise BadRequest(
+            raise RequestRefused(
                 N_("board is %(chars)s characters long; the limit is %(limit)s"),
                 chars=len(board),
                 limit=MAX_BOARD_CHARS,
@@ -108,12 +108,12 @@ class PuzzleRequest:
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise BadRequest(N_("options must be an object"))
+            raise RequestRefused(N_("options must be an object"))
         try:
             declared.check_size(board)
             checked = declared.check_options(dict(options))
         except BoardError as err:
-            raise BadRequest(err) from None
+            raise RequestRefused(err) from None
         return cls(declared.name, board, checked)
 
     @classmethod
@@ -163,7 +163,7 @@ def strict_json(data: bytes | str) -> Any:
 
 
 def read_json_body(limit: int | None = None) -> dict[str, Any]:
-    """The request's JSON object; :class:`BadRequest` when it cannot be read or is not
+    """The request's JSON object; :class:`RequestRefused` when it cannot be read or is not
     one. ``limit`` replaces the app's ``MAX_CONTENT_LENGTH`` for this request.
 
     Read here rather than by ``request.get_json`` so a broken chunked body, a body
@@ -177,20 +177,20 @@ def read_json_body(limit: int | None = None) -> dict[str, Any]:
     except HTTPException as err:
         if err.code == 413:
             size = request.max_content_length
-            raise BadRequest(
+            raise RequestRefused(
                 N_("the request body is over the %(size)s-byte limit"), 413, size=size
             ) from None
-        raise BadRequest(N_("could not read the request body")) from None
+        raise RequestRefused(N_("could not read the request body")) from None
     except Exception:  # noqa: BLE001 - a garbled (chunked) body
-        raise BadRequest(N_("could not read the request body")) from None
+        raise RequestRefused(N_("could not read the request body")) from None
     try:
         body = strict_json(data)
     except RecursionError:
-        raise BadRequest(N_("the JSON is nested too deeply")) from None
+        raise RequestRefused(N_("the JSON is nested too deeply")) from None
     except BadNumber as err:
-        raise BadRequest(err) from None
+        raise RequestRefused(err) from None
     except ValueError:  # JSONDecodeError, UnicodeDecodeError
-        raise BadRequest(N_("send a JSON object")) from None
+        raise RequestRefused(N_("send a JSON object")) from None
     if not isinstance(body, dict):
-        raise BadRequest(N_("send a JSON object"))
+        raise RequestRefused(N_("send a JSON object"))
     return body

@@ -85,7 +85,7 @@ def seed_bfs(
 # count: positions whose successors were generated.
 
 
-class SeedModel(Protocol):
+class OriginalModel(Protocol):
     """A game over plain strings, as the seeds write them (each game's ``baseline``)."""
 
     start: str
@@ -101,14 +101,14 @@ class SeedModel(Protocol):
         ...
 
 
-class BidirectionalModel(SeedModel, Protocol):
+class BidirectionalModel(OriginalModel, Protocol):
     """What the 8-puzzle seed's bidirectional search needs: the one goal, and moves
     that can be undone (so the goal side expands with ``successors`` too)."""
 
     goal: str
 
 
-class AStarModel(SeedModel, Protocol):
+class AStarModel(OriginalModel, Protocol):
     """What the water-sort seed's A* needs: moves with their (from, to) action, and
     the seed's cost estimate."""
 
@@ -117,16 +117,16 @@ class AStarModel(SeedModel, Protocol):
     def cost(self, pos: str) -> int: ...
 
 
-def seed_search(
+def original_search(
     name: str,
-    model: SeedModel,
+    model: OriginalModel,
     *,
     budget: Budget | None = None,
     cancel: Cancel | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult[str, None]:
     """Run the seed's search ``name`` (``seed-bfs``, ``seed-bidirectional`` or
-    ``seed-astar``: :data:`solver.seeded.SEED_SEARCHES`) on ``model``; the
+    ``seed-astar``: :data:`solver.originals.ORIGINAL_SEARCHES`) on ``model``; the
     result's ``states`` are the model's strings from the start to a goal.
 
     Only the generic breadth-first search is proven shortest: the 8-puzzle seed's
@@ -162,7 +162,7 @@ def _trail_path(
     return path[::-1]
 
 
-def _bfs(model: SeedModel, mon: Monitor) -> list[str] | None:
+def _bfs(model: OriginalModel, mon: Monitor) -> list[str] | None:
     """The generic solver seed's loop: a deque, a trail dict, the goal tested when taken."""
     canonical, successors, is_goal = model.canonical, model.successors, model.is_goal
     queue = deque([model.start])

@@ -328,16 +328,16 @@ class Game:
         raise BoardError(N_("%(game)s has no hardest-start search"), game=cls.name)
 
     # -- the seeds' solvers, as named baselines ------------------------------------
-    #: the seeds' searches (:data:`~solver.seeded.SEED_SEARCHES`) its string model can
-    #: run: the ``seed_model(board, options)`` of the game's ``baseline`` module, which
-    #: only :mod:`solver.seeded` imports (no code shared with the rules)
-    seed_searches: ClassVar[tuple[str, ...]] = ()
+    #: the seeds' searches (:data:`~solver.originals.ORIGINAL_SEARCHES`) its string model can
+    #: run: the ``original_model(board, options)`` of the game's ``baseline`` module, which
+    #: only :mod:`solver.originals` imports (no code shared with the rules)
+    original_searches: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def seed_searches_for(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
+    def original_searches_for(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The seeds' searches that can run with ``options`` (a string model knows
         fewer goals than the rules do)."""
-        return cls.seed_searches
+        return cls.original_searches
 
     @classmethod
     def tables(cls) -> list[TableSet]:

@@ -54,7 +54,7 @@ class StringJugs:
                 yield ",".join(f"{a}/{b}" for a, b in dup)
 
 
-def seed_model(board: str, options: Mapping[str, Any]) -> StringJugs:
-    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+def original_model(board: str, options: Mapping[str, Any]) -> StringJugs:
+    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
     board and the game's checked options."""
     return StringJugs(board, options.get("goal"))

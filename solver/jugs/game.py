@@ -43,7 +43,7 @@ class JugsGame(Game):
         ),
     )
     progress_option = "goal"
-    seed_searches = ("seed-bfs",)
+    original_searches = ("seed-bfs",)
     max_parts = MAX_JUGS
     part_name = "jugs"
     features = frozenset()

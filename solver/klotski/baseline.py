@@ -120,7 +120,7 @@ class StringKlotski:
         return (None if path is None else len(path) - 1), nodes
 
 
-def seed_model(board: str, options: Mapping[str, Any]) -> StringKlotski:
-    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+def original_model(board: str, options: Mapping[str, Any]) -> StringKlotski:
+    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
     board and the game's checked options."""
     return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))

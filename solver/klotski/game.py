@@ -39,7 +39,7 @@ class KlotskiGame(Game):
         ),
     )
     progress_option = "metric"
-    seed_searches = ("seed-bfs",)
+    original_searches = ("seed-bfs",)
     level_languages = {"klotski-classic": "zh"}
 
     @classmethod

@@ -46,7 +46,7 @@ class StringNPuzzle:
         return (None if path is None else len(path) - 1), nodes
 
 
-def seed_model(board: str, options: Mapping[str, Any]) -> StringNPuzzle:
-    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+def original_model(board: str, options: Mapping[str, Any]) -> StringNPuzzle:
+    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
     board and the game's checked options."""
     return StringNPuzzle(board)

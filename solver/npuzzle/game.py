@@ -60,7 +60,7 @@ class NPuzzleGame(Game):
     def ladder_params(cls, length: int) -> dict[str, Any]:
         return {"size": EXACT_SIZES[0], "distance": length}
 
-    seed_searches = ("seed-bfs", "seed-bidirectional")
+    original_searches = ("seed-bfs", "seed-bidirectional")
 
     @classmethod
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:

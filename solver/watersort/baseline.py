@@ -76,7 +76,7 @@ class StringWaterSort:
         return (None if path is None else len(path) - 1), nodes
 
 
-def seed_model(board: str, options: Mapping[str, Any]) -> StringWaterSort:
-    """The model :mod:`solver.seeded` runs the seeds' searches on, for the canonical
+def original_model(board: str, options: Mapping[str, Any]) -> StringWaterSort:
+    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
     board and the game's checked options."""
     return StringWaterSort(board, options.get("capacity") or 4)

@@ -69,7 +69,7 @@ class WaterSortGame(Game):
         ),
     )
     progress_option = "capacity"
-    seed_searches = ("seed-bfs", "seed-astar")
+    original_searches = ("seed-bfs", "seed-astar")
     max_parts = MAX_TUBES
     part_name = "tubes"
     features = frozenset({"extra-tube"})

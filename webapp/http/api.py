@@ -25,21 +25,21 @@ from solver.engine import parse_board, unfit
 from ..i18n import translated
 from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
 from ..protocol import message_fields
-from ..puzzle_request import BadRequest, PuzzleRequest, read_json_body
+from ..puzzle_request import PuzzleRequest, RequestRefused, read_json_body
 from .links import play_url
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
-@api.errorhandler(BadRequest)
-def _refused(err: BadRequest):
+@api.errorhandler(RequestRefused)
+def _refused(err: RequestRefused):
     """The editor's replies always say ``ok``: a refused request too."""
     return jsonify(ok=False, error=str(err), **message_fields(err)), err.status, err.headers
 
 
 def _validated() -> tuple[dict, PuzzleRequest]:
     """(reply, request): the reply has ok/error/canonical/link; a board the solver
-    refuses is a verdict (ok: false), a malformed request a :class:`BadRequest`."""
+    refuses is a verdict (ok: false), a malformed request a :class:`RequestRefused`."""
     body = read_json_body()
     asked = PuzzleRequest.parse(body.get("game"), body.get("board"), body.get("options"))
     try:
@@ -72,7 +72,7 @@ def check():
         try:
             reply.update(current_app.extensions["jobs"].page_task(CHECK, task, seconds))
         except BoardError as err:
-            raise BadRequest(translated(err)) from None
+            raise RequestRefused(translated(err)) from None
     return jsonify(reply)
 
 
@@ -87,9 +87,9 @@ def graph(name: str):
             GRAPH, task, current_app.config["GRAPH_SECONDS"]
         )
     except SpaceTooLarge as err:
-        raise BadRequest(translated(err), 413) from None
+        raise RequestRefused(translated(err), 413) from None
     except BoardError as err:
-        raise BadRequest(translated(err)) from None
+        raise RequestRefused(translated(err)) from None
     return _compressed(made["gzip"])
 
 
@@ -116,7 +116,7 @@ def visits(name: str):
     asked = PuzzleRequest.from_fields({**fields, "game": name}, reserved=("algorithm",))
     problem = unfit(asked.game, algorithm[:40], **asked.options)
     if problem:
-        raise BadRequest(problem)
+        raise RequestRefused(problem)
     task = TaskRequest(
         asked.game, {"board": asked.board, "options": asked.options, "algorithm": algorithm}
     )
@@ -129,7 +129,7 @@ def visits(name: str):
             lane_name=LONG,
         )
     except SpaceTooLarge as err:
-        raise BadRequest(translated(err), 413) from None
+        raise RequestRefused(translated(err), 413) from None
     except BoardError as err:
-        raise BadRequest(translated(err)) from None
+        raise RequestRefused(translated(err)) from None
     return _compressed(made["gzip"])

@@ -1,5 +1,5 @@
 """The solver lab's page: ``/lab?game=G&board=B&algorithms=bfs,astar`` (plus the game's
-options) races the algorithms on the board over Socket.IO (``lab_run``) and draws
+options) runs the algorithms side by side on the board over Socket.IO (``lab_run``) and draws
 the board's whole state space from ``GET /api/graph/<game>``.
 
 Like a play page, a bad query never breaks the page: the page is a 400 showing
@@ -14,9 +14,9 @@ from typing import Any
 from flask import Blueprint, make_response, render_template, request
 
 from solver import catalogue
+from solver.comparison import MAX_ALGORITHMS, MIN_ALGORITHMS, check_algorithms
 from solver.core.errors import BoardError
 from solver.engine import ALGORITHM_NAMES, parse_board, unfit
-from solver.race import MAX_RACERS, MIN_RACERS, check_algorithms
 
 from ..i18n import translated
 from .links import lobby_games
@@ -39,7 +39,7 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
         "options": {},
         "algorithms": list(DEFAULT_ALGORITHMS),
         "known": list(ALGORITHM_NAMES),
-        "racers": [MIN_RACERS, MAX_RACERS],
+        "algorithm_count": [MIN_ALGORITHMS, MAX_ALGORITHMS],
         "error": None if name in games else f"unknown game {name[:40]!r}",
         "game_info": game.describe(),
     }

@@ -1,6 +1,6 @@
-"""A ``lab_run`` inside a solver process: its algorithms race, and every figure is sent.
+"""A ``lab_run`` inside a solver process: its algorithms compared side by side, every figure sent.
 
-:func:`solver.race.race` runs the algorithms side by side; this shapes what they
+:func:`solver.comparison.compare` runs the algorithms side by side; this shapes what they
 report into the lab's events (:class:`~webapp.protocol.LabProgressEvent`, one
 :class:`~webapp.protocol.LabResultEvent` per algorithm). Progress is the searches'
 own, already batched, so streaming costs the search almost nothing. A cancelled
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from solver.comparison import compare
 from solver.core.errors import BoardError
 from solver.core.results import Budget, CancelEvent, Progress
 from solver.payloads import SolveReport
-from solver.race import race
 
 from ..protocol import LAB_PROGRESS, LAB_RESULT, LabProgressEvent, LabResultEvent
 from .model import LAB, JobRequest, Limits, Payload
@@ -67,7 +67,7 @@ def run_lab(
         send(LAB_RESULT, payload)
 
     try:
-        race(
+        compare(
             request.game,
             request.board,
             request.algorithms,

@@ -25,7 +25,7 @@ from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
 from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent, message_fields
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from .model import ANALYSE, GAVE_UP, SOLVE, JobRequest, Limits, Request
 
 #: (event, payload); ``gave_up`` carries the error to show if the search is not escalated
@@ -33,7 +33,7 @@ Reply: TypeAlias = tuple[str, SolutionEvent | UnsolvableEvent | ErrorEvent] | No
 
 
 def error_payload(
-    message: str | BoardError | BadRequest,
+    message: str | BoardError | RequestRefused,
     event: str,
     job_id: RequestId = None,
     game: str | None = None,
@@ -41,7 +41,7 @@ def error_payload(
     """The ``error`` event's payload: the message (a solver's error also as its template
     and values, for the page to translate), the event it answers, and its id."""
     payload: ErrorEvent = {"message": str(message), "event": event}
-    if isinstance(message, BoardError | BadRequest):
+    if isinstance(message, BoardError | RequestRefused):
         payload.update(message_fields(message))  # type: ignore[typeddict-item]
     if job_id is not None:
         payload["id"] = job_id

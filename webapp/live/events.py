@@ -31,7 +31,7 @@ from ..players.helps import HelpLedger
 from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
 from ..protocol import LAB_CANCEL, LAB_RUN
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from ..races.events import register_race_events
 from .admission import Admission
 from .validation import (
@@ -74,7 +74,7 @@ def register_events(
     ``socketio``; ``admission`` decides who may connect."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
-    def reply_error(message: str | BadRequest, event: str, payload: object = None) -> None:
+    def reply_error(message: str | RequestRefused, event: str, payload: object = None) -> None:
         socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
 
     def admitted(event: str, payload: object) -> bool:
@@ -92,7 +92,7 @@ def register_events(
         log_id = _log_id()
         try:
             job = parse(one_payload(kind, args))
-        except BadRequest as err:
+        except RequestRefused as err:
             log.info("%s %s refused: %s", log_id, kind, err)
             reply_error(err, kind, payload)
             return
@@ -152,7 +152,7 @@ def register_events(
             return
         try:
             job_id = parse_cancel(one_payload(event, args))
-        except BadRequest as err:
+        except RequestRefused as err:
             reply_error(err, event, payload)
             return
         jobs.cancel(_sid(), job_id)

@@ -25,10 +25,11 @@ from solver.engine import MAX_BOARD_CHARS
 
 from ..jobs.model import REPLAY, REPLAY_LANE, TaskRefused, TaskRequest
 from ..protocol import message_fields
-from ..puzzle_request import BadRequest, game_named, read_json_body
+from ..puzzle_request import RequestRefused, game_named, read_json_body
 from ..storage.models import ImportedProgress, Player, Result
 from ..storage.outage import UNAVAILABLE
 from .attempts import Verdict, judge, open_attempt
+from .challenges import Challenge, daily_challenge, identify, ladder_challenge, level_challenge
 from .choices import moves as chosen_moves
 from .identity import (
     NameRefused,
@@ -46,7 +47,6 @@ from .ladder import checked_shift, level_ratings, rating_change, ratings, serve
 from .ladder import finish as finish_ladder
 from .limits import same_site
 from .profile import race_rating
-from .puzzles import Puzzle, daily_puzzle, identify, ladder_puzzle, level_puzzle
 from .records import leaderboard as read_leaderboard
 from .records import puzzle_counts, standing, store, streak
 from .runs import bests as run_bests
@@ -64,8 +64,8 @@ MAX_SECONDS = 7 * 24 * 3600
 MAX_IMPORTED = 500  # progress entries imported from one browser
 
 
-@players.errorhandler(BadRequest)
-def _refused(err: BadRequest):
+@players.errorhandler(RequestRefused)
+def _refused(err: RequestRefused):
     return jsonify(error=str(err), **message_fields(err)), err.status, err.headers
 
 
@@ -73,12 +73,12 @@ def _refused(err: BadRequest):
 def _too_many_players(err: TooManyPlayers):
     g.pop("new_token", None)
     wait = {"Retry-After": str(err.wait)}
-    return _refused(BadRequest(err.TEMPLATE, 429, wait, seconds=err.wait))
+    return _refused(RequestRefused(err.TEMPLATE, 429, wait, seconds=err.wait))
 
 
 @players.errorhandler(BoardError)
 def _bad_board(err: BoardError):
-    return _refused(BadRequest(err))
+    return _refused(RequestRefused(err))
 
 
 # -- the plumbing every endpoint shares -------------------------------------------
@@ -105,7 +105,7 @@ def _guard():
         return
     config = current_app.config
     if not same_site(request.headers.get("Origin"), request.host_url, config["ALLOWED_ORIGINS"]):
-        raise BadRequest(N_("writes are accepted from this site's pages only"), 403)
+        raise RequestRefused(N_("writes are accepted from this site's pages only"), 403)
     keys = {f"address:{request.remote_addr}": config["WRITES_PER_ADDRESS"]}
     if g.player_token and request.endpoint == "players.run_move":  # a storm is quick moves
         keys[f"moves:{g.player_token}"] = config["RUN_MOVES_PER_PLAYER"]
@@ -113,7 +113,7 @@ def _guard():
         keys[f"player:{g.player_token}"] = config["WRITES_PER_PLAYER"]
     wait = _state().limits.retry_after(keys)
     if wait is not None:
-        raise BadRequest(
+        raise RequestRefused(
             N_("too many writes; try again in %(seconds)s s"),
             429,
             {"Retry-After": str(wait)},
@@ -192,7 +192,7 @@ def name_player():
     try:
         name = check_name(body.get("name"))
     except NameRefused as err:
-        raise BadRequest(err) from None
+        raise RequestRefused(err) from None
     code = new_code()
     try:
         with _state().db.writing() as session:
@@ -202,7 +202,7 @@ def name_player():
             player.code_hash = code_hash(code)
     except IntegrityError:
         g.pop("new_token", None)
-        raise BadRequest(N_("that name, or one that looks like it, is taken"), 409) from None
+        raise RequestRefused(N_("that name, or one that looks like it, is taken"), 409) from None
     _state().boards.forget()  # the new name shows on every board at once
     return jsonify(name=name, code=code)
 
@@ -214,7 +214,7 @@ def restore_player():
     with _state().db.session() as session:
         player = find_by_code(session, body.get("code"))
         if player is None:
-            raise BadRequest(N_("no player has that recovery code"), 404)
+            raise RequestRefused(N_("no player has that recovery code"), 404)
         g.new_token = player.token
         return jsonify(name=player.name)
 
@@ -225,7 +225,7 @@ def import_progress():
     body = read_json_body()
     entries = body.get("progress")
     if not isinstance(entries, dict) or len(entries) > MAX_IMPORTED:
-        raise BadRequest(
+        raise RequestRefused(
             N_("progress must be an object of at most %(count)s entries"), count=MAX_IMPORTED
         )
     rows = [_imported(key, value) for key, value in entries.items()]
@@ -245,13 +245,13 @@ def _count(value, name: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
-        raise BadRequest(N_("%(name)s must be a whole number"), name=name)
+        raise RequestRefused(N_("%(name)s must be a whole number"), name=name)
     return value
 
 
 def _imported(key, value) -> dict:
     if not isinstance(key, str) or not 1 <= len(key) <= 2200 or not isinstance(value, dict):
-        raise BadRequest(N_("each progress entry is key: {moves, extra, min, at}"))
+        raise RequestRefused(N_("each progress entry is key: {moves, extra, min, at}"))
     at = value.get("at")
     return {
         "key": key,
@@ -267,16 +267,16 @@ def _imported(key, value) -> dict:
 
 def _seconds(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadRequest(N_("seconds must be a number"))
+        raise RequestRefused(N_("seconds must be a number"))
     # compared before anything converts it: float(10**400) would raise OverflowError
     if isinstance(value, float) and not math.isfinite(value):
-        raise BadRequest(N_("seconds must be a number"))
+        raise RequestRefused(N_("seconds must be a number"))
     if not 0 <= value <= MAX_SECONDS:
-        raise BadRequest(N_("seconds must be from 0 to %(max)s"), max=MAX_SECONDS)
+        raise RequestRefused(N_("seconds must be from 0 to %(max)s"), max=MAX_SECONDS)
     return round(float(value), 2)
 
 
-def _replayed(puzzle: Puzzle, states: list) -> Replay:
+def _replayed(puzzle: Challenge, states: list) -> Replay:
     """``states`` replayed by a solver process within ``REPLAY_SECONDS`` (never on the
     web process's loop: a long line of a big board takes seconds); the request waits
     cooperatively, and the replay lane's fair shares (by address, then player) keep one
@@ -300,7 +300,7 @@ def _replayed(puzzle: Puzzle, states: list) -> Replay:
             lane_name=REPLAY_LANE,
         )
     except TaskRefused as err:
-        raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
     return Replay(tuple(done["states"]), done["length"])
 
 
@@ -311,13 +311,13 @@ def submit_result():
     seconds = _seconds(body.get("seconds", 0))
     assisted = body.get("assisted", False)
     if not isinstance(assisted, bool):
-        raise BadRequest(N_("assisted must be true or false"))
+        raise RequestRefused(N_("assisted must be true or false"))
     state = _state()
     today = _today()
     states = body.get("states") or []
     check_count(states)  # over MAX_LINE: refused before the puzzle is even identified
     puzzle, _domain = identify(game, body.get("board"), body.get("options"), today, state.daily)
-    puzzle = ladder_puzzle(state.db, puzzle)  # a generated board the ladder served is ranked
+    puzzle = ladder_challenge(state.db, puzzle)  # a generated board the ladder served is ranked
     check_count(states, puzzle.shortest)
     replay = _replayed(puzzle, states)
     with state.db.session() as session:  # most players exist: no write lock to read them
@@ -385,7 +385,7 @@ def _day(text) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise BadRequest(
+        raise RequestRefused(
             N_("date must be YYYY-MM-DD, not %(text)s"), text=repr(str(text)[:20])
         ) from None
 
@@ -396,7 +396,7 @@ def daily(name: str):
     game = game_named(name)
     day = _today()
     state = _state()
-    puzzle = daily_puzzle(game, day, state.daily)
+    puzzle = daily_challenge(game, day, state.daily)
     with state.db.session() as session:  # most players exist: no write lock to read them
         player = _player(session, create=False)
     if player is None:
@@ -432,20 +432,20 @@ def ladder_next(name: str):
     try:
         reply = serve(state.db, player.id, game, shift, state.now(), make)
     except TaskRefused as err:
-        raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
     return jsonify(reply)
 
 
-def _puzzle_from_query(game) -> Puzzle:
+def _puzzle_from_query(game) -> Challenge:
     """A daily or shipped level named by ``?board=`` and its options (other parameters)."""
     board = request.args.get("board")
     if not board:
-        raise BadRequest(N_("name the puzzle: ?board= and its options"))
+        raise RequestRefused(N_("name the puzzle: ?board= and its options"))
     skip = ("board", "date", "position")
     options = {k: v for k, v in request.args.items() if k not in skip}
     puzzle, _domain = identify(game, board, options, _today(), _state().daily)
     if not puzzle.rankable:
-        raise BadRequest(N_("that board is neither a daily nor a shipped level"), 404)
+        raise RequestRefused(N_("that board is neither a daily nor a shipped level"), 404)
     return puzzle
 
 
@@ -454,7 +454,7 @@ def level_stats(name: str):
     """Each shipped level's players, solve rate and optimal rate, and its ladder rating
     with deviation (the lobby's cards)."""
     game = game_named(name)
-    levels = [(level, level_puzzle(game, level)) for level in game.distinct_levels()]
+    levels = [(level, level_challenge(game, level)) for level in game.distinct_levels()]
     counts = puzzle_counts(_state().db, [puzzle.key for _level, puzzle in levels])
     rated = level_ratings(_state().db, game)
     stats = []
@@ -498,8 +498,8 @@ def leaderboard(name: str):
     else:
         day = _day(request.args.get("date"))
         if day > _today():
-            raise BadRequest(N_("that day's daily is not out yet"), 404)
-        puzzle = daily_puzzle(game, day, state.daily)
+            raise RequestRefused(N_("that day's daily is not out yet"), 404)
+        puzzle = daily_challenge(game, day, state.daily)
     me = g.get("player_id")  # the cookie's player (_guard), without reading it again
     read = read_leaderboard(state.db, puzzle.key, me, state.boards)
     reply = {

@@ -40,11 +40,11 @@ from sqlalchemy.orm import Session
 from solver import catalogue
 from solver.core.errors import BoardError
 
-from ..puzzle_request import BadRequest, game_named
+from ..puzzle_request import RequestRefused, game_named
 from ..storage import Database
 from ..storage.models import Attempt
+from .challenges import Challenge, identify, ladder_challenge
 from .identity import TooManyPlayers, address_key, find_player, new_player
-from .puzzles import Puzzle, identify, ladder_puzzle
 from .sessions import cookie_player, session_cookie
 
 
@@ -57,10 +57,10 @@ def request_family(game: str, options: dict) -> str | None:
     """:func:`family` of an ``analyse``/``solve`` request (None: options no puzzle has)."""
     try:
         full = catalogue.get(game).full_options(options)
-    except (BoardError, BadRequest):
+    except (BoardError, RequestRefused):
         return None
-    # the same text as Puzzle.options_json
-    return family(game, Puzzle(game, "", full, None, None).options_json)
+    # the same text as Challenge.options_json
+    return family(game, Challenge(game, "", full, None, None).options_json)
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class AttemptView:
         }
 
 
-def open_attempt(db: Database, player_id: int, puzzle: Puzzle, now: dt.datetime) -> AttemptView:
+def open_attempt(db: Database, player_id: int, puzzle: Challenge, now: dt.datetime) -> AttemptView:
     """The player's attempt at ``puzzle``, opened now unless it was opened before."""
     found = _find(db, player_id, puzzle)
     if found is not None:
@@ -103,7 +103,7 @@ def open_attempt(db: Database, player_id: int, puzzle: Puzzle, now: dt.datetime)
     return found
 
 
-def _find(db: Database, player_id: int, puzzle: Puzzle) -> AttemptView | None:
+def _find(db: Database, player_id: int, puzzle: Challenge) -> AttemptView | None:
     with db.session() as session:
         row = session.scalars(
             select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
@@ -129,7 +129,7 @@ MAX_SECONDS = 7 * 24 * 3600
 def judge(
     session: Session,
     player_id: int,
-    puzzle: Puzzle,
+    puzzle: Challenge,
     client_seconds: float,
     client_assisted: bool,
     now: dt.datetime,
@@ -182,7 +182,7 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     today = state.now().date()
     puzzle, _domain = identify(game, config["board"], config["options"], today, state.daily)
     if config.get("ladder") == "play":  # a board the ladder served is ranked; another is not
-        puzzle = ladder_puzzle(state.db, puzzle)
+        puzzle = ladder_challenge(state.db, puzzle)
     if not puzzle.rankable:
         return None, None
     secret = str(current_app.secret_key)

@@ -18,7 +18,7 @@ from solver.core.text import N_
 from solver.engine import MAX_BOARD_CHARS
 
 from ..jobs.model import JUDGE, REPLAY_LANE, TaskRefused, TaskRequest
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,11 @@ def judge(
     game: str, options: dict, before: str, after: object, address: str = "", player: str = ""
 ) -> Judged:
     """Judge the move from ``before`` (the server's position) to ``after`` (as sent).
-    A 400 :class:`BadRequest` for text that is no position or no legal move from
+    A 400 :class:`RequestRefused` for text that is no position or no legal move from
     ``before``; a 503 when the solver processes are busy or the distance is not
     proven in time (the move is then not judged, and nothing changes)."""
     if not isinstance(after, str) or not after.strip() or len(after) > MAX_BOARD_CHARS:
-        raise BadRequest(N_("board must be the position the move reached, as text"))
+        raise RequestRefused(N_("board must be the position the move reached, as text"))
     task = TaskRequest(game, {"options": options, "before": before, "after": after})
     try:
         done = current_app.extensions["jobs"].page_task(
@@ -57,9 +57,9 @@ def judge(
             lane_name=REPLAY_LANE,
         )
     except TaskRefused as err:
-        raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+        raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
     except BoardError as err:
-        raise BadRequest(err) from None
+        raise RequestRefused(err) from None
     if not done["legal"]:
-        raise BadRequest(N_("that is not one legal move from %(board)s"), board=repr(before))
+        raise RequestRefused(N_("that is not one legal move from %(board)s"), board=repr(before))
     return Judged(**{key: done[key] for key in Judged.__dataclass_fields__})

@@ -37,12 +37,12 @@ from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
 from solver.core.text import N_
 
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.derived import insert_for
 from ..storage.models import Attempt, LadderGame, LadderPuzzle, PlayerRating
 from .attempts import Verdict, open_attempt
-from .puzzles import Puzzle, level_puzzle
+from .challenges import Challenge, level_challenge
 from .ratings import (
     ABANDON_SECONDS,
     SHIFTS,
@@ -75,7 +75,7 @@ class Plan:
 
 
 def _levels_range(game: type[Game]) -> tuple[int, int]:
-    lengths = [level_puzzle(game, level).shortest or 0 for level in game.distinct_levels()]
+    lengths = [level_challenge(game, level).shortest or 0 for level in game.distinct_levels()]
     return (min(lengths), max(lengths)) if lengths else (0, 0)
 
 
@@ -93,7 +93,7 @@ def checked_shift(text: str | None) -> str | None:
     if text in (None, ""):
         return None
     if text not in SHIFTS:
-        raise BadRequest(N_("shift must be one of %(shifts)s"), shifts=", ".join(SHIFTS))
+        raise RequestRefused(N_("shift must be one of %(shifts)s"), shifts=", ".join(SHIFTS))
     return text
 
 
@@ -103,7 +103,7 @@ _levels_added: set[tuple[str, str]] = set()  # (database url, game): done by thi
 _levels_lock = threading.Lock()
 
 
-def _pool_row(game: type[Game], puzzle: Puzzle, start: Rating) -> dict[str, Any]:
+def _pool_row(game: type[Game], puzzle: Challenge, start: Rating) -> dict[str, Any]:
     assert puzzle.shortest is not None
     return {
         "puzzle": puzzle.key,
@@ -129,11 +129,11 @@ def _add(db: Database, rows: list[dict]) -> None:
         connection.execute(added, rows)
 
 
-def level_starts(game: type[Game]) -> list[tuple[Puzzle, Rating]]:
+def level_starts(game: type[Game]) -> list[tuple[Challenge, Rating]]:
     """The game's shipped levels and the ratings they join the ladder with: graded by
     length between the shortest level and the longest."""
     low, high = _levels_range(game)
-    puzzles = [level_puzzle(game, level) for level in game.distinct_levels()]
+    puzzles = [level_challenge(game, level) for level in game.distinct_levels()]
     return [(p, graded(p.shortest, low, high)) for p in puzzles if p.shortest]
 
 
@@ -177,14 +177,14 @@ def level_ratings(db: Database, game: type[Game]) -> dict[str, dict]:
     return out
 
 
-def generated_puzzle(game: type[Game], made: dict) -> Puzzle | None:
+def generated_puzzle(game: type[Game], made: dict) -> Challenge | None:
     """A generated level as a ladder puzzle; None when its length is not proven."""
     if not made.get("optimal"):
         return None
     options = game.full_options(made.get("options"))
     domain = game.make_domain(**game.check_options(options))
     board = domain.format(domain.parse(made["board"]))
-    return Puzzle(game.name, board, options, int(made["min_moves"]), None, ladder=True)
+    return Challenge(game.name, board, options, int(made["min_moves"]), None, ladder=True)
 
 
 # -- ratings -----------------------------------------------------------------------
@@ -266,7 +266,7 @@ def _abandon(session: Session, player_id: int, game: str) -> None:
 def finish(
     session: Session,
     player_id: int,
-    puzzle: Puzzle,
+    puzzle: Challenge,
     verdict: Verdict,
     length: int,
     now: dt.datetime,
@@ -351,7 +351,7 @@ def _generate(
 
 def generate_into_pool(
     db: Database, game: type[Game], how: Plan, length: int, make: Generate
-) -> Puzzle | None:
+) -> Challenge | None:
     """A new puzzle about ``length`` moves long, made by the page lane and added to the
     pool graded by its proven length (None: its length was not proven)."""
     assert how.params is not None
@@ -386,16 +386,18 @@ def serve(
         _generate(db, player_id, game, how, target, make)
         row = nearest(db, player_id, game.name, target)
     if row is None:
-        raise BadRequest(N_("no %(game)s puzzle left on the ladder for you"), 404, game=game.name)
+        raise RequestRefused(
+            N_("no %(game)s puzzle left on the ladder for you"), 404, game=game.name
+        )
     options = json.loads(row.options)
-    puzzle = Puzzle(game.name, row.board, options, row.shortest, None, row.level, ladder=True)
+    puzzle = Challenge(game.name, row.board, options, row.shortest, None, row.level, ladder=True)
     try:
         with db.writing() as session:
             session.add(
                 LadderGame(player_id=player_id, game=game.name, puzzle=row.puzzle, opened=now)
             )
     except IntegrityError:  # two requests at once picked the same puzzle: one gets it
-        raise BadRequest(N_("another request took that puzzle; ask again"), 409) from None
+        raise RequestRefused(N_("another request took that puzzle; ask again"), 409) from None
     open_attempt(db, player_id, puzzle, now)
     return {
         "game": game.name,

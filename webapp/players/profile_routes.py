@@ -12,7 +12,7 @@ from flask import g, jsonify
 
 from solver.core.text import N_
 
-from ..puzzle_request import BadRequest, game_named, read_json_body
+from ..puzzle_request import RequestRefused, game_named, read_json_body
 from .api import _state, players
 from .identity import code_hash, find_player, new_code
 from .profile import MIN_ATTEMPTS, WINDOW, history, strengths
@@ -51,6 +51,6 @@ def recovery_code():
     with _state().db.writing() as session:
         player = find_player(session, g.player_token)
         if player is None:
-            raise BadRequest(N_("this browser plays as nobody yet"), 404)
+            raise RequestRefused(N_("this browser plays as nobody yet"), 404)
         player.code_hash = code_hash(code)
     return jsonify(code=code)

@@ -2,7 +2,7 @@
 
 Everything here is plain storage work on a :class:`~webapp.storage.Database`;
 the line has already been replayed (:func:`solver.core.replay.replay_line`) and
-the puzzle identified (:mod:`webapp.players.puzzles`). Reads run on the web
+the puzzle identified (:mod:`webapp.players.challenges`). Reads run on the web
 process's one event loop, so none of them may scale with the players: the
 result's transaction also keeps the player's best on that board (``bests``, a
 worse retry never replaces a better one) and the count of players per length
@@ -38,9 +38,9 @@ from ..storage.database import let_others_run
 from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, BoardVersion, Player, Result
 from .attempts import Verdict
+from .challenges import Challenge
 from .choices import record as record_choices
 from .identity import shown_name
-from .puzzles import Puzzle
 
 LEADERBOARD_SIZE = 100
 #: scores converted per turn of the loop while a board's scores are read
@@ -79,7 +79,7 @@ def line_hash(replay: Replay) -> str:
 def store(
     db: Database,
     player_id: int,
-    puzzle: Puzzle,
+    puzzle: Challenge,
     replay: Replay,
     now: dt.datetime,
     judging: Callable[[Session], Verdict],

@@ -36,13 +36,13 @@ from sqlalchemy.engine import CursorResult
 from solver.core.game import Game
 from solver.core.text import N_
 
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.models import LadderPuzzle, Run
 from .attempts import family
+from .challenges import Challenge
 from .judged import Judged
 from .ladder import Generate, Plan, add_levels, generate_into_pool, plan
-from .puzzles import Puzzle
 from .ratings import ABANDON_SECONDS, GRADE_HIGH, GRADE_LOW, graded
 
 MODES = ("streak", "storm")
@@ -71,9 +71,9 @@ def offered(game: type[Game]) -> bool:
 def checked(game: type[Game], mode: object) -> str:
     """``mode`` when it is a run ``game`` offers; else a 400 or 404 naming why."""
     if not isinstance(mode, str) or mode not in MODES:
-        raise BadRequest(N_("mode must be one of %(modes)s"), modes=", ".join(MODES))
+        raise RequestRefused(N_("mode must be one of %(modes)s"), modes=", ".join(MODES))
     if not offered(game):
-        raise BadRequest(
+        raise RequestRefused(
             N_("%(game)s has no %(mode)s: its puzzles are shipped levels only"),
             404,
             game=game.name,
@@ -112,7 +112,7 @@ def _near(db: Database, game: str, target: float, band: float, skip: str) -> lis
 
 def next_puzzle(
     db: Database, game: type[Game], mode: str, index: int, make: Generate, skip: str = ""
-) -> tuple[Puzzle, float]:
+) -> tuple[Challenge, float]:
     """The run's puzzle number ``index`` (from 0) and its rating: drawn from the pool
     puzzles rated about the length the climb has reached, else generated at it."""
     how = plan(game)
@@ -124,10 +124,12 @@ def next_puzzle(
     if found:
         row = random.choice(found)
         options = json.loads(row.options)
-        return Puzzle(game.name, row.board, options, row.shortest, None, ladder=True), row.rating
+        return Challenge(game.name, row.board, options, row.shortest, None, ladder=True), row.rating
     made = generate_into_pool(db, game, how, length, make)
     if made is None or made.shortest is None:
-        raise BadRequest(N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name)
+        raise RequestRefused(
+            N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name
+        )
     return made, graded(made.shortest, how.low, how.high).rating
 
 
@@ -247,7 +249,7 @@ def owned(db: Database, player_id: int | None, run_id: int, now: dt.datetime) ->
     with db.session() as session:
         run = session.get(Run, run_id)
         if run is None or player_id is None or run.player_id != player_id:
-            raise BadRequest(N_("you have no such run"), 404)
+            raise RequestRefused(N_("you have no such run"), 404)
     return _expired(db, _load(db, run_id), now)
 
 
@@ -266,11 +268,11 @@ def move(
     :data:`PENALTY_SECONDS`; a solved puzzle brings the next. 409 when the run is over
     or has moved on since ``seen`` (nothing changes)."""
     if isinstance(seen, bool) or not isinstance(seen, int):
-        raise BadRequest(N_("moves must be the count of moves the run had judged"))
+        raise RequestRefused(N_("moves must be the count of moves the run had judged"))
     if run.ended is not None:
-        raise BadRequest(N_("this run is over; start another"), 409)
+        raise RequestRefused(N_("this run is over; start another"), 409)
     if seen != run.moves:
-        raise BadRequest(
+        raise RequestRefused(
             N_("that move follows move %(seen)s; the run is at move %(moves)s"),
             409,
             seen=seen,
@@ -302,7 +304,7 @@ def move(
     with db.writing() as session:
         stored = update(Run).where(Run.id == run.id, Run.moves == seen, Run.ended.is_(None))
         if not cast(CursorResult, session.execute(stored.values(**values))).rowcount:
-            raise BadRequest(N_("the run moved on meanwhile; this move was not counted"), 409)
+            raise RequestRefused(N_("the run moved on meanwhile; this move was not counted"), 409)
     return judged
 
 

@@ -11,7 +11,7 @@ from flask import g, jsonify
 
 from solver.core.text import N_
 
-from ..puzzle_request import BadRequest, read_json_body
+from ..puzzle_request import RequestRefused, read_json_body
 from .api import _state, players
 from .sessions import end_others, end_session, list_sessions
 
@@ -25,7 +25,7 @@ def sessions():
 def end_one(session_id: int):
     read_json_body()
     if not end_session(_state(), g.player_token, session_id):
-        raise BadRequest(N_("you have no such session"), 404)
+        raise RequestRefused(N_("you have no such session"), 404)
     return jsonify(ended=1)
 
 
@@ -33,5 +33,5 @@ def end_one(session_id: int):
 def end_all_others():
     read_json_body()
     if g.player_token is None:
-        raise BadRequest(N_("this browser plays as nobody yet"), 404)
+        raise RequestRefused(N_("this browser plays as nobody yet"), 404)
     return jsonify(ended=end_others(_state(), g.player_token, g.get("session_id")))

@@ -20,10 +20,10 @@ from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
 from solver.core.text import N_
 
+from ..players.challenges import Challenge
 from ..players.ladder import Generate, generated_puzzle
-from ..players.puzzles import Puzzle
 from ..players.runs import next_puzzle, offered
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from ..storage import Database
 
 #: a race game's length climbs by this much a round, from one move over its easiest
@@ -45,7 +45,7 @@ def race_games() -> list[type[Game]]:
     return sorted(games, key=lambda game: (_first_length(game), game.order))
 
 
-def race_puzzle(db: Database, game: type[Game], round_: int, make: Generate) -> Puzzle:
+def race_puzzle(db: Database, game: type[Game], round_: int, make: Generate) -> Challenge:
     """``game``'s puzzle of round ``round_`` (from 0): the storm's, or one its generator
     makes about ``race_lengths[0] + 1 + STEP * round_`` moves long."""
     if offered(game):
@@ -57,12 +57,14 @@ def race_puzzle(db: Database, game: type[Game], round_: int, make: Generate) -> 
         game, make(game.race_params(length), secrets.randbelow(MAX_SEED), False)
     )
     if made is None:
-        raise BadRequest(N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name)
+        raise RequestRefused(
+            N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name
+        )
     # a race's own board: not a ladder puzzle (never ranked as one, never in the pool)
-    return Puzzle(made.game, made.board, made.options, made.shortest, None)
+    return Challenge(made.game, made.board, made.options, made.shortest, None)
 
 
-def race_puzzles(count: int) -> list[Puzzle]:
+def race_puzzles(count: int) -> list[Challenge]:
     """``count`` small puzzles with proven distances, the race games in turn."""
     db = current_app.extensions["players"].db
     levels = current_app.extensions["levels"]

@@ -30,7 +30,7 @@ from ..live.message_queue import LocalFirstManager
 from ..players.identity import find_player
 from ..players.judged import judge
 from ..protocol import RACE_JOIN, RACE_MOVE, RACE_START, RACE_STATE
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from . import ranking
 from .draw import race_puzzles
 from .finish import finish
@@ -56,7 +56,7 @@ MAX_ID = 32
 #: (event, payload) -> whether the client's rate limit lets it through (it answers if not)
 Admit = Callable[[str, object], bool]
 #: (message, event, payload) -> the ``error`` answer
-Reply = Callable[[str | BadRequest, str, object], None]
+Reply = Callable[[str | RequestRefused, str, object], None]
 
 
 class Races:
@@ -140,7 +140,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         with app.app_context():
             try:
                 rated = finish(kept, app.extensions["players"], race_id)
-            except BadRequest as err:  # the store out of reach: the results stand unrated
+            except RequestRefused as err:  # the store out of reach: the results stand unrated
                 log.warning("race %s could not be finished: %s", race_id, err)
                 return
             if rated is not None:
@@ -157,7 +157,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         try:
             puzzles = race_puzzles(int(current_app.config["RACE_PUZZLES"]))
         except TaskRefused as err:  # the page lane is full: making puzzles must wait
-            raise BadRequest(str(err), 503, {"Retry-After": "5"}) from None
+            raise RequestRefused(str(err), 503, {"Retry-After": "5"}) from None
         return Race(new_id(), public, owner, puzzles)
 
     def key() -> str:
@@ -178,10 +178,10 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
     def payload_of(event: str, args: tuple) -> dict:
         if len(args) > 1:
-            raise BadRequest(N_("%(event)s takes one payload"), event=event)
+            raise RequestRefused(N_("%(event)s takes one payload"), event=event)
         payload = args[0] if args else {}
         if not isinstance(payload, dict):
-            raise BadRequest(N_("%(event)s payload must be an object"), event=event)
+            raise RequestRefused(N_("%(event)s payload must be an object"), event=event)
         return payload
 
     def handled(event: str, args: tuple, work: Callable[[dict], None]) -> None:
@@ -190,7 +190,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             return
         try:
             work(payload_of(event, args))
-        except BadRequest as err:
+        except RequestRefused as err:
             reply_error(err, event, payload)
 
     def entering(me: str, named: object, public_only: bool = False) -> Callable[[Race], bool]:
@@ -202,10 +202,10 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         def enter(race: Race) -> bool:
             waiting = race.status(now) == WAITING
             if public_only and not (race.public and waiting and me not in race.racers):
-                raise BadRequest(N_("this race is full or under way; you are watching it"), 409)
+                raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
             try:
                 race.join(me, sid(), clean_name(named, f"Racer {len(race.racers) + 1}"), now)
-            except BadRequest:
+            except RequestRefused:
                 race.watchers += 1
                 return False
             if race.public and waiting and len(race.racers) >= QUORUM:
@@ -227,7 +227,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
                 continue
             try:
                 race, racing = kept.change(lobby_id, entering(me, named, True), time.time())
-            except BadRequest as err:
+            except RequestRefused as err:
                 if err.status not in (404, 409):
                     raise
                 kept.close_lobby(lobby_id)  # gone or under way: the next joiner opens one
@@ -235,7 +235,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             if race.starts is not None:
                 kept.close_lobby(race.id)
             return race, racing
-        raise BadRequest(N_("the lobby is busy; try again"), 503)
+        raise RequestRefused(N_("the lobby is busy; try again"), 503)
 
     def join(payload: dict) -> None:
         wanted = payload.get("race")
@@ -252,13 +252,13 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             if isinstance(before, str) and 0 < len(before) <= MAX_ID:
                 try:
                     kept.change(before, _rematch(race.id), time.time())
-                except BadRequest as err:
+                except RequestRefused as err:
                     if err.status != 404:
                         raise
         elif isinstance(wanted, str) and 0 < len(wanted) <= MAX_ID:
             race, racing = kept.change(wanted, entering(me, named), time.time())
         else:
-            raise BadRequest(N_("no such race"), 404)
+            raise RequestRefused(N_("no such race"), 404)
         races.joined[sid()] = (race.id, not racing)
         if not racing:
             join_room(watch_room(race.id))
@@ -271,13 +271,13 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         def begin(race: Race) -> None:
             racer = race.racer_on(me)
             if racer is None or race.owner != racer.key:
-                raise BadRequest(N_("only the race's owner starts it"), 403)
+                raise RequestRefused(N_("only the race's owner starts it"), 403)
             if race.status(time.time()) != WAITING:
-                raise BadRequest(N_("this race has started already"), 409)
+                raise RequestRefused(N_("this race has started already"), 409)
             start_clock(race, time.time())
 
         if not race_id:
-            raise BadRequest(N_("only the race's owner starts it"), 403)
+            raise RequestRefused(N_("only the race's owner starts it"), 403)
         race, _ = store().change(race_id, begin, time.time())
         broadcast(race)
 
@@ -287,11 +287,11 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
         race = store().load(race_id) if race_id else None
         racer = race.racer_on(me) if race else None
         if race is None or racer is None or race.status(time.time()) != RACING:
-            raise BadRequest(N_("you are in no race under way"), 409)
+            raise RequestRefused(N_("you are in no race under way"), 409)
         if racer.puzzle >= len(race.puzzles):
-            raise BadRequest(N_("you solved every puzzle of this race"), 409)
+            raise RequestRefused(N_("you solved every puzzle of this race"), 409)
         if me in races.judging:
-            raise BadRequest(N_("one move at a time: the last is being judged"), 409)
+            raise RequestRefused(N_("one move at a time: the last is being judged"), 409)
         index, before = racer.puzzle, racer.board
         puzzle = race.puzzles[index]
         races.judging.add(me)
@@ -309,10 +309,10 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
 
         def record(race: Race) -> None:
             if race.status(time.time()) != RACING:
-                raise BadRequest(N_("the race ended before that move was judged"), 409)
+                raise RequestRefused(N_("the race ended before that move was judged"), 409)
             now_racer = race.racer_on(me)
             if now_racer is None or (now_racer.puzzle, now_racer.board) != (index, before):
-                raise BadRequest(N_("the race moved on before that move was judged"), 409)
+                raise RequestRefused(N_("the race moved on before that move was judged"), 409)
             race.record(now_racer, judged.board, judged.closer, judged.solved)
 
         race, _ = store().change(race_id, record, time.time())
@@ -344,7 +344,7 @@ def register_race_events(socketio: SocketIO, admitted: Admit, reply_error: Reply
             if race.dropped:
                 races.store.close_lobby(race_id)
                 return
-        except BadRequest as err:  # the race expired, or the store is out of reach
+        except RequestRefused as err:  # the race expired, or the store is out of reach
             log.info("race %s: %s left unrecorded: %s", race_id, gone[:8], err)
             return
         broadcast(race)

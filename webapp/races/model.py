@@ -19,8 +19,8 @@ from typing import Any
 
 from solver.core.text import N_
 
-from ..players.puzzles import Puzzle
-from ..puzzle_request import BadRequest
+from ..players.challenges import Challenge
+from ..puzzle_request import RequestRefused
 
 MAX_RACERS = 10
 #: races waiting, counting down or racing at once (every web process's together)
@@ -59,7 +59,7 @@ class Race:
     id: str
     public: bool
     owner: str | None
-    puzzles: list[Puzzle]
+    puzzles: list[Challenge]
     starts: float | None = None
     ends: float | None = None
     racers: dict[str, Racer] = field(default_factory=dict)
@@ -84,13 +84,13 @@ class Race:
 
     def join(self, key: str, sid: str, name: str, now: float) -> Racer:
         """The racer ``key`` on socket ``sid`` (back in the race if they were in it); a
-        409 :class:`BadRequest` once the race has begun or is full (they watch it then)."""
+        409 :class:`RequestRefused` once the race has begun or is full (they watch it then)."""
         racer = self.racers.get(key)
         if racer is not None:
             racer.sid = sid
             return racer
         if self.status(now) not in (WAITING, COUNTDOWN) or len(self.racers) >= MAX_RACERS:
-            raise BadRequest(N_("this race is full or under way; you are watching it"), 409)
+            raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
         racer = Racer(key, _unique(name, self.racers.values()), sid, 0, self.puzzles[0].board)
         self.racers[key] = racer
         return racer
@@ -167,7 +167,7 @@ class Race:
             data["public"],
             data["owner"],
             [
-                Puzzle(p["game"], p["board"], p["options"], p["shortest"], None)
+                Challenge(p["game"], p["board"], p["options"], p["shortest"], None)
                 for p in data["puzzles"]
             ],
             data["starts"],

@@ -19,7 +19,7 @@ not know which one they use:
 
 Redis commands time out (:func:`webapp.jobs.cluster_job.redis_client`: 2 s, no
 retries) and run on the gevent loop cooperatively; a failure is a 503
-:class:`~webapp.puzzle_request.BadRequest` for the player, never a hung loop.
+:class:`~webapp.puzzle_request.RequestRefused` for the player, never a hung loop.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 from solver.core.text import N_
 
-from ..puzzle_request import BadRequest
+from ..puzzle_request import RequestRefused
 from .model import MAX_RACES, Race
 
 T = TypeVar("T")
@@ -110,7 +110,7 @@ class MemoryRaceStore:
         with self._lock:
             self._forget_expired(now)
             if sum(1 for *_, until in self._races.values() if until > now) >= MAX_RACES:
-                raise BadRequest(TOO_MANY, 503)
+                raise RequestRefused(TOO_MANY, 503)
             self._keep(race, now)
 
     def _keep(self, race: Race, now: float) -> None:
@@ -128,7 +128,7 @@ class MemoryRaceStore:
         with self._lock:
             kept = self._races.get(race_id)
             if kept is None or kept[1] <= now:
-                raise BadRequest(NO_RACE, 404)
+                raise RequestRefused(NO_RACE, 404)
             race = Race.from_data(json.loads(kept[0]))
             started = race.starts
             result = how(race)
@@ -216,13 +216,13 @@ class RedisRaceStore:
         try:
             yield
         except redis.RedisError as err:
-            raise BadRequest(UNREACHABLE, 503, {"Retry-After": "5"}) from err
+            raise RequestRefused(UNREACHABLE, 503, {"Retry-After": "5"}) from err
 
     def add(self, race: Race, now: float) -> None:
         with self._reached():
             self.redis.zremrangebyscore(self.UNDER_WAY, "-inf", now)
             if self.redis.zcard(self.UNDER_WAY) >= MAX_RACES:
-                raise BadRequest(TOO_MANY, 503)
+                raise RequestRefused(TOO_MANY, 503)
             with self.redis.pipeline() as pipe:
                 self._write(pipe, race, now)
                 pipe.execute()
@@ -243,7 +243,7 @@ class RedisRaceStore:
             for _ in range(RETRIES):
                 raw = self.redis.get(key)
                 if raw is None:
-                    raise BadRequest(NO_RACE, 404)
+                    raise RequestRefused(NO_RACE, 404)
                 race = Race.from_data(json.loads(raw))
                 started = race.starts
                 result = how(race)
@@ -265,7 +265,7 @@ class RedisRaceStore:
                 )
                 if written:
                     return race, result
-        raise BadRequest(BUSY, 503)
+        raise RequestRefused(BUSY, 503)
 
     def lobby(self) -> str | None:
         with self._reached():

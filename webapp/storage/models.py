@@ -136,7 +136,7 @@ class Attempt(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    #: the puzzle's key (:attr:`webapp.players.puzzles.Puzzle.key`)
+    #: the puzzle's key (:attr:`webapp.players.challenges.Challenge.key`)
     puzzle: Mapped[str] = mapped_column(String(64))
     #: sha256 of game and options: what a socket's analyse or solve is matched on
     family: Mapped[str] = mapped_column(String(64))
@@ -265,7 +265,7 @@ class LadderPuzzle(Base):
     # the next puzzle is the nearest rating: two range reads along this index
     __table_args__ = (Index("ix_ladder_puzzles_rating", "game", "rating"),)
 
-    #: the puzzle's key (:attr:`webapp.players.puzzles.Puzzle.key`)
+    #: the puzzle's key (:attr:`webapp.players.challenges.Challenge.key`)
     puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
     board: Mapped[str] = mapped_column(Text)

@@ -110,7 +110,7 @@ function formLink() {
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const picked = chosen();
-  const [fewest, most] = config.racers;
+  const [fewest, most] = config.algorithm_count;
   const sameGame = new FormData(form).get("game") === config.game;
   if (sameGame && (picked.length < fewest || picked.length > most)) {
     say(gettext("Choose %(fewest)s to %(most)s algorithms.", { fewest, most }));

@@ -20,7 +20,7 @@ from solver.core.game import Game
 from solver.core.text import N_
 
 from ..levels.facts import find_level
-from ..puzzle_request import BadRequest, PuzzleRequest
+from ..puzzle_request import PuzzleRequest, RequestRefused
 from ..storage import Database
 from ..storage.models import LadderPuzzle
 
@@ -29,7 +29,7 @@ DailyMaker = Callable[[str, dt.date], dict]
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class Challenge:
     game: str
     board: str  # canonical
     options: dict  # every option, defaults filled in
@@ -54,44 +54,44 @@ class Puzzle:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def daily_puzzle(game: type[Game], day: dt.date, make: DailyMaker) -> Puzzle:
+def daily_challenge(game: type[Game], day: dt.date, make: DailyMaker) -> Challenge:
     """``game``'s daily on ``day``, its fewest moves kept only when proven."""
     made = make(game.name, day)
     options = game.full_options(made.get("options"))
     domain = game.make_domain(**game.check_options(options))
     board = domain.format(domain.parse(made["board"]))
     shortest = made["min_moves"] if made.get("optimal") else None
-    return Puzzle(game.name, board, options, shortest, day)
+    return Challenge(game.name, board, options, shortest, day)
 
 
-def level_puzzle(game: type[Game], level: dict, options: dict | None = None) -> Puzzle:
+def level_challenge(game: type[Game], level: dict, options: dict | None = None) -> Challenge:
     """A shipped level as a puzzle, under its own options or ``options`` (full: another
     value of the progress option, e.g. Klotski's step metric)."""
     options = options if options is not None else game.full_options(level.get("options"))
     shortest = level["moves"][game.progress_value(options)]
-    return Puzzle(game.name, level["board"], options, shortest, None, level["name"])
+    return Challenge(game.name, level["board"], options, shortest, None, level["name"])
 
 
 def identify(
     game: type[Game], board, given_options, today: dt.date, make: DailyMaker
-) -> tuple[Puzzle, Domain]:
+) -> tuple[Challenge, Domain]:
     """The puzzle ``board`` (with ``given_options``) poses, and the domain to replay it on."""
     asked = PuzzleRequest.parse(game.name, board, given_options)
     options = game.full_options(asked.options)
     domain = game.make_domain(**asked.options)
     if not asked.board:
-        raise BadRequest(N_("board must be the puzzle's start, as text"))
+        raise RequestRefused(N_("board must be the puzzle's start, as text"))
     canonical = domain.format(domain.parse(asked.board))
-    daily = daily_puzzle(game, today, make)
+    daily = daily_challenge(game, today, make)
     if (daily.board, daily.options) == (canonical, options):
         return daily, domain
     level = find_level(game, canonical, options)
     if level is not None:
-        return level_puzzle(game, level, options), domain
-    return Puzzle(game.name, canonical, options, None, None), domain
+        return level_challenge(game, level, options), domain
+    return Challenge(game.name, canonical, options, None, None), domain
 
 
-def ladder_puzzle(db: Database, puzzle: Puzzle) -> Puzzle:
+def ladder_challenge(db: Database, puzzle: Challenge) -> Challenge:
     """``puzzle`` as the ladder knows it (rankable, its proven length) when the ladder
     made it; else ``puzzle`` unchanged (a daily, a level, or a board of no one's)."""
     if puzzle.rankable:
@@ -104,4 +104,4 @@ def ladder_puzzle(db: Database, puzzle: Puzzle) -> Puzzle:
         )
     if shortest is None:
         return puzzle
-    return Puzzle(puzzle.game, puzzle.board, puzzle.options, shortest, None, ladder=True)
+    return Challenge(puzzle.game, puzzle.board, puzzle.options, shortest, None, ladder=True)

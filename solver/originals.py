@@ -1,6 +1,7 @@
-"""The seeds' own searches as named baselines: ``seed-bfs``, ``seed-bidirectional``,
-``seed-astar`` (:func:`solver.core.baseline.seed_search`) over a game's string model,
-their answers turned into the game's moves by replaying them with the rules.
+"""The originals: the seed programs' own searches, kept as named baselines
+(``seed-bfs``, ``seed-bidirectional``, ``seed-astar``, the names the CLI takes), run by
+:func:`solver.core.baseline.original_search` over a game's string model, their answers
+turned into the game's moves by replaying them with the rules.
 
 The string models share no code with the rules, so a path they find is checked here:
 each step must be one legal move of the real game, and the last position solved.
@@ -17,19 +18,21 @@ from .core.domain import Domain
 from .core.results import SOLVED, Budget, Cancel, SearchResult
 from .core.search import OnProgress
 
-if TYPE_CHECKING:  # the loops themselves are imported when a seed runs, not before
-    from .core.baseline import SeedModel
+if TYPE_CHECKING:  # the loops themselves are imported when an original runs, not before
+    from .core.baseline import OriginalModel
 
-#: the seeds' searches the CLI, ``solve_board`` and the lab offer by name
-SEED_SEARCHES = ("seed-bfs", "seed-bidirectional", "seed-astar")
+#: the originals the CLI, ``solve_board`` and the lab offer by name
+ORIGINAL_SEARCHES = ("seed-bfs", "seed-bidirectional", "seed-astar")
 
 
-def seed_model(puzzle: str, board: str, options: Mapping[str, Any]) -> SeedModel:
+def original_model(puzzle: str, board: str, options: Mapping[str, Any]) -> OriginalModel:
     """``puzzle``'s string model for ``board`` (canonical) and its checked options: the
-    ``seed_model`` of the game's ``baseline`` module, found by name as the bench finds
+    ``original_model`` of the game's ``baseline`` module, found by name as the bench finds
     the game's ``bench`` module, so no declaration imports it."""
     package = catalogue.get(puzzle).__module__.rsplit(".", 1)[0]
-    made: SeedModel = importlib.import_module(f"{package}.baseline").seed_model(board, options)
+    made: OriginalModel = importlib.import_module(f"{package}.baseline").original_model(
+        board, options
+    )
     return made
 
 
@@ -37,10 +40,10 @@ class SeedPathInvalid(RuntimeError):
     """A seed's answer that the game's rules do not accept (a bug in a string model)."""
 
 
-def seed_solve(
+def original_solve(
     domain: Domain[Any, Any],
     state: Any,
-    model: SeedModel,
+    model: OriginalModel,
     name: str,
     *,
     budget: Budget | None = None,
@@ -49,11 +52,11 @@ def seed_solve(
 ) -> SearchResult[Any, Any]:
     """Run the seed's search ``name`` from ``state``; a solution comes back as the
     game's own moves and states, replayed with the rules."""
-    from .core.baseline import seed_search
+    from .core.baseline import original_search
 
-    if name not in SEED_SEARCHES:
+    if name not in ORIGINAL_SEARCHES:
         raise ValueError(f"unknown seed search {name!r}")
-    found = seed_search(name, model, budget=budget, cancel=cancel, progress=progress)
+    found = original_search(name, model, budget=budget, cancel=cancel, progress=progress)
     # the seed's own figures, its path (strings) swapped for the game's moves and states
     result: SearchResult[Any, Any] = found.replace(moves=[], states=[])
     if found.status == SOLVED:
@@ -62,7 +65,7 @@ def seed_solve(
 
 
 def replay_seed_path(
-    domain: Domain[Any, Any], start: Any, model: SeedModel, path: list[str]
+    domain: Domain[Any, Any], start: Any, model: OriginalModel, path: list[str]
 ) -> tuple[list[Any], list[Any]]:
     """The game's moves and states along ``path`` (the model's strings from ``start``):
     at each step the legal move whose position the model writes as the next string."""

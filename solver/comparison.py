@@ -1,7 +1,7 @@
-"""Several algorithms searching one board side by side: the solver lab's race.
+"""Several algorithms searching one board side by side: the solver lab's comparison.
 
 Each algorithm runs :func:`~solver.engine.solve_board` with ``algorithm=`` in a
-thread of its own, so they advance together (sharing one core, as a race does)
+thread of its own, so they advance together (sharing one core)
 and each result counts its positions exactly as the CLI's ``--algorithm`` does.
 Progress comes from the searches' own monitor, already batched (a clock check
 every few hundred positions, a report about four times a second), and every
@@ -21,8 +21,8 @@ from .core.results import Budget, Cancel, Progress
 from .engine import ALGORITHM_NAMES, make_domain, solve_board, unfit
 from .payloads import SolveReport
 
-#: how many algorithms one race compares
-MIN_RACERS, MAX_RACERS = 2, 4
+#: how many algorithms one comparison holds
+MIN_ALGORITHMS, MAX_ALGORITHMS = 2, 4
 
 
 def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
@@ -33,11 +33,11 @@ def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
             N_("algorithms must be a list of names from %(names)s"),
             names=", ".join(ALGORITHM_NAMES),
         )
-    if not MIN_RACERS <= len(names) <= MAX_RACERS:
+    if not MIN_ALGORITHMS <= len(names) <= MAX_ALGORITHMS:
         raise BoardError(
             N_("choose %(low)s to %(high)s algorithms, not %(count)s"),
-            low=MIN_RACERS,
-            high=MAX_RACERS,
+            low=MIN_ALGORITHMS,
+            high=MAX_ALGORITHMS,
             count=len(names),
         )
     unknown = [name for name in names if name not in ALGORITHM_NAMES]
@@ -54,7 +54,7 @@ def check_algorithms(puzzle: str, names: object, **options: Any) -> list[str]:
     return list(names)
 
 
-def race(
+def compare(
     puzzle: str,
     board: str,
     algorithms: Sequence[str],
@@ -69,7 +69,7 @@ def race(
     searches, ``finished(name, report)`` when each ends (the :func:`solve_board`
     report). A bad board raises :class:`BoardError` before any search starts."""
     algorithms = check_algorithms(puzzle, list(algorithms), **options)
-    make_domain(puzzle, **options).parse(board)  # a bad board: one error, not one per racer
+    make_domain(puzzle, **options).parse(board)  # a bad board: one error, not one per algorithm
     lock = threading.Lock()
     failures: list[BaseException] = []
 
@@ -95,7 +95,7 @@ def race(
             finished(name, result)
 
     threads = [
-        threading.Thread(target=run, args=(name,), name=f"race-{name}", daemon=True)
+        threading.Thread(target=run, args=(name,), name=f"compare-{name}", daemon=True)
         for name in algorithms
     ]
     for thread in threads:
