@@ -23,12 +23,12 @@ from solver.cli import main
 from solver.core.errors import BoardError
 from solver.core.results import BUDGET, CANCELLED, SOLVED, UNSOLVABLE, Budget, Monitor, StopSearch
 from solver.engine import analyse_board, solve_board
+from solver.originals import ORIGINAL_SEARCHES
 from solver.rushhour import RushHour
 from solver.rushhour import tables as rush_tables
 from solver.rushhour.hardest import hardest_report
 from solver.rushhour.moves import pack
 from solver.rushhour.placements import VehicleSet, count_placements, search_placements
-from solver.seeded import SEED_SEARCHES
 
 HARDEST_51 = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
 HARDEST_60 = "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM"
@@ -202,7 +202,7 @@ def test_near_the_exit_ida_star_agrees_too(seed, vehicles, scramble):
         board = rnd.choice(moves(board))[2]
     expected = bfs_length(board)
     assert expected is not None and expected <= scramble
-    for algorithm in (None, "bfs", "bidirectional", "astar", "idastar", *SEED_SEARCHES[:1]):
+    for algorithm in (None, "bfs", "bidirectional", "astar", "idastar", *ORIGINAL_SEARCHES[:1]):
         report = solve_board("rushhour", board, algorithm=algorithm)
         assert report["status"] == SOLVED and report["length"] == expected, algorithm
         assert report["optimal"] and replays(report["states"]), algorithm

@@ -52,6 +52,6 @@ class StringRushHour:
         return (None if path is None else len(path) - 1), nodes
 
 
-def seed_model(board: str, options: Mapping[str, Any]) -> StringRushHour:
-    """The model :mod:`solver.seeded` runs the seeds' searches on (no options)."""
+def original_model(board: str, options: Mapping[str, Any]) -> StringRushHour:
+    """The model :mod:`solver.originals` runs the seeds' searches on (no options)."""
     return StringRushHour(board)

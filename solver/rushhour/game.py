@@ -24,7 +24,7 @@ class RushHourGame(Game):
     #: 51 moves, the hardest start without walls in Fogleman's database
     default_board = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
     domain = RushHour
-    seed_searches = ("seed-bfs",)
+    original_searches = ("seed-bfs",)
 
     @classmethod
     def check_size(cls, board: str) -> None:
