@@ -305,6 +305,21 @@ def test_every_placement_of_a_small_set_matches_a_plain_enumeration():
     assert lines[-1].startswith("all 13,160 placements searched: 323 clusters, 186 solvable")
 
 
+def test_a_placement_search_reports_how_far_it_has_walked(monkeypatch):
+    """Progress is the share of all placements before the walk's current one: it only
+    grows, and the last line sums the search up."""
+    from solver.rushhour import placements
+
+    monkeypatch.setattr(placements, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(placements, "SLICE", 200)
+    lines = []
+    search_placements(DOMAIN.parse(SMALL_SET).layout, report=lines.append)
+    shares = [float(line.split("%")[0]) for line in lines[:-1]]
+    assert len(shares) > 5 and shares == sorted(shares) and shares[0] >= 0 and shares[-1] <= 100
+    assert all("of 13,160 placements walked" in line for line in lines[:-1])
+    assert lines[-1].startswith("all 13,160 placements searched")
+
+
 def test_a_placement_search_honours_its_budget_and_cancel():
     layout = DOMAIN.parse(HARDEST_51).layout
     with pytest.raises(StopSearch) as stop:

@@ -40,6 +40,8 @@ MAX_PLACEMENTS = 2_000_000_000
 #: the hardest starts a search keeps, farthest first
 TOP = 10
 SLICE = 1 << 21
+#: seconds between progress lines
+REPORT_EVERY = 5.0
 #: the types' order in the walk: the red car, horizontal 2 and 3, vertical 2 and 3
 KINDS = ((True, 2), (True, 3), (False, 2), (False, 3))
 
@@ -223,7 +225,7 @@ def search_placements(
     walk = (pctx, pgeo, counts, cell_at, choice, filled_at, occ_at, geo, cover, tops)
     tail = (top_d, top_size, top_ties, top_cells, by_distance)
     load_cached(k.placements_run, *walk, *work.arrays(), *tail, SLICE)
-    next_line = mon.elapsed + 5.0
+    next_line = mon.elapsed + REPORT_EVERY
     while True:
         before = int(pctx[k.P_WORK])
         status = k.placements_run(*walk, *work.arrays(), *tail, SLICE)
@@ -234,7 +236,7 @@ def search_placements(
             work.grow()
         mon.check(0, 0)
         if report is not None and mon.elapsed >= next_line:
-            next_line = mon.elapsed + 5.0
+            next_line = mon.elapsed + REPORT_EVERY
             share = walked(vehicles, cell_at, choice, int(pctx[k.P_DEPTH])) / max(total, 1)
             best = int(top_d[0])
             report(
