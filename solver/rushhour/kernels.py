@@ -200,16 +200,16 @@ def goal_distances(geo, cover, tops, keys, count, table, dist, queue, limit, ctx
 # vehicle types of a placement search: the red car, then horizontal 2 and 3, vertical 2 and 3
 RED_TYPE, H2, H3, V2, V3 = range(5)
 TYPES = 5
-# pctx slots: depth, the leaf waiting to be measured (1), placements measured (local
-# minima), clusters, solvable clusters, positions in clusters, blanks left, the most
-# positions a cluster may have before the arrays must grow, the stamp of the visited set
+# pctx slots: the walk's depth, a placement waiting to be measured (1), placements
+# measured, clusters, solvable clusters, positions in clusters, empty cells left to
+# place, the visited set's stamp (a slot is taken when its stamp is the current one,
+# so no set is cleared between clusters), top boards kept, units of work done
 P_DEPTH, P_PENDING, P_LEAVES, P_GROUPS, P_SOLVABLE, P_POSITIONS, P_BLANKS = range(7)
-P_STAMP, P_DONE, P_TOP_FILL, P_WORK = 7, 8, 9, 10
+P_STAMP, P_TOP_FILL, P_WORK = 7, 8, 9
 PCTX_SIZE = 16
 # pgeo slots: walls, the red car's length, the number of top boards kept
 Q_WALLS, Q_RED, Q_TOP = range(3)
 P_FULL = 2  # placements_run's answer when the arrays must grow (DONE and PAUSED as above)
-ALL_CELLS = (1 << 36) - 1
 
 
 @njit(cache=True, inline="always")
@@ -306,6 +306,7 @@ def _advance(pctx, pgeo, counts, cell_at, choice, filled_at, occ_at):
 
 @njit(cache=True)
 def _find_stamped(key, table, stamps, stamp):
+    """The slot of ``key`` in the stamped visited set, or -1."""
     mask = table.size - 1
     h = _slot(key, mask)
     while stamps[h] == stamp:
@@ -348,7 +349,7 @@ def _measure(
         ch = choice[k]
         if ch - 1 == RED_TYPE:
             _vehicle(0, RED_TYPE, cell_at[k], red, cover, tops)
-            start |= (cell_at[k] % 6) << 0
+            start |= cell_at[k] % 6
             n += 1
     for k in range(d + 1):
         ch = choice[k]
@@ -566,7 +567,6 @@ def placements_run(
         if pctx[P_WORK] - start_work >= limit:
             return PAUSED
         if not _advance(pctx, pgeo, counts, cell_at, choice, filled_at, occ_at):
-            pctx[P_DONE] = 1
             return DONE
         pctx[P_PENDING] = 1
         pctx[P_WORK] += 1
