@@ -73,37 +73,13 @@ class VehicleSet:
 def count_placements(vehicles: VehicleSet) -> int:
     """How many placements ``vehicles`` has (every one, pressed or not), by counting the
     ways to fill the board cell by cell; no placement is made."""
-    return _count(0, vehicles.walls, (1, *vehicles.counts), vehicles.blanks, vehicles.red)
-
-
-def _lengths(red: int) -> tuple[tuple[bool, int], ...]:
-    return ((True, red), *KINDS)
-
-
-@lru_cache(maxsize=1 << 20)
-def _count(cell: int, filled: int, counts: tuple[int, ...], blanks: int, red: int) -> int:
-    """Ways to fill the cells from ``cell`` on (``filled``: the cells already taken, as
-    a mask of the whole board) with the vehicles ``counts`` and ``blanks`` empty cells."""
-    while cell < CELLS and filled >> cell & 1:
-        cell += 1
-    if cell == CELLS:
-        return 1 if not any(counts) and not blanks else 0
-    total = 0
-    if blanks:
-        total += _count(cell + 1, filled | 1 << cell, counts, blanks - 1, red)
-    for t, left in enumerate(counts):
-        if left:
-            cells = _cells(t, cell, filled, red)
-            if cells:
-                fewer = counts[:t] + (left - 1,) + counts[t + 1 :]
-                total += _count(cell + 1, filled | cells, fewer, blanks, red)
-    return total
+    return _ways(vehicles).start()
 
 
 def _cells(t: int, cell: int, filled: int, red: int) -> int:
     """The cells a vehicle of type ``t`` starting at ``cell`` covers, 0 if it does not fit
     (the red car only on its row)."""
-    horizontal, length = _lengths(red)[t]
+    horizontal, length = ((True, red), *KINDS)[t]
     r, c = divmod(cell, SIDE)
     if t == 0 and r != EXIT_ROW:
         return 0
@@ -118,27 +94,73 @@ def _cells(t: int, cell: int, filled: int, red: int) -> int:
     return 0 if cells & filled else cells
 
 
+class _Ways:
+    """Ways to fill the rest of a board with what is left of a vehicle set, remembered
+    by (cell, the cells taken from it on, the vehicles and empty cells left): the
+    cells before ``cell`` are always all taken, so that is all a count depends on.
+    Vehicles left are counted 5 bits a type (the red car first)."""
+
+    def __init__(self, vehicles: VehicleSet):
+        self.vehicles = vehicles
+        self.shapes = [
+            [_cells(t, cell, 0, vehicles.red) for cell in range(CELLS)] for t in range(5)
+        ]
+        self.memo: dict[int, int] = {}
+
+    def left(self, counts) -> int:
+        return sum(n << (5 * t) for t, n in enumerate(counts))
+
+    def start(self) -> int:
+        v = self.vehicles
+        return self(0, v.walls, self.left((1, *v.counts)), v.blanks)
+
+    def __call__(self, cell: int, filled: int, left: int, blanks: int) -> int:
+        while cell < CELLS and filled >> cell & 1:
+            cell += 1
+        if cell == CELLS:
+            return 1 if left == 0 and blanks == 0 else 0
+        key = (((filled >> cell) << 6 | cell) << 40) | left << 6 | blanks
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        total = 0
+        if blanks:
+            total += self(cell + 1, filled | 1 << cell, left, blanks - 1)
+        for t in range(5):
+            if left >> (5 * t) & 31:
+                cells = self.shapes[t][cell]
+                if cells and not cells & filled:
+                    total += self(cell + 1, filled | cells, left - (1 << (5 * t)), blanks)
+        self.memo[key] = total
+        return total
+
+
+@lru_cache(maxsize=4)
+def _ways(vehicles: VehicleSet) -> _Ways:
+    return _Ways(vehicles)
+
+
 def walked(vehicles: VehicleSet, cell_at, choice, depth: int) -> int:
     """How many placements come before the walk's current one, in the walk's order
     (each cell: empty first, then the types in order): its progress."""
+    ways = _ways(vehicles)
     counts = [1, *vehicles.counts]
     blanks = vehicles.blanks
     filled = vehicles.walls
     before = 0
     for d in range(depth + 1):
         cell, ch = int(cell_at[d]), int(choice[d])
+        left = ways.left(counts)
         for alternative in range(ch):
             if alternative == 0:
                 if blanks:
-                    before += _count(
-                        cell + 1, filled | 1 << cell, tuple(counts), blanks - 1, vehicles.red
-                    )
+                    before += ways(cell + 1, filled | 1 << cell, left, blanks - 1)
             elif counts[alternative - 1]:
                 cells = _cells(alternative - 1, cell, filled, vehicles.red)
                 if cells:
-                    fewer = list(counts)
-                    fewer[alternative - 1] -= 1
-                    before += _count(cell + 1, filled | cells, tuple(fewer), blanks, vehicles.red)
+                    before += ways(
+                        cell + 1, filled | cells, left - (1 << 5 * (alternative - 1)), blanks
+                    )
         if ch == 0:
             blanks -= 1
             filled |= 1 << cell
