@@ -106,7 +106,15 @@ def live_server():
     # proofs the pages wait for (a 56-move 15-puzzle: ~2 s alone) must not run out of the
     # default 5 s analysis budget on a machine busy with other work
     # races: a 1 s countdown and a short race, so a browser test races in seconds
-    app = make_app(ANALYSE_SECONDS=30, RACE_COUNTDOWN_SECONDS=1, RACE_SECONDS=6, RACE_PUZZLES=2)
+    # players: every browser context is a new player from 127.0.0.1, more than the
+    # hourly share of new players one address gets by default (a test of it has its own app)
+    app = make_app(
+        ANALYSE_SECONDS=30,
+        RACE_COUNTDOWN_SECONDS=1,
+        RACE_SECONDS=6,
+        RACE_PUZZLES=2,
+        NEW_PLAYERS_PER_ADDRESS=500,
+    )
     with serving(app) as url:
         yield url
 

@@ -18,6 +18,7 @@ from helpers.watersort import pours, sorted_out, tubes_of
 from playwright.sync_api import expect
 
 from solver import catalogue
+from solver.core.coach import accuracy
 from solver.engine import parse_board
 from solver.npuzzle import NPuzzle
 from solver.npuzzle import pdb as npuzzle_pdb
@@ -318,10 +319,10 @@ def test_accuracy_when_solved_is_kept_as_the_level_best(page, live_server):
     view.wait_status("solved")
     shortest = engine_distance("npuzzle", TWO_AWAY)
     made = len(line) - 1
-    expect(view.testid("accuracy")).to_have_text(f"{round(100 * shortest / made)}%")
+    expect(view.testid("accuracy")).to_have_text(f"{accuracy(shortest, made)}%")
     expect(view.testid("stars")).to_have_attribute("aria-label", re.compile(r"\d of 3 stars"))
     stored = page.evaluate("() => JSON.parse(localStorage.getItem('arcade-progress-v1'))")
-    assert [entry["accuracy"] for entry in stored.values()] == [round(100 * shortest / made)]
+    assert [entry["accuracy"] for entry in stored.values()] == [accuracy(shortest, made)]
     # a perfect solve afterwards raises the best
     view.click("restart")
     view.wait_state(TWO_AWAY)
@@ -376,7 +377,7 @@ def test_share_copies_one_line_with_a_sparkline(page, live_server):
     assert "\n" not in text
     assert text.startswith(catalogue.get("npuzzle").title + ":")
     assert f"{made} moves" in text and f"shortest {shortest}" in text
-    assert f"{round(100 * shortest / made)}%" in text
+    assert f"{accuracy(shortest, made)}%" in text
     spark = SPARK.search(text)
     assert spark and len(spark.group()) == len(line)
     # the sparkline follows the line: it ends at the lowest block (solved)

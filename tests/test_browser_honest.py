@@ -13,6 +13,7 @@ from helpers.browser import Frames, GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
 
 from solver import catalogue
+from solver.core.coach import accuracy
 from solver.engine import parse_board, solve_board
 from solver.npuzzle.reduce import reduction_cells
 from solver.npuzzle.rules import replay_cells
@@ -119,7 +120,7 @@ def test_a_5x5_line_with_undo_and_redo_keeps_bounds_and_accuracy_true(page, live
     assert view.moves() == made
     # the start is proven; the result says so and the accuracy follows from it
     expect(view.testid("status")).to_contain_text(f"optimal {len(moves)}")
-    expect(view.testid("accuracy")).to_have_text(f"{round(100 * len(moves) / made)}%")
+    expect(view.testid("accuracy")).to_have_text(f"{accuracy(len(moves), made)}%")
     expect(view.testid("accuracy")).to_have_attribute("data-assisted", "false")
     expect(view.testid("stars")).to_have_text(re.compile("★"))
     expect(view.page.locator('[data-testid="graph-point"][data-wasted]')).to_have_count(1)

@@ -1,10 +1,12 @@
 """The ladder in Chromium: the lobby's ladder link opens the player's next puzzle as a
-ranked one, its finish shows how the rating moved, and "Next puzzle" brings another."""
+ranked one, its finish shows how the rating moved and is scored from the server's
+answer, and "Next puzzle" brings another."""
 
 import re
 
 import pytest
-from helpers.browser import GamePage, engine_solution, slide_to
+from helpers.browser import GamePage, engine_solution, finish_shown, slide_to
+from helpers.npuzzle import line_home, reference_distances, tiles_of
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -48,4 +50,28 @@ def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
     expect(view.testid("next-puzzle")).to_be_visible()
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the ladder page is {overflow} px wider than the screen"
+    view.assert_no_errors()
+
+
+def test_a_ladder_finish_is_scored_from_the_servers_answer(page, live_server):
+    """The moment the server's answer shows (the rating), the finish says what it proved:
+    the accuracy and stars of the moves made against the proven fewest, "optimal N", as a
+    daily's finish does from the fewest its page was given. The solver's analyses are
+    held back here, so nothing but the server's answer can score it."""
+    view = GamePage(page, live_server)
+    view.game = "npuzzle"
+    page.goto(live_server + "/play/npuzzle?ladder=1")
+    page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
+    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    page.evaluate("window.arcade.link.socket.off('analysis')")
+    line = line_home(view.state(), detour=True)  # two moves over the shortest
+    shortest = reference_distances()[tiles_of(line[0])]
+    for after in line[1:]:
+        slide_to(view, after)
+    expect(view.testid("rating")).to_be_visible(timeout=10_000)
+    percent, stars = finish_shown(shortest, len(line) - 1)
+    assert view.testid("accuracy").inner_text() == percent
+    assert view.testid("stars").inner_text() == stars
+    assert f"optimal {shortest}" in view.testid("status").inner_text()
+    assert view.testid("best").inner_text() == str(shortest)
     view.assert_no_errors()

@@ -11,6 +11,11 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 RANK = re.compile(r"^#\d+$")
+#: the page's clock shows at least 0:02
+SHOWS_TWO_SECONDS = """() => {
+  const [m, s] = document.querySelector('[data-testid="timer"]').textContent.split(":").map(Number);
+  return m * 60 + s >= 2;
+}"""
 
 
 def open_daily(page, base):
@@ -82,4 +87,26 @@ def test_a_hint_during_a_ranked_daily_makes_the_result_unranked(page, live_serve
         pour(view, move, after)
     view.wait_status("solved")
     expect(view.testid("rank")).to_have_text("unranked", timeout=10_000)
+    view.assert_no_errors()
+
+
+def test_the_daily_clock_is_the_servers_from_the_page_opening(page, live_server):
+    """The clock a ranked player sees is the attempt's, the one the leaderboard keeps: it
+    runs from the moment the server handed the puzzle out (not from the first move), a
+    reload does not set it back, and at the finish it shows the seconds ranked."""
+    view, moves, states = open_daily(page, live_server)
+    page.wait_for_timeout(2_500)
+    assert view.moves() == 0
+    page.wait_for_function(SHOWS_TWO_SECONDS, timeout=2_000)  # no move yet, the clock runs
+    page.reload()
+    view.wait_state(states[0])
+    page.wait_for_function(SHOWS_TWO_SECONDS, timeout=2_000)
+    for move, after in zip(moves, states[1:], strict=True):
+        pour(view, move, after)
+    view.wait_status("solved")
+    expect(view.testid("rank")).to_have_text(RANK, timeout=10_000)
+    board = page.request.get(f"{live_server}/api/leaderboard/jugs").json()
+    ranked = board["me"]["best"]["seconds"]
+    minutes, seconds = view.testid("timer").inner_text().split(":")
+    assert abs(int(minutes) * 60 + int(seconds) - ranked) < 1.5, (ranked, minutes, seconds)
     view.assert_no_errors()

@@ -1,6 +1,7 @@
 """Streak and storm in Chromium, at a desktop's and a phone's width: a streak ended by a
 move proven longer, which the page shows with a closer one; a storm's clock and the
-10 seconds a longer move costs. Every move is the reference rules' (helpers.npuzzle)."""
+seconds a longer move costs (the server's constants). Every move is the reference
+rules' (helpers.npuzzle)."""
 
 import re
 
@@ -8,6 +9,8 @@ import pytest
 from helpers.browser import GamePage, slide_to
 from helpers.npuzzle import neighbour
 from playwright.sync_api import expect
+
+from webapp.players.runs import PENALTY_SECONDS, STORM_SECONDS
 
 pytestmark = pytest.mark.browser
 
@@ -53,14 +56,18 @@ def test_a_streak_ends_at_a_proven_mistake_and_a_storm_charges_ten_seconds(page,
         page.goto(live_server + "/storm/npuzzle")
         _begin(view)
         expect(view.testid("storm-score")).to_have_text("0")
-        assert 170 < _seconds(view) <= 180
+        assert STORM_SECONDS - 10 < _seconds(view) <= STORM_SECONDS
         _slide(view, neighbour(view.state(), +1))
-        expect(view.testid("status")).to_contain_text("−10 seconds")
-        assert 160 < _seconds(view) <= 170
+        expect(view.testid("status")).to_contain_text(f"−{PENALTY_SECONDS} seconds")
+        assert (
+            STORM_SECONDS - PENALTY_SECONDS - 10 < _seconds(view) <= STORM_SECONDS - PENALTY_SECONDS
+        )
         while view.testid("storm-score").inner_text() == "0":
             _slide(view, neighbour(view.state(), -1))
-            expect(view.testid("status")).not_to_contain_text("−10")
-        assert 150 < _seconds(view) <= 170
+            expect(view.testid("status")).not_to_contain_text(f"−{PENALTY_SECONDS}")
+        assert (
+            STORM_SECONDS - PENALTY_SECONDS - 20 < _seconds(view) <= STORM_SECONDS - PENALTY_SECONDS
+        )
         view.screenshot(f"storm-{width}.png")
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the storm page is {overflow} px wider than the screen"

@@ -82,7 +82,13 @@ def test_the_page_of_the_daily_opens_the_attempt_and_sets_the_cookie(app, clock)
     page = client.get("/play/jugs?daily=1")
     assert page.status_code == 200 and "HttpOnly" in page.headers["Set-Cookie"]
     config = page.get_data(as_text=True)
-    assert '"attempt": {"assisted": false, "finished": false, "ranked": true}' in config
+    assert (
+        '"attempt": {"assisted": false, "finished": false, "ranked": true, "seconds": 0.0}'
+        in config
+    )
+    clock.wait(17)  # reopened later: the page's clock is the attempt's, 17 s on
+    again = client.get("/play/jugs?daily=1").get_data(as_text=True)
+    assert '"ranked": true, "seconds": 17.0}' in again
     free = client.get("/play/jugs?board=0/3,0/5,8/8&goal=0,4,4").get_data(as_text=True)
     assert '"attempt": null' in free
 

@@ -72,6 +72,16 @@ class Rated(Generic[S, M]):
         return self.optimal and (self.distance is not None or self.solvable is False)
 
 
+def accuracy(shortest: int, length: int) -> int:
+    """A solve's accuracy: ``100 * shortest / length`` as a whole percentage, rounded half
+    up and never over 100. The one rule for the server and the page (the page's copy,
+    ``static/js/score.js``, is held equal to it); integers only, so no float decides a
+    half."""
+    if length <= 0:
+        raise ValueError("a solve has at least one move")
+    return min(100, (200 * shortest + length) // (2 * length))
+
+
 class _Clock:
     """What is left of one budget shared by every child's search."""
 

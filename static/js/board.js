@@ -22,7 +22,7 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** Shake `node` briefly: the move was refused. */
-export function refuse(node) {
+export function shake(node) {
   if (!node) return;
   node.classList.remove("refused");
   void node.offsetWidth; // restart the animation when refused twice in a row
@@ -136,5 +136,6 @@ export class PickTwoView {
   /** Why key `number` picks nothing (a game names its containers: "There is no tube 7."). */
   missingText(number) { return gettext("There is nothing numbered %(n)s.", { n: number }); }
 
-  refuse(target) { refuse(target || this.board); }
+  /** The refused move's cue: `target` (else the board) shakes. */
+  shake(target) { shake(target || this.board); }
 }

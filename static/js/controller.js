@@ -1,27 +1,26 @@
-// The play page's controller: the position and its undo history, what the solver
-// said about each board, hint and solve requests, and solution playback. It names
-// no game and touches no page element: the game module's rules and view do the
+// The play page's board: the middle end (midend.js: moves, undo/redo, refusals, the
+// clock, the finish) plus what the play page adds: what the solver said about each
+// board, hint and solve requests, solution playback and a game's extra action. It
+// names no game and touches no page element: the game module's rules and view do the
 // game, and the page (main.js) passes `changed` and `moved` hooks that redraw the
-// panel and the address bar.
+// panel and the address bar. Free play, the daily, levels and the ladder all play
+// here; a ranked puzzle's finish is reported by players.js.
 
 import { Analyses } from "./analyses.js";
 import { SolverAnswers } from "./answers.js";
-import { Clock } from "./clock.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
-import { History } from "./history.js";
 import { gettext, translateReply } from "./i18n.js";
+import { Midend, MOVE_MS } from "./midend.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
-
-const PLAYER_MOVE_MS = 140;
 
 /** The options given, without empty values (the server's defaults apply). */
 function givenOptions(options) {
   return Object.fromEntries(Object.entries(options || {}).filter(([, v]) => v !== null && v !== undefined && v !== ""));
 }
 
-export class Controller {
+export class Controller extends Midend {
   /**
    * @param {object} config  the page config (game, board, options, speed, min, game_info ...)
    * @param {object} parts  createGame(options) from the game module; createView(ctrl) -> view;
@@ -29,27 +28,22 @@ export class Controller {
    *   declared, or null; changed() after anything the panel shows; moved() after a new position
    */
   constructor(config, { createGame, createView, connect, extra, changed, moved }) {
+    super({ changed, moved });
     this.config = config;
     this.info = config.game_info;
     this.options = givenOptions(config.options);
     this.game = createGame(this.options);
     this.view = createView(this);
     this.extra = extra;
-    this.changed = changed;
-    this.moved = moved;
-    this.history = new History();
     this.analyses = new Analyses();
-    this.initialBoard = null;
     this.notice = config.error ? gettext("That board could not be used (%(error)s); here is the default one.", { error: config.error }) : "";
     this.progressText = "";
     this.solving = false;
     this.hintWanted = false;
-    this.assisted = false; // Solve played moves on this puzzle: its lines earn no stars
     Object.assign(this, rankedState(config)); // ranked play (ranked.js)
-    this.clock = new Clock();
     this.playback = new Playback({
       step: (i) => this.playSolutionMove(i),
-      back: () => this.undo({ keepPlayback: true }),
+      back: () => this.undo({ keep: true }),
       position: () => this.playback.solution.states.indexOf(this.board),
       changed: () => this.changed(),
     }, Number(config.speed) || 400);
@@ -74,31 +68,39 @@ export class Controller {
     }
     this.initialBoard = this.game.format(state);
     if (saved && saved.board === this.initialBoard) state = this.resume(saved, state);
+    if (this.ranked) this.runServerClock(this.config.attempt.seconds || 0);
     this.setState(state, { duration: 0 });
   }
 
-  // -- moves ----------------------------------------------------------------
+  // -- what the play page adds to the middle end ----------------------------------
 
-  /** Entries in effect: [moves, extras] (an extra, such as an added tube, is not a move). */
-  counts() {
-    const done = this.history.entries.slice(0, this.history.cursor);
-    const extra = done.filter((e) => e.kind === "extra").length;
-    return [done.length - extra, extra];
+  interrupt() { this.playback.pause(); }
+
+  /** What the line (the coach's propagated bounds: the level's, the server's, the
+   * solver's answers) knows of the start's fewest moves; `points` is lineOf(this) when at hand. */
+  startFacts(points = lineOf(this)) {
+    const start = points[0];
+    return start ? { upper: start.distance, lower: start.lower, exact: start.optimal } : null;
   }
 
-  /** The game's extra action (e.g. an empty tube): changes the position, undo takes it back. */
-  addExtra() {
-    if (!this.extra || !this.initialBoard || this.isSolved()) return;
-    this.playback.pause();
-    if (this.solving) this.cancelSolve();
-    const next = this.game.parse(this.extra.apply(this.board));
-    this.history.push({ before: this.board, after: this.game.format(next), move: this.extra.noun, kind: "extra" });
-    this.notice = this.extra.notice;
-    this.setState(next, { duration: 0 });
+  isSolved() {
+    const known = this.analyses.get(this.board);
+    if (known && typeof known.solved === "boolean") return known.solved;
+    return super.isSolved();
   }
 
-  /** Remember a solve in the browser's progress store (best per level; help is recorded). */
-  rememberSolve() {
+  setState(state, options) {
+    this.view.clearHint();
+    this.hintWanted = false;
+    this.hintShown = false;
+    super.setState(state, options);
+  }
+
+  /** A new position: ask for its evaluation first, so the panel says "evaluating…" at once. */
+  arrived() { this.evaluate(); }
+
+  /** Solved: remember it in the browser's progress store (best per level; help is recorded). */
+  finished() {
     const [moves, extra] = this.counts();
     if (moves === 0 || this.recorded === this.board) return;
     this.recorded = this.board;
@@ -107,34 +109,21 @@ export class Controller {
            { moves, extra, min: min && min.optimal ? min.moves : null, assisted: this.assisted });
   }
 
-  /** An attempt the rules refuse: the board stays, `target` shakes, the status says why. */
-  refuse(reason, target) {
-    this.view.refuse(target);
-    this.notice = reason || gettext("That move is not allowed.");
-    this.refusals = (this.refusals || 0) + 1; // the same words twice are still announced
-    this.changed();
+  restart() {
+    if (this.solving) this.cancelSolve();
+    this.recorded = null;
+    super.restart();
   }
 
-  /** A move the player asked for; a refused one is explained (unless `quiet`). Returns true if played. */
-  playerMove(move, target, { quiet = false } = {}) {
-    const next = this.game.apply(this.state, move);
-    if (!next) {
-      if (!quiet) this.refuse(this.game.whyNot ? this.game.whyNot(this.state, move) : "", target);
-      return false;
-    }
-    this.playback.pause();
-    const described = this.game.describeMove(this.state, move) || move;
-    const before = this.board;
-    const after = this.game.format(next);
-    const last = this.history.last;
-    const merged = last && last.kind === "player" && last.after === before && !this.history.canRedo
-      ? this.game.continues(last.move, described) : null;
-    if (merged) this.history.amendLast(after, merged);
-    else this.history.push({ before, after, move: described, kind: "player" });
-    this.notice = "";
-    this.startClock();
-    this.setState(next, { duration: PLAYER_MOVE_MS });
-    return true;
+  /** The game's extra action (e.g. an empty tube): changes the position, undo takes it back. */
+  addExtra() {
+    if (!this.extra || !this.initialBoard || this.isSolved()) return;
+    this.interrupt();
+    if (this.solving) this.cancelSolve();
+    const next = this.game.parse(this.extra.apply(this.board));
+    this.history.push({ before: this.board, after: this.game.format(next), move: this.extra.noun, kind: "extra" });
+    this.notice = this.extra.notice;
+    this.setState(next, { duration: 0 });
   }
 
   /** Play the solution's move `i` (the current board is states[i]). */
@@ -158,72 +147,12 @@ export class Controller {
   /** Play a rated option from the coach's list (the server's move, else its board). */
   playOption(option) {
     if (this.isSolved() || this.playerMove(option.move, null, { quiet: true })) return;
-    this.playback.pause();
+    this.interrupt();
     this.history.push({ before: this.board, after: option.board, move: option.move, kind: "player" });
-    this.setState(this.game.parse(option.board), { duration: PLAYER_MOVE_MS });
+    this.setState(this.game.parse(option.board), { duration: MOVE_MS });
   }
 
-  /** Go to the position after `cursor` history entries (0: the start); later ones stay redoable. */
-  jumpTo(cursor) {
-    const board = this.history.jump(cursor);
-    if (board === null) return false;
-    this.playback.pause();
-    this.notice = "";
-    this.setState(this.game.parse(board), { duration: PLAYER_MOVE_MS });
-    return true;
-  }
-
-  undo({ keepPlayback = false } = {}) {
-    if (!keepPlayback) this.playback.pause();
-    const entry = this.history.undo();
-    if (!entry) return false;
-    this.notice = "";
-    this.setState(this.game.parse(entry.before), { duration: PLAYER_MOVE_MS });
-    return true;
-  }
-
-  redo() {
-    this.playback.pause();
-    const entry = this.history.redo();
-    if (!entry) return false;
-    this.notice = "";
-    this.setState(this.game.parse(entry.after), { duration: PLAYER_MOVE_MS });
-    return true;
-  }
-
-  restart() {
-    this.playback.pause();
-    if (this.solving) this.cancelSolve();
-    this.history.clear();
-    this.recorded = null;
-    this.clock.reset();
-    this.notice = "";
-    this.setState(this.game.parse(this.initialBoard), { duration: 250 });
-  }
-
-  /** Show `state` (board, address), then ask for its evaluation. */
-  setState(state, { duration }) {
-    this.state = state;
-    this.board = this.game.format(state);
-    this.view.clearHint();
-    this.hintWanted = false;
-    this.hintShown = false;
-    this.view.render(state, { duration });
-    this.moved();
-    if (this.isSolved()) { this.clock.stop(); this.rememberSolve(); }
-    this.evaluate(); // first, so the panel says "evaluating…" while the answer is on its way
-    this.changed();
-  }
-
-  isSolved() {
-    const known = this.analyses.get(this.board);
-    if (known && typeof known.solved === "boolean") return known.solved;
-    return this.game.isGoal(this.state);
-  }
-
-  startClock() { if (!this.isSolved()) this.clock.start(); }
-
-  // -- talking to the server -------------------------------------------------
+  // -- talking to the solver -----------------------------------------------------
 
   payload(board) { return { game: this.config.game, board, ...this.options }; }
 
@@ -245,7 +174,7 @@ export class Controller {
 
   hint() {
     if (this.isSolved()) return;
-    this.playback.pause();
+    this.interrupt();
     if (this.coachClosed) this.giveUpRanked();
     this.hintWanted = true;
     const tooBig = this.analyses.tooBig(this.board);
@@ -284,7 +213,7 @@ export class Controller {
 
   solve() {
     if (this.isSolved() || this.solving) return;
-    this.playback.pause();
+    this.interrupt();
     this.giveUpRanked();
     const known = this.playback.loaded && this.playback.position() >= 0;
     if (known) { this.playback.play(); return; }

@@ -2,10 +2,10 @@
 // and the playback bar, all drawn from the controller's state. Nothing here
 // changes the game; it only shows what the controller knows.
 
-import { clockText } from "./clock.js";
 import { Coach } from "./coach/coach.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { solverReachable } from "./online.js";
+import { solvedWords } from "./finish.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText } from "./i18n.js";
 
@@ -29,7 +29,6 @@ export class Panel {
   constructor(ctrl) {
     this.ctrl = ctrl;
     this.coach = new Coach(ctrl);
-    this.shownRefusals = 0;
     this.refusal = null; // the server's reason while it refuses this player
     this.up = null; // the solver link: null while it first connects
   }
@@ -57,7 +56,7 @@ export class Panel {
     $("hint").disabled = solved;
     $("solve").disabled = solved || ctrl.solving;
     this.showRanked(solved);
-    this.showStatus(this.statusText(here, solved, moves, extra, min));
+    ctrl.showStatus($("status"), this.statusText(here, solved, moves, extra, ctrl.score(points)));
     $("status").dataset.kind = solved ? "solved" : here.solvable === false ? "unsolvable"
       : ctrl.notice ? "notice" : "playing";
     this.showDistance(here, points, solved);
@@ -101,14 +100,6 @@ export class Panel {
       : gettext("Find and play the shortest solution (the line then counts as assisted: no stars)");
   }
 
-  /** The status words; a refusal repeated in the same words is still announced (aria-live). */
-  showStatus(text) {
-    const ctrl = this.ctrl;
-    const again = (ctrl.refusals || 0) !== this.shownRefusals && $("status").textContent.replace(/\u200b/g, "") === text;
-    this.shownRefusals = ctrl.refusals || 0;
-    $("status").textContent = again && !$("status").textContent.endsWith("\u200b") ? `${text}\u200b` : text;
-  }
-
   showPlayback(pb) {
     const button = $("play-pause");
     button.disabled = !pb.playing && !pb.canForward();
@@ -120,16 +111,15 @@ export class Panel {
     document.body.classList.toggle("has-solution", pb.loaded);
   }
 
-  statusText(here, solved, moves, extra, min) {
+  /** The status words; `score` is the finished board's (the middle end's), else null. */
+  statusText(here, solved, moves, extra, score) {
     const ctrl = this.ctrl;
     const judged = this.coach.judgement();
     if (solved) {
-      if (moves === 0) return gettext("Already solved: try another position from the lobby.");
+      if (!score) return gettext("Already solved: try another position from the lobby.");
       const extras = extra ? gettext(" with %(extras)s", { extras: ctrl.extra.counted(extra) }) : "";
-      const shortest = !min ? gettext("shortest not known") : min.optimal ? gettext("optimal %(moves)s", { moves: min.moves })
-        : gettext("shortest ≤ %(moves)s, not proven", { moves: min.moves });
       const help = ctrl.assisted ? gettext(" Solve played moves for you: an assisted line earns no stars.") : "";
-      const done = gettext("Puzzle solved in %(moves)s%(extras)s (%(shortest)s)!", { moves: movesText(moves), extras, shortest }) + help;
+      const done = solvedWords(score, extras) + help;
       return judged ? `${judged} ${done}` : done;
     }
     if (this.refusal) return this.refusal;
@@ -225,7 +215,7 @@ export class Panel {
   /** Twice a second: the clock, and the seconds of a search that has no progress yet. */
   tick() {
     const ctrl = this.ctrl;
-    $("timer").textContent = clockText(ctrl.clock.ms);
+    $("timer").textContent = ctrl.clock.text();
     if (ctrl.solving && this.up === false) {
       $("progress").textContent = gettext("waiting for the connection to the solver…");
     } else if (ctrl.solving && ctrl.progressText === gettext("searching…")) {

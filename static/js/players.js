@@ -66,7 +66,7 @@ export class Players {
 
   nameForm() {
     const form = element("form", { class: "players-name", "data-testid": "player-name-form" });
-    const input = element("input", { name: "name", maxlength: "20", "aria-label": gettext("your name on the leaderboard"), "data-testid": "player-name", placeholder: gettext("your name") });
+    const input = element("input", { name: "name", maxlength: String(this.config.name_limit), "aria-label": gettext("your name on the leaderboard"), "data-testid": "player-name", placeholder: gettext("your name") });
     const note = element("p", { class: "players-note", "data-testid": "player-note" });
     form.append(input, element("button", { type: "submit", class: "btn small" }, gettext("Save name")), note);
     form.addEventListener("submit", async (event) => {
@@ -124,6 +124,8 @@ export class Players {
     for (let attempt = 1; ; attempt += 1) {
       try {
         this.result = await call("POST", "/api/results", body);
+        // the finish is scored from the server's proven shortest, as on every page
+        ctrl.knowShortest(this.result.shortest);
         // on record: the coach may ask the server about the puzzle now (analysis after the game)
         ctrl.settle();
         if (this.ladder) this.showLadder(this.result);

@@ -2,6 +2,8 @@
 // value of the option that changes the count (the game's declared progress
 // option, e.g. Klotski's metric or water sort's capacity) and the start board.
 
+import { accuracy } from "./score.js";
+
 const STORE = "arcade-progress-v1";
 
 /** The value of `info`'s progress option in `options` (its default when not given), as text. */
@@ -30,8 +32,6 @@ function readAll() {
 /** The stored best {moves, extra, min, at, accuracy, assisted} for `key`, or null. */
 export function best(key) { return readAll()[key] || null; }
 
-/** The accuracy of a solve in `moves` when `min` is the proven shortest: a whole percentage, at most 100. */
-export function accuracy(min, moves) { return Math.min(100, Math.round((100 * min) / moves)); }
 
 /** True when a stored result may be called perfect: unassisted, in the proven fewest moves. */
 export function isPerfect(result) {

@@ -1,74 +1,86 @@
 // A race: the page joins it over the socket and shows the race as the server sends it
-// (race_state, on every change). The racer plays on their own board; each move's position
-// goes to the server, which judges it and scores it. The page asks no solver anything.
+// (race_state, on every change). The racer plays on their own board, the middle end's,
+// judged by the server (judged.js): each move's position goes out as race_move, and the
+// server judges and scores it. What this page adds is how a race hands out its puzzles
+// (each racer's current one in race_state), the track, the clock and the results. The
+// race's statuses and its quorum are the server's, rendered into the page's config.
+// The page asks no solver anything.
 
-import { loadGame } from "./games.js";
 import { el } from "./board.js";
-import { judgedNext } from "./judged-move.js";
+import { solvedWords } from "./finish.js";
+import { JudgedBoard } from "./judged.js";
 import { $ } from "./panel.js";
 import { isCurrent } from "./race-order.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText, translateReply } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
-const MOVE_MS = 140;
+const [WAITING, COUNTDOWN, RACING, FINISHED] = config.statuses;
 
 /** The view's controller: one racer's board, the track and the clock. */
 class RacePage {
   constructor(socket) {
     this.socket = socket;
     this.race = null;
-    this.game = null;
-    this.gameKey = "";
-    this.view = null;
-    this.state = null;
-    this.busy = false;
-    this.deadline = null; // {field, at}: the countdown or the race's end, on this page's clock
+    this.note = ""; // the last finish in words, until the next move
+    this.board = new JudgedBoard($("board"), { box: $("result"), accuracy: $("accuracy"), stars: $("stars") }, {
+      send: (board) => { this.note = ""; this.socket.emit("race_move", { board }); },
+      closed: () => (this.race && this.race.status === RACING && this.race.puzzle ? "" : gettext("The race is not under way.")),
+      finished: (score) => { this.note = solvedWords(score); },
+      changed: () => this.showStatus(),
+    });
   }
 
   /** Show the race as the server sent it. */
   async show(race) {
-    if (!isCurrent(race, this.race)) return; // an older state, delivered late
+    if (!isCurrent(race, this.race, config.statuses)) return; // an older state, delivered late
+    if (!this.race || this.race.race !== race.race) this.board.newRound();
     this.race = race;
     if (config.race !== race.race) {
       config.race = race.race;
       if (!race.public) history.replaceState(null, "", `/race/${race.race}`);
     }
-    this.busy = false;
-    $("board").setAttribute("aria-busy", "false");
     this.drawTrack(race);
     const me = race.players.find((p) => p.name === race.you);
     $("race-score").textContent = String(me ? me.score : 0);
     const link = `${location.origin}/race/${race.race}`;
-    $("race-share").hidden = race.public || race.status === "finished";
+    $("race-share").hidden = race.public || race.status === FINISHED;
     Object.assign($("race-link"), { href: link, textContent: link });
-    $("race-start").hidden = !(race.owner && race.status === "waiting");
+    $("race-start").hidden = !(race.owner && race.status === WAITING);
     this.showRated(race);
-    this.deadline = null;
-    if (race.status === "countdown") this.deadline = { field: "race-starts", at: performance.now() + race.starts_in * 1000 };
-    if (race.status === "racing") this.deadline = { field: "race-clock", at: performance.now() + race.ends_in * 1000 };
+    const clock = this.board.clock;
+    if (race.status === COUNTDOWN) clock.countDown(race.starts_in * 1000);
+    else if (race.status === RACING) clock.countDown(race.ends_in * 1000);
+    else clock.reset();
     this.tick();
-    if (race.puzzle) await this.showPuzzle(race.puzzle);
+    if (me) this.board.countSolved(me.solved); // a solved puzzle's finish, before the next shows
+    if (race.puzzle) await this.board.hand(race.puzzle);
+    else this.board.answered();
     this.showOver(race);
-    $("status").textContent = this.words(race);
+    this.showStatus();
+  }
+
+  showStatus() {
+    if (!this.race) return;
+    this.board.showStatus($("status"), this.board.notice || [this.note, this.words(this.race)].filter(Boolean).join(" "));
   }
 
   words(race) {
-    if (race.you === null && race.status !== "finished") return gettext("You are watching this race.");
-    if (race.status === "waiting") {
+    if (race.you === null && race.status !== FINISHED) return gettext("You are watching this race.");
+    if (race.status === WAITING) {
       return race.public
-        ? gettext("Waiting for racers: the countdown starts once three have joined.")
+        ? gettext("Waiting for racers: the countdown starts once %(quorum)s have joined.", { quorum: config.quorum })
         : race.owner ? gettext("Share the link, then start the race.") : gettext("Waiting for the owner to start the race.");
     }
-    if (race.status === "countdown") return gettext("Get ready…");
-    if (race.status === "racing") return race.puzzle ? gettext("Every move must bring the puzzle one closer.") : gettext("You solved them all!");
+    if (race.status === COUNTDOWN) return gettext("Get ready…");
+    if (race.status === RACING) return race.puzzle ? gettext("Every move must bring the puzzle one closer.") : gettext("You solved them all!");
     return gettext("The race is over.");
   }
 
   /** A public race is rated for a racer with a player name: say which, before it ends. */
   showRated(race) {
     const note = $("race-rated");
-    note.hidden = !race.public || race.you === null || race.status === "finished";
+    note.hidden = !race.public || race.you === null || race.status === FINISHED;
     note.dataset.rated = String(Boolean(race.rated));
     note.textContent = race.rated
       ? gettext("This race is rated: asking the solver about its puzzles before it ends rates you last.")
@@ -85,32 +97,14 @@ class RacePage {
     )));
   }
 
-  async showPuzzle(puzzle) {
-    const key = `${puzzle.game}|${JSON.stringify(puzzle.options)}`;
-    if (key !== this.gameKey) {
-      const module = await loadGame(puzzle.game);
-      this.gameKey = key;
-      this.game = module.createGame(puzzle.options);
-      $("board").className = `board board-${puzzle.game}`;
-      $("board").replaceChildren();
-      this.view = this.game.createView($("board"), this);
-    }
-    this.draw(this.game.parse(puzzle.board), MOVE_MS);
-  }
-
-  draw(state, duration) {
-    this.state = state;
-    this.view.render(state, { duration });
-    $("board").dataset.state = this.game.format(state);
-  }
-
   /** The results: the order, each puzzle with its proven fewest moves (its play page
    * solves it, move by move), and a rematch. */
   showOver(race) {
     const box = $("race-over");
-    box.hidden = race.status !== "finished";
-    $("race-rematch").hidden = race.status !== "finished";
-    if (race.status !== "finished") return;
+    const over = race.status === FINISHED;
+    box.hidden = !over;
+    $("race-rematch").hidden = !over;
+    if (!over) return;
     $("race-rematch").href = race.rematch ? `/race/${race.rematch}` : `/race/new?from=${race.race}`;
     box.replaceChildren(
       el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el(
@@ -129,34 +123,21 @@ class RacePage {
     );
   }
 
+  /** The countdown's or the race's seconds left, on the server's clock as last sent. */
   tick() {
+    const status = this.race && this.race.status;
+    const shown = status === COUNTDOWN ? "race-starts" : status === RACING ? "race-clock" : null;
     for (const field of ["race-starts", "race-clock"]) {
-      if (!this.deadline || this.deadline.field !== field) $(field).textContent = "–";
+      $(field).textContent = field === shown ? this.board.clock.text() : "–";
     }
-    if (!this.deadline) return;
-    const left = Math.max(0, (this.deadline.at - performance.now()) / 1000);
-    $(this.deadline.field).textContent = String(Math.ceil(left));
   }
 
-  // -- what the game's view calls ------------------------------------------------
-
-  refuse(reason, target) {
-    this.view.refuse(target);
-    $("status").textContent = reason || gettext("That move is not allowed.");
-  }
-
-  playerMove(move, target) {
-    if (!this.race || this.race.status !== "racing" || !this.race.puzzle) {
-      this.refuse(gettext("The race is not under way."), target);
-      return false;
-    }
-    const next = judgedNext(this, move, target);
-    if (!next) return false;
-    this.draw(next, MOVE_MS);
-    this.busy = true;
-    $("board").setAttribute("aria-busy", "true");
-    this.socket.emit("race_move", { board: this.game.format(next) });
-    return true;
+  /** The server refused a move (or a request): its position stands, in its words. */
+  async refused(reply) {
+    this.board.answered();
+    if (this.race && this.race.puzzle) await this.board.hand(this.race.puzzle); // the server's position
+    this.board.notice = translateReply(reply); // the server's words, in the reader's language
+    this.showStatus();
   }
 }
 
@@ -181,17 +162,13 @@ function start() {
   };
   socket.on("connect", join);
   socket.on("race_state", (race) => page.show(race));
-  socket.on("error", (reply) => {
-    page.busy = false;
-    $("board").setAttribute("aria-busy", "false");
-    if (page.race && page.race.puzzle) page.showPuzzle(page.race.puzzle); // the server's position
-    $("status").textContent = translateReply(reply); // the server's words, in the reader's language
-  });
+  socket.on("error", (reply) => page.refused(reply));
   $("race-start").addEventListener("click", () => socket.emit("race_start", {}));
   document.addEventListener("keydown", (event) => {
     const tag = event.target && event.target.tagName;
-    if (!page.view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (page.view.handleKey(event)) event.preventDefault();
+    const view = page.board.view;
+    if (!view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (view.handleKey(event)) event.preventDefault();
   });
   setInterval(() => page.tick(), 250);
   window.arcade = page;

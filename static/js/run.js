@@ -1,56 +1,59 @@
 // Streak and storm: the page shows the run the server keeps and sends the position each
 // move reaches; the server judges it (the game's rules, the proven distance) and answers
-// the run as it now stands, so a reload resumes it. The game's module draws the board and
-// reads the player's input; this page asks no solver anything: no hint, no coach.
+// the run as it now stands, so a reload resumes it. The board is the middle end's, judged
+// by the server (judged.js); what this page adds is how a run hands out its puzzles
+// (POST /api/runs, then each move's answer), its counters and how it ends. It asks no
+// solver anything: no hint, no coach. The storm's clock is the server's seconds left.
 
 import { call } from "./api.js";
-import { loadGame } from "./games.js";
-import { judgedNext } from "./judged-move.js";
+import { solvedWords } from "./finish.js";
+import { JudgedBoard } from "./judged.js";
 import { $ } from "./panel.js";
 import { gettext, movesText, ngettext } from "./i18n.js";
 
+// the run's rules as the server keeps them (its constants, rendered into the page)
 const config = JSON.parse(document.getElementById("config").textContent);
-const MOVE_MS = 140;
+const STORM = config.mode === "storm";
 
-/** The view's controller: it plays a move on screen, then has the server judge it. */
-class Run {
-  constructor(module) {
-    this.module = module;
-    this.game = null;
-    this.view = null;
+class RunPage {
+  constructor() {
     this.run = null;
-    this.state = null;
-    this.busy = false;
-    this.deadline = null; // a storm's end, on this page's clock (the server's decides)
+    this.note = ""; // the server's last answer in words, until the next
+    this.board = new JudgedBoard($("board"), { box: $("result"), accuracy: $("accuracy"), stars: $("stars") }, {
+      send: (board) => this.judge(board),
+      closed: () => (!this.run || this.run.over ? gettext("No run is going on: press \"%(button)s\".", { button: this.button() }) : ""),
+      finished: (score) => { this.note = `${solvedWords(score)} ${gettext("Here is the next one.")}`; },
+      changed: () => this.showStatus(),
+    });
   }
 
-  /** Show the run as the server answered it. */
-  show(run, note = "") {
+  button() { return $("run-start").textContent.trim(); }
+
+  /** Show the run as the server answered it (`note`: that answer in words). */
+  async show(run, note = "") {
     this.run = run;
-    if (!this.game) {
-      this.game = this.module.createGame(run.options);
-      this.view = this.game.createView($("board"), this);
+    this.note = note;
+    const clock = this.board.clock;
+    if (run.seconds_left !== null) {
+      clock.countDown(run.seconds_left * 1000);
+      if (run.over) clock.stop();
     }
-    this.draw(this.game.parse(run.board), MOVE_MS);
-    const count = config.mode === "streak" ? "streak-count" : "storm-score";
-    $(count).textContent = String(run.solved);
+    this.board.countSolved(run.solved); // a solved puzzle's finish, before the next shows
+    await this.board.hand({ game: run.game, options: run.options, start: run.start, board: run.board, shortest: run.shortest });
+    $(STORM ? "storm-score" : "streak-count").textContent = String(run.solved);
     $("best").textContent = String(run.shortest);
     $("run-best").textContent = String(run.best);
-    this.deadline = run.over || run.seconds_left === null ? null : performance.now() + run.seconds_left * 1000;
-    if (config.mode === "storm") this.tick();
+    this.tick();
     this.showOver();
-    $("status").textContent = note || (run.over ? gettext("The run is over.") : this.prompt());
+    this.showStatus();
   }
 
-  prompt() {
-    const { shortest } = this.run;
-    return gettext("Solve it in %(moves)s: every move must bring it one closer.", { moves: movesText(shortest) });
-  }
-
-  draw(state, duration) {
-    this.state = state;
-    this.view.render(state, { duration });
-    $("board").dataset.state = this.game.format(state);
+  showStatus() {
+    if (!this.run) return;
+    const words = this.board.notice || this.note
+      || (this.run.over ? gettext("The run is over.")
+        : gettext("Solve it in %(moves)s: every move must bring it one closer.", { moves: movesText(this.run.shortest) }));
+    this.board.showStatus($("status"), words);
   }
 
   /** The end of the run in words: a streak's mistaken move and a closer one. */
@@ -62,7 +65,7 @@ class Run {
     const solved = ngettext("%(n)s puzzle solved.", "%(n)s puzzles solved.", run.solved);
     const mistake = run.mistake;
     if (!mistake) {
-      box.textContent = config.mode === "storm" ? gettext("Time is up: %(solved)s", { solved }) : gettext("Run over: %(solved)s", { solved });
+      box.textContent = STORM ? gettext("Time is up: %(solved)s", { solved }) : gettext("Run over: %(solved)s", { solved });
       return;
     }
     box.replaceChildren(
@@ -76,14 +79,11 @@ class Run {
 
   /** A storm's seconds left; at zero the server is asked how the run ended. */
   tick() {
-    if (this.deadline === null) {
-      if (this.run && this.run.seconds_left !== null) $("storm-clock").textContent = String(Math.ceil(this.run.seconds_left));
-      return;
-    }
-    const left = Math.max(0, (this.deadline - performance.now()) / 1000);
-    $("storm-clock").textContent = String(Math.ceil(left));
-    if (left === 0 && !this.busy) {
-      this.deadline = null;
+    const clock = this.board.clock;
+    if (!STORM || !clock.countsDown) return;
+    $("storm-clock").textContent = clock.text();
+    if (clock.running && clock.ms === 0 && !this.board.busy) {
+      clock.stop();
       this.load();
     }
   }
@@ -91,8 +91,8 @@ class Run {
   async load() {
     try {
       const run = await call("GET", `/api/runs/${config.mode}/${config.game}`);
-      if (run.run !== null) { this.show(run); return; }
-      $("status").textContent = gettext("Press \"%(button)s\" to begin.", { button: $("run-start").textContent.trim() });
+      if (run.run !== null) { await this.show(run); return; }
+      $("status").textContent = gettext("Press \"%(button)s\" to begin.", { button: this.button() });
       $("run-best").textContent = String(run.best);
     } catch (error) {
       $("status").textContent = error.message;
@@ -102,49 +102,23 @@ class Run {
   async begin() {
     $("status").textContent = gettext("Finding a puzzle…");
     try {
-      this.show(await call("POST", "/api/runs", { mode: config.mode, game: config.game }));
+      const run = await call("POST", "/api/runs", { mode: config.mode, game: config.game });
+      this.board.newRound();
+      await this.show(run);
     } catch (error) {
       $("status").textContent = error.message;
     }
   }
 
-  /** While a move is being judged, the board takes no other (and says so). */
-  setBusy(busy) {
-    this.busy = busy;
-    $("board").setAttribute("aria-busy", String(busy));
-  }
-
-  // -- what the game's view calls ------------------------------------------------
-
-  refuse(reason, target) {
-    this.view.refuse(target);
-    $("status").textContent = reason || gettext("That move is not allowed.");
-  }
-
-  playerMove(move, target) {
-    if (!this.run || this.run.over) {
-      this.refuse(gettext("No run is going on: press \"%(button)s\".", { button: $("run-start").textContent.trim() }), target);
-      return false;
-    }
-    const next = judgedNext(this, move, target);
-    if (!next) return false;
-    this.draw(next, MOVE_MS);
-    this.judge(this.game.format(next));
-    return true;
-  }
-
   /** Send the position reached; show the server's verdict and the run as it stands. */
   async judge(board) {
-    this.setBusy(true);
     try {
       const run = await call("POST", `/api/runs/${this.run.run}/moves`, { moves: this.run.moves, board });
-      let note = "";
-      if (run.last.solved) note = gettext("Solved! Here is the next one.");
-      else if (!run.last.closer && config.mode === "storm") note = gettext("That move made it longer: −10 seconds.");
-      this.setBusy(false);
-      this.show(run, note);
+      const penalty = STORM && !run.last.closer
+        ? gettext("That move made it longer: −%(seconds)s seconds.", { seconds: config.penalty_seconds }) : "";
+      await this.show(run, penalty);
     } catch (error) {
-      this.setBusy(false);
+      this.board.answered();
       await this.load(); // the server's run, whatever this page thought
       $("status").textContent = error.message;
     }
@@ -152,16 +126,17 @@ class Run {
 }
 
 async function start() {
-  const run = new Run(await loadGame(config.game));
-  $("run-start").addEventListener("click", () => run.begin());
+  const page = new RunPage();
+  $("run-start").addEventListener("click", () => page.begin());
   document.addEventListener("keydown", (event) => {
     const tag = event.target && event.target.tagName;
-    if (!run.view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (run.view.handleKey(event)) event.preventDefault();
+    const view = page.board.view;
+    if (!view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (view.handleKey(event)) event.preventDefault();
   });
-  if (config.mode === "storm") setInterval(() => run.tick(), 250);
-  await run.load();
-  window.arcade = run;
+  if (STORM) setInterval(() => page.tick(), 250);
+  await page.load();
+  window.arcade = page;
 }
 
 start();

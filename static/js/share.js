@@ -18,7 +18,7 @@ export function positionLink(game, board, options, { absolute = false, page = "p
   return absolute ? window.location.origin + path : path;
 }
 
-/** The solver lab on `board`: its algorithms raced side by side, its state space drawn. */
+/** The solver lab on `board`: its algorithms compared side by side, its state space drawn. */
 export function labLink(game, board, options) {
   const params = new URLSearchParams({ game, board });
   for (const [k, v] of Object.entries(options)) if (v !== null && v !== undefined) params.set(k, v);

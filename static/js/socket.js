@@ -103,7 +103,7 @@ export class SolverLink {
     this.socket.emit(request.event, { ...request.payload, id: request.id });
   }
 
-  /** A job that answers in several parts (a lab run) is over: nothing more will come. */
+  /** A job that answers in several parts (a lab comparison) is over: nothing more will come. */
   finish(id) { if (this.isCurrent(id)) this.current = null; }
 
   isCurrent(id) { return this.current !== null && this.current.id === id; }
@@ -135,7 +135,7 @@ export class SolverLink {
     }
     if (!current) return; // a superseded or cancelled job
     if (event === "progress") this.handlers.onProgress?.(reply, request);
-    // a lab run: each algorithm's figures, then its result (the page knows when all are in)
+    // a lab comparison: each algorithm's figures, then its result (the page knows when all are in)
     if (event === "lab_progress") this.handlers.onLabProgress?.(reply, request);
     if (event === "lab_result") this.handlers.onLabResult?.(reply, request);
     if (event === "solution") { this.current = null; this.handlers.onSolution?.(reply, request); }

@@ -4,13 +4,17 @@ Expected boards and distances always come from the solver itself (``solver.engin
 never from numbers typed into a test.
 """
 
+import functools
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
+from solver.core.coach import accuracy
 from solver.engine import analyse_board, solve_board
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
@@ -22,6 +26,8 @@ AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core
 #: a test expects the network it sees); the tests of motion and offline play opt in
 CONTEXT = {"reduced_motion": "reduce", "service_workers": "block"}
 DISTANCE = re.compile(r"(≤ )?(\d+) moves? to solve")
+#: the page's score rules (accuracy, stars), run under Node to tell a test what a page shows
+SCORE_JS = Path(__file__).resolve().parent.parent.parent / "static" / "js" / "score.js"
 
 
 class Frames:
@@ -188,3 +194,26 @@ def engine_solution(game, board, **options):
     report = solve_board(game, board, **options)
     assert report["status"] == "solved", report
     return report["move_details"], report["states"]
+
+
+@functools.cache
+def _star_texts() -> dict[int, str]:
+    """The stars the page's one rule (``static/js/score.js``) gives each percentage."""
+    node = shutil.which("node")
+    assert node, "node is not installed"
+    script = (
+        f"const m = await import({json.dumps(SCORE_JS.as_uri())});\n"
+        "console.log(JSON.stringify([...Array(101).keys()].map((p) => m.starText(m.starsFor(p)))));\n"
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    return dict(enumerate(json.loads(done.stdout)))
+
+
+def finish_shown(shortest, length):
+    """(accuracy text, stars text) a finish in ``length`` moves of a puzzle whose proven
+    fewest are ``shortest`` must show, on any page: the server's accuracy rule, the
+    page's stars for it."""
+    percent = accuracy(shortest, length)
+    return f"{percent}%", _star_texts()[percent]

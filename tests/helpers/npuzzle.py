@@ -68,6 +68,15 @@ def neighbour(text, change):
     return " ".join(map(str, found))
 
 
+def line_home(text, detour=False):
+    """An 8-puzzle board's line (texts) to the goal, one slide closer each; ``detour``: one
+    slide farther and back first, two moves over the shortest."""
+    line = [text, neighbour(text, +1), text] if detour else [text]
+    while reference_distances()[tiles_of(line[-1])]:
+        line.append(neighbour(line[-1], -1))
+    return line
+
+
 def scramble(n, k, rng):
     """The goal after ``k`` random slides (never straight back)."""
     state, previous = goal(n), None

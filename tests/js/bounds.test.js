@@ -1,8 +1,9 @@
-// Bound propagation along a line and accuracy from bounds (static/js/coach/bounds.js).
+// Bound propagation along a line (static/js/coach/bounds.js) and accuracy from bounds (static/js/score.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { accuracyOf, factsOf, mergeFacts, propagate, unknownFacts, verdictByBounds } from "../../static/js/coach/bounds.js";
+import { factsOf, mergeFacts, propagate, unknownFacts, verdictByBounds } from "../../static/js/coach/bounds.js";
+import { accuracyOf } from "../../static/js/score.js";
 
 const bound = (upper, lower = 0) => ({ upper, lower, unsolvable: false });
 const exactly = (d) => bound(d, d);

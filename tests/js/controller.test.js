@@ -24,7 +24,7 @@ function controller(board, { module = npuzzle, info = NPUZZLE_INFO, options = {}
     render: (state) => view.rendered.push(state),
     clearHint: () => { view.hint = null; },
     showHint: (move) => { view.hint = move; view.hints.push(move); },
-    refuse: (target) => view.refused.push(target),
+    shake: (target) => view.refused.push(target),
   });
   const sent = [];
   const link = {
@@ -301,4 +301,20 @@ test("an analysis's error that crosses a Solve press leaves the solve going", ()
   assert.equal(ctrl.solving, true);
   assert.match(ctrl.progressText, /searching/);
   assert.equal(ctrl.notice, reply.message);
+});
+
+test("a ranked finish is scored from the shortest the server's result proved", () => {
+  const { ctrl } = controller("1 2 3 4 0 6 7 5 8", { attempt: RANKED }); // a ladder puzzle: no min given
+  ctrl.playerMove({ tile: 5 });
+  ctrl.playerMove({ tile: 8 });
+  assert.equal(ctrl.score().percent, null, "nothing proven yet");
+  ctrl.knowShortest(2);
+  assert.deepEqual([ctrl.score().percent, ctrl.score().proven], [100, true]);
+});
+
+test("a ranked attempt's clock is the server's from the page's opening, not the first move", () => {
+  const { ctrl } = controller("1 2 3 4 0 6 7 5 8", { attempt: { ...RANKED, seconds: 17 } });
+  assert.ok(ctrl.clock.running && ctrl.clock.ms >= 17_000);
+  const free = controller("1 2 3 4 0 6 7 5 8").ctrl;
+  assert.equal(free.clock.running, false);
 });

@@ -1,9 +1,10 @@
-// The shared result: sparkline, stars and accuracy words (static/js/coach/share.js),
+// The shared result: the sparkline (static/js/coach/share.js), stars and accuracy words (static/js/score.js),
 // and the progress store's help flag (static/js/progress.js).
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
-import { accuracyText, sparkline, starsOf } from "../../static/js/coach/share.js";
+import { sparkline } from "../../static/js/coach/share.js";
+import { accuracyText, starsOf } from "../../static/js/score.js";
 import { best, isPerfect, record } from "../../static/js/progress.js";
 
 const point = (distance, extra = {}) => ({ distance, optimal: true, solvable: true, ...extra });

@@ -28,7 +28,9 @@ from ..levels.facts import (
     level_min,
     level_ref,
 )
+from ..players.runs import PENALTY_SECONDS, STORM_SECONDS
 from ..players.runs import offered as runs_offered
+from ..storage.names import MAX_NAME
 
 DEFAULT_SPEED_MS = 400
 MIN_SPEED_MS, MAX_SPEED_MS = 20, 5000
@@ -47,6 +49,16 @@ def lobby_games() -> list[dict]:
         {**game.describe(), "url": play_url(name), "runs": runs_offered(game)}
         for name, game in catalogue.games().items()
     ]
+
+
+def run_rules() -> dict:
+    """A storm's length and the seconds a longer move costs, as the server keeps them, for
+    the words the lobby and the run page show (never retyped in a page)."""
+    return {
+        "storm_seconds": STORM_SECONDS,
+        "storm_minutes": f"{STORM_SECONDS / 60:g}",
+        "penalty_seconds": PENALTY_SECONDS,
+    }
 
 
 def lobby_packs() -> dict[str, list[dict]]:
@@ -139,6 +151,7 @@ def play_config(
         "ladder": None,
         "choices": game.choices(),
         "game_info": game.describe(),
+        "name_limit": MAX_NAME,  # a player name's most characters, as the server checks
     }
     try:
         generated = generated_level(game, query, generate)

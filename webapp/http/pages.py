@@ -29,7 +29,8 @@ from ..players.attempts import open_for_page
 from ..players.runs import offered as runs_offered
 from ..players.sessions import set_player_cookie
 from ..races.draw import race_games
-from .links import lobby_games, lobby_packs, play_config
+from ..races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
+from .links import lobby_games, lobby_packs, play_config, run_rules
 
 pages = Blueprint("pages", __name__)
 
@@ -68,7 +69,9 @@ def lobby():
     rendered = current_app.extensions.setdefault("lobby_pages", {})
     key = (chosen_language(), chosen_theme())
     if key not in rendered:
-        rendered[key] = render_template("lobby.html", games=lobby_games(), packs=lobby_packs())
+        rendered[key] = render_template(
+            "lobby.html", games=lobby_games(), packs=lobby_packs(), runs=run_rules()
+        )
     return rendered[key]
 
 
@@ -108,7 +111,7 @@ def _run_page(name: str, mode: str):
     game = _game_or_404(name)
     if not runs_offered(game):
         abort(404)
-    config = {"game": game.name, "mode": mode, "game_info": game.describe()}
+    config = {"game": game.name, "mode": mode, "game_info": game.describe(), **run_rules()}
     return render_template("run.html", game=game.name, mode=mode, config=config)
 
 
@@ -122,7 +125,9 @@ def race(race: str | None = None):
     ):
         abort(404)
     games = [game.describe() for game in race_games()]
-    config = {"race": race, "games": games}
+    # the race's words for its server facts: its statuses in order, the lobby's quorum
+    statuses = [WAITING, COUNTDOWN, RACING, FINISHED]
+    config = {"race": race, "games": games, "statuses": statuses, "quorum": QUORUM}
     return render_template("race.html", config=config, games=games)
 
 

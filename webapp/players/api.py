@@ -18,6 +18,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
+from solver.core.coach import accuracy
 from solver.core.errors import BoardError
 from solver.core.replay import MAX_LINE, Replay, check_count
 from solver.core.text import N_
@@ -359,7 +360,7 @@ def _result_fields(result: Result) -> dict:
         "length": result.length,
         "shortest": shortest,
         "optimal": shortest is not None and result.length == shortest,
-        "accuracy": min(100, round(100 * shortest / result.length)) if shortest else None,
+        "accuracy": accuracy(shortest, result.length) if shortest else None,
         "ranked": result.ranked,
         "assisted": result.assisted,
     }

@@ -71,11 +71,13 @@ class AttemptView:
     assisted: bool
     finished: bool
 
-    def page(self) -> dict:
+    def page(self, now: dt.datetime) -> dict:
+        """``seconds``: the attempt's clock at ``now``, the one the page shows (the server's)."""
         return {
             "ranked": not (self.assisted or self.finished),
             "assisted": self.assisted,
             "finished": self.finished,
+            "seconds": round(max(0.0, (now - self.opened).total_seconds()), 2),
         }
 
 
@@ -171,7 +173,7 @@ def ranked_link(config: dict) -> bool:
 def open_for_page(config: dict) -> tuple[dict | None, str | None]:
     """Open the attempt of a play page opened as a ranked puzzle (see :func:`ranked_link`).
 
-    Returns the page's ``attempt`` ({ranked, assisted, finished}; None when the page is
+    Returns the page's ``attempt`` ({ranked, assisted, finished, seconds}; None when the page is
     free play) and the cookie to set, if any (a player made now, or an old cookie's
     new session).
     """
@@ -204,4 +206,4 @@ def open_for_page(config: dict) -> tuple[dict | None, str | None]:
         assert player is not None  # found by its cookie, or made just now
         player_id = player.id
     view = open_attempt(state.db, player_id, puzzle, state.now())
-    return view.page(), session_cookie(state, secret, made)
+    return view.page(state.now()), session_cookie(state, secret, made)

@@ -129,7 +129,14 @@ class Race:
         }
         if racer is not None and status == RACING and racer.puzzle < len(self.puzzles):
             puzzle = self.puzzles[racer.puzzle]
-            shown["puzzle"] = {"game": puzzle.game, "board": racer.board, "options": puzzle.options}
+            # its start and proven shortest too: the page scores its finish like any other
+            shown["puzzle"] = {
+                "game": puzzle.game,
+                "board": racer.board,
+                "options": puzzle.options,
+                "start": puzzle.board,
+                "shortest": puzzle.shortest,
+            }
         if status == FINISHED:
             shown["puzzles"] = [
                 {"game": p.game, "board": p.board, "options": p.options, "shortest": p.shortest}

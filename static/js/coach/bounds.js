@@ -95,18 +95,6 @@ export function propagate(facts, kinds, { reversible = false } = {}) {
 }
 
 /**
- * Accuracy of a solve in `moves` moves when the shortest from the start lies in
- * [lower, upper]: {percent, proven} when proven (never over 100), {atLeast} when
- * only bounded (a whole percentage rounded down, so it stays true), or null.
- */
-export function accuracyOf({ upper, lower, exact }, moves) {
-  if (!Number.isInteger(moves) || moves <= 0) return null;
-  if (exact && Number.isInteger(upper)) return { percent: Math.min(100, Math.round((100 * upper) / moves)), proven: true };
-  const low = Math.min(lower || 0, moves);
-  return low > 0 ? { atLeast: Math.floor((100 * low) / moves), proven: false } : null;
-}
-
-/**
  * A move's verdict from bounds alone, when they prove one: `here` and `after` are
  * {upper, lower} of the position and of the position after the move. Any move
  * takes at most one move off, so an `after` whose upper bound is below `here`'s

@@ -9,10 +9,14 @@ export function exact(point) {
   return Boolean(point && point.optimal && (point.distance !== null || point.solvable === false));
 }
 
-/** What the page knows of the start's fewest moves before asking: the level's or the generator's. */
+/** What the page knows of the start's fewest moves without asking the solver: the
+ * level's or the generator's, and the server's proven shortest once a result told it. */
 function startFacts(ctrl) {
   const min = ctrl.config.min;
-  return min && Number.isInteger(min.moves) ? factsOf({ distance: min.moves, optimal: min.optimal, solvable: true }) : null;
+  const given = [min && Number.isInteger(min.moves) ? { distance: min.moves, optimal: min.optimal } : null,
+                 Number.isInteger(ctrl.shortest) ? { distance: ctrl.shortest, optimal: true } : null]
+    .filter(Boolean).map((known) => factsOf({ ...known, solvable: true }));
+  return given.length ? given.reduce(mergeFacts) : null;
 }
 
 /**

@@ -1,19 +1,16 @@
-// The result once solved: accuracy (shortest from the start / moves made), stars,
-// the best accuracy kept for the level, and a one-line result to paste in a chat
-// with the distance line as a text sparkline, like daily-puzzle results.
+// The result once solved: accuracy and stars (the middle end's score, drawn by
+// finish.js as on every page), the best accuracy kept for the level, and a one-line
+// result to paste in a chat with the distance line as a text sparkline, like
+// daily-puzzle results.
 
+import { drawScore } from "../finish.js";
 import { best, levelKey } from "../progress.js";
-import { accuracyOf } from "./bounds.js";
+import { accuracyText, starsOf, starText } from "../score.js";
 import { copyLink } from "../share.js";
 import { gettext, movesText } from "../i18n.js";
 
 const BLOCKS = "▁▂▃▄▅▆▇█";
 const MAX_SPARK = 40;
-
-/** 3 stars for a perfect solve, 2 from 80%, 1 from 50%. */
-export function starsFor(percent) { return percent >= 100 ? 3 : percent >= 80 ? 2 : percent >= 50 ? 1 : 0; }
-
-export function starText(stars) { return "★".repeat(stars) + "☆".repeat(3 - stars); }
 
 /** The distances of `points` as blocks (▁ near solved, █ farthest); ✗ unsolvable, · unknown. */
 export function sparkline(points) {
@@ -27,31 +24,6 @@ export function sparkline(points) {
     if (p.distance === null) return "·";
     return BLOCKS[Math.round((p.distance / top) * (BLOCKS.length - 1))];
   }).join("");
-}
-
-/**
- * The score of a solved game, else null: {moves, shortest (an upper bound unless
- * proven), proven, percent (proven) or atLeast (bounded), assisted}.
- */
-export function scoreOf(ctrl, points) {
-  const [moves] = ctrl.counts();
-  if (!ctrl.isSolved() || moves === 0) return null;
-  const start = points[0];
-  const shortest = Number.isInteger(start.distance) ? start.distance : null;
-  const accuracy = accuracyOf({ upper: shortest, lower: start.lower, exact: start.optimal }, moves);
-  return { moves, shortest, proven: Boolean(start.optimal && shortest !== null), assisted: Boolean(ctrl.assisted),
-           percent: accuracy && accuracy.proven ? accuracy.percent : null,
-           atLeast: accuracy && !accuracy.proven ? accuracy.atLeast : null };
-}
-
-/** "87%", "at least 62%" or "" (nothing known); the stars a score earns (none when assisted). */
-export function accuracyText(score) {
-  return score.percent !== null ? `${score.percent}%` : score.atLeast !== null ? gettext("at least %(percent)s%%", { percent: score.atLeast }) : "";
-}
-
-export function starsOf(score) {
-  if (score.assisted) return 0;
-  return starsFor(score.percent !== null ? score.percent : score.atLeast || 0);
 }
 
 /** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
@@ -68,18 +40,9 @@ export function resultLine(ctrl, points, score) {
 
 /** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */
 export function drawResult(ctrl, points, parts) {
-  const score = scoreOf(ctrl, points);
-  parts.box.hidden = !score;
+  const score = ctrl.score(points);
+  drawScore(parts, score);
   if (!score) return;
-  const rated = accuracyText(score);
-  parts.accuracy.textContent = score.assisted ? gettext("assisted (Solve used)") : rated || gettext("not known yet");
-  parts.accuracy.dataset.assisted = String(score.assisted);
-  parts.accuracy.dataset.proven = String(score.percent !== null);
-  parts.accuracy.title = score.assisted ? gettext("Solve played moves for you: no stars, and it is not your best")
-    : score.percent === null ? gettext("the shortest solution is not proven yet: this is what is certain") : "";
-  const stars = starsOf(score);
-  parts.stars.textContent = score.assisted || !rated ? "" : starText(stars);
-  parts.stars.setAttribute("aria-label", score.assisted ? gettext("no stars: assisted") : gettext("%(stars)s of 3 stars", { stars }));
   const kept = best(levelKey(ctrl.info, ctrl.options, ctrl.initialBoard));
   parts.best.textContent = kept && kept.accuracy && !kept.assisted ? gettext("best %(percent)s%%", { percent: kept.accuracy }) : "";
   parts.share.dataset.text = resultLine(ctrl, points.slice(0, ctrl.history.cursor + 1), score);

@@ -5,7 +5,7 @@
 // continues the move in the "piece" metric (the classic's 81), and in "straight"
 // (90) while it keeps its direction; in "step" (116) every cell is a move.
 
-import { el, refuse, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
+import { el, shake, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
 import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, whyNot } from "./klotski-moves.js";
 import { gettext } from "../i18n.js";
 
@@ -272,7 +272,8 @@ class KlotskiView {
     return false;
   }
 
-  refuse(target) { refuse(target || this.board); }
+  /** The refused move's cue: `target` (else the board) shakes. */
+  shake(target) { shake(target || this.board); }
 }
 
 export { createEditor } from "./klotski-editor.js";

@@ -3,7 +3,7 @@
 // Notation: tile numbers row-major separated by single spaces, 0 the blank.
 // A move names the tile and the direction the TILE slides into the blank.
 
-import { el, refuse, clearHintMarks, setDuration, ARROWS } from "../board.js";
+import { el, shake, clearHintMarks, setDuration, ARROWS } from "../board.js";
 import { directionText, gettext } from "../i18n.js";
 
 function readTiles(text) { return String(text).trim().split(/[\s,/]+/).filter(Boolean); }
@@ -146,7 +146,8 @@ class NPuzzleView {
     return true;
   }
 
-  refuse(target) { refuse(target || this.board); }
+  /** The refused move's cue: `target` (else the board) shakes. */
+  shake(target) { shake(target || this.board); }
 }
 
 /** The editor: click two tiles to swap them; the size picker starts a solved grid. */

@@ -1,25 +1,25 @@
-// The solver lab's page: race 2-4 algorithms on one board over Socket.IO (lab_run,
-// streamed lab_progress, one lab_result each), draw the board's state space, and
-// replay each search's visiting order over it (GET /api/visits, replay.js).
+// The solver lab's page: compare 2-4 algorithms' searches on one board over Socket.IO
+// (lab_run, streamed lab_progress, one lab_result each), draw the board's state space,
+// and replay each search's visiting order over it (GET /api/visits, replay.js).
 // The URL names everything (/lab?game=G&board=B&algorithms=bfs,astar plus the
-// game's options), so a run is a link; the page runs it as it opens.
+// game's options), so a comparison is a link; the page starts it as it opens.
 
 import { $ } from "../panel.js";
 import { positionLink } from "../share.js";
 import { SolverLink } from "../socket.js";
 import { drawStateGraph } from "./graph.js";
 import { frontierByDepth, Replay } from "./replay.js";
-import { Runs } from "./runs.js";
+import { Comparison } from "./comparison.js";
 import { gettext, movesText, translateReply } from "../i18n.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const form = $("lab-form");
 const status = $("lab-status");
 const stop = $("lab-stop");
-const runs = new Runs($("lab-runs"), $("lab-chart"));
-let running = null; // the lab_run request on its way
+const comparison = new Comparison($("lab-runs"), $("lab-chart"));
+let asked = null; // the lab_run request on its way
 let drawn = null; // the state graph once drawn: {renderer, visits, count}
-let raced = null; // the algorithms of the last run
+let compared = null; // the algorithms of the last comparison
 let fetching = null; // the AbortController of the visiting orders being fetched
 const replay = new Replay({
   panel: $("lab-replay"),
@@ -35,7 +35,7 @@ const replay = new Replay({
     drawn.visits.playing(playing);
     drawn.visits.show(step);
   }
-  if (full) runs.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));
+  if (full) comparison.replayChart(new Map([...traces.entries()].map(([name, visits]) => [name, frontierByDepth(visits, step)])));
 });
 
 function say(text) { status.textContent = text; }
@@ -45,32 +45,32 @@ function chosen() {
 }
 
 function ended(message) {
-  running = null;
+  asked = null;
   stop.disabled = true;
   if (message) say(message);
 }
 
 const link = new SolverLink({
-  onLabProgress: (reply) => runs.progress(reply),
+  onLabProgress: (reply) => comparison.progress(reply),
   onLabResult: (reply) => {
-    if (!runs.result(reply)) return;
+    if (!comparison.result(reply)) return;
     link.finish(reply.id);
     ended(gettext("Every algorithm has finished."));
   },
   onError: (reply) => {
-    runs.stopped(translateReply(reply));
+    comparison.stopped(translateReply(reply));
     ended(translateReply(reply));
   },
   onConnection: (connected, refusal) => { if (!connected && refusal) say(refusal); },
 });
 
-function run(algorithms) {
-  if (running) link.cancel();
-  runs.start(algorithms);
-  running = link.request("lab_run", { game: config.game, board: config.board, ...config.options, algorithms });
+function compare(algorithms) {
+  if (asked) link.cancel();
+  comparison.start(algorithms);
+  asked = link.request("lab_run", { game: config.game, board: config.board, ...config.options, algorithms });
   stop.disabled = false;
-  say(gettext("Racing %(algorithms)s…", { algorithms: algorithms.join(", ") }));
-  raced = algorithms;
+  say(gettext("Comparing %(algorithms)s…", { algorithms: algorithms.join(", ") }));
+  compared = algorithms;
   if (drawn) loadVisits(algorithms);
 }
 
@@ -117,14 +117,14 @@ form.addEventListener("submit", (event) => {
     return;
   }
   const target = formLink();
-  if (target === `${window.location.pathname}${window.location.search}`) run(picked);
+  if (target === `${window.location.pathname}${window.location.search}`) compare(picked);
   else window.location.assign(target);
 });
 $("lab-game").addEventListener("change", () => form.requestSubmit());
 stop.addEventListener("click", () => {
   link.cancel();
   if (fetching) fetching.abort();
-  runs.stopped(gettext("stopped"));
+  comparison.stopped(gettext("stopped"));
   ended(gettext("Stopped."));
 });
 $("lab-play").href = positionLink(config.game, config.board, config.options);
@@ -139,13 +139,13 @@ function pick(node) {
 }
 
 if (!config.error) {
-  run(config.algorithms);
+  compare(config.algorithms);
   drawStateGraph($("state-graph"), config, {
     say: (text) => { $("state-graph-note").textContent = text; },
     onPick: pick,
     legendElement: $("state-graph-legend"),
   }).then((graph) => {
     drawn = graph;
-    if (drawn && raced) loadVisits(raced);
+    if (drawn && compared) loadVisits(compared);
   }).catch((error) => { $("state-graph-note").textContent = gettext("The state space could not be drawn: %(error)s", { error: error.message }); });
 }

@@ -1,12 +1,12 @@
 // The lab's replay: each search's visiting order, recorded by the server as it ran
 // (GET /api/visits: the positions in the order it expanded them, with each one's
 // depth and the positions first found there), played back a step at a time. A step
-// is one position expanded, the same step for every algorithm, so they race position
-// for position. Pause, Step and the speed work on this record, never on a running
-// search: the searches themselves finished (or run on) on the server.
+// is one position expanded, the same step for every algorithm, so they compare position
+// for position. Pause, Step and the speed work on this record, never on a search still
+// going: the searches themselves finished (or go on) on the server.
 //
 // Each step draws the chosen algorithm's visits over the state graph (graph.js) and
-// every algorithm's frontier by depth (runs.js) as it was after that many expansions.
+// every algorithm's frontier by depth (comparison.js) as it was after that many expansions.
 
 import { gettext } from "../i18n.js";
 

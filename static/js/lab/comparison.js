@@ -1,5 +1,6 @@
-// The lab's runs: one card per algorithm with its live figures (positions expanded,
-// frontier, depth, memory, positions per second, time) and, once it ends, its result;
+// The lab's comparison: one card per algorithm's search with its live figures
+// (positions expanded, frontier, depth, memory, positions per second, time) and, once
+// it ends, its result (the card's testid stays "lab-run", a contract name);
 // the same figures feed the frontier-by-depth chart (an inline SVG, one line per
 // algorithm, in that algorithm's colour) until a replay (replay.js) draws it instead.
 
@@ -54,7 +55,7 @@ export function resultText(result) {
   return translateReply(result) || gettext("stopped (%(status)s)", { status: result.status });
 }
 
-export class Runs {
+export class Comparison {
   constructor(container, chart) {
     this.container = container;
     this.chart = chart;
@@ -71,12 +72,12 @@ export class Runs {
     this.samples.clear();
     this.replayed = null;
     algorithms.forEach((name, i) => {
-      const card = element("article", `panel lab-run lab-colour-${i}`);
+      const card = element("article", `panel lab-search lab-colour-${i}`);
       card.dataset.testid = "lab-run";
       card.dataset.algorithm = name;
       card.dataset.nodes = "0";
       const title = element("h2", "", name);
-      title.append(element("span", "lab-run-kind", ALGORITHM_NAMES[name] ? gettext(ALGORITHM_NAMES[name]) : ""));
+      title.append(element("span", "lab-search-kind", ALGORITHM_NAMES[name] ? gettext(ALGORITHM_NAMES[name]) : ""));
       const list = element("dl", "lab-figures");
       figure(list, gettext("Positions expanded"), "nodes");
       figure(list, gettext("Frontier"), "frontier");
@@ -84,7 +85,7 @@ export class Runs {
       figure(list, gettext("Memory"), "memory");
       figure(list, gettext("Positions / s"), "rate");
       figure(list, gettext("Time"), "time");
-      const outcome = element("p", "lab-run-result", gettext("searching…"));
+      const outcome = element("p", "lab-search-result", gettext("searching…"));
       outcome.dataset.testid = "lab-run-result";
       card.append(title, list, outcome);
       this.container.append(card);
@@ -134,15 +135,15 @@ export class Runs {
     card.dataset.status = reply.status;
     if (reply.length !== null && reply.length !== undefined) card.dataset.length = String(reply.length);
     else card.dataset.length = "";
-    card.querySelector(".lab-run-result").textContent =
+    card.querySelector(".lab-search-result").textContent =
       `${resultText(reply)} · ${gettext("%(nodes)s positions expanded", { nodes: COUNT.format(reply.nodes) })}`;
     return [...this.cards.values()].every((c) => c.dataset.length !== undefined);
   }
 
-  /** The run ended without these results (stopped, refused): say so on the cards still open. */
+  /** The comparison ended without these results (stopped, refused): say so on the cards still open. */
   stopped(message) {
     for (const card of this.cards.values()) {
-      if (card.dataset.length === undefined) card.querySelector(".lab-run-result").textContent = message;
+      if (card.dataset.length === undefined) card.querySelector(".lab-search-result").textContent = message;
     }
   }
 
