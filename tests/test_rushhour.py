@@ -13,6 +13,7 @@ from helpers.rushhour import (
     is_one_move,
     placements_by_cluster,
     random_board,
+    relettered,
     replays,
 )
 from hypothesis import HealthCheck, given, settings
@@ -303,6 +304,30 @@ def test_every_placement_of_a_small_set_matches_a_plain_enumeration():
     assert bfs_length(best["board"]) == best["distance"]
     assert [h["distance"] for h in found["top"]] == sorted(solvable, reverse=True)[:10]
     assert lines[-1].startswith("all 13,160 placements searched: 323 clusters, 186 solvable")
+
+
+def test_a_placement_search_samples_clusters_of_every_distance():
+    """``per_distance`` keeps up to that many clusters of each distance (what a level
+    pack is drawn from): each its cluster's hardest start, the clusters all different,
+    as many as the plain enumeration finds of that distance, and the same every run."""
+    groups, _placements = placements_by_cluster(SMALL_SET)
+    layout = DOMAIN.parse(SMALL_SET).layout
+    found = search_placements(layout, per_distance=2)
+    wanted = {}
+    for _size, d in groups:
+        if d is not None:
+            wanted[d] = min(wanted.get(d, 0) + 1, 2)
+    assert {d: len(picks) for d, picks in found.samples.items()} == wanted
+    clusters = set()
+    for d, picks in found.samples.items():
+        for pick in picks:
+            members, dist = cluster_distances(pick.board)
+            assert dist[pick.board] == max(dist.values()) == pick.distance == d
+            assert len(members) == pick.positions
+            assert sum(v == d for v in dist.values()) == pick.ties
+            clusters.add(frozenset(relettered(m) for m in members))
+    assert len(clusters) == sum(wanted.values())
+    assert search_placements(layout, per_distance=2).samples == found.samples
 
 
 def test_a_placement_search_reports_how_far_it_has_walked(monkeypatch):

@@ -207,8 +207,11 @@ TYPES = 5
 P_DEPTH, P_PENDING, P_LEAVES, P_GROUPS, P_SOLVABLE, P_POSITIONS, P_BLANKS = range(7)
 P_STAMP, P_TOP_FILL, P_WORK = 7, 8, 9
 PCTX_SIZE = 16
-# pgeo slots: walls, the red car's length, the number of top boards kept
-Q_WALLS, Q_RED, Q_TOP = range(3)
+# pgeo slots: walls, the red car's length, the number of top boards kept, the clusters
+# sampled per distance (0: none; ``picks`` holds hash, size and ties of each)
+Q_WALLS, Q_RED, Q_TOP, Q_PICK = range(4)
+#: the greatest distance a sample is kept for (a 6x6 cluster's farthest is far less)
+MAX_PICK_DISTANCE = 255
 P_FULL = 2  # placements_run's answer when the arrays must grow (DONE and PAUSED as above)
 
 
@@ -335,6 +338,9 @@ def _measure(
     top_ties,
     top_cells,
     by_distance,
+    picks,
+    pick_cells,
+    pick_fill,
 ):
     """Measure the cluster of the complete placement on the walk's stack, if it is the
     cluster's least position. Returns 0, or P_FULL when the cluster outgrew the arrays
@@ -445,10 +451,14 @@ def _measure(
                 tail += 1
                 far = dk
     by_distance[far] += 1
-    # keep the hardest starts: the top boards, farthest first (earlier found first)
+    # keep the hardest starts: the top boards, farthest first (earlier found first), and
+    # with samples, up to ``pgeo[Q_PICK]`` clusters of each distance (those whose hardest
+    # start hashes lowest: a spread over the walk, the same on every run)
     kept = pctx[P_TOP_FILL]
     room = pgeo[Q_TOP]
-    if kept == room and top_d[kept - 1] >= far:
+    to_top = not (kept == room and top_d[kept - 1] >= far)
+    per = pgeo[Q_PICK]
+    if not to_top and per == 0:
         return 0
     ties = 0
     least = -1
@@ -459,6 +469,23 @@ def _measure(
         ties += 1
         if least < 0 or key < least:
             least = key
+    if per > 0:
+        mixed = least * MUL
+        j = far * per + pick_fill[far]
+        if pick_fill[far] < per:
+            pick_fill[far] += 1
+        else:  # full: the one that hashes highest goes, if this one hashes lower
+            j = far * per
+            for s in range(far * per + 1, (far + 1) * per):
+                if picks[3 * s] > picks[3 * j]:
+                    j = s
+            if picks[3 * j] <= mixed:
+                j = -1
+        if j >= 0:
+            picks[3 * j], picks[3 * j + 1], picks[3 * j + 2] = mixed, count, ties
+            _write_cells(pick_cells, j, pgeo[Q_WALLS], cover, n, least)
+    if not to_top:
+        return 0
     j = kept if kept < room else room - 1
     while j > 0 and top_d[j - 1] < far:
         if j < room:
@@ -471,19 +498,22 @@ def _measure(
     top_d[j] = far
     top_size[j] = count
     top_ties[j] = ties
-    for c in range(36):
-        top_cells[36 * j + c] = 0
-    for c in range(36):
-        if (pgeo[Q_WALLS] >> c) & 1:
-            top_cells[36 * j + c] = -1
-    for i in range(n):
-        cells = cover[i * STRIDE + ((least >> (3 * i)) & 7)]
-        for c in range(36):
-            if (cells >> c) & 1:
-                top_cells[36 * j + c] = i + 1
+    _write_cells(top_cells, j, pgeo[Q_WALLS], cover, n, least)
     if kept < room:
         pctx[P_TOP_FILL] = kept + 1
     return 0
+
+
+@njit(cache=True)
+def _write_cells(cells_out, j, walls, cover, n, key):
+    """Board ``j`` of ``cells_out`` (36 codes each): -1 a wall, 0 empty, vehicle index + 1."""
+    for c in range(36):
+        cells_out[36 * j + c] = -1 if (walls >> c) & 1 else 0
+    for i in range(n):
+        cells = cover[i * STRIDE + ((key >> (3 * i)) & 7)]
+        for c in range(36):
+            if (cells >> c) & 1:
+                cells_out[36 * j + c] = i + 1
 
 
 @njit(cache=True, inline="always")
@@ -532,6 +562,9 @@ def placements_run(
     top_ties,
     top_cells,
     by_distance,
+    picks,
+    pick_cells,
+    pick_fill,
     limit,
 ):
     """Walk the placements (those where no vehicle can slide back) for about ``limit``
@@ -559,6 +592,9 @@ def placements_run(
                 top_ties,
                 top_cells,
                 by_distance,
+                picks,
+                pick_cells,
+                pick_fill,
             )
             if status == P_FULL:
                 return P_FULL

@@ -194,6 +194,8 @@ class PlacementReport:
     hardest: list[Found]  # the farthest starts, one per cluster, farthest first
     by_distance: dict[int, int]  # solvable clusters by their hardest start's distance
     seconds: float
+    #: with ``per_distance``: up to that many clusters' hardest starts for each distance
+    samples: dict[int, list[Found]]
 
 
 def search_placements(
@@ -201,11 +203,15 @@ def search_placements(
     mon: Monitor | None = None,
     report: Callable[[str], None] | None = None,
     top: int = TOP,
+    per_distance: int = 0,
 ) -> PlacementReport:
     """Every placement of ``layout``'s vehicle set, each cluster measured once: the
     hardest starts over all of them. ``mon`` brings the budget and cancel (checked
     between compiled slices); ``report`` receives a progress line about every few
-    seconds. Raises BoardError past :data:`MAX_PLACEMENTS` placements."""
+    seconds. With ``per_distance``, up to that many clusters of each distance are kept
+    too (a level pack's sample, :mod:`solver.rushhour.pack`): the same ones on every
+    run, spread over the walk by a hash of their hardest start. Raises BoardError
+    past :data:`MAX_PLACEMENTS` placements."""
     import numpy as np
 
     mon = mon or Monitor()
@@ -223,7 +229,7 @@ def search_placements(
     k = compiled()
     pctx = np.zeros(k.PCTX_SIZE, np.int64)
     pctx[k.P_BLANKS] = vehicles.blanks
-    pgeo = np.array([vehicles.walls, vehicles.red, top], np.int64)
+    pgeo = np.array([vehicles.walls, vehicles.red, top, per_distance], np.int64)
     counts = np.array([1, *vehicles.counts], np.int64)
     depth = CELLS + 1
     cell_at = np.zeros(depth, np.int64)
@@ -241,11 +247,15 @@ def search_placements(
     top_size = np.zeros(top, np.int64)
     top_ties = np.zeros(top, np.int64)
     top_cells = np.zeros(36 * top, np.int64)
-    by_distance = np.zeros(256, np.int64)
+    by_distance = np.zeros(k.MAX_PICK_DISTANCE + 1, np.int64)
+    slots = (k.MAX_PICK_DISTANCE + 1) * max(per_distance, 1)
+    picks = np.zeros(3 * slots, np.int64)
+    pick_cells = np.zeros(36 * slots, np.int64)
+    pick_fill = np.zeros(k.MAX_PICK_DISTANCE + 1, np.int64)
     capacity = 1 << 12
     work = _Work(np, capacity)
     walk = (pctx, pgeo, counts, cell_at, choice, filled_at, occ_at, geo, cover, tops)
-    tail = (top_d, top_size, top_ties, top_cells, by_distance)
+    tail = (top_d, top_size, top_ties, top_cells, by_distance, picks, pick_cells, pick_fill)
     load_cached(k.placements_run, *walk, *work.arrays(), *tail, SLICE)
     next_line = mon.elapsed + REPORT_EVERY
     while True:
@@ -266,16 +276,29 @@ def search_placements(
                 f"{int(pctx[k.P_GROUPS]):,} clusters, {int(pctx[k.P_SOLVABLE]):,} solvable, "
                 f"hardest so far {best if best >= 0 else '-'}, {mon.elapsed:.0f} s"
             )
-    found = []
-    for j in range(int(pctx[k.P_TOP_FILL])):
-        codes = top_cells[36 * j : 36 * (j + 1)]
-        found.append(
-            Found(
-                _board(layout, vehicles, codes),
-                int(top_d[j]),
-                int(top_size[j]),
-                int(top_ties[j]),
-            )
+    found = [
+        Found(
+            _board(layout, top_cells[36 * j : 36 * (j + 1)]),
+            int(top_d[j]),
+            int(top_size[j]),
+            int(top_ties[j]),
+        )
+        for j in range(int(pctx[k.P_TOP_FILL]))
+    ]
+    samples = {}
+    for d in np.flatnonzero(pick_fill) if per_distance else ():
+        slots = range(int(d) * per_distance, int(d) * per_distance + int(pick_fill[d]))
+        samples[int(d)] = sorted(
+            (
+                Found(
+                    _board(layout, pick_cells[36 * j : 36 * (j + 1)]),
+                    int(d),
+                    int(picks[3 * j + 1]),
+                    int(picks[3 * j + 2]),
+                )
+                for j in slots
+            ),
+            key=lambda f: f.board,
         )
     out = PlacementReport(
         placements=total,
@@ -286,6 +309,7 @@ def search_placements(
         hardest=found,
         by_distance={d: int(n) for d, n in enumerate(by_distance) if n},
         seconds=mon.elapsed,
+        samples=samples,
     )
     if report is not None:
         report(
@@ -318,7 +342,7 @@ class _Work:
         return self.keys, self.table, self.stamps, self.dist, self.goals
 
 
-def _board(layout: Layout, vehicles: VehicleSet, codes) -> str:
+def _board(layout: Layout, codes) -> str:
     """The board of a placement given as cell codes (vehicle index + 1, -1 a wall, 0
     empty), its vehicles lettered afresh (:func:`~solver.rushhour.board.relabelled`)."""
     cells: dict[int, list[int]] = {}
