@@ -199,23 +199,24 @@ class PlacementReport:
 
 
 def search_placements(
-    layout: Layout,
+    layout: Layout | VehicleSet,
     mon: Monitor | None = None,
     report: Callable[[str], None] | None = None,
     top: int = TOP,
     per_distance: int = 0,
 ) -> PlacementReport:
-    """Every placement of ``layout``'s vehicle set, each cluster measured once: the
+    """Every placement of ``layout``'s vehicle set (or of a set given), each cluster measured once: the
     hardest starts over all of them. ``mon`` brings the budget and cancel (checked
     between compiled slices); ``report`` receives a progress line about every few
     seconds. With ``per_distance``, up to that many clusters of each distance are kept
-    too (a level pack's sample, :mod:`solver.rushhour.pack`): the same ones on every
+    too (a level pack's sample: scripts/make_rushhour_levels.py), the same ones on every
     run, spread over the walk by a hash of their hardest start. Raises BoardError
     past :data:`MAX_PLACEMENTS` placements."""
     import numpy as np
 
     mon = mon or Monitor()
-    vehicles = VehicleSet.of(layout)
+    vehicles = layout if isinstance(layout, VehicleSet) else VehicleSet.of(layout)
+    walls = tuple(cell for cell in range(CELLS) if vehicles.walls >> cell & 1)
     total = count_placements(vehicles)
     if total > MAX_PLACEMENTS:
         raise BoardError(
@@ -278,7 +279,7 @@ def search_placements(
             )
     found = [
         Found(
-            _board(layout, top_cells[36 * j : 36 * (j + 1)]),
+            _board(walls, top_cells[36 * j : 36 * (j + 1)]),
             int(top_d[j]),
             int(top_size[j]),
             int(top_ties[j]),
@@ -291,7 +292,7 @@ def search_placements(
         samples[int(d)] = sorted(
             (
                 Found(
-                    _board(layout, pick_cells[36 * j : 36 * (j + 1)]),
+                    _board(walls, pick_cells[36 * j : 36 * (j + 1)]),
                     int(d),
                     int(picks[3 * j + 1]),
                     int(picks[3 * j + 2]),
@@ -342,7 +343,7 @@ class _Work:
         return self.keys, self.table, self.stamps, self.dist, self.goals
 
 
-def _board(layout: Layout, codes) -> str:
+def _board(walls: tuple[int, ...], codes) -> str:
     """The board of a placement given as cell codes (vehicle index + 1, -1 a wall, 0
     empty), its vehicles lettered afresh (:func:`~solver.rushhour.board.relabelled`)."""
     cells: dict[int, list[int]] = {}
@@ -359,5 +360,5 @@ def _board(layout: Layout, codes) -> str:
         lengths.append(len(spots))
         lines.append(row if flat else column)
         offsets.append(column if flat else row)
-    fresh = Layout(tuple(labels), tuple(horizontal), tuple(lengths), tuple(lines), layout.walls)
+    fresh = Layout(tuple(labels), tuple(horizontal), tuple(lengths), tuple(lines), walls)
     return relabelled(fresh, tuple(offsets))
