@@ -1,4 +1,5 @@
-"""The declaration of Rush Hour: title, the default board and the hardest-start search."""
+"""The declaration of Rush Hour: title, the level packs, the puzzles the ladder, runs and
+races are handed, and the hardest-start search."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from ..core.game import Game
 from ..core.text import N_
 from .board import CELLS, EMPTY_CHARS, WALL
 from .domain import RushHour
+from .generate import MOVES, rushhour_puzzle
+from .levels import rushhour_levels
 
 
 class RushHourGame(Game):
@@ -39,6 +42,44 @@ class RushHourGame(Game):
     def size_label(cls, board: str, options: Mapping[str, Any]) -> str:
         vehicles = len(set(board) - EMPTY_CHARS - {WALL})
         return f"{vehicles} vehicles"
+
+    @classmethod
+    def levels(cls) -> list[dict]:
+        """The packs' levels; with no options, each count is keyed by None (the progress
+        option's value, as the other games key theirs by metric or capacity)."""
+        return [
+            dict(
+                level,
+                options={},
+                moves={None: level["moves"]},
+                traps={None: level["traps"]},
+                group={**level["group"], "farthest": {None: level["group"]["farthest"]}},
+            )
+            for level in rushhour_levels()
+        ]
+
+    #: the ladder's, streak's and storm's puzzles (and so the races'): positions of the
+    #: levels' clusters, 1 to 51 slides from solved, each length proven
+    ladder_lengths = MOVES
+
+    @classmethod
+    def ladder_params(cls, length: int) -> dict[str, Any]:
+        return {"moves": length}
+
+    @classmethod
+    def generate(cls, params: dict[str, Any], seed: int, daily: bool) -> dict:
+        """A puzzle ``moves`` long (:mod:`solver.rushhour.generate`); without ``moves``
+        (the New game button, the daily), the level the seed picks."""
+        if "moves" not in params:
+            return super().generate(params, seed, daily)
+        made = rushhour_puzzle(params["moves"], seed)
+        return {
+            "board": made["board"],
+            "options": {},
+            "min_moves": made["moves"],
+            "optimal": True,
+            "params": {"moves": made["moves"]},
+        }
 
     @classmethod
     def hardest(cls, board, options, placements, report=None) -> dict:
