@@ -81,16 +81,25 @@ def replays(states):
 
 def bfs_length(board):
     """The fewest moves to solved, or None."""
+    line = bfs_line(board)
+    return None if line is None else len(line) - 1
+
+
+def bfs_line(board):
+    """A shortest solution's positions, ``board`` first and solved last, or None."""
     board = board.replace(".", "o")
-    depth = {board: 0}
+    parent = {board: None}
     queue = deque([board])
     while queue:
         pos = queue.popleft()
         if solved(pos):
-            return depth[pos]
+            line = [pos]
+            while parent[line[-1]] is not None:
+                line.append(parent[line[-1]])
+            return line[::-1]
         for nxt in neighbours(pos):
-            if nxt not in depth:
-                depth[nxt] = depth[pos] + 1
+            if nxt not in parent:
+                parent[nxt] = pos
                 queue.append(nxt)
     return None
 
