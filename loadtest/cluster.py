@@ -99,7 +99,7 @@ class Cluster:
     def workers(self) -> list:
         from rq import Worker
 
-        from webapp.jobs.cluster_job import redis_client
+        from webapp.transport.redis_client import redis_client
 
         return Worker.all(connection=redis_client(self.redis_url))
 

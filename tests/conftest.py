@@ -146,12 +146,19 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="module")
-def app():
-    """The app with the test settings (Flask's tutorial layout; ``helpers.apps``): a module
-    that needs other settings overrides this fixture with its own ``app``."""
+def app(request, tmp_path_factory):
+    """The module's app: the test settings (Flask's tutorial layout; ``helpers.apps``)
+    under the module's own, given by its marker (``pytestmark = pytest.mark.app(RATE_LIMIT=0)``),
+    with a data folder of its own. No module defines another ``app``; the players'
+    modules use :func:`players_app` (both databases, the test's clock) instead."""
     from helpers.apps import make_app
 
-    return make_app()
+    marker = request.node.get_closest_marker("app")
+    settings = {
+        "DATA_DIR": str(tmp_path_factory.mktemp("app")),
+        **(marker.kwargs if marker else {}),
+    }
+    return make_app(**settings)
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Admission: the players one process holds, in all and per address (fast, no server)."""
 
 import pytest
-from helpers.apps import make_app
 
 from webapp.live.admission import ADDRESS_MESSAGE, FULL_MESSAGE, Admission, affordable
 
@@ -35,9 +34,7 @@ def test_the_open_file_limit_caps_the_players():
     assert affordable(5000, open_files=1024) == 1024 - 500
 
 
-@pytest.fixture
-def app():
-    return make_app(MAX_CLIENTS=2, MAX_CLIENTS_PER_ADDRESS=100)
+pytestmark = pytest.mark.app(MAX_CLIENTS=2, MAX_CLIENTS_PER_ADDRESS=100)
 
 
 def test_a_full_app_refuses_the_next_socket_and_readyz_says_so(app):

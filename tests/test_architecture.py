@@ -338,15 +338,49 @@ def test_each_game_has_one_reference_rule_set_for_the_tests(name):
     assert not [m for m in imported if m.startswith("solver") and m != "solver.core.results"]
 
 
-#: arrows that run one way inside the web app: (package, packages it must never import).
-#: jobs shape their own replies and never reach the sockets or the server; players
-#: and levels never reach the pages; nothing but the app factory and the server
-#: reaches serve/
+#: the web framework's packages: only the HTTP and socket layers (and the app) import them
+WEB = ("flask", "flask_socketio", "werkzeug")
+
+#: arrows that run one way inside the web app: (package, packages it must never import,
+#: the project's or a third party's). jobs shape their own replies and never reach the
+#: sockets, the races or the server; players (the domain: its routes are in
+#: webapp.http.players) import no web framework and, like levels, never reach the
+#: pages; storage reads nothing from serving; live and races never import each other
+#: (the app factory registers both), and races ask the job core, never a back end; the
+#: cluster's transport (the Redis client, the message queue) is the lowest of all;
+#: nothing but the app factory and the server reaches serve/
+WEB_PARTS = (
+    "webapp.http",
+    "webapp.live",
+    "webapp.races",
+    "webapp.jobs",
+    "webapp.players",
+    "webapp.levels",
+    "webapp.storage",
+    "webapp.guard",
+    "webapp.serve",
+)
 ONE_WAY = (
-    ("webapp.jobs", ("webapp.live", "webapp.serve", "webapp.http", "webapp.players")),
-    ("webapp.players", ("webapp.http", "webapp.live", "webapp.serve")),
+    (
+        "webapp.jobs",
+        ("webapp.live", "webapp.races", "webapp.serve", "webapp.http", "webapp.players"),
+    ),
+    ("webapp.players", ("webapp.http", "webapp.live", "webapp.serve", *WEB)),
     ("webapp.levels", ("webapp.http", "webapp.live", "webapp.players")),
-    ("webapp.storage", ("webapp.http", "webapp.live", "webapp.jobs", "webapp.players")),
+    (
+        "webapp.storage",
+        (
+            "webapp.http",
+            "webapp.live",
+            "webapp.jobs",
+            "webapp.players",
+            "webapp.races",
+            "webapp.serve",
+        ),
+    ),
+    ("webapp.live", ("webapp.races", "webapp.http", "webapp.serve")),
+    ("webapp.races", ("webapp.live", "webapp.http", "webapp.serve", *BACK_ENDS)),
+    ("webapp.transport", WEB_PARTS),
 )
 
 
@@ -367,6 +401,27 @@ def test_arrows_run_one_way():
     assert _arrows_against(ONE_WAY, module_files()) == []
 
 
+def test_the_players_domain_reaches_no_web_framework():
+    """Nor through another module: everything ``webapp.players`` imports, directly or
+    not, imports no Flask, Flask-SocketIO or Werkzeug (its routes are webapp.http's)."""
+    files = module_files()
+    graph = import_graph(files)
+    todo = [module for module in files if module.startswith("webapp.players")]
+    reached = set(todo)
+    while todo:
+        for name in graph[todo.pop()]:
+            if name not in reached:
+                reached.add(name)
+                todo.append(name)
+    web = sorted(
+        f"{module} imports {name}"
+        for module in reached
+        for name in _imported_names(files[module], module)
+        if name.split(".")[0] in WEB
+    )
+    assert web == []
+
+
 def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
     """The rule reads relative imports: a jobs module importing ``..live`` is caught."""
     path = tmp_path / "core.py"
@@ -375,3 +430,209 @@ def test_the_one_way_rule_catches_a_backward_arrow(tmp_path):
         "webapp.jobs.core imports webapp.live.replies",
         "webapp.jobs.core imports webapp.live.replies.error_payload",
     ]
+
+
+def test_the_one_way_rule_catches_a_third_party_import(tmp_path):
+    """A players module importing Flask, in any spelling, is caught; a package whose
+    name only starts like a forbidden one (``flask_compress``) is not."""
+    path = tmp_path / "ladder.py"
+    path.write_text(
+        "import flask_compress\nfrom flask import g\nimport werkzeug.exceptions\n"
+        "def late():\n    from flask_socketio import emit\n"
+    )
+    assert _arrows_against(ONE_WAY, {"webapp.players.ladder": path}) == [
+        "webapp.players.ladder imports flask",
+        "webapp.players.ladder imports flask.g",
+        "webapp.players.ladder imports flask_socketio",
+        "webapp.players.ladder imports flask_socketio.emit",
+        "webapp.players.ladder imports werkzeug.exceptions",
+    ]
+
+
+# -- the Socket.IO protocol's names ----------------------------------------------------
+
+#: calls whose text names another library's events, never Socket.IO's: SQLAlchemy's
+#: engine events (``connect``, ``begin``)
+OTHER_LIBRARIES_EVENTS = {"listens_for"}
+#: calls whose first argument is an event's name (a Socket.IO or Engine.IO handler, an
+#: emit, a solver process's report): never text made on the spot
+EVENT_CALLS = {"on", "emit", "emit_each", "send", "on_event"}
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _is_a_key(node: ast.AST, parent: ast.AST | None) -> bool:
+    """A payload's field, not an event: a dict key, an index, ``.get``'s first argument,
+    a docstring."""
+    if isinstance(parent, ast.Dict):
+        return node in parent.keys
+    if isinstance(parent, ast.Subscript):
+        return parent.slice is node
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute):
+        return parent.func.attr in ("get", "pop", "setdefault") and parent.args[:1] == [node]
+    return isinstance(parent, ast.Expr)
+
+
+def spelled_event_names(path: Path, names: frozenset[str]) -> list[str]:
+    """Every place ``path`` spells an event name as text (``file:line: 'name'``), or makes
+    one on the spot where an event's name goes (an f-string passed to ``emit``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = _parents(tree)
+    found = []
+    for node in ast.walk(tree):
+        parent = parents.get(node)
+        if isinstance(node, ast.Constant) and node.value in names and not _is_a_key(node, parent):
+            call = parent if isinstance(parent, ast.Call) else None
+            func = call.func if call is not None else None
+            called = getattr(func, "attr", None) or getattr(func, "id", None)
+            if called not in OTHER_LIBRARIES_EVENTS:
+                found.append((node.lineno, f"{path.name}:{node.lineno}: {node.value!r}"))
+        if isinstance(node, ast.Call) and node.args:
+            called = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if called in EVENT_CALLS and isinstance(node.args[0], ast.JoinedStr | ast.BinOp):
+                found.append(
+                    (node.lineno, f"{path.name}:{node.lineno}: {ast.unparse(node.args[0])}")
+                )
+    return [place for _, place in sorted(found)]
+
+
+def _event_names() -> frozenset[str]:
+    from webapp import protocol
+
+    return protocol.EVENTS
+
+
+def test_every_event_name_of_the_protocol_is_listed_once():
+    """Each event constant of :mod:`webapp.protocol` is in ``EVENTS`` (which the next test
+    reads), and every name the server hands Socket.IO is one of them."""
+    from webapp import protocol
+
+    spelled = {
+        value for name, value in vars(protocol).items() if name.isupper() and isinstance(value, str)
+    }
+    assert spelled - {protocol.UNKNOWN, protocol.RESTART} == set(protocol.EVENTS)
+
+
+def test_no_event_name_is_spelled_outside_the_protocol():
+    """Event names, in and out, are :mod:`webapp.protocol`'s constants: a literal
+    ``"error"`` or ``"analysis"`` where an event's name goes, anywhere in the web app,
+    is a second spelling of the contract."""
+    names = _event_names()
+    protocol = ROOT / "webapp" / "protocol.py"
+    spelled = [
+        f"{path.relative_to(ROOT).parent}/{place}"
+        for path in sorted((ROOT / "webapp").rglob("*.py"))
+        if path != protocol
+        for place in spelled_event_names(path, names)
+    ]
+    assert spelled == []
+
+
+def test_the_event_name_rule_catches_a_spelling_and_passes_a_payloads_fields(tmp_path):
+    path = tmp_path / "handlers.py"
+    path.write_text(
+        '"""Says "error" in its docstring."""\n'
+        'socketio.emit("error", {"error": payload["analysis"], "progress": 1}, to=sid)\n'
+        'def reply():\n    return "analysis", payload.get("solution")\n'
+        'socketio.emit(f"race_{what}", state)\n'
+        'event.listens_for(engine, "connect")\n'
+        "socketio.emit(ERROR, payload)\n"
+    )
+    assert spelled_event_names(path, _event_names()) == [
+        "handlers.py:2: 'error'",
+        "handlers.py:4: 'analysis'",
+        "handlers.py:5: f'race_{what}'",
+    ]
+
+
+def test_the_clusters_redis_clients_are_made_in_the_transport_alone():
+    """One low package makes the cluster's Redis connections (:mod:`webapp.transport`):
+    the job back end, the races' store and the message queue take theirs from it."""
+    making = []
+    for path in sorted((ROOT / "webapp").rglob("*.py")):
+        if path.is_relative_to(ROOT / "webapp" / "transport"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            named = (
+                isinstance(node, ast.Attribute) and node.attr in ("Redis", "RedisManager")
+            ) or (
+                isinstance(node, ast.ImportFrom)
+                and (node.module or "").split(".")[0] in ("redis", "socketio")
+                and any(alias.name in ("Redis", "RedisManager") for alias in node.names)
+            )
+            if named:
+                making.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert making == []
+
+
+# -- private names stay private -------------------------------------------------------
+
+#: private names one module still imports from another, each left to its owner (remove
+#: a line once it is fixed: the test fails on a line that no longer holds). The
+#: 15- and 24-puzzle kernels' names feed the tables' fingerprints (renaming them
+#: rebuilds the 6-6-6-6 databases, minutes on every machine)
+PRIVATE_IMPORTS_LEFT = {
+    "loadtest.capacity imports loadtest.players._children",
+    "loadtest.leaderboard imports loadtest.players._rss_mb",
+    "solver.npuzzle.anytime imports solver.npuzzle.reduce._cancel_undos",
+    "solver.npuzzle.packed_build imports solver.npuzzle.kernels._flood",
+    "solver.npuzzle.packed_build imports solver.npuzzle.kernels._lowest",
+}
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(files: dict[str, Path]) -> set[str]:
+    """``module imports other._name`` for every private name a project module takes from
+    another: ``from other import _name``, or ``other._name`` after ``import other``."""
+    found = set()
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported: dict[str, str] = {}  # a local name -> the project module it is
+        for node in _imports(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = _resolve(module, path.name == "__init__.py", node)
+                for alias in node.names:
+                    if f"{source}.{alias.name}" in files:
+                        imported[alias.asname or alias.name] = f"{source}.{alias.name}"
+                    elif source in files and source != module and _is_private(alias.name):
+                        found.add(f"{module} imports {source}.{alias.name}")
+            else:
+                for alias in node.names:
+                    if alias.name in files and alias.asname:
+                        imported[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and _is_private(node.attr)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported
+            ):
+                found.add(f"{module} imports {imported[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_module_imports_anothers_private_names():
+    found = private_imports(module_files())
+    assert sorted(found - PRIVATE_IMPORTS_LEFT) == []
+    assert sorted(PRIVATE_IMPORTS_LEFT - found) == []
+
+
+def test_the_private_rule_reads_both_spellings_and_passes_a_modules_own(tmp_path):
+    (tmp_path / "one.py").write_text(
+        "from .two import _hidden, shown\nfrom . import two as other\nother._secret()\n"
+        "def _own():\n    return _own\n"
+    )
+    (tmp_path / "two.py").write_text("_hidden = _secret = shown = 1\n")
+    (tmp_path / "__init__.py").write_text("")
+    files = {"pkg": tmp_path / "__init__.py", "pkg.one": tmp_path / "one.py"}
+    files["pkg.two"] = tmp_path / "two.py"
+    assert private_imports(files) == {
+        "pkg.one imports pkg.two._hidden",
+        "pkg.one imports pkg.two._secret",
+    }

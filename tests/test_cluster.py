@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import time
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -199,6 +200,21 @@ def test_both_web_processes_get_answers_from_the_workers(cluster):
     second.emit("solve", {"game": "npuzzle", "board": "1 2 3"})
     name, error = second.wait(ANSWERS, where=lambda p: p.get("id") != "a")  # not a late "a"
     assert name == "error" and error["event"] == "solve"
+
+
+def test_the_labs_visiting_order_comes_back_from_a_worker(cluster):
+    """``/api/visits`` runs in the long lane, RQ's workers here: its request and its
+    answer (compressed bytes) cross Redis as JSON and come back as they left."""
+    started, _clients = cluster
+    board = "0/3,0/5,8/8"
+    query = f"board={urllib.parse.quote(board)}&goal=*,4,4"
+    before = sum(_readyz(url)["lanes"]["long"]["completed"] for url in started.web_urls)
+    _, graph = _json(f"{started.url}/api/graph/jugs?{query}")
+    _, visits = _json(f"{started.url}/api/visits/jugs?{query}&algorithm=bfs")
+    assert visits["algorithm"] == "bfs" and visits["complete"] and visits["optimal"]
+    assert visits["length"] == 7 and len(visits["order"]) <= len(graph["nodes"])
+    after = sum(_readyz(url)["lanes"]["long"]["completed"] for url in started.web_urls)
+    assert after > before  # answered by a worker, not a web process
 
 
 def test_cancel_silences_a_job_on_a_worker(cluster):

@@ -9,14 +9,14 @@ from helpers.players import Clock, build_app, daily_line
 from helpers.waiting import until
 
 from webapp.guard import gates
-from webapp.players import api
+from webapp.http.players import results
 
 
 def _held_reads(monkeypatch, release: threading.Event):
     """Make every leaderboard read wait for ``release``; returns the most seen at once."""
     inside, most = [0], [0]
     lock = threading.Lock()
-    real = api.read_leaderboard
+    real = results.read_leaderboard
 
     def held(*args, **kwargs):
         with lock:
@@ -27,7 +27,7 @@ def _held_reads(monkeypatch, release: threading.Event):
             inside[0] -= 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api, "read_leaderboard", held)
+    monkeypatch.setattr(results, "read_leaderboard", held)
     return most
 
 

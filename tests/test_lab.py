@@ -7,16 +7,12 @@ import random
 import time
 
 import pytest
-from helpers.apps import make_app
 from helpers.npuzzle import scramble
 from helpers.sockets import LONG
 
 from solver.cli import main
 
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app(SOLVE_SECONDS=20, RATE_LIMIT=0)
+pytestmark = pytest.mark.app(SOLVE_SECONDS=20, RATE_LIMIT=0)
 
 
 def cli_report(board: str, algorithm: str, capsys) -> dict:

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from loadtest.results import submissions
-from webapp.players.records import LEADERBOARD_SIZE
+from webapp.players.leaderboards import LEADERBOARD_SIZE
 
 #: a crowd of players on one server: never beside other tests (it failed beside them)
 pytestmark = pytest.mark.serial

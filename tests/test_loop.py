@@ -21,16 +21,15 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote, urlsplit
 
 import pytest
-from helpers.apps import make_app
 from helpers.gevent_server import raise_priority
 from helpers.klotski import crowded_board, random_walk
 from helpers.sockets import GOAL_8, LiveClient
 
 from solver.core.replay import MAX_LINE, line_cap
-from webapp.players.api import RESULT_BODY_BYTES
+from webapp.http.players.results import RESULT_BODY_BYTES
 
 # timed: runs alone (make test), so the parallel half of the suite cannot slow it
-pytestmark = pytest.mark.serial
+pytestmark = [pytest.mark.serial, pytest.mark.app(REPLAY_SECONDS=0.3)]
 
 #: the longest a /healthz poll may wait for its answer (a stall of the server's loop
 #: longer than this plus the 50 ms between polls delays one poll in flight)
@@ -313,11 +312,6 @@ def test_a_flood_of_replays_from_one_address_does_not_starve_another(gevent_serv
 
 
 # -- caps, budgets and numbers on the app itself ---------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(DATA_DIR=str(tmp_path_factory.mktemp("loop")), REPLAY_SECONDS=0.3)
 
 
 def _results(app):

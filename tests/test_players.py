@@ -17,13 +17,8 @@ from webapp.levels.facts import level_ref
 from webapp.storage.models import Player, Result
 
 
-@pytest.fixture
-def app(players_app):
-    return players_app
-
-
-def test_a_solved_daily_is_verified_ranked_and_answered(app):
-    client = app.test_client()
+def test_a_solved_daily_is_verified_ranked_and_answered(players_app):
+    client = players_app.test_client()
     opened = client.get("/api/daily/jugs")  # handing the daily over makes the player
     daily, body = daily_line(client)
     assert daily["date"] == "2026-03-01" and daily["shortest"] == len(body["states"]) - 1
@@ -45,25 +40,27 @@ def test_a_solved_daily_is_verified_ranked_and_answered(app):
         (lambda s: s[:-1], "not solved"),
     ],
 )
-def test_a_forged_line_is_a_400_naming_it_and_writes_nothing(app, forge, message):
-    client = app.test_client()
+def test_a_forged_line_is_a_400_naming_it_and_writes_nothing(players_app, forge, message):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     reply = client.post("/api/results", json={**body, "states": forge(body["states"])})
     assert reply.status_code == 400
     assert message in reply.get_json()["error"]
-    assert count(app, Result) == 0 and count(app, Player) == 1  # the one the daily made
+    assert (
+        count(players_app, Result) == 0 and count(players_app, Player) == 1
+    )  # the one the daily made
     assert "Set-Cookie" not in reply.headers
 
 
-def test_a_claimed_length_is_ignored_the_server_counts(app):
-    client = app.test_client()
+def test_a_claimed_length_is_ignored_the_server_counts(players_app):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     got = client.post("/api/results", json={**body, "length": 1, "shortest": 1}).get_json()
     assert got["length"] == len(body["states"]) - 1
 
 
-def test_bad_requests_are_4xx_never_500(app):
-    client = app.test_client()
+def test_bad_requests_are_4xx_never_500(players_app):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     for bad in (
         {**body, "game": "chess"},
@@ -80,21 +77,21 @@ def test_bad_requests_are_4xx_never_500(app):
     huge = {**body, "states": body["states"] + ["x" * 100] * 20_000}
     assert client.post("/api/results", json=huge).status_code == 413
     assert client.post("/api/results", data="{", content_type="application/json").status_code == 400
-    assert count(app, Result) == 0
+    assert count(players_app, Result) == 0
 
 
-def test_resubmitting_the_same_line_is_the_same_result(app):
-    client = app.test_client()
+def test_resubmitting_the_same_line_is_the_same_result(players_app):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     first = client.post("/api/results", json=body)
     again = client.post("/api/results", json={**body, "seconds": 5})
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.get_json()["id"] == again.get_json()["id"]
-    assert count(app, Result) == 1
+    assert count(players_app, Result) == 1
 
 
-def test_a_retry_is_stored_unranked_and_does_not_hide_the_ranked_result(app, clock):
-    client = app.test_client()
+def test_a_retry_is_stored_unranked_and_does_not_hide_the_ranked_result(players_app, clock):
+    client = players_app.test_client()
     daily, body = daily_line(client, "npuzzle")
     states = body["states"]
     detour = [states[0], states[1], states[0], *states[1:]]  # one move there and back
@@ -109,21 +106,21 @@ def test_a_retry_is_stored_unranked_and_does_not_hide_the_ranked_result(app, clo
     assert [(e["length"], e["seconds"]) for e in board["entries"]] == [(daily["shortest"], 50)]
 
 
-def test_an_assisted_line_is_stored_but_never_ranked(app):
-    client = app.test_client()
+def test_an_assisted_line_is_stored_but_never_ranked(players_app):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     got = client.post("/api/results", json={**body, "assisted": True}).get_json()
     assert (got["ranked"], got["rank"], got["players"], got["streak"]) == (False, None, 0, 0)
-    assert count(app, Result) == 1
+    assert count(players_app, Result) == 1
     assert client.get("/api/leaderboard/jugs").get_json()["entries"] == []
 
 
-def test_leaderboard_orders_by_moves_then_time_and_shows_each_players_best(app, clock):
-    daily, body = daily_line(app.test_client(), "npuzzle")
+def test_leaderboard_orders_by_moves_then_time_and_shows_each_players_best(players_app, clock):
+    daily, body = daily_line(players_app.test_client(), "npuzzle")
     states = body["states"]
     detour = [states[0], states[1], states[0], *states[1:]]
     plays = {"Ann": (states, 40), "Bob": (detour, 5), "Cy": (states, 20)}
-    clients = {name: app.test_client() for name in plays}
+    clients = {name: players_app.test_client() for name in plays}
     for name, client in clients.items():  # every one opens the daily now
         client.post("/api/player", json={"name": name})
         client.get("/api/daily/npuzzle")
@@ -142,8 +139,8 @@ def test_leaderboard_orders_by_moves_then_time_and_shows_each_players_best(app, 
     ]
 
 
-def test_streak_counts_utc_days_in_a_row(app, clock):
-    client = app.test_client()
+def test_streak_counts_utc_days_in_a_row(players_app, clock):
+    client = players_app.test_client()
     streaks = []
     for _day in range(3):
         _daily, body = daily_line(client)
@@ -158,8 +155,8 @@ def test_streak_counts_utc_days_in_a_row(app, clock):
     assert client.post("/api/results", json=body).get_json()["streak"] == 1
 
 
-def test_yesterdays_daily_is_not_ranked_today(app, clock):
-    client = app.test_client()
+def test_yesterdays_daily_is_not_ranked_today(players_app, clock):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     clock.next_day()
     got = client.post("/api/results", json=body).get_json()
@@ -168,8 +165,8 @@ def test_yesterdays_daily_is_not_ranked_today(app, clock):
     assert got["daily"] is None
 
 
-def test_names_are_checked_trimmed_and_carry_no_markup(app):
-    client = app.test_client()
+def test_names_are_checked_trimmed_and_carry_no_markup(players_app):
+    client = players_app.test_client()
     for bad in ("", "   ", "x" * 21, "<b>hi</b>", "a&b", "An\tn", "\u202eevil", 5):
         reply = client.post("/api/player", json={"name": bad})
         assert reply.status_code == 400 and reply.get_json()["error"], bad
@@ -178,20 +175,20 @@ def test_names_are_checked_trimmed_and_carry_no_markup(app):
     assert client.get("/api/player").get_json()["name"] == "Zoë_the-3rd"
 
 
-def test_the_recovery_code_moves_the_player_to_another_browser(app):
-    first = app.test_client()
+def test_the_recovery_code_moves_the_player_to_another_browser(players_app):
+    first = players_app.test_client()
     code = first.post("/api/player", json={"name": "Ann"}).get_json()["code"]
     _daily, body = daily_line(first)
     first.post("/api/results", json=body)
-    other = app.test_client()
+    other = players_app.test_client()
     assert other.post("/api/player/restore", json={"code": "NOPE-NOPE"}).status_code == 404
     assert other.post("/api/player/restore", json={"code": code.lower()}).status_code == 200
     assert other.get("/api/player").get_json()["name"] == "Ann"
     assert other.get("/api/leaderboard/jugs").get_json()["me"]["rank"] == 1
 
 
-def test_results_cannot_be_written_for_another_player(app):
-    ann, bob = app.test_client(), app.test_client()
+def test_results_cannot_be_written_for_another_player(players_app):
+    ann, bob = players_app.test_client(), players_app.test_client()
     ann.post("/api/player", json={"name": "Ann"})
     bob.post("/api/player", json={"name": "Bob"})
     _daily, body = daily_line(ann)
@@ -203,14 +200,14 @@ def test_results_cannot_be_written_for_another_player(app):
     assert board["me"]["rank"] is None  # Ann has no result
 
 
-def test_another_sites_page_cannot_write(app):
-    client = app.test_client()
+def test_another_sites_page_cannot_write(players_app):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     evil = client.post("/api/results", json=body, headers={"Origin": "https://evil.example"})
     assert evil.status_code == 403
     same = client.post("/api/results", json=body, headers={"Origin": "http://localhost"})
     assert same.status_code == 201
-    assert count(app, Result) == 1
+    assert count(players_app, Result) == 1
 
 
 def test_writes_over_the_limits_are_429_with_retry_after(database_url, clock, tmp_path):
@@ -226,8 +223,8 @@ def test_writes_over_the_limits_are_429_with_retry_after(database_url, clock, tm
     app.extensions["players"].db.close()
 
 
-def test_the_browsers_progress_is_imported_once(app):
-    client = app.test_client()
+def test_the_browsers_progress_is_imported_once(players_app):
+    client = players_app.test_client()
     progress = {"jugs||0/3,0/5,8/8": {"moves": 7, "extra": 0, "min": 6, "at": "2026-02-27"}}
     first = client.post("/api/player/progress", json={"progress": progress}).get_json()
     again = client.post("/api/player/progress", json={"progress": progress}).get_json()
@@ -237,10 +234,10 @@ def test_the_browsers_progress_is_imported_once(app):
     assert bad.status_code == 400
 
 
-def test_200_players_submitting_at_once_lose_nothing(app):
-    _daily, body = daily_line(app.test_client())
+def test_200_players_submitting_at_once_lose_nothing(players_app):
+    _daily, body = daily_line(players_app.test_client())
     start = threading.Barrier(200)
-    clients = [app.test_client() for _ in range(200)]
+    clients = [players_app.test_client() for _ in range(200)]
     # each from its own address: one address makes at most 20 new players an hour
     addresses = [{"REMOTE_ADDR": f"10.0.{i // 100}.{i % 100 + 1}"} for i in range(200)]
     replies: list = [None] * 200
@@ -267,8 +264,10 @@ def test_200_players_submitting_at_once_lose_nothing(app):
     assert [r.status_code for r in replies if r.status_code != 503] == [201] * (200 - len(busy))
     assert len(busy) < 160  # the pool's 40 connections take their share at least
     assert [send(i).status_code for i in busy] == [201] * len(busy)
-    assert count(app, Result) == 200 and count(app, Player) == 201  # and daily_line's
-    board = app.test_client().get("/api/leaderboard/jugs").get_json()
+    assert (
+        count(players_app, Result) == 200 and count(players_app, Player) == 201
+    )  # and daily_line's
+    board = players_app.test_client().get("/api/leaderboard/jugs").get_json()
     assert board["players"] == 200 and len(board["entries"]) == 100
     # ranked seconds are the server's (its clock stands still here), never the claimed ones
     assert [e["seconds"] for e in board["entries"]] == [0] * 100
@@ -290,12 +289,12 @@ def test_a_restart_keeps_players_results_and_cookies(database_url, clock, tmp_pa
     restarted.extensions["players"].db.close()
 
 
-def test_what_players_chose_counts_unassisted_lines_per_position(app):
-    _daily, body = daily_line(app.test_client(), "npuzzle")
+def test_what_players_chose_counts_unassisted_lines_per_position(players_app):
+    _daily, body = daily_line(players_app.test_client(), "npuzzle")
     states = body["states"]
     detour = [states[0], states[1], states[0], *states[1:]]
     for line, assisted in ((states, False), (detour, False), (states, True)):
-        client = app.test_client()
+        client = players_app.test_client()
         client.post("/api/results", json={**body, "states": line, "assisted": assisted})
 
     def chosen(position):
@@ -312,12 +311,12 @@ def test_what_players_chose_counts_unassisted_lines_per_position(app):
     assert nowhere.status_code == 404  # neither a daily nor a level: nothing to show
 
 
-def test_level_cards_count_players_solve_rate_and_optimal_rate(app):
+def test_level_cards_count_players_solve_rate_and_optimal_rate(players_app):
     level = catalogue.get("jugs").levels()[0]
     options = dict(level["options"])
     states = solve_board("jugs", level["board"], **options)["states"]
     body = {"game": "jugs", "board": level["board"], "options": options, "states": states}
-    ann, bob = app.test_client(), app.test_client()
+    ann, bob = players_app.test_client(), players_app.test_client()
     for client in (ann, bob):  # the level's own link opens a ranked attempt
         client.get(f"/play/jugs?level={level_ref(catalogue.get('jugs'), level)}")
     assert ann.post("/api/results", json=body).get_json()["ranked"] is True

@@ -31,25 +31,22 @@ def _play(app, body, address="127.0.0.1"):
     return client.post("/api/results", json=body)
 
 
-@pytest.fixture
-def app(players_app):
-    return players_app
-
-
-def test_one_address_makes_at_most_20_players_an_hour(app, clock):
-    _daily, body = daily_line(_client_at(app, "10.0.0.1"))
-    replies = [_play(app, body) for _ in range(30)]
+def test_one_address_makes_at_most_20_players_an_hour(players_app, clock):
+    _daily, body = daily_line(_client_at(players_app, "10.0.0.1"))
+    replies = [_play(players_app, body) for _ in range(30)]
     codes = [reply.status_code for reply in replies]
     assert codes == [201] * 20 + [429] * 10
     assert 1 <= int(replies[-1].headers["Retry-After"]) <= 3600
     assert "error" in replies[-1].get_json()
     # a refused one stored nothing (and daily_line's player is the one more)
-    assert count(app, Player) - 1 == count(app, Result) == 20
-    board = app.test_client().get("/api/leaderboard/jugs").get_json()
+    assert count(players_app, Player) - 1 == count(players_app, Result) == 20
+    board = players_app.test_client().get("/api/leaderboard/jugs").get_json()
     assert board["players"] == 20
-    assert _play(app, body, "10.0.0.9").status_code == 201  # another address is not held back
+    assert (
+        _play(players_app, body, "10.0.0.9").status_code == 201
+    )  # another address is not held back
     clock.now += dt.timedelta(hours=1, seconds=1)
-    assert _play(app, body).status_code == 201
+    assert _play(players_app, body).status_code == 201
 
 
 def _client_at(app, address):
@@ -58,12 +55,12 @@ def _client_at(app, address):
     return client
 
 
-def test_new_players_from_one_address_at_once_stop_at_20(app):
+def test_new_players_from_one_address_at_once_stop_at_20(players_app):
     start = threading.Barrier(30)
     codes = [None] * 30
 
     def make(i):
-        client = app.test_client()
+        client = players_app.test_client()
         start.wait()
         codes[i] = client.post("/api/player", json={"name": f"P{i}"}).status_code
 
@@ -73,7 +70,7 @@ def test_new_players_from_one_address_at_once_stop_at_20(app):
     for thread in threads:
         thread.join()
     assert sorted(codes) == [200] * 20 + [429] * 10
-    assert count(app, Player) == 20
+    assert count(players_app, Player) == 20
 
 
 @pytest.mark.parametrize("path", ["/api/player", "/api/player/progress"])
@@ -90,17 +87,17 @@ def test_every_way_of_making_a_player_counts(database_url, clock, tmp_path, path
 
 
 @pytest.mark.parametrize("lookalike", ["alice", "ALICE", "\u0410lice", "\uff21lice", " alice "])
-def test_a_lookalike_of_a_taken_name_is_a_409(app, lookalike):
-    assert app.test_client().post("/api/player", json={"name": "Alice"}).status_code == 200
-    other = app.test_client()
+def test_a_lookalike_of_a_taken_name_is_a_409(players_app, lookalike):
+    assert players_app.test_client().post("/api/player", json={"name": "Alice"}).status_code == 200
+    other = players_app.test_client()
     reply = other.post("/api/player", json={"name": lookalike})
     assert reply.status_code == 409 and "taken" in reply.get_json()["error"]
-    assert count(app, Player) == 1  # the refused player was not made either
+    assert count(players_app, Player) == 1  # the refused player was not made either
     assert other.post("/api/player", json={"name": "Alicia"}).status_code == 200
 
 
-def test_a_player_may_change_the_case_of_their_own_name(app):
-    client = app.test_client()
+def test_a_player_may_change_the_case_of_their_own_name(players_app):
+    client = players_app.test_client()
     assert client.post("/api/player", json={"name": "alice"}).status_code == 200
     assert client.post("/api/player", json={"name": "Alice"}).get_json()["name"] == "Alice"
 
@@ -109,19 +106,19 @@ def test_a_player_may_change_the_case_of_their_own_name(app):
     "name",
     ["\u3164", "Bob\u200b", "\u2800\u2800", "\u115f\u1160", "A\u200dB", "Ann\ufe0f", "x\u00a0y"],
 )
-def test_invisible_or_blank_names_are_a_400(app, name):
-    reply = app.test_client().post("/api/player", json={"name": name})
+def test_invisible_or_blank_names_are_a_400(players_app, name):
+    reply = players_app.test_client().post("/api/player", json={"name": name})
     assert reply.status_code == 400 and "invisible" in reply.get_json()["error"]
-    assert count(app, Player) == 0
+    assert count(players_app, Player) == 0
 
 
-def test_lookalike_names_claimed_at_once_give_one_name(app):
+def test_lookalike_names_claimed_at_once_give_one_name(players_app):
     names = ["Zoe", "ZOE", "zoe", "Z\u043ee", "Zo\u0435"] * 4  # Cyrillic o, Cyrillic e
     start = threading.Barrier(len(names))
     codes = [None] * len(names)
 
     def claim(i):
-        client = app.test_client()
+        client = players_app.test_client()
         start.wait()
         codes[i] = client.post(
             "/api/player", json={"name": names[i]}, environ_base={"REMOTE_ADDR": f"10.1.0.{i}"}
@@ -218,30 +215,30 @@ def test_the_proxies_addresses_may_be_networks():
 # -- sessions ------------------------------------------------------------------------
 
 
-def test_a_player_sees_and_ends_their_other_sessions(app):
-    laptop = app.test_client()
+def test_a_player_sees_and_ends_their_other_sessions(players_app):
+    laptop = players_app.test_client()
     laptop.post("/api/player", json={"name": "Ann"}, headers={"User-Agent": "Mozilla Firefox/140"})
     code = laptop.post("/api/player", json={"name": "Ann"}).get_json()["code"]
-    phone = app.test_client()
+    phone = players_app.test_client()
     moved = phone.post("/api/player/restore", json={"code": code}, headers={"User-Agent": "x"})
     assert moved.status_code == 200
     listed = laptop.get("/api/player/sessions").get_json()["sessions"]
     assert [(s["agent"], s["current"]) for s in listed] == [("Firefox", True), ("Other", False)]
     assert set(listed[0]) == {"id", "created", "seen", "agent", "current"}
-    stranger = app.test_client()
+    stranger = players_app.test_client()
     stranger.post("/api/player", json={"name": "Eve"})
     refused = stranger.post(f"/api/player/sessions/{listed[1]['id']}/end", json={})
     assert refused.status_code == 404  # not Eve's session
     assert laptop.post(f"/api/player/sessions/{listed[1]['id']}/end", json={}).status_code == 200
     assert phone.get("/api/player").get_json()["known"] is False  # the phone plays as nobody
     assert laptop.get("/api/player").get_json()["name"] == "Ann"
-    assert count(app, PlayerSession) == 2  # the laptop's and Eve's
+    assert count(players_app, PlayerSession) == 2  # the laptop's and Eve's
 
 
-def test_end_all_others_keeps_this_browser_only(app):
-    first = app.test_client()
+def test_end_all_others_keeps_this_browser_only(players_app):
+    first = players_app.test_client()
     code = first.post("/api/player", json={"name": "Ann"}).get_json()["code"]
-    others = [app.test_client() for _ in range(3)]
+    others = [players_app.test_client() for _ in range(3)]
     for other in others:
         other.post("/api/player/restore", json={"code": code})
     assert first.post("/api/player/sessions/end-others", json={}).get_json()["ended"] == 3
@@ -249,18 +246,18 @@ def test_end_all_others_keeps_this_browser_only(app):
     assert first.get("/api/player").get_json()["known"] is True
 
 
-def test_an_old_cookie_still_works_and_becomes_a_session(app):
-    with app.extensions["players"].db.writing() as session:
+def test_an_old_cookie_still_works_and_becomes_a_session(players_app):
+    with players_app.extensions["players"].db.writing() as session:
         session.add(Player(token="ab" * 16, name="Old", name_key="old", created=NOW))
-    client = app.test_client()
-    old = URLSafeSerializer(str(app.secret_key), salt="arcade-player").dumps("ab" * 16)
+    client = players_app.test_client()
+    old = URLSafeSerializer(str(players_app.secret_key), salt="arcade-player").dumps("ab" * 16)
     client.set_cookie("arcade_player", old)
     assert client.get("/api/player").get_json()["name"] == "Old"
     assert client.get_cookie("arcade_player").value != old  # now a session's cookie
     assert client.get("/api/player").get_json()["name"] == "Old"
-    assert count(app, PlayerSession) == 1
+    assert count(players_app, PlayerSession) == 1
     client.post("/api/player/sessions/end-others", json={})
-    stale = app.test_client()
+    stale = players_app.test_client()
     stale.set_cookie("arcade_player", old)
     assert stale.get("/api/player").get_json()["known"] is False  # the old token is retired
 

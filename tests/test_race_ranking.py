@@ -12,15 +12,14 @@ import itertools
 import time
 
 import pytest
-from helpers.apps import make_app
 from helpers.npuzzle import neighbour
 from helpers.sockets import Inbox
 from sqlalchemy import func, select
 
 from webapp.players.ratings import NEW_RATING, Rating, _Side, rate_period
-from webapp.races import ranking
+from webapp.races import rating
 from webapp.races.model import Race, Racer
-from webapp.races.ranking import pair_score, rate_order
+from webapp.races.rating import pair_score, rate_order
 from webapp.storage.models import Player, RaceEntry, RaceRating, RatedRace
 
 RACE_SECONDS = 6.0  # room for a first analysis and a judged move on a busy machine
@@ -67,11 +66,9 @@ def test_an_assisted_racer_is_rated_below_every_unaided_one():
 # -- on the sockets --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app(
-        RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=0.5, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
-    )
+pytestmark = pytest.mark.app(
+    RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=0.5, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
+)
 
 
 def player(app, name):
@@ -155,7 +152,7 @@ def test_asking_the_solver_during_a_rated_race_rates_the_racer_last(app):
 
 
 def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_app):
-    """Straight through :mod:`webapp.races.ranking`, as a second web process finishing
+    """Straight through :mod:`webapp.races.rating`, as a second web process finishing
     the same race would call it; on SQLite and PostgreSQL."""
     app = players_app
     players_state = app.extensions["players"]
@@ -169,12 +166,12 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
     race = Race("twice", True, None, [], starts=now - 1, ends=now + 60)  # racing
     for score, token in enumerate(tokens):
         race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", None, score=score)
-    ranking.open_race(players_state, race, 60)
-    ranking.open_race(players_state, race, 60)  # opened twice: one row
-    assert ranking.rate(players_state, race)
+    rating.open_race(players_state, race, 60)
+    rating.open_race(players_state, race, 60)  # opened twice: one row
+    assert rating.rate(players_state, race)
     first = dict(race.ratings)
     race.racers[f"p:{tokens[0]}"].score = 99  # a late change moves nothing now
-    assert ranking.rate(players_state, race) and race.ratings == first
+    assert rating.rate(players_state, race) and race.ratings == first
     with players_state.db.session() as session:
         assert session.scalar(select(func.count()).select_from(RatedRace)) >= 1
         assert session.scalar(select(func.count()).where(RatedRace.race == "twice")) == 1
@@ -190,5 +187,5 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
         assert sorted(e.score for e in entries) == [0, 1]
     private = Race("among-friends", False, None, [], starts=now - 1, ends=now + 60)
     private.racers = dict(race.racers)
-    ranking.open_race(players_state, private, 60)
-    assert not ranking.rate(players_state, private) and private.ratings == {}
+    rating.open_race(players_state, private, 60)
+    assert not rating.rate(players_state, private) and private.ratings == {}

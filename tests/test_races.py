@@ -21,11 +21,9 @@ from webapp.races.model import MAX_NAME
 RACE_SECONDS = 3.0
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app(
-        RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=1.0, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
-    )
+pytestmark = pytest.mark.app(
+    RATE_LIMIT=0, RACE_COUNTDOWN_SECONDS=1.0, RACE_SECONDS=RACE_SECONDS, RACE_PUZZLES=2
+)
 
 
 def clients(app, n, http=None):

@@ -17,13 +17,8 @@ from webapp.players.helps import HelpLedger
 from webapp.players.sessions import cookie_owner
 
 
-@pytest.fixture
-def app(players_app):
-    return players_app
-
-
-def test_a_claimed_zero_seconds_is_replaced_by_the_servers_clock(app, clock):
-    client = app.test_client()
+def test_a_claimed_zero_seconds_is_replaced_by_the_servers_clock(players_app, clock):
+    client = players_app.test_client()
     _daily, body = daily_line(client)  # GET /api/daily: the attempt opens now
     clock.wait(2)
     got = client.post("/api/results", json={**body, "seconds": 0}).get_json()
@@ -33,8 +28,8 @@ def test_a_claimed_zero_seconds_is_replaced_by_the_servers_clock(app, clock):
     assert got["best"]["seconds"] == 2.0
 
 
-def test_reopening_the_daily_does_not_restart_the_clock(app, clock):
-    client = app.test_client()
+def test_reopening_the_daily_does_not_restart_the_clock(players_app, clock):
+    client = players_app.test_client()
     _daily, body = daily_line(client)
     clock.wait(30)
     client.get("/api/daily/jugs")  # opened again: the first open counts
@@ -43,10 +38,10 @@ def test_reopening_the_daily_does_not_restart_the_clock(app, clock):
     assert got["ranked"] is True and got["best"]["seconds"] == 31.0
 
 
-def test_a_line_without_an_open_attempt_is_stored_but_never_ranked(app):
-    opener = app.test_client()
+def test_a_line_without_an_open_attempt_is_stored_but_never_ranked(players_app):
+    opener = players_app.test_client()
     _daily, body = daily_line(opener)
-    stranger = app.test_client()  # never handed the puzzle: no attempt, no clock
+    stranger = players_app.test_client()  # never handed the puzzle: no attempt, no clock
     got = stranger.post("/api/results", json={**body, "seconds": 0}).get_json()
     assert (got["ranked"], got["rank"]) == (False, None)
     # one ranked result per attempt: a second line after the first ended it is not ranked
@@ -57,28 +52,28 @@ def test_a_line_without_an_open_attempt_is_stored_but_never_ranked(app):
     assert (first["ranked"], again["ranked"]) == (True, False)
 
 
-def test_a_store_the_database_turns_back_leaves_the_attempt_open(app, monkeypatch):
+def test_a_store_the_database_turns_back_leaves_the_attempt_open(players_app, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from webapp.players import records
+    from webapp.players import results
 
-    client = app.test_client()
+    client = players_app.test_client()
     _daily, body = daily_line(client)
-    failing = records.record_choices
+    failing = results.record_choices
 
     def refused(*args):  # the database gives up after the attempt's end was written
         raise OperationalError("INSERT", {}, Exception("canceling statement"))
 
-    monkeypatch.setattr(records, "record_choices", refused)
+    monkeypatch.setattr(results, "record_choices", refused)
     busy = client.post("/api/results", json=body)
     assert busy.status_code == 503 and busy.headers["Retry-After"]
-    monkeypatch.setattr(records, "record_choices", failing)
+    monkeypatch.setattr(results, "record_choices", failing)
     again = client.post("/api/results", json=body)  # the page sends it again
     assert again.status_code == 201 and again.get_json()["ranked"] is True
 
 
-def test_the_page_of_the_daily_opens_the_attempt_and_sets_the_cookie(app, clock):
-    client = app.test_client()
+def test_the_page_of_the_daily_opens_the_attempt_and_sets_the_cookie(players_app, clock):
+    client = players_app.test_client()
     page = client.get("/play/jugs?daily=1")
     assert page.status_code == 200 and "HttpOnly" in page.headers["Set-Cookie"]
     config = page.get_data(as_text=True)
@@ -93,10 +88,10 @@ def test_the_page_of_the_daily_opens_the_attempt_and_sets_the_cookie(app, clock)
     assert '"attempt": null' in free
 
 
-def test_a_socket_that_asked_about_the_daily_makes_it_unranked(app):
-    client = app.test_client()
+def test_a_socket_that_asked_about_the_daily_makes_it_unranked(players_app):
+    client = players_app.test_client()
     daily, body = daily_line(client)
-    socket = app.extensions["socketio"].test_client(app, flask_test_client=client)
+    socket = players_app.extensions["socketio"].test_client(players_app, flask_test_client=client)
     inbox = Inbox(socket)
     # any position of the daily (here its second one), with the daily's rules
     socket.emit("analyse", {"game": "jugs", "board": body["states"][1], **daily["options"]})
@@ -107,33 +102,35 @@ def test_a_socket_that_asked_about_the_daily_makes_it_unranked(app):
     assert client.get("/api/leaderboard/jugs").get_json()["entries"] == []
 
 
-def test_asking_about_other_rules_or_anothers_socket_is_not_help(app):
-    client = app.test_client()
+def test_asking_about_other_rules_or_anothers_socket_is_not_help(players_app):
+    client = players_app.test_client()
     daily, body = daily_line(client)
-    socket = app.extensions["socketio"].test_client(app, flask_test_client=client)
+    socket = players_app.extensions["socketio"].test_client(players_app, flask_test_client=client)
     inbox = Inbox(socket)
     other_goal = "*,*,1" if daily["options"]["goal"] != "*,*,1" else "*,1,*"
     socket.emit("analyse", {"game": "jugs", "board": daily["board"], "goal": other_goal})
     inbox.wait(("analysis", "error"), timeout=30)
     socket.disconnect()
-    stranger = app.extensions["socketio"].test_client(app)  # no cookie: nobody's attempt
+    stranger = players_app.extensions["socketio"].test_client(
+        players_app
+    )  # no cookie: nobody's attempt
     stranger.emit("analyse", {"game": "jugs", "board": daily["board"], **daily["options"]})
     Inbox(stranger).wait("analysis", timeout=30)
     stranger.disconnect()
     assert client.post("/api/results", json=body).get_json()["ranked"] is True
 
 
-def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
+def test_a_shipped_level_is_ranked_from_its_own_link_only(players_app, clock):
     from webapp.levels.facts import level_ref  # the level's own link: ?level=<pack>/<n>
 
     level = catalogue.get("jugs").levels()[1]
     options = dict(level["options"])
     states = solve_board("jugs", level["board"], **options)["states"]
     body = {"game": "jugs", "board": level["board"], "options": options, "states": states}
-    free = app.test_client()
+    free = players_app.test_client()
     free.get(f"/play/jugs?board={level['board']}&goal={options['goal']}")
     assert free.post("/api/results", json=body).get_json()["ranked"] is False
-    ranked = app.test_client()
+    ranked = players_app.test_client()
     page = ranked.get(f"/play/jugs?level={level_ref(catalogue.get('jugs'), level)}")
     assert '"ranked": true' in page.get_data(as_text=True)
     clock.wait(5)
@@ -142,14 +139,14 @@ def test_a_shipped_level_is_ranked_from_its_own_link_only(app, clock):
 
 
 @pytest.mark.parametrize("ref", ["jugs-classic/999", "jugs-classic/0", "nope", "/", "x" * 500])
-def test_a_bad_level_link_is_a_400_page_and_opens_nothing(app, ref):
+def test_a_bad_level_link_is_a_400_page_and_opens_nothing(players_app, ref):
     from webapp.storage.models import Attempt
 
-    client = app.test_client()
+    client = players_app.test_client()
     page = client.get("/play/jugs", query_string={"level": ref})
     assert page.status_code == 400 and '"attempt": null' in page.get_data(as_text=True)
     assert "Set-Cookie" not in page.headers
-    with app.extensions["players"].db.session() as session:
+    with players_app.extensions["players"].db.session() as session:
         assert session.query(Attempt).count() == 0
 
 
@@ -181,17 +178,18 @@ def _owner(app, client) -> str | None:
     return cookie_owner(app.extensions["players"], str(app.secret_key), cookie)
 
 
-def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_order(app):
-    client = app.test_client()
+def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_order(players_app):
+    client = players_app.test_client()
     daily, body = daily_line(client)
-    token = _owner(app, client)
+    token = _owner(players_app, client)
     spawned, done = [], []
-    state = app.extensions["players"]
+    state = players_app.extensions["players"]
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    ledger.connect("sid", token)
     options = daily["options"]
-    ledger.route("sid", "jugs", options, lambda: done.append("first"), done.append)
-    ledger.route("sid", "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append)
+    ledger.route("sid", token, "jugs", options, lambda: done.append("first"), done.append)
+    ledger.route(
+        "sid", token, "jugs", {"goal": "*,*,1"}, lambda: done.append("second"), done.append
+    )
     assert done == [] and len(spawned) == 1  # nothing answered before the mark is written
     task, args = spawned.pop()
     task(*args)
@@ -201,15 +199,16 @@ def test_help_is_on_record_before_it_is_answered_and_later_requests_keep_their_o
     assert (got["ranked"], got["assisted"]) == (False, True)
 
 
-def test_help_that_cannot_be_recorded_is_refused_not_given(app, monkeypatch):
-    client = app.test_client()
+def test_help_that_cannot_be_recorded_is_refused_not_given(players_app, monkeypatch):
+    client = players_app.test_client()
     daily, _body = daily_line(client)
-    token = _owner(app, client)
-    state = app.extensions["players"]
+    token = _owner(players_app, client)
+    state = players_app.extensions["players"]
     spawned, done = [], []
     ledger = HelpLedger(lambda: state.db, lambda task, *args: spawned.append((task, args)))
-    ledger.connect("sid", token)
-    ledger.route("sid", "jugs", daily["options"], lambda: done.append("answered"), done.append)
+    ledger.route(
+        "sid", token, "jugs", daily["options"], lambda: done.append("answered"), done.append
+    )
 
     def broken():
         raise RuntimeError("the database is down")

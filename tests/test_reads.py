@@ -2,7 +2,7 @@
 write, on SQLite and PostgreSQL.
 
 Results are seeded in bulk at the schema before the read tables (revision 0002), so
-migration 0006 must fill them; more arrive through :func:`records.store` (the write
+migration 0006 must fill them; more arrive through :func:`results.add` (the write
 path). Every answer is checked against a ranking computed here from the results
 themselves. The scale checks are not timed: SQLite's query plans must search indexes
 (no scan, no sort of every row), and no read touches the results.
@@ -19,8 +19,8 @@ from solver import catalogue
 from solver.core.replay import Replay
 from solver.core.seeds import daily_seed
 from webapp import create_app
-from webapp.players import choices, records
-from webapp.players.attempts import Verdict
+from webapp.players import choices, leaderboards, results, streaks
+from webapp.players.attempts import AttemptRanking
 from webapp.players.challenges import Challenge, daily_challenge
 from webapp.players.identity import signer
 from webapp.storage import Database
@@ -85,11 +85,12 @@ def seed(url: str, players: int, seed_value: int = 1, puzzles: tuple = (PUZZLE, 
 
 def _store(
     db: Database, player_id: int, line, length: int, seconds: float, assisted: bool
-) -> records.Stored:
-    """:func:`records.store` of a line judged as sent (no ranked attempt to end)."""
-    verdict = Verdict(PUZZLE.rankable and not assisted, seconds, assisted)
+) -> results.Stored:
+    """:func:`results.add` of a line ranked as sent (no ranked attempt to end)."""
+    ranking = AttemptRanking(PUZZLE.rankable and not assisted, seconds, assisted)
     replay = Replay(tuple(line), length)
-    return records.store(db, player_id, PUZZLE, replay, NOW, lambda _s: verdict)
+    with db.writing() as session:
+        return results.add(session, player_id, PUZZLE, replay, ranking, NOW)
 
 
 def store_more(db: Database, players: int, count: int, seed_value: int = 2) -> None:
@@ -131,7 +132,7 @@ def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
     db = seed(database_url, 5000)
     store_more(db, 5000, 300)
     truth = brute_force(db, PUZZLE)
-    read = records.leaderboard(db, PUZZLE.key, None)
+    read = leaderboards.leaderboard(db, PUZZLE.key, None)
     assert read["players"] == len(truth["best"]) > 4000
     assert [(e.rank, e.name, e.length, e.seconds) for e in read["entries"]] == truth["entries"][
         :100
@@ -142,7 +143,7 @@ def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
     assert len({e.rank for e in read["entries"]}) < 100  # ties did happen
     players = len(truth["best"])
     for pid in random.Random(3).sample(sorted(truth["best"]), 40) + [5001]:
-        me = records.standing(db, pid, PUZZLE.key)
+        me = leaderboards.standing(db, pid, PUZZLE.key)
         if pid not in truth["best"]:
             assert (me["rank"], me["beat"], me["players"]) == (None, None, players)
             continue
@@ -156,7 +157,7 @@ def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
         }
     # the other board's standings are its own
     other = brute_force(db, OTHER)
-    assert records.leaderboard(db, OTHER.key, None)["players"] == len(other["best"])
+    assert leaderboards.leaderboard(db, OTHER.key, None)["players"] == len(other["best"])
     db.close()
 
 
@@ -174,7 +175,7 @@ def test_streaks_come_from_the_bests(database_url):
         day, expected = (DAY if (pid, DAY) in days else DAY - dt.timedelta(days=1)), 0
         while (pid, day) in days:
             expected, day = expected + 1, day - dt.timedelta(days=1)
-        assert records.streak(db, pid, "npuzzle", DAY) == expected
+        assert streaks.streak(db, pid, "npuzzle", DAY) == expected
     db.close()
 
 
@@ -338,16 +339,16 @@ def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once
     (the loop serves everyone else meanwhile); a result stored by this process forgets
     its board, and another process's shows within the freshness."""
     reads = []
-    monkeypatch.setattr(records, "board_view", lambda db, key: reads.append(key) or {"k": key})
+    monkeypatch.setattr(leaderboards, "board_view", lambda db, key: reads.append(key) or {"k": key})
     now = [0.0]
-    views = records.BoardViews(clock=lambda: now[0])
+    views = leaderboards.BoardViews(clock=lambda: now[0])
     assert [views.get(None, "a") for _ in range(16)] == [{"k": "a"}] * 16
     assert reads == ["a"]
     views.get(None, "b")
     views.forget("a")  # a result stored here
     views.get(None, "a")
     assert reads == ["a", "b", "a"]
-    now[0] += records.BoardViews.FRESH_SECONDS  # another process's result shows by now
+    now[0] += leaderboards.BoardViews.FRESH_SECONDS  # another process's result shows by now
     views.get(None, "b")
     assert reads == ["a", "b", "a", "b"]
     views.forget()  # a name changed: every board shows it
@@ -358,20 +359,20 @@ def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once
 
 def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkeypatch):
     """:meth:`BoardViews.standing` (a binary search in the board's kept scores) answers
-    what :func:`records.standing` counts in the database, ties included: for the players
+    what :func:`leaderboards.standing` counts in the database, ties included: for the players
     read, after results stored here (patched in: the scores are not read again), and for
     a best stored elsewhere since they were read (counted in the database then, read
     with the scores once the board's version moved, and not read again while it stays)."""
     db = seed(database_url, 700)  # some players only on OTHER: their first result here
     reads = []
-    read = records.board_scores
-    monkeypatch.setattr(records, "board_scores", lambda *a: reads.append(a) or read(*a))
+    read = leaderboards.board_scores
+    monkeypatch.setattr(leaderboards, "board_scores", lambda *a: reads.append(a) or read(*a))
     now = [0.0]
-    views = records.BoardViews(clock=lambda: now[0])
+    views = leaderboards.BoardViews(clock=lambda: now[0])
 
     def agree(pid: int) -> dict:
         kept = views.standing(db, pid, PUZZLE.key)
-        assert kept == records.standing(db, pid, PUZZLE.key), pid
+        assert kept == leaderboards.standing(db, pid, PUZZLE.key), pid
         return kept
 
     seen = [agree(pid) for pid in range(1, 701, 3)]
@@ -392,15 +393,15 @@ def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkey
     elsewhere = _store(db, 4, ["p0", "p1"], PUZZLE.shortest, 1.23, False)
     assert elsewhere.change is not None
     assert agree(4)["rank"] == 1
-    now[0] += records.BoardViews.FRESH_SECONDS  # read again: then in the scores
+    now[0] += leaderboards.BoardViews.FRESH_SECONDS  # read again: then in the scores
     agree(4)
     assert len(reads) == 2
     # no result since: past the freshness the board's version is checked, not its scores
     for _ in range(3):
-        now[0] += records.BoardViews.FRESH_SECONDS
+        now[0] += leaderboards.BoardViews.FRESH_SECONDS
         agree(7)
     assert len(reads) == 2
-    now[0] += records.BoardViews.SCORES_LONGEST  # read again however still the board is
+    now[0] += leaderboards.BoardViews.SCORES_LONGEST  # read again however still the board is
     agree(7)
     assert len(reads) == 3
     db.close()
@@ -413,7 +414,7 @@ def test_a_boards_version_moves_with_its_bests_and_only_then(database_url):
     db = seed(database_url, 30)
     with db.writing() as session:
         session.execute(insert(Player), [{"id": 31, "token": "t31", "name": "New", "created": NOW}])
-    versions = [records.board_version(db, PUZZLE.key)]
+    versions = [leaderboards.board_version(db, PUZZLE.key)]
     for player_id, seconds, assisted in [
         (31, 99.0, False),  # a new player's first result: moves
         (31, 50.0, False),  # better: moves
@@ -423,10 +424,10 @@ def test_a_boards_version_moves_with_its_bests_and_only_then(database_url):
     ]:
         line = [f"p{n}-{seconds}-{assisted}" for n in range(PUZZLE.shortest + 1)]  # a new line
         _store(db, player_id, line, PUZZLE.shortest, seconds, assisted)
-        versions.append(records.board_version(db, PUZZLE.key))
+        versions.append(leaderboards.board_version(db, PUZZLE.key))
     assert versions == [0, 1, 2, 2, 2, 3]
-    assert records.board_version(db, OTHER.key) == 0
-    assert records.board_version(db, "no-such-board") == 0
+    assert leaderboards.board_version(db, OTHER.key) == 0
+    assert leaderboards.board_version(db, "no-such-board") == 0
     db.close()
 
 
@@ -434,7 +435,7 @@ def test_a_board_is_read_by_one_reader_at_a_time():
     """Readers arriving while a board is read wait for that read when nothing is kept,
     or take what is kept when it only expired; a read begun before a forget is not kept."""
     now = [0.0]
-    kept = records._Kept(lambda: now[0], 1.0, 8)
+    kept = leaderboards._Kept(lambda: now[0], 1.0, 8)
     started, release, reads = threading.Event(), threading.Event(), []
 
     def slow(value):

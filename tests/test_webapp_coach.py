@@ -6,7 +6,6 @@ solver's own move generator), on boards small enough to search whole.
 """
 
 import pytest
-from helpers.apps import make_app
 from helpers.jugs import capacities_of, contents_of, goal_met, jug_pours
 from helpers.klotski import coach_rules
 from helpers.npuzzle import GOAL_8, slides, tiles_of
@@ -18,9 +17,7 @@ from solver.npuzzle import pdb as npuzzle_pdb
 VERDICTS = {"best", "equal", "worse", "dead"}
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app(ANALYSE_SECONDS=10, RATE_LIMIT=0)
+pytestmark = pytest.mark.app(ANALYSE_SECONDS=10, RATE_LIMIT=0)
 
 
 def analysis(inbox, game, board, **options):

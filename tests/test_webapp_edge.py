@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from gunicorn.http.errors import LimitRequestLine
-from helpers.apps import make_app
 
 from solver import catalogue
 from webapp.edge import LONG_CACHE, MAX_URL_BYTES, raw_error, static_fingerprint
@@ -17,11 +16,6 @@ from webapp.serve.server import GeventServerWorker
 
 GAMES = list(catalogue.games())
 PAGES = ["/", *(f"/play/{g}" for g in GAMES), *(f"/editor/{g}" for g in GAMES)]
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 @pytest.fixture(scope="module")

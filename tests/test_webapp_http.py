@@ -331,9 +331,48 @@ def test_validate_and_check_a_good_board(client):
     [None, [], {"game": "chess", "board": "x"}, {"game": "klotski", "board": "A", "options": 3}],
 )
 def test_api_rejects_bad_requests_with_one_line(client, body):
+    """A refused request is the API's one error shape, ``{error, template, params}``
+    (the editor's answers once added ``ok``: false, as a verdict does)."""
     response = client.post("/api/validate", json=body)
     assert response.status_code == 400
-    assert response.get_json()["ok"] is False and "\n" not in response.get_json()["error"]
+    reply = response.get_json()
+    assert set(reply) == {"error", "template", "params"} and "\n" not in reply["error"]
+
+
+def test_a_busy_solver_is_a_503_in_the_one_error_shape(sqlite_app, monkeypatch):
+    """The editor's check and graph, and the daily's generator, each refused by a full
+    lane: a 503 with ``Retry-After`` and ``{error, template, params}``, as every refusal
+    of the API (the editor's and the generator's said ``{ok: false, error}``)."""
+    from webapp.jobs.model import TASK_BUSY_MESSAGE, TaskRefused
+
+    def busy(*_args, **_kwargs):
+        raise TaskRefused(TASK_BUSY_MESSAGE)
+
+    monkeypatch.setattr(sqlite_app.extensions["jobs"], "page_task", busy)
+    sqlite_app.extensions["players"].daily = busy
+    client = sqlite_app.test_client()
+    answers = [
+        client.post("/api/check", json={"game": "klotski", "board": "AA./AAG/FEB/CD."}),
+        client.get("/api/graph/jugs?board=0/3,0/5,8/8"),
+        client.get("/api/daily/jugs"),
+    ]
+    for answer in answers:
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+        assert answer.get_json() == {
+            "error": TASK_BUSY_MESSAGE,
+            "template": TASK_BUSY_MESSAGE,
+            "params": {},
+        }
+
+
+def test_an_api_path_without_a_route_answers_the_one_error_shape(client):
+    """The app's own error pages answer the API in JSON as its refusals do, ``{error}``
+    (they said ``{ok: false, error}``)."""
+    missing = client.get("/api/no-such-thing")
+    wrong = client.get("/api/validate")  # a POST-only route
+    assert (missing.status_code, wrong.status_code) == (404, 405)
+    assert missing.get_json() == {"error": "There is no such page or game."}
+    assert wrong.get_json() == {"error": "This address does not take that kind of request."}
 
 
 def test_editor_pages_open_for_every_game(client):

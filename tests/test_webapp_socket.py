@@ -20,11 +20,8 @@ from hypothesis import strategies as st
 from solver import catalogue
 from solver.core.search import breadth_first
 
-
-@pytest.fixture(scope="module")
-def app():
-    # no rate limit here: these tests fire events as fast as they can on purpose
-    return make_app(ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
+# no rate limit here: these tests fire events as fast as they can on purpose
+pytestmark = pytest.mark.app(ANALYSE_SECONDS=5, SOLVE_SECONDS=20, RATE_LIMIT=0)
 
 
 def test_analyse_gives_distance_and_best_move(inbox):

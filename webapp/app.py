@@ -23,6 +23,7 @@ from pathlib import Path
 from flask import Flask
 from flask_socketio import SocketIO
 
+from .concurrency import async_mode
 from .config import DEFAULTS, normalise
 from .edge import SecurityHeaders
 from .edge import install as install_edge
@@ -31,11 +32,12 @@ from .guard.frames import install as install_guard
 from .guard.hosts import HostGuard
 from .guard.proxy import trust_proxies
 from .guard.ratelimit import RateLimiter
-from .http.api import api
+from .http.boards import boards
 from .http.health import health
 from .http.lab import lab
 from .http.offline import offline
 from .http.pages import pages
+from .http.players import init_players, players
 from .i18n import install as install_languages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
@@ -44,12 +46,12 @@ from .jobs.replies import error_payload
 from .levels.facts import load_levels
 from .levels.maker import LevelMaker
 from .live.admission import Admission, affordable, guard_transports
+from .live.connections import Connections
 from .live.events import register_events
-from .live.message_queue import LocalFirstManager
-from .players import init_players
-from .serve.mode import async_mode
+from .races.socket import RacerSocket
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
+from .transport.message_queue import LocalFirstManager
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -168,18 +170,25 @@ def create_app(**config) -> Flask:
     # hundreds of milliseconds on the event loop
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
+    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     app.register_blueprint(pages)
-    app.register_blueprint(api)
+    app.register_blueprint(boards)
+    app.register_blueprint(players)
     app.register_blueprint(lab)
     app.register_blueprint(health)
     app.register_blueprint(offline)
-    init_players(app, migrate=app.config["MIGRATE_AT_START"])
     admission = Admission(
         affordable(app.config["MAX_CLIENTS"]), app.config["MAX_CLIENTS_PER_ADDRESS"]
     )
     app.extensions["admission"] = admission
     guard_transports(socketio.server, admission)  # type: ignore[attr-defined]  # not in the stubs
-    register_events(socketio, jobs, limiter, admission)
+    connections = Connections()
+    app.extensions["connections"] = connections
+    sockets = register_events(socketio, jobs, limiter, admission, connections)
+    # the races' handlers share the sockets' gate and error reply, and hear who leaves
+    races = RacerSocket(socketio, connections, sockets.admitted, sockets.reply_error)
+    races.register()
+    sockets.leaving.append(races.leave)
     install_guard(socketio, limiter.allow, error_payload, app.config["MAX_WAITING_BYTES"])
     # wrapping app.wsgi_app is Flask's documented way to add WSGI middleware (mypy sees a
     # method replaced); innermost, the leaderboards' gate keeps the loop free for others

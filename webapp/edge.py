@@ -96,7 +96,7 @@ def error_page(status: int, message: str | None = None, headers: dict | None = N
     # in the reader's language: ours, and a message from the catalogue (else as given)
     title, text = gettext(title), gettext(message or default)
     if request.path.startswith("/api/"):
-        return jsonify(ok=False, error=text), status, headers or {}
+        return jsonify(error=text), status, headers or {}
     page = render_template("error.html", status=status, heading=title, message=text)
     return page, status, headers or {}
 

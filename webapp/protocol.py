@@ -21,6 +21,30 @@ from solver.payloads import AnalysisPayload, MoveInfo, Stats
 #: a request's ``id`` as the client gave it, echoed in every reply
 RequestId = str | int | None
 
+# -- every event's name: the only place the server spells one --------------------------
+
+#: what a client asks: a hint and distance, a full solve, stopping its job
+ANALYSE, SOLVE, CANCEL = "analyse", "solve", "cancel"
+#: what the server answers: an analysis, a long solve's progress, its solution, a proof
+#: that none exists, and an ``error`` for every bad payload or search that could not answer
+ANALYSIS, PROGRESS, SOLUTION, UNSOLVABLE, ERROR = (
+    "analysis",
+    "progress",
+    "solution",
+    "unsolvable",
+    "error",
+)
+#: the events Socket.IO raises itself (a socket's arrival and its end) and the names it
+#: keeps for itself, which a client may never send
+CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE = "connect", "disconnect", "connect_error", "message"
+RESERVED_EVENTS = frozenset({CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE})
+#: Engine.IO's own events, under Socket.IO: a transport opens, closes, carries a packet
+#: (the guards wrap their handlers)
+TRANSPORT_OPEN, TRANSPORT_CLOSE, TRANSPORT_PACKET = "connect", "disconnect", "message"
+#: what an ``error`` that answers none of the client's events names as its ``event``: a
+#: frame that is no event, a handler that failed on one it could not name, a restart
+UNKNOWN, RESTART = "unknown", "restart"
+
 
 class JobPayload(TypedDict):
     """``analyse`` / ``solve``: the game, the board, and the game's declared options
@@ -246,3 +270,31 @@ class RaceStateEvent(TypedDict):
     you: str | None
     puzzles: NotRequired[list[dict]]
     rematch: NotRequired[str | None]
+
+
+#: every event name: what clients send, what the server sends, and the names Socket.IO
+#: and Engine.IO keep for themselves (no other module spells one: tests/test_architecture)
+EVENTS = frozenset(
+    {
+        ANALYSE,
+        SOLVE,
+        CANCEL,
+        ANALYSIS,
+        PROGRESS,
+        SOLUTION,
+        UNSOLVABLE,
+        ERROR,
+        LAB_RUN,
+        LAB_PROGRESS,
+        LAB_RESULT,
+        LAB_CANCEL,
+        RACE_JOIN,
+        RACE_START,
+        RACE_MOVE,
+        RACE_STATE,
+        TRANSPORT_OPEN,
+        TRANSPORT_CLOSE,
+        TRANSPORT_PACKET,
+    }
+    | RESERVED_EVENTS
+)

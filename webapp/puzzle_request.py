@@ -17,7 +17,10 @@ policy:
 
 Every refusal is one :class:`RequestRefused`, whose message names what is wrong:
 HTTP answers it with its status and ``{"error": message, "template", "params"}``,
-Socket.IO with an ``error`` event carrying the same (the page translates the template). :func:`read_json_body` is the one reader of JSON bodies.
+Socket.IO with an ``error`` event carrying the same (the page translates the template).
+Nothing here imports Flask: the players' domain raises these refusals too, and the
+one reader of HTTP bodies (:func:`webapp.http.bodies.read_json_body`) builds on
+:func:`strict_json`.
 """
 
 from __future__ import annotations
@@ -27,9 +30,6 @@ import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-from flask import request
-from werkzeug.exceptions import HTTPException
 
 from solver import catalogue
 from solver.core.errors import BoardError
@@ -160,37 +160,3 @@ def strict_json(data: bytes | str) -> Any:
     (``math.isfinite(10**400)`` raises OverflowError, ``str()`` of a 5,000-digit int
     ValueError). Raises :class:`BadNumber` for those, ValueError for broken JSON."""
     return json.loads(data, parse_int=_int, parse_float=_float, parse_constant=_constant)
-
-
-def read_json_body(limit: int | None = None) -> dict[str, Any]:
-    """The request's JSON object; :class:`RequestRefused` when it cannot be read or is not
-    one. ``limit`` replaces the app's ``MAX_CONTENT_LENGTH`` for this request.
-
-    Read here rather than by ``request.get_json`` so a broken chunked body, a body
-    over the size limit, JSON nested deeper than the parser's recursion limit and a
-    number no endpoint takes (:func:`strict_json`) are each a clear 4xx, never a 500.
-    """
-    if limit is not None:
-        request.max_content_length = limit
-    try:
-        data = request.get_data(cache=True)
-    except HTTPException as err:
-        if err.code == 413:
-            size = request.max_content_length
-            raise RequestRefused(
-                N_("the request body is over the %(size)s-byte limit"), 413, size=size
-            ) from None
-        raise RequestRefused(N_("could not read the request body")) from None
-    except Exception:  # noqa: BLE001 - a garbled (chunked) body
-        raise RequestRefused(N_("could not read the request body")) from None
-    try:
-        body = strict_json(data)
-    except RecursionError:
-        raise RequestRefused(N_("the JSON is nested too deeply")) from None
-    except BadNumber as err:
-        raise RequestRefused(err) from None
-    except ValueError:  # JSONDecodeError, UnicodeDecodeError
-        raise RequestRefused(N_("send a JSON object")) from None
-    if not isinstance(body, dict):
-        raise RequestRefused(N_("send a JSON object"))
-    return body

@@ -31,10 +31,10 @@ import simple_websocket
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as sio_packet
 
+from ..protocol import ERROR, RESERVED_EVENTS, TRANSPORT_PACKET, UNKNOWN
+
 log = logging.getLogger(__name__)
 
-#: event names the Socket.IO library raises itself; a client may never send them
-RESERVED_EVENTS = frozenset({"connect", "disconnect", "connect_error", "message"})
 #: Engine.IO packet types a client may send: open, close, ping, pong, message, upgrade, noop
 ENGINEIO_TYPES = frozenset("0123456")
 BINARY_TYPES = (sio_packet.BINARY_EVENT, sio_packet.BINARY_ACK)
@@ -164,6 +164,6 @@ def install(
         if close or sid is None or not spend(sid):
             eio.disconnect(eio_sid)
             return
-        server.emit("error", error_payload(f"bad packet: {problem}", "unknown"), to=sid)
+        server.emit(ERROR, error_payload(f"bad packet: {problem}", UNKNOWN), to=sid)
 
-    eio.on("message", guarded)
+    eio.on(TRANSPORT_PACKET, guarded)

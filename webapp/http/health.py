@@ -53,7 +53,7 @@ def dependency_checks() -> dict[str, str]:
     """``"ok"`` or what is wrong, for the database (when opened) and Redis (in a
     cluster: what the long lane's watcher last saw, so the check never waits)."""
     checks = {}
-    database = current_app.extensions["players"]._db  # None until first use (tests)
+    database = current_app.extensions["players"].opened  # None until first use (tests)
     if database is not None:
         checks["database"] = database.ping() or "ok"
     long_lane = current_app.extensions["jobs"].lanes.get(LONG)

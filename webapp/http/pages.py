@@ -25,12 +25,14 @@ from solver.core.game import Game
 from ..edge import chosen_theme, error_page
 from ..i18n import LANGUAGE_COOKIE, LANGUAGES, chosen_language
 from ..jobs.model import TaskRefused
-from ..players.attempts import open_for_page
+from ..jobs.outcomes import refusal
+from ..players.attempts import open_attempt, page_puzzle
+from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
-from ..players.sessions import set_player_cookie
 from ..races.draw import race_games
 from ..races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
 from .links import lobby_games, lobby_packs, play_config, run_rules
+from .players.context import current_player, remember, state, today
 
 pages = Blueprint("pages", __name__)
 
@@ -52,14 +54,28 @@ def _game_page(template: str, name: str, ranked: bool = False):
     game = _game_or_404(name)
     config = play_config(game, request.args, current_app.extensions["levels"].generator(game))
     # a ranked puzzle's play page opens the player's attempt: its clock starts now
-    config["attempt"], cookie = open_for_page(config) if ranked else (None, None)
+    config["attempt"] = _opened_attempt(config) if ranked else None
     page = render_template(
         template, game=game.name, title=game.title, config=config, games=lobby_games()
     )
-    response = make_response(page, 400 if config["error"] else 200)
-    if cookie:
-        set_player_cookie(response, cookie)
-    return response
+    # the cookie of a player made now, or of an old cookie's new session
+    return remember(make_response(page, 400 if config["error"] else 200))
+
+
+def _opened_attempt(config: dict) -> dict | None:
+    """Open the attempt of a play page opened as a ranked puzzle: the page's
+    ``attempt`` ({ranked, assisted, finished, seconds}), None for free play or when this
+    address made its hour's share of new players (the page is then unranked)."""
+    players = state()
+    puzzle = page_puzzle(players.db, config, today(), players.daily)
+    if puzzle is None:
+        return None
+    try:
+        player = current_player(create=True)
+    except TooManyPlayers:
+        return None
+    now = players.now()
+    return open_attempt(players.db, player.player_id, puzzle, now).page(now)
 
 
 @pages.get("/")
@@ -145,4 +161,5 @@ def editor(game: str):
 @pages.app_errorhandler(TaskRefused)
 def busy(err: TaskRefused):
     """A page's search could not run now: 503 with the reason, in JSON for the API."""
-    return error_page(503, str(err), {"Retry-After": "5"})
+    refused = refusal(err)  # the one mapping (webapp.jobs.outcomes)
+    return error_page(refused.status, str(refused), refused.headers)

@@ -16,7 +16,7 @@ for its whole budget and :data:`OVERDUE_SECONDS` more (Redis hung, every worker
 gone) is answered ``error`` without asking Redis anything.
 
 Redis's bad moments: every command times out within seconds
-(:func:`~webapp.jobs.cluster_job.redis_client`); while the watcher cannot reach
+(:func:`~webapp.transport.redis_client.redis_client`); while the watcher cannot reach
 Redis the lane refuses new long searches at once ("long searches are
 unavailable; try again") and answers the ones waiting in its queue the same way,
 and both threads survive and retry with back-off (:mod:`webapp.jobs.retry`).
@@ -39,6 +39,7 @@ from dataclasses import asdict
 
 from solver.core.text import N_
 
+from ..transport.redis_client import redis_client
 from .cluster_job import (
     ALIVE_KEY,
     BEAT_KEY,
@@ -48,7 +49,7 @@ from .cluster_job import (
     REPLY_KEY,
     long_search,
 )
-from .cluster_job import redis_client as redis_client
+from .contract import TASKS, from_wire, to_wire
 from .core import LaneBusy
 from .fairness import FairLane
 from .model import OVERDUE_MESSAGE, UNAVAILABLE_MESSAGE, Job
@@ -173,7 +174,7 @@ class ClusterLane(FairLane):
             try:
                 rq_job = self.queue.enqueue_call(
                     long_search,
-                    args=(self.key, key, job.kind, asdict(job.request), asdict(job.limits)),
+                    args=(self.key, key, job.kind, to_wire(job.request), asdict(job.limits)),
                     timeout=int(job.limits.seconds * 1.5 + 10),
                     result_ttl=60,
                     failure_ttl=600,
@@ -208,7 +209,10 @@ class ClusterLane(FairLane):
         if message.get("done"):
             job.on_done()
         elif not job.cancelled:
-            job.on_event(message["event"], message["payload"])
+            event, payload = message["event"], message["payload"]
+            if job.kind in TASKS:  # a page task's answer, as JSON
+                event, payload = from_wire(job.kind, event, payload)
+            job.on_event(event, payload)
 
     def _count_workers(self) -> None:
         """Count the live workers; take the dead ones (no alive key) out of RQ's registry.

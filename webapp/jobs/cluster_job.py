@@ -29,10 +29,10 @@ import signal
 import threading
 import time
 
-from ..config import from_environment
+from ..transport.redis_client import redis_client
+from .contract import TASKS, task_from_wire, to_wire
 from .model import CLOSING_MESSAGE, JobRequest, Limits
-from .process import perform
-from .replies import job_error
+from .process import failed, perform
 
 QUEUE = "arcade"
 REPLY_KEY = "arcade:replies:{lane}"
@@ -40,14 +40,10 @@ CANCEL_KEY = "arcade:cancel:{job}"
 BEAT_KEY = "arcade:beat:{job}"
 ALIVE_KEY = "arcade:alive:{worker}"
 ALIVE_SECONDS = 5  # a search that holds the GIL a moment must not look dead
-#: every Redis command gives up after this long (a hung Redis must not hang a thread)
-REDIS_TIMEOUT = 2.0
 KEY_SECONDS = 3600
 BEAT_EVERY = 0.5
 BEAT_SECONDS = 2
 CHECK_EVERY = 0.05
-
-_clients: dict = {}
 
 
 class SignalFlag:
@@ -83,28 +79,6 @@ def stop_signals_to_the_main_thread():
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def redis_client(url: str | None = None):
-    """One Redis connection per URL and process (default: ``ARCADE_MESSAGE_QUEUE``);
-    its commands time out after :data:`REDIS_TIMEOUT` seconds (blocking reads wait
-    less than that)."""
-    import redis
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
-    url = url or from_environment()["MESSAGE_QUEUE"]
-    if url not in _clients:
-        _clients[url] = redis.Redis.from_url(
-            url,
-            socket_timeout=REDIS_TIMEOUT,
-            socket_connect_timeout=REDIS_TIMEOUT,
-            health_check_interval=5,
-            # redis-py retries a timed-out command 3 times with back-off by default: a
-            # hung Redis would hold each call for 4 timeouts; the callers retry instead
-            retry=Retry(NoBackoff(), 0),
-        )
-    return _clients[url]
 
 
 class RedisCancel:
@@ -158,13 +132,13 @@ def long_search(lane: str, job: str, kind: str, request: dict, limits: dict) -> 
         redis.expire(replies, KEY_SECONDS)
 
     def send(event: str, payload) -> None:
-        reply({"job": job, "event": event, "payload": payload})
+        reply({"job": job, "event": event, "payload": to_wire(payload)})
 
     try:
-        asked = JobRequest(**request)
+        asked = task_from_wire(kind, request) if kind in TASKS else JobRequest(**request)
         perform(kind, asked, Limits(**limits), cancel, send)
         if cancel.worker_stopping:  # the search saw the stop and answered nothing
-            send("error", job_error(CLOSING_MESSAGE, kind, asked))
+            send(*failed(kind, asked, CLOSING_MESSAGE))
     finally:
         reply({"job": job, "done": True})
         stop.set()

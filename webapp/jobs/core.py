@@ -35,8 +35,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from ..protocol import ERROR
+from .contract import Failure, Outcome
 from .escalation import Chain, settle
 from .model import (
     ANALYSE,
@@ -53,14 +55,16 @@ from .model import (
     JobRequest,
     Limits,
     Payload,
+    Task,
     TaskRefused,
-    TaskRequest,
 )
+from .outcomes import answer_of
 from .replies import job_error
 from .retry import Backoff
-from .tasks import task_result
 
 log = logging.getLogger(__name__)
+
+A = TypeVar("A")
 
 #: how many boards known to need the long lane are remembered
 KNOWN_LONG = 1024
@@ -174,7 +178,7 @@ class JobCore:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
-                self._emit("error", job_error(CLOSING_MESSAGE, kind, request), to=sid)
+                self._emit(ERROR, job_error(CLOSING_MESSAGE, kind, request), to=sid)
                 return
             job = Job(
                 kind,
@@ -212,18 +216,19 @@ class JobCore:
     # -- called from page views ----------------------------------------------------
     def page_task(
         self,
-        kind: str,
-        request: TaskRequest,
+        task: Task[A],
         seconds: float,
         address: str = "",
         player: str = "",
         lane_name: str = PAGE,
-    ) -> dict:
-        """Run a page's search (:mod:`webapp.jobs.tasks`) in the page lane and wait for it.
+    ) -> A:
+        """Run a page's search (one request of :mod:`webapp.jobs.contract`) in the page
+        lane and wait for it.
 
-        Returns the result; raises BoardError for a bad request and
-        :class:`~webapp.jobs.model.TaskRefused` when the lane is full or the task
-        overran ``seconds``, so the page answers 503 instead of holding its thread.
+        Returns the task's answer; raises BoardError for a bad request, SpaceTooLarge
+        for a state space over its limit and :class:`~webapp.jobs.model.TaskRefused`
+        (a 503) when the lane is full or the task overran ``seconds`` or failed, so the
+        page answers instead of holding its thread (:mod:`webapp.jobs.outcomes`).
         The wait is an event's: under gevent only the waiting greenlet sleeps.
         ``address`` and ``player`` (a replay's client) say whose fair share of the lane
         (``lane_name``: the page lane, or the replay lane) the task uses; by default
@@ -231,16 +236,16 @@ class JobCore:
         """
         lane = self.lanes[lane_name]
         finished = threading.Event()
-        answers: list[tuple[str, Payload]] = []
+        reports: list[tuple[str, Any]] = []
         job = Job(
-            kind,
-            request,
+            task.kind,
+            task,
             Limits(seconds),
             player=player,
-            address=address or kind,
-            on_event=lambda event, payload: answers.append((event, payload)),
+            address=address or task.kind,
+            on_event=lambda outcome, payload: reports.append((outcome, payload)),
             on_done=finished.set,
-            on_lost=lambda message, _retry: answers.append(("error", {"message": message})),
+            on_lost=lambda message, _retry: reports.append((Outcome.FAILED, Failure(message))),
         )
         try:
             if self.closing:
@@ -251,7 +256,7 @@ class JobCore:
         if not finished.wait(seconds + TASK_GRACE_SECONDS):
             lane.cancel(job)
             raise TaskRefused(TASK_SLOW_MESSAGE)
-        return task_result(answers[-1] if answers else None)
+        return answer_of(reports[-1] if reports else None)
 
     # -- the server's ----------------------------------------------------------------
     def busy_clients(self) -> int:
@@ -288,7 +293,7 @@ class JobCore:
                 continue
             told += 1
             self._emit(
-                "error",
+                ERROR,
                 job_error(CLOSING_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
@@ -332,7 +337,7 @@ class JobCore:
                 "%s %s rejected by the %s lane: %s", job.log_id, job.kind, lane.name, busy.message
             )
             self._emit(
-                "error",
+                ERROR,
                 job_error(busy.message, job.kind, job.request),
                 to=job.player,
             )
@@ -340,7 +345,7 @@ class JobCore:
         except Exception as err:  # noqa: BLE001 - a back end's failure (Redis) is answered
             log.warning("%s %s: the %s lane failed: %s", job.log_id, job.kind, lane.name, err)
             self._emit(
-                "error",
+                ERROR,
                 job_error(BUSY_MESSAGE, job.kind, job.request),
                 to=job.player,
             )
@@ -395,7 +400,7 @@ class JobCore:
                 )
                 self._queue_locked(note.slot, again, lane, note.chain)
                 return
-        self._deliver(note, "error", job_error(message, job.kind, job.request))
+        self._deliver(note, ERROR, job_error(message, job.kind, job.request))
 
     def _start_sweeper(self) -> None:
         with self._lock:

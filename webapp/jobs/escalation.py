@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..protocol import ANALYSIS, ERROR, PROGRESS, SOLUTION
 from .model import ANALYSE, GAVE_UP, SOLVE, Payload
 from .replies import gave_up_error
 
 
 @dataclass
-class Outcome:
+class Settled:
     """What to do with one reported event: emit these, then move the job or not."""
 
     emit: list[tuple[str, Payload]] = field(default_factory=list)
@@ -45,33 +46,33 @@ def settle(
     payload: Payload,
     chain: Chain,
     seconds: float | None = None,
-) -> Outcome:
+) -> Settled:
     """The player's events for ``event`` of a ``kind`` job (``quick``: a try; ``seconds``:
     its budget, which a search that gave up names)."""
-    if kind == ANALYSE and event == "analysis":
+    if kind == ANALYSE and event == ANALYSIS:
         return _analysis(payload, quick, chain, seconds)
-    if kind == SOLVE and quick and event == "progress":
-        return Outcome()  # a try is over in a moment; the long search reports its own
+    if kind == SOLVE and quick and event == PROGRESS:
+        return Settled()  # a try is over in a moment; the long search reports its own
     if kind == SOLVE and event == GAVE_UP:
-        return Outcome(escalate=True) if quick else Outcome([("error", payload)])
-    if kind == SOLVE and quick and event == "solution" and not payload.get("optimal"):
-        return Outcome(escalate=True)  # a fast fallback answer: the long lane may prove one
-    return Outcome([(event, payload)])
+        return Settled(escalate=True) if quick else Settled([(ERROR, payload)])
+    if kind == SOLVE and quick and event == SOLUTION and not payload.get("optimal"):
+        return Settled(escalate=True)  # a fast fallback answer: the long lane may prove one
+    return Settled([(event, payload)])
 
 
-def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None) -> Outcome:
+def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None) -> Settled:
     tagged = dict(payload)
     if not payload["final"]:
         if chain.interim_sent:
-            return Outcome()
+            return Settled()
         chain.interim_sent = True
-        return Outcome([("analysis", tagged)])
+        return Settled([(ANALYSIS, tagged)])
     if quick and chain.interim_sent and not payload["optimal"]:
-        return Outcome(escalate=True)  # as unproven as the hint sent: the proof needs time
+        return Settled(escalate=True)  # as unproven as the hint sent: the proof needs time
     gave_up = payload["distance"] is None and payload["solvable"] is not False
     if gave_up:
         if quick and payload["solvable"] is None:
-            return Outcome(escalate=True)
+            return Settled(escalate=True)
         error = gave_up_error(
             ANALYSE,
             payload["id"],
@@ -80,10 +81,10 @@ def _analysis(payload: Payload, quick: bool, chain: Chain, seconds: float | None
             payload.get("nodes"),
             payload.get("lower_bound"),
         )
-        return Outcome([("error", error)])
+        return Settled([(ERROR, error)])
     if quick and not payload["moves_rated_complete"]:
         # the distance is proven, rating every move needs more time: what is known goes
         # out as an interim answer, and the long lane finishes it
         chain.interim_sent = True
-        return Outcome([("analysis", {**tagged, "final": False})], escalate=True)
-    return Outcome([("analysis", tagged)])
+        return Settled([(ANALYSIS, {**tagged, "final": False})], escalate=True)
+    return Settled([(ANALYSIS, tagged)])

@@ -16,7 +16,7 @@ from solver.core.errors import BoardError
 from solver.core.results import Budget, CancelEvent, Progress
 from solver.payloads import SolveReport
 
-from ..protocol import LAB_PROGRESS, LAB_RESULT, LabProgressEvent, LabResultEvent
+from ..protocol import ERROR, LAB_PROGRESS, LAB_RESULT, LabProgressEvent, LabResultEvent
 from .model import LAB, JobRequest, Limits, Payload
 from .replies import job_error
 
@@ -78,4 +78,4 @@ def run_lab(
             **request.options,
         )
     except BoardError as err:
-        send("error", job_error(str(err), LAB, request))
+        send(ERROR, job_error(str(err), LAB, request))

@@ -14,24 +14,27 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar
 
 from solver.core.text import N_
 
+from ..protocol import ANALYSE as ANALYSE_EVENT
 from ..protocol import LAB_RUN, RequestId
+from ..protocol import SOLVE as SOLVE_EVENT
 
 
 class Kind(StrEnum):
     """What a job does. A client's two kinds: a hint and distance (table lookups, kept
     fast) and a full solve, named as the Socket.IO events that ask for them; a page's
-    tasks: a generated level, the editor's solvability check, a state space's
-    graph and one search's visiting order over it (the lab's animation, in the long
-    lane); the replay of a submitted line (:mod:`webapp.players.api`); one judged
-    move of a streak or a storm (:mod:`webapp.players.judged`); and the lab's run of
-    several algorithms side by side, in the long lane."""
+    tasks (:mod:`webapp.jobs.contract`): a generated level, the editor's solvability
+    check, a state space's graph and one search's visiting order over it (the lab's
+    animation, in the long lane); the replay of a submitted line; one judged move of a
+    streak, a storm or a race; and the lab's run of several algorithms side by side, in
+    the long lane."""
 
-    ANALYSE = "analyse"
-    SOLVE = "solve"
+    ANALYSE = ANALYSE_EVENT
+    SOLVE = SOLVE_EVENT
     LAB = LAB_RUN
     GENERATE = "generate"
     CHECK = "check"
@@ -93,21 +96,34 @@ class JobRequest:
     algorithms: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class TaskRequest:
-    """One page task: ``generate`` {params, seed, daily}, ``check`` {board, options},
-    ``replay`` {board, options, states, shortest} or ``judge`` {options, before, after}."""
+A = TypeVar("A")
 
+
+class Task(Generic[A]):
+    """A page task whose answer is an ``A`` (the six kinds: :mod:`webapp.jobs.contract`);
+    ``kind`` names it for the lanes and the logs."""
+
+    kind: ClassVar[Kind]
     game: str
-    args: dict = field(default_factory=dict)
-    id: RequestId = None  # errors echo a job's id; tasks have none
+    #: what an ``error`` echoes as the request's id: a client's request has one, a task none
+    id: ClassVar[None] = None
 
 
-Request = JobRequest | TaskRequest
+Request = JobRequest | Task
 
 
 class TaskRefused(Exception):
-    """A page task could not be run now (queue full, over its time budget): a 503."""
+    """A page task could not be run now (queue full, over its time budget, its worker
+    lost): a 503 with ``Retry-After``, its words kept as data as a RequestRefused's are
+    (:func:`webapp.jobs.outcomes.refusal`)."""
+
+    status: ClassVar[int] = 503
+    headers: ClassVar[Mapping[str, str]] = MappingProxyType({"Retry-After": "5"})
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,13 @@ import logging
 import os
 import resource
 import time
+from typing import Any
 
 from solver.catalogue import warm_tables
 from solver.engine import warm_judging
 
+from ..protocol import ERROR, PROGRESS
+from .contract import Failure, Outcome
 from .lab import run_lab
 from .model import (
     ANALYSE,
@@ -37,7 +40,7 @@ from .model import (
     Limits,
     Payload,
     Request,
-    TaskRequest,
+    Task,
     WorkerSettings,
 )
 from .replies import analysis_events, job_error, solve_reply
@@ -60,8 +63,8 @@ class _Flag:
 
 
 def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
-    if isinstance(request, TaskRequest):
-        send(*page_search(kind, request, limits.seconds, cancel.is_set))
+    if isinstance(request, Task):
+        send(*page_search(request, limits.seconds, cancel.is_set))
         return
     if kind == ANALYSE:
         for event, payload in analysis_events(request, cancel.is_set, limits):
@@ -87,7 +90,7 @@ def _search(kind: str, request: Request, limits: Limits, cancel, send) -> None:
                 value = getattr(report, name)
                 if value not in (None, ""):
                     payload[name] = value
-            send("progress", payload)
+            send(PROGRESS, payload)
 
     reply = solve_reply(
         request,
@@ -109,10 +112,18 @@ def perform(kind: str, request: Request, limits: Limits, cancel, send) -> None:
     try:
         _search(kind, request, limits, cancel, send)
     except MemoryError:
-        send("error", job_error(MEMORY_MESSAGE, kind, request))
+        send(*failed(kind, request, MEMORY_MESSAGE))
     except Exception:  # a bug answers, the process lives on
         log.exception("job %s failed", kind)
-        send("error", job_error(INTERNAL_MESSAGE, kind, request))
+        send(*failed(kind, request, INTERNAL_MESSAGE))
+
+
+def failed(kind: str, request: Request, message: str) -> tuple[str, Any]:
+    """What a job that could not finish reports: a page task's failure, a client's
+    ``error``."""
+    if isinstance(request, Task):
+        return Outcome.FAILED, Failure(message)
+    return ERROR, job_error(message, kind, request)
 
 
 def limit_memory(memory_mb: int | None) -> None:

@@ -24,7 +24,17 @@ from solver.core.text import N_
 from solver.engine import analyse_stages, solve_board
 from solver.payloads import MoveInfo
 
-from ..protocol import ErrorEvent, RequestId, SolutionEvent, UnsolvableEvent, message_fields
+from ..protocol import (
+    ANALYSIS,
+    ERROR,
+    SOLUTION,
+    ErrorEvent,
+    RequestId,
+    SolutionEvent,
+    UnsolvableEvent,
+    message_fields,
+)
+from ..protocol import UNSOLVABLE as UNSOLVABLE_EVENT  # beside the solver's status
 from ..puzzle_request import RequestRefused
 from .model import ANALYSE, GAVE_UP, SOLVE, JobRequest, Limits, Request
 
@@ -129,9 +139,9 @@ def analysis_events(request: JobRequest, cancel: Callable[[], bool], limits: Lim
         ):
             if cancel():
                 return
-            yield "analysis", {"id": request.id, "game": request.game, **payload}
+            yield ANALYSIS, {"id": request.id, "game": request.game, **payload}
     except BoardError as err:
-        yield "error", job_error(err, ANALYSE, request)
+        yield ERROR, job_error(err, ANALYSE, request)
 
 
 def solve_reply(
@@ -155,7 +165,7 @@ def solve_reply(
             **request.options,
         )
     except BoardError as err:
-        return "error", job_error(err, SOLVE, request)
+        return ERROR, job_error(err, SOLVE, request)
     status = report["status"]
     if cancel.is_set() or status == CANCELLED:
         return None
@@ -175,7 +185,7 @@ def solve_reply(
             "stats": report["stats"],
             "message": report["message"],
         }
-        return "solution", solution
+        return SOLUTION, solution
     if status == UNSOLVABLE:
         unsolvable: UnsolvableEvent = {
             "id": request.id,
@@ -183,8 +193,8 @@ def solve_reply(
             "board": report["board"],
             "message": report["message"] or "no solution exists",
         }
-        return "unsolvable", unsolvable
+        return UNSOLVABLE_EVENT, unsolvable
     if status == BUDGET:
         nodes, bound = report["stats"]["nodes"], report["lower_bound"]
         return GAVE_UP, gave_up_error(SOLVE, request.id, request.game, seconds, nodes, bound)
-    return "error", job_error(f"search stopped: {status}", SOLVE, request)
+    return ERROR, job_error(f"search stopped: {status}", SOLVE, request)

@@ -16,8 +16,8 @@ from solver import catalogue
 from solver.core.game import Game
 from solver.core.seeds import daily_seed
 
+from ..jobs.contract import GeneratedLevel, GenerateLevel
 from ..jobs.core import JobCore
-from ..jobs.model import GENERATE, TaskRequest
 from .facts import Generate
 
 #: generated levels kept by one process: (game, params, seed, daily) -> level
@@ -30,7 +30,7 @@ class LevelMaker:
     def __init__(self, jobs: JobCore, seconds: float):
         self._jobs = jobs
         self._seconds = seconds
-        self._kept: collections.OrderedDict[tuple, dict] = collections.OrderedDict()
+        self._kept: collections.OrderedDict[tuple, GeneratedLevel] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def generator(self, game: type[Game]) -> Generate:
@@ -43,9 +43,7 @@ class LevelMaker:
                     self._kept.move_to_end(key)
                     return dict(self._kept[key])
             made = self._jobs.page_task(
-                GENERATE,
-                TaskRequest(game.name, {"params": params, "seed": seed, "daily": daily}),
-                self._seconds,
+                GenerateLevel(game.name, params, seed, daily), self._seconds
             )
             with self._lock:
                 self._kept[key] = made

@@ -16,6 +16,8 @@ import threading
 
 from solver.core.text import N_
 
+from ..protocol import TRANSPORT_CLOSE, TRANSPORT_OPEN
+
 log = logging.getLogger(__name__)
 
 #: the reasons a client is refused (its ``connect_error`` message); the page shows
@@ -146,7 +148,7 @@ def guard_transports(server, admission: Admission) -> None:
     """Count ``server``'s (python-socketio) Engine.IO connections per address in
     ``admission``: over the cap, Engine.IO refuses the connection (HTTP 401)."""
     eio = server.eio
-    on_connect, on_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
+    on_connect, on_disconnect = eio.handlers[TRANSPORT_OPEN], eio.handlers[TRANSPORT_CLOSE]
 
     def connect(eio_sid, environ, *args):
         if not admission.open_transport(eio_sid, environ.get("REMOTE_ADDR") or ""):
@@ -157,5 +159,5 @@ def guard_transports(server, admission: Admission) -> None:
         admission.close_transport(eio_sid)
         return on_disconnect(eio_sid, *args)
 
-    eio.on("connect", connect)
-    eio.on("disconnect", disconnect)
+    eio.on(TRANSPORT_OPEN, connect)
+    eio.on(TRANSPORT_CLOSE, disconnect)

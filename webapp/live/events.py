@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, request
@@ -30,10 +31,10 @@ from ..jobs.replies import error_payload
 from ..players.helps import HelpLedger
 from ..players.identity import COOKIE
 from ..players.sessions import cookie_owner
-from ..protocol import LAB_CANCEL, LAB_RUN
+from ..protocol import CANCEL, CONNECT, DISCONNECT, ERROR, LAB_CANCEL, LAB_RUN, UNKNOWN
 from ..puzzle_request import RequestRefused
-from ..races.events import register_race_events
 from .admission import Admission
+from .connections import Connections
 from .validation import (
     one_payload,
     parse_cancel,
@@ -66,16 +67,32 @@ def _helps() -> HelpLedger:
 REFUSED_CLOSE_SECONDS = 1.0
 
 
+@dataclass
+class Sockets:
+    """What other handlers of the same sockets (the races') share with these: the rate
+    limit's gate (``admitted(event, payload)``, which answers a refused one), the ``error``
+    reply (``reply_error(message, event, payload)``), and who is told when a socket
+    leaves (``leaving``: each called with its sid on every disconnect)."""
+
+    admitted: Callable[[str, object], bool]
+    reply_error: Callable[..., None]
+    leaving: list[Callable[[str], None]] = field(default_factory=list)
+
+
 def register_events(
-    socketio: SocketIO, jobs: JobCore, limiter: RateLimiter, admission: Admission
-) -> None:
+    socketio: SocketIO,
+    jobs: JobCore,
+    limiter: RateLimiter,
+    admission: Admission,
+    connections: Connections,
+) -> Sockets:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, the lab's run and
-    cancel, disconnect) to
-    ``socketio``; ``admission`` decides who may connect."""
+    cancel, disconnect) to ``socketio``; ``admission`` decides who may connect,
+    ``connections`` keeps whose each socket is."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
 
     def reply_error(message: str | RequestRefused, event: str, payload: object = None) -> None:
-        socketio.emit("error", error_payload(message, event, request_id(payload)), to=_sid())
+        socketio.emit(ERROR, error_payload(message, event, request_id(payload)), to=_sid())
 
     def admitted(event: str, payload: object) -> bool:
         if limiter.allow(_sid()):
@@ -104,10 +121,10 @@ def register_events(
             jobs.submit(sid, kind, job, log_id, address=address)
 
         def refuse(message: str) -> None:
-            socketio.emit("error", error_payload(message, kind, request_id_), to=sid)
+            socketio.emit(ERROR, error_payload(message, kind, request_id_), to=sid)
 
         # help asked about an open ranked attempt is on record before it is answered
-        _helps().route(sid, job.game, job.options, run, refuse)
+        _helps().route(sid, connections.token(sid), job.game, job.options, run, refuse)
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -115,7 +132,7 @@ def register_events(
         socketio.sleep(REFUSED_CLOSE_SECONDS)  # type: ignore[arg-type]  # any number of seconds
         server.eio.disconnect(eio_sid)
 
-    @socketio.on("connect")
+    @socketio.on(CONNECT)
     def on_connect(*_auth: object) -> None:
         refused = admission.admit(_sid(), request.remote_addr or "")
         if refused is None:
@@ -124,7 +141,7 @@ def register_events(
             secret = str(current_app.secret_key)
             players = current_app.extensions["players"]
             owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
-            _helps().connect(_sid(), owner)
+            connections.connect(_sid(), owner)
             return
         log.info("%s refused: %s", _sid()[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")
@@ -132,7 +149,7 @@ def register_events(
             socketio.start_background_task(close_later, eio_sid)
         raise ConnectionRefusedError(refused)
 
-    races = register_race_events(socketio, admitted, reply_error)
+    sockets = Sockets(admitted, reply_error)
 
     @socketio.on(ANALYSE)
     def on_analyse(*args: object) -> None:
@@ -157,25 +174,26 @@ def register_events(
             return
         jobs.cancel(_sid(), job_id)
 
-    @socketio.on("cancel")
+    @socketio.on(CANCEL)
     def on_cancel(*args: object) -> None:
-        cancel("cancel", args)
+        cancel(CANCEL, args)
 
     @socketio.on(LAB_CANCEL)
     def on_lab_cancel(*args: object) -> None:
         cancel(LAB_CANCEL, args)
 
-    @socketio.on("disconnect")
+    @socketio.on(DISCONNECT)
     def on_disconnect(*_reason: object) -> None:
         if server.manager.is_connected(_sid(), "/"):
             # an ordinary event that a client named "disconnect" (the guard refuses
             # those first): it must never reset the client's rate limit
-            reply_error("disconnect is a reserved event name", "disconnect")
+            reply_error("disconnect is a reserved event name", DISCONNECT)
             return
         log.debug("%s disconnected", _sid()[:8])
         admission.release(_sid())
-        races.leave(_sid())
-        _helps().disconnect(_sid())
+        for leave in sockets.leaving:
+            leave(_sid())
+        connections.disconnect(_sid())
         limiter.forget(_sid())
         jobs.drop(_sid())
 
@@ -184,5 +202,7 @@ def register_events(
         """A handler bug answers with ``error`` instead of silently dropping the request."""
         log.exception("Socket.IO handler failed")
         handled = getattr(request, "event", None)  # Flask-SocketIO's {message, args}
-        event = handled.get("message", "unknown") if handled else "unknown"
-        socketio.emit("error", error_payload("internal error", str(event)), to=_sid())
+        event = handled.get("message", UNKNOWN) if handled else UNKNOWN
+        socketio.emit(ERROR, error_payload("internal error", str(event)), to=_sid())
+
+    return sockets

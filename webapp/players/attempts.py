@@ -1,8 +1,8 @@
 """Ranked attempts: the server's clock and the server's record of help decide a ranking.
 
 Contract ("Ranked play"). A ranked attempt opens when the server hands a ranked
-puzzle (today's daily, a shipped level opened by its own link) to a player: its
-play page or ``GET /api/daily/<game>``. The first open counts; reopening the page
+puzzle (today's daily, a shipped level opened by its own link, a ladder puzzle) to a
+player: its play page (:func:`page_puzzle`), ``GET /api/daily/<game>`` or the ladder. The first open counts; reopening the page
 does not restart the clock. A result ends the attempt, and it is ranked only when
 
 - the attempt exists and was still open (one ranked result per player and puzzle:
@@ -31,7 +31,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import cast
 
-from flask import current_app, request
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -43,9 +42,7 @@ from solver.core.errors import BoardError
 from ..puzzle_request import RequestRefused, game_named
 from ..storage import Database
 from ..storage.models import Attempt
-from .challenges import Challenge, identify, ladder_challenge
-from .identity import TooManyPlayers, address_key, find_player, new_player
-from .sessions import cookie_player, session_cookie
+from .challenges import Challenge, DailyMaker, identify, ladder_challenge
 
 
 def family(game: str, options_json: str) -> str:
@@ -116,8 +113,8 @@ def _find(db: Database, player_id: int, puzzle: Challenge) -> AttemptView | None
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """How a submission is judged: ``ranked``, the ``seconds`` to store (the server's
+class AttemptRanking:
+    """How a submission ranks: ``ranked``, the ``seconds`` to store (the server's
     when it ended an open attempt, else the client's) and ``assisted``."""
 
     ranked: bool
@@ -128,32 +125,32 @@ class Verdict:
 MAX_SECONDS = 7 * 24 * 3600
 
 
-def judge(
+def rank_attempt(
     session: Session,
     player_id: int,
     puzzle: Challenge,
     client_seconds: float,
     client_assisted: bool,
     now: dt.datetime,
-) -> Verdict:
-    """Judge a verified line for ``puzzle`` and end the player's open attempt at it, in
+) -> AttemptRanking:
+    """Rank a verified line for ``puzzle`` and end the player's open attempt at it, in
     ``session`` (the transaction that stores the result: both happen or neither).
 
     Ending is one conditional UPDATE (``finished IS NULL``), so two submissions sent
     at once cannot both end the attempt: at most one of them is ranked.
     """
     if not puzzle.rankable:
-        return Verdict(False, client_seconds, client_assisted)
+        return AttemptRanking(False, client_seconds, client_assisted)
     row = session.scalars(
         select(Attempt).where(Attempt.player_id == player_id, Attempt.puzzle == puzzle.key)
     ).first()
     if row is None or row.finished is not None:
-        return Verdict(False, client_seconds, client_assisted)
+        return AttemptRanking(False, client_seconds, client_assisted)
     ending = update(Attempt).where(Attempt.id == row.id, Attempt.finished.is_(None))
     ended = cast(CursorResult, session.execute(ending.values(finished=now))).rowcount
     assisted = bool(row.assisted or client_assisted)
     seconds = min(MAX_SECONDS, max(0.0, (now - row.opened).total_seconds()))
-    return Verdict(bool(ended) and not assisted, round(seconds, 2), assisted)
+    return AttemptRanking(bool(ended) and not assisted, round(seconds, 2), assisted)
 
 
 # -- the play page ---------------------------------------------------------------
@@ -170,40 +167,14 @@ def ranked_link(config: dict) -> bool:
     )
 
 
-def open_for_page(config: dict) -> tuple[dict | None, str | None]:
-    """Open the attempt of a play page opened as a ranked puzzle (see :func:`ranked_link`).
-
-    Returns the page's ``attempt`` ({ranked, assisted, finished, seconds}; None when the page is
-    free play) and the cookie to set, if any (a player made now, or an old cookie's
-    new session).
-    """
+def page_puzzle(db: Database, config: dict, today: dt.date, daily: DailyMaker) -> Challenge | None:
+    """The ranked puzzle a play page (its ``config``) was opened as: None for free play
+    (see :func:`ranked_link`), a page in error, or a board nobody ranks. Its attempt
+    opens when the page is served to a player (:func:`open_attempt`)."""
     if config.get("error") or not ranked_link(config):
-        return None, None
-    state = current_app.extensions["players"]
+        return None
     game = game_named(config["game"])
-    today = state.now().date()
-    puzzle, _domain = identify(game, config["board"], config["options"], today, state.daily)
+    puzzle, _domain = identify(game, config["board"], config["options"], today, daily)
     if config.get("ladder") == "play":  # a board the ladder served is ranked; another is not
-        puzzle = ladder_challenge(state.db, puzzle)
-    if not puzzle.rankable:
-        return None, None
-    secret = str(current_app.secret_key)
-    token = cookie_player(state, secret)  # an old cookie becomes a session here
-    made = None
-    if token is None:
-        try:  # a new player within the address's hourly share, else the page is unranked
-            with state.db.writing() as session:
-                made = new_player(
-                    session,
-                    state.now(),
-                    address_key(secret, request.remote_addr),
-                    current_app.config["NEW_PLAYERS_PER_ADDRESS"],
-                ).token
-        except TooManyPlayers:
-            return None, None
-    with state.db.session() as session:
-        player = find_player(session, token or made)
-        assert player is not None  # found by its cookie, or made just now
-        player_id = player.id
-    view = open_attempt(state.db, player_id, puzzle, state.now())
-    return view.page(state.now()), session_cookie(state, secret, made)
+        puzzle = ladder_challenge(db, puzzle)
+    return puzzle if puzzle.rankable else None

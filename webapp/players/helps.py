@@ -4,8 +4,9 @@ The rule (see :mod:`webapp.players.attempts`): an ``analyse`` or ``solve`` from 
 player's socket whose game and full options are those of one of the player's open
 attempts marks that attempt assisted, whatever the board; the same for a streak or
 storm still running (:mod:`webapp.players.runs`), and for a rated race under way
-(:mod:`webapp.races.ranking`: one of its puzzles' game and options). The socket handlers
-(:mod:`webapp.live.events`) hand every such request to :meth:`HelpLedger.route`.
+(:mod:`webapp.races.rating`: one of its puzzles' game and options). The socket handlers
+(:mod:`webapp.live.events`) hand every such request to :meth:`HelpLedger.route` with the
+socket's player (:class:`webapp.live.connections.Connections` knows whose each socket is).
 """
 
 from __future__ import annotations
@@ -51,38 +52,24 @@ class HelpLedger:
         self._spawn = spawn
         self._now = clock or (lambda: dt.datetime.now(dt.UTC).replace(tzinfo=None))
         self._lock = threading.Lock()
-        self._tokens: dict[str, str] = {}  # sid -> the player token of its handshake
         # sid -> requests (submit, refuse) waiting behind a mark being written
         self._queued: dict[str, list[tuple[Callable[[], None], Callable[[str], None]]]] = {}
         self._writing: dict[str, int] = {}  # token -> marks being written
         self._settled = threading.Condition(self._lock)
 
     # -- sockets ---------------------------------------------------------------
-    def connect(self, sid: str, token: str | None) -> None:
-        if token:
-            with self._lock:
-                self._tokens[sid] = token
-
-    def token(self, sid: str) -> str | None:
-        """The player token of ``sid``'s handshake (None: a socket without a player)."""
-        with self._lock:
-            return self._tokens.get(sid)
-
-    def disconnect(self, sid: str) -> None:
-        with self._lock:
-            self._tokens.pop(sid, None)
-
     def route(
         self,
         sid: str,
+        token: str | None,
         game: str,
         options: dict,
         submit: Callable[[], None],
         refuse: Callable[[str], None],
     ) -> None:
-        """Submit a request, after recording it as help when it is help."""
+        """Submit socket ``sid``'s request, after recording it as help when it is help
+        (``token``: the socket's player, :class:`webapp.live.connections.Connections`)."""
         with self._lock:
-            token = self._tokens.get(sid)
             queue = self._queued.get(sid)
             if queue is not None:
                 queue.append((submit, refuse))

@@ -41,7 +41,7 @@ from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.derived import insert_for
 from ..storage.models import Attempt, LadderGame, LadderPuzzle, PlayerRating
-from .attempts import Verdict, open_attempt
+from .attempts import AttemptRanking, open_attempt
 from .challenges import Challenge, level_challenge
 from .ratings import (
     ABANDON_SECONDS,
@@ -255,7 +255,7 @@ def _score(session: Session, game: LadderGame, score: float) -> None:
 def _abandon(session: Session, player_id: int, game: str) -> None:
     """Score 0 the player's open ladder games of ``game`` (a new request while one is
     open). One open over :data:`ABANDON_SECONDS` needs nothing sooner: its result
-    (:func:`finish`) or the next request scores it 0 all the same."""
+    (:func:`score_attempt`) or the next request scores it 0 all the same."""
     query = select(LadderGame).where(
         LadderGame.player_id == player_id, LadderGame.game == game, LadderGame.score.is_(None)
     )
@@ -263,16 +263,16 @@ def _abandon(session: Session, player_id: int, game: str) -> None:
         _score(session, row, 0.0)
 
 
-def finish(
+def score_attempt(
     session: Session,
     player_id: int,
     puzzle: Challenge,
-    verdict: Verdict,
+    ranking: AttemptRanking,
     length: int,
     now: dt.datetime,
 ) -> None:
     """Score the player's open ladder game for ``puzzle``, if any, in the transaction
-    that stores the result (:func:`webapp.players.records.store`): the line's score
+    that stores the result (:func:`webapp.players.results.submit`): the line's score
     when the result is ranked (unaided, the attempt's first result) and within
     :data:`ABANDON_SECONDS` of the hand-out, else 0."""
     row = session.scalars(
@@ -285,7 +285,7 @@ def finish(
     if row is None or puzzle.shortest is None:
         return
     late = (now - row.opened).total_seconds() > ABANDON_SECONDS
-    _score(session, row, attempt_score(puzzle.shortest, length, late or not verdict.ranked))
+    _score(session, row, attempt_score(puzzle.shortest, length, late or not ranking.ranked))
 
 
 def rating_change(db: Database, player_id: int, puzzle_key: str) -> dict | None:

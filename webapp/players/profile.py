@@ -104,7 +104,7 @@ def strengths(db: Database, player_id: int) -> dict:
 
 
 def race_rating(db: Database, player_id: int) -> dict[str, Any] | None:
-    """The player's race rating (:mod:`webapp.races.ranking`) for ``GET /api/player``;
+    """The player's race rating (:mod:`webapp.races.rating`) for ``GET /api/player``;
     None: never in a rated race."""
     with db.session() as session:
         row = session.get(RaceRating, player_id)

@@ -13,8 +13,9 @@ offer runs: shipped levels would run out.
 
 The run (its puzzle, the position reached, the moves judged) lives in its row, so a
 reload resumes it and any web process answers the same. A move names the count of
-moves it follows (``moves``); it is stored by one conditional update on that count,
-so a move sent twice, or after the run moved on, changes nothing. A run ends when it
+moves it follows (``moves``): :func:`check_turn` refuses a stale one before the solver
+is asked, and :func:`record_move` stores the judged move by one conditional update on
+that count, so a move sent twice, or after the run moved on, changes nothing. A run ends when it
 ``expires``: a storm's time, or a streak left :data:`IDLE_SECONDS` without a move.
 
 Ranked play's record of help applies (:mod:`webapp.players.helps`): an ``analyse`` or
@@ -27,7 +28,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-from collections.abc import Callable
 from typing import Any, cast
 
 from sqlalchemy import func, select, update
@@ -36,12 +36,12 @@ from sqlalchemy.engine import CursorResult
 from solver.core.game import Game
 from solver.core.text import N_
 
+from ..jobs.contract import Judged
 from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.models import LadderPuzzle, Run
 from .attempts import family
 from .challenges import Challenge
-from .judged import Judged
 from .ladder import Generate, Plan, add_levels, generate_into_pool, plan
 from .ratings import ABANDON_SECONDS, GRADE_HIGH, GRADE_LOW, graded
 
@@ -58,9 +58,6 @@ CLIMB: dict[str, tuple[int, float, int | None]] = {
 }
 #: pool puzzles near the wanted rating that one is drawn from
 CHOICES = 4
-
-#: (game, options, position, position reached as sent) -> the move judged
-Judge = Callable[[str, dict, str, object], Judged]
 
 
 def offered(game: type[Game]) -> bool:
@@ -170,13 +167,18 @@ def _load(db: Database, run_id: int) -> Run:
         return run
 
 
+def run_options(run: Run) -> dict[str, Any]:
+    """The options of the run's puzzle (every one, defaults filled in)."""
+    return json.loads(run.options)
+
+
 def view(db: Database, run: Run, now: dt.datetime) -> dict[str, Any]:
     """The run as the page shows it (``run``: its id)."""
     return {
         "run": run.id,
         "mode": run.mode,
         "game": run.game,
-        "options": json.loads(run.options),
+        "options": run_options(run),
         "start": run.start,
         "board": run.board,
         "shortest": run.shortest,
@@ -253,20 +255,9 @@ def owned(db: Database, player_id: int | None, run_id: int, now: dt.datetime) ->
     return _expired(db, _load(db, run_id), now)
 
 
-def move(
-    db: Database,
-    run: Run,
-    seen: object,
-    board: object,
-    now: dt.datetime,
-    judging: Judge,
-    game: type[Game],
-    make: Generate,
-) -> Judged:
-    """Judge the move from the run's position to ``board``, sent after ``seen`` moves,
-    and store what follows: a streak ends at a move that is not closer, a storm loses
-    :data:`PENALTY_SECONDS`; a solved puzzle brings the next. 409 when the run is over
-    or has moved on since ``seen`` (nothing changes)."""
+def check_turn(run: Run, seen: object) -> None:
+    """Refuse a move sent after ``seen`` moves before anyone judges it: a 400 for a
+    count that is no count, a 409 when the run is over or has moved on since."""
     if isinstance(seen, bool) or not isinstance(seen, int):
         raise RequestRefused(N_("moves must be the count of moves the run had judged"))
     if run.ended is not None:
@@ -278,8 +269,20 @@ def move(
             seen=seen,
             moves=run.moves,
         )
-    options = json.loads(run.options)
-    judged = judging(run.game, options, run.board, board)
+
+
+def record_move(
+    db: Database,
+    run: Run,
+    judged: Judged,
+    now: dt.datetime,
+    game: type[Game],
+    make: Generate,
+) -> None:
+    """Store the move from the run's position, as the solver ``judged`` it (after
+    :func:`check_turn`), and what follows: a streak ends at a move that is not closer,
+    a storm loses :data:`PENALTY_SECONDS`; a solved puzzle brings the next. 409 when
+    the run moved on meanwhile (nothing changes)."""
     values: dict[str, Any] = {"moves": run.moves + 1, "board": judged.board}
     penalties = run.penalties
     if not judged.closer:
@@ -302,10 +305,9 @@ def move(
             rating=rating,
         )
     with db.writing() as session:
-        stored = update(Run).where(Run.id == run.id, Run.moves == seen, Run.ended.is_(None))
+        stored = update(Run).where(Run.id == run.id, Run.moves == run.moves, Run.ended.is_(None))
         if not cast(CursorResult, session.execute(stored.values(**values))).rowcount:
             raise RequestRefused(N_("the run moved on meanwhile; this move was not counted"), 409)
-    return judged
 
 
 def _mistake(before: str, judged: Judged) -> dict[str, Any]:

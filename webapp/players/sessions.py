@@ -7,22 +7,20 @@ session's ``seen`` day is written at most once a day. Ending a session deletes
 it: its cookie then names nobody. Ending all the others also gives the player
 a new token, so an old-format cookie copied elsewhere stops working too.
 
-The routes (``GET /api/player/sessions``, ``POST /api/player/sessions/<id>/end``
-and ``POST /api/player/sessions/end-others``) live in :mod:`.session_routes`.
+Nothing here reads a request: the players' HTTP layer (:mod:`webapp.http.players`)
+hands in the cookie and the user agent, and sets the cookie a new session needs.
 """
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
-from flask import Response, g, request
 from sqlalchemy import delete, select
 
 from ..storage.database import let_others_run
 from ..storage.models import Player, PlayerSession
 from .identity import (
-    COOKIE,
-    COOKIE_DAYS,
     find_player,
     find_session,
     new_session,
@@ -33,35 +31,44 @@ from .identity import (
 )
 
 
-def cookie_player(state, secret: str) -> str | None:
-    """The request's player token (None: nobody), from its session or old cookie;
-    ``g.session_id`` is the session's id when there is one, ``g.player_id`` the player's.
+@dataclass(frozen=True)
+class SignedIn:
+    """The player a request's cookie names: their id and token, the session's id (None:
+    an old cookie whose player could get none) and, when an old cookie became a session
+    now, that session's ``secret`` (the cookie the response sets)."""
+
+    player_id: int
+    token: str
+    session_id: int | None
+    secret: str | None = None
+
+
+def signed_in(state, secret: str, cookie: str | None, user_agent: str | None) -> SignedIn | None:
+    """The player ``cookie`` names (None: nobody), from its session or an old cookie,
+    which becomes a session now.
 
     Every request of the players' API asks this first, on the one event loop: a session
     is one indexed read of the session joined to its player, not two ORM lookups."""
-    g.session_id = g.player_id = None
-    cookie = request.cookies.get(COOKIE)
     found = session_from_cookie(secret, cookie)
     if found is not None:
-        signed_in = (
+        signed = (
             select(PlayerSession.id, PlayerSession.seen, Player.id, Player.token)
             .join(Player, Player.id == PlayerSession.player_id)
             .where(PlayerSession.secret_hash == secret_hash(found))
         )
         with state.db.session() as session:
-            row = session.connection().execute(signed_in).first()
+            row = session.connection().execute(signed).first()
         let_others_run()  # the loop serves others before this request goes on
         if row is None:
             return None
-        session_id, seen, g.player_id, token = row
-        g.session_id = session_id
+        session_id, seen, player_id, token = row
         today = state.now().date()
         if seen != today:
             with state.db.writing() as session:
                 fresh = session.get(PlayerSession, session_id)
                 if fresh is not None:
                     fresh.seen = today
-        return token
+        return SignedIn(player_id, token, session_id)
     token = token_from_cookie(secret, cookie)
     if token is None:
         return None
@@ -69,10 +76,10 @@ def cookie_player(state, secret: str) -> str | None:
         player = find_player(session, token)
         if player is None:
             return None
-        g.player_id = player.id
+        player_id = player.id
     # an old cookie: it becomes a session now, and the response carries the new cookie
-    g.session_id, g.session_secret = _open_session(state, token)
-    return token
+    session_id, made = open_session(state, token, user_agent)
+    return SignedIn(player_id, token, session_id, made)
 
 
 def cookie_owner(state, secret: str, cookie: str | None) -> str | None:
@@ -88,34 +95,19 @@ def cookie_owner(state, secret: str, cookie: str | None) -> str | None:
         return token if token is not None and find_player(session, token) else None
 
 
-def _open_session(state, token: str) -> tuple[int | None, str | None]:
+def open_session(state, token: str, user_agent: str | None) -> tuple[int | None, str | None]:
+    """A new session of the player whose ``token`` this is: its id and secret (both
+    None when there is no such player)."""
     with state.db.writing() as session:
         player = find_player(session, token)
         if player is None:
             return None, None
-        return new_session(session, player.id, state.now(), request.headers.get("User-Agent"))
+        return new_session(session, player.id, state.now(), user_agent)
 
 
-def set_player_cookie(response: Response, cookie: str) -> None:
-    """Set the player cookie (signed, HttpOnly, SameSite=Lax), on every response that
-    makes or moves a player: the players' API and the pages alike."""
-    response.set_cookie(
-        COOKIE,
-        cookie,
-        max_age=COOKIE_DAYS * 86400,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-
-
-def session_cookie(state, secret: str, token: str | None) -> str | None:
-    """The cookie to set after this request: a new session for the player whose
-    ``token`` this request made or moved here, or an old cookie's new session."""
-    made = g.pop("session_secret", None)
-    if token:
-        made = _open_session(state, token)[1]
-    return session_signer(secret).dumps(made) if made else None
+def session_cookie(secret: str, session_secret: str) -> str:
+    """The cookie's value for a session: its secret, signed with the app's."""
+    return session_signer(secret).dumps(session_secret)
 
 
 def list_sessions(state, token: str | None, current: int | None) -> list[dict]:

@@ -25,6 +25,7 @@ from ..players.ladder import Generate, generated_puzzle
 from ..players.runs import next_puzzle, offered
 from ..puzzle_request import RequestRefused
 from ..storage import Database
+from .model import Race, new_id
 
 #: a race game's length climbs by this much a round, from one move over its easiest
 STEP = 0.5
@@ -75,3 +76,10 @@ def race_puzzles(count: int) -> list[Challenge]:
         )
         for i in range(count)
     ]
+
+
+def make_race(public: bool, owner: str | None) -> Race:
+    """A new race (``owner``: the racer who may start a private one) with the app's
+    ``RACE_PUZZLES`` puzzles; :class:`~webapp.jobs.model.TaskRefused` while the page
+    lane is too full to make them (the handler answers a 503)."""
+    return Race(new_id(), public, owner, race_puzzles(int(current_app.config["RACE_PUZZLES"])))

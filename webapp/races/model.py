@@ -1,6 +1,6 @@
 """A race's state: its racers, their puzzles and scores, and its clock.
 
-Nothing here computes or waits: the socket handlers (:mod:`webapp.races.events`)
+Nothing here computes or waits: the socket handlers (:mod:`webapp.races.socket`)
 judge moves in the solver processes and then record them through a race store
 (:mod:`webapp.races.store`), which keeps a race as the plain data of
 :meth:`Race.to_data` so that every web process of a cluster can read it. A race's
@@ -66,7 +66,7 @@ class Race:
     rematch: str | None = None
     watchers: int = 0  # spectators, on any web process (their room is watch_room(id))
     version: int = 0  # one more with every change the store makes
-    #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.ranking)
+    #: a rated race's outcome, by racer name: {rating, change, assisted} (webapp.races.rating)
     ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
     dropped: bool = False
 
@@ -122,7 +122,7 @@ class Race:
             "ends_in": _left(self.ends, now) if status == RACING else None,
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
-            # public races are rated for racers with an identity (webapp.races.ranking)
+            # public races are rated for racers with an identity (webapp.races.rating)
             "rated": self.public and racer is not None and racer.key.startswith("p:"),
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,

@@ -17,7 +17,7 @@ not know which one they use:
   waits, :data:`FINISHED_KEEP` after its end), so memory stays bounded;
 * the public lobby (the filling public race) is one shared id.
 
-Redis commands time out (:func:`webapp.jobs.cluster_job.redis_client`: 2 s, no
+Redis commands time out (:func:`webapp.transport.redis_client.redis_client`: 2 s, no
 retries) and run on the gevent loop cooperatively; a failure is a 503
 :class:`~webapp.puzzle_request.RequestRefused` for the player, never a hung loop.
 """
@@ -203,7 +203,7 @@ class RedisRaceStore:
     )
 
     def __init__(self, url: str) -> None:
-        from ..jobs.cluster_job import redis_client  # the cluster extra: redis
+        from ..transport.redis_client import redis_client  # the cluster extra: redis
 
         self.redis = redis_client(url)
         self._close_lobby = self.redis.register_script(_CLOSE_LOBBY)

@@ -6,7 +6,7 @@ gevent: every connection is a greenlet, so an idle websocket costs a few tens of
 KB and no thread (simple-websocket provides the websocket transport, with
 gevent's sockets and events). ``python -m webapp`` patches the standard library
 for gevent before it imports anything else (:mod:`webapp.__main__`); the app
-then runs Socket.IO in gevent mode (:func:`webapp.serve.mode.async_mode`). How many players the
+then runs Socket.IO in gevent mode (:func:`webapp.concurrency.async_mode`). How many players the
 process holds is the app's decision (:mod:`webapp.live.admission`), not the
 server's: ``worker_connections`` leaves room above it for pages and health
 checks. The solver's worker processes (:mod:`webapp.jobs.pool`) are started by the
@@ -36,6 +36,7 @@ from solver.core.text import N_
 
 from ..edge import raw_error
 from ..jobs.replies import error_payload
+from ..protocol import ERROR, RESTART
 
 log = logging.getLogger("webapp")
 
@@ -49,7 +50,7 @@ def tell_everyone(socketio, message: str = RESTARTING_MESSAGE) -> int:
     (each by its own session: nothing goes through the message queue); returns how many."""
     sids = [sid for sid, _ in socketio.server.manager.get_participants("/", None)]
     for sid in sids:
-        socketio.emit("error", error_payload(message, "restart"), to=sid)
+        socketio.emit(ERROR, error_payload(message, RESTART), to=sid)
     return len(sids)
 
 

@@ -27,6 +27,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..concurrency import async_mode
+
 # -- timeouts (issue 31): a database that refuses, restarts or freezes ----------------
 #: seconds to open a PostgreSQL connection before giving up (then a 503)
 CONNECT_SECONDS = 3
@@ -61,8 +63,6 @@ def _postgres_timeouts() -> dict:
 def _bounded(seconds: float) -> Iterator[None]:
     """Under gevent (the server), raise :class:`DatabaseTimeout` in this greenlet after
     ``seconds``; elsewhere (threads, tests, the CLI) nothing."""
-    from ..serve.mode import async_mode
-
     if async_mode() != "gevent":
         yield
         return

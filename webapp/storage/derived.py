@@ -2,7 +2,7 @@
 
 Reads must not scale with players or lines (a leaderboard of 50,000 players is
 read on the web process's one event loop), so what they need is kept on write
-(:mod:`webapp.players.records`, :mod:`webapp.players.choices`) and made here
+(:mod:`webapp.players.results`, :mod:`webapp.players.choices`) and made here
 from the results when the tables are new (migration 0006) or restored. This
 module names its columns with ``sqlalchemy.table`` rather than the ORM models,
 so the migration keeps working when later revisions add columns.

@@ -164,7 +164,7 @@ class Best(Base):
     )
     game: Mapped[str] = mapped_column(String(20))
     day: Mapped[dt.date | None] = mapped_column(Date)
-    #: moves, then hundredths of a second, as one number (records.score): lower is better
+    #: moves, then hundredths of a second, as one number (derived.score): lower is better
     score: Mapped[int] = mapped_column(BigInteger)
     length: Mapped[int] = mapped_column(Integer)
     seconds: Mapped[float] = mapped_column(Float)
@@ -367,7 +367,7 @@ RUNS = [Base.metadata.tables[Run.__tablename__]]
 
 class RaceRating(Base):
     """A player's Glicko-2 race rating (no row: new, 1500 and 350), moved by the
-    finishing order of each rated race (:mod:`webapp.races.ranking`)."""
+    finishing order of each rated race (:mod:`webapp.races.rating`)."""
 
     __tablename__ = "race_ratings"
 

@@ -1,23 +1,17 @@
-"""Results and standings: store a verified line, keep each player's best, read ranks.
+"""Reading boards: a puzzle's leaderboard, a player's rank on it, its length counts.
 
-Everything here is plain storage work on a :class:`~webapp.storage.Database`;
-the line has already been replayed (:func:`solver.core.replay.replay_line`) and
-the puzzle identified (:mod:`webapp.players.challenges`). Reads run on the web
-process's one event loop, so none of them may scale with the players: the
-result's transaction also keeps the player's best on that board (``bests``, a
-worse retry never replaces a better one) and the count of players per length
-(``board_lengths``). A leaderboard is then the first rows of an index, the
-distribution a handful of rows, and a rank the count of an index range: counted
-per reader in the database (:func:`standing`), or, for the many readers of the
-web process, a binary search in the board's scores kept a second
-(:class:`BoardViews`), read once for all of them.
+Reads run on the web process's one event loop, so none of them may scale with the
+players: storing a result (:mod:`webapp.players.results`) keeps each player's best
+on the board (``bests``) and the count of players per length (``board_lengths``).
+A leaderboard is then the first rows of an index, the distribution a handful of
+rows, and a rank the count of an index range: counted per reader in the database
+(:func:`standing`), or, for the many readers of the web process, a binary search in
+the board's scores kept a second (:class:`BoardViews`), read once for all of them.
 """
 
 from __future__ import annotations
 
 import collections
-import datetime as dt
-import hashlib
 import math
 import threading
 import time
@@ -26,21 +20,13 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-from sqlalchemy import Select, case, func, select, update
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
-from solver.core.replay import Replay
+from sqlalchemy import Select, case, func, select
 
 from ..storage import Database
 from ..storage.database import let_others_run
-from ..storage.derived import insert_for, score
 from ..storage.models import Best, BoardLength, BoardVersion, Player, Result
-from .attempts import Verdict
-from .challenges import Challenge
-from .choices import record as record_choices
 from .identity import shown_name
+from .results import BestChange
 
 LEADERBOARD_SIZE = 100
 #: scores converted per turn of the loop while a board's scores are read
@@ -54,134 +40,6 @@ class Entry:
     name: str
     length: int
     seconds: float
-
-
-@dataclass(frozen=True)
-class BestChange:
-    """A stored result that moved its player's best on the board: ``old`` score (None:
-    their first) to ``new``. :meth:`BoardViews.stored` patches the kept scores with it."""
-
-    old: int | None
-    new: int
-
-
-@dataclass(frozen=True)
-class Stored:
-    result: Result
-    created: bool  # False: the same line was stored before
-    change: BestChange | None = None  # None: the player's best did not move
-
-
-def line_hash(replay: Replay) -> str:
-    return hashlib.sha256("\n".join(replay.states).encode()).hexdigest()
-
-
-def store(
-    db: Database,
-    player_id: int,
-    puzzle: Challenge,
-    replay: Replay,
-    now: dt.datetime,
-    judging: Callable[[Session], Verdict],
-) -> Stored:
-    """Store a replayed line. The same line sent again by the same player for the same
-    puzzle is the result already stored (idempotent: ``created`` False).
-
-    ``judging`` (:func:`webapp.players.attempts.judge`) ends the player's ranked attempt
-    in the same transaction: a store the database turns back (a 503, the page sends it
-    again) leaves the attempt open, so the retry is judged as the first send was."""
-    digest = line_hash(replay)
-    try:
-        with db.writing() as session:
-            verdict = judging(session)
-            row = Result(
-                player_id=player_id,
-                game=puzzle.game,
-                puzzle=puzzle.key,
-                board=puzzle.board,
-                options=puzzle.options_json,
-                day=puzzle.day,
-                length=replay.length,
-                shortest=puzzle.shortest,
-                seconds=verdict.seconds,
-                assisted=verdict.assisted,
-                ranked=verdict.ranked,
-                line_hash=digest,
-                line="\n".join(replay.states),
-                created=now,
-            )
-            session.add(row)
-            session.flush()  # the row's id, and a resubmitted line fails here
-            connection = session.connection()
-            change = _keep_best(connection, row) if row.ranked else None
-            if puzzle.rankable and not row.assisted:  # only rankable boards are asked about
-                record_choices(connection, row.puzzle, player_id, replay.states)
-        return Stored(row, True, change)
-    except IntegrityError:
-        with db.session() as session:
-            found = session.scalars(
-                select(Result).where(
-                    Result.player_id == player_id,
-                    Result.puzzle == puzzle.key,
-                    Result.line_hash == digest,
-                )
-            ).one()
-        return Stored(found, False)
-
-
-def _keep_best(connection: Connection, row: Result) -> BestChange | None:
-    """Make ``row`` the player's best on its board when it beats the one kept, and move
-    the player between the length counts (returns the move, None when it did not beat).
-    Safe under concurrent writers: the insert waits for another transaction inserting
-    the same row, the update locks it."""
-    mine = score(row.length, row.seconds)
-    values = {
-        "puzzle": row.puzzle,
-        "player_id": row.player_id,
-        "game": row.game,
-        "day": row.day,
-        "score": mine,
-        "length": row.length,
-        "seconds": row.seconds,
-        "result_id": row.id,
-    }
-    first = insert_for(connection, Best.__table__).values(values).on_conflict_do_nothing()
-    if connection.execute(first.returning(Best.player_id)).first() is not None:
-        _count_length(connection, row.puzzle, row.length, 1)
-        _move_version(connection, row.puzzle)
-        return BestChange(None, mine)
-    where = (Best.puzzle == row.puzzle, Best.player_id == row.player_id)
-    kept = connection.execute(select(Best.score, Best.length).where(*where).with_for_update()).one()
-    if mine >= kept.score:
-        return None
-    connection.execute(update(Best).where(*where).values(values))
-    if kept.length != row.length:
-        _count_length(connection, row.puzzle, kept.length, -1)
-        _count_length(connection, row.puzzle, row.length, 1)
-    _move_version(connection, row.puzzle)
-    return BestChange(int(kept.score), mine)
-
-
-def _move_version(connection: Connection, puzzle: str) -> None:
-    """The board's bests changed: move its :func:`board_version` (made at 1)."""
-    moved = insert_for(connection, BoardVersion.__table__).values(puzzle=puzzle, version=1)
-    connection.execute(
-        moved.on_conflict_do_update(
-            index_elements=["puzzle"], set_={"version": BoardVersion.__table__.c.version + 1}
-        )
-    )
-
-
-def _count_length(connection: Connection, puzzle: str, length: int, change: int) -> None:
-    counted = insert_for(connection, BoardLength.__table__).values(
-        puzzle=puzzle, length=length, players=change
-    )
-    connection.execute(
-        counted.on_conflict_do_update(
-            index_elements=["puzzle", "length"],
-            set_={"players": BoardLength.__table__.c.players + change},
-        )
-    )
 
 
 def board_view(db: Database, puzzle_key: str) -> dict:
@@ -386,7 +244,8 @@ class BoardViews:
         self._views.forget(puzzle_key)
 
     def stored(self, puzzle_key: str, change: BestChange | None) -> None:
-        """A result for ``puzzle_key`` was stored here (:func:`store`): its view is read
+        """A result for ``puzzle_key`` was stored here
+        (:func:`~webapp.players.results.submit`): its view is read
         again, its scores patched (a rank is right at once, without reading them all)."""
         self.forget(puzzle_key)
         if change is not None:
@@ -468,28 +327,6 @@ def _standing(players: int, better: int, equal: int, length: int, seconds: float
         "beat": beat,
         "best": {"length": length, "seconds": seconds},
     }
-
-
-def streak(db: Database, player_id: int, game: str, today: dt.date) -> int:
-    """UTC days in a row, up to today (or up to yesterday while today is not yet
-    solved), on which the player solved ``game``'s daily without help."""
-    with db.session() as session:
-        days = set(
-            session.connection().scalars(
-                select(Best.day).where(
-                    Best.player_id == player_id,
-                    Best.game == game,
-                    Best.day.is_not(None),
-                    Best.day <= today,
-                )
-            )
-        )
-    day = today if today in days else today - dt.timedelta(days=1)
-    count = 0
-    while day in days:
-        count += 1
-        day -= dt.timedelta(days=1)
-    return count
 
 
 def puzzle_counts(db: Database, keys: list[str]) -> dict[str, dict]:

@@ -1,4 +1,8 @@
-"""Which concurrency Socket.IO runs on in this process: gevent or threads."""
+"""Which concurrency this process runs on, gevent or threads: a fact about the process.
+
+Low on purpose: the app factory picks Socket.IO's mode from it and the storage bounds
+a session's time by it, and neither reaches the server (:mod:`webapp.serve`) for it.
+"""
 
 from __future__ import annotations
 

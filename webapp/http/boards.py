@@ -1,40 +1,43 @@
-"""Small JSON endpoints for the board editor: validate a position, check it is solvable.
+"""The board editor's JSON endpoints: validate a position, check it, its state space.
 
 ``POST /api/validate`` {game, board, options} -> {ok, error, canonical}: the
 solver's own parser judges the board, so the editor shows exactly the CLI's
 one-line messages ("piece B is not a rectangle", "colour R has 5 units, tubes
-hold 4"). ``POST /api/check`` adds {solvable, distance, optimal, message} from
-a short, budgeted analysis in a worker process (503 when they are all busy).
+hold 4"); ``ok`` is that verdict. ``POST /api/check`` adds {solvable, distance,
+optimal, message} from a short, budgeted analysis in a worker process.
 ``GET /api/graph/<game>?board=`` is the whole state space reachable from a board
 (:mod:`solver.core.space`), made and compressed in a worker process; over its
 100,000 positions a 413. ``GET /api/visits/<game>?board=&algorithm=`` is the order
 one algorithm expands that space's positions (:mod:`solver.visits`), in the long lane
-like any whole search. Bad requests get 400 with {ok: false, error}.
+like any whole search. Each asks the solver processes through
+:func:`webapp.http.page_tasks.ask` (503 when they are all busy). A request refused is
+a 4xx ``{"error", "template", "params"}``, as everywhere in the API.
 """
 
 from __future__ import annotations
 
 import gzip
+from dataclasses import asdict
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from solver.core.errors import BoardError
-from solver.core.space import SpaceTooLarge
 from solver.engine import parse_board, unfit
 
-from ..i18n import translated
-from ..jobs.model import CHECK, GRAPH, LONG, VISITS, TaskRequest
+from ..jobs.contract import CheckBoard, GraphSpace, VisitOrder
+from ..jobs.model import LONG
 from ..protocol import message_fields
-from ..puzzle_request import PuzzleRequest, RequestRefused, read_json_body
+from ..puzzle_request import PuzzleRequest, RequestRefused
+from .bodies import read_json_body
 from .links import play_url
+from .page_tasks import ask
 
-api = Blueprint("api", __name__, url_prefix="/api")
+boards = Blueprint("boards", __name__, url_prefix="/api")
 
 
-@api.errorhandler(RequestRefused)
+@boards.errorhandler(RequestRefused)
 def _refused(err: RequestRefused):
-    """The editor's replies always say ``ok``: a refused request too."""
-    return jsonify(ok=False, error=str(err), **message_fields(err)), err.status, err.headers
+    return jsonify(error=str(err), **message_fields(err)), err.status, err.headers
 
 
 def _validated() -> tuple[dict, PuzzleRequest]:
@@ -57,40 +60,28 @@ def _validated() -> tuple[dict, PuzzleRequest]:
     return reply, PuzzleRequest(asked.game, canonical, asked.options)
 
 
-@api.post("/validate")
+@boards.post("/validate")
 def validate():
     reply, _ = _validated()
     return jsonify(reply)
 
 
-@api.post("/check")
+@boards.post("/check")
 def check():
     reply, asked = _validated()
     if reply["ok"]:
-        seconds = current_app.config["CHECK_SECONDS"]
-        task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
-        try:
-            reply.update(current_app.extensions["jobs"].page_task(CHECK, task, seconds))
-        except BoardError as err:
-            raise RequestRefused(translated(err)) from None
+        task = CheckBoard(asked.game, asked.board, asked.options)
+        reply.update(asdict(ask(task, current_app.config["CHECK_SECONDS"])))
     return jsonify(reply)
 
 
-@api.get("/graph/<name>")
+@boards.get("/graph/<name>")
 def graph(name: str):
     """``{"nodes": [{"board", "distance"}], "edges": [[i, j], ...]}`` for ``?board=``
     (the game's options as further parameters)."""
     asked = PuzzleRequest.from_fields({**request.args.to_dict(), "game": name})
-    task = TaskRequest(asked.game, {"board": asked.board, "options": asked.options})
-    try:
-        made = current_app.extensions["jobs"].page_task(
-            GRAPH, task, current_app.config["GRAPH_SECONDS"]
-        )
-    except SpaceTooLarge as err:
-        raise RequestRefused(translated(err), 413) from None
-    except BoardError as err:
-        raise RequestRefused(translated(err)) from None
-    return _compressed(made["gzip"])
+    task = GraphSpace(asked.game, asked.board, asked.options)
+    return _compressed(ask(task, current_app.config["GRAPH_SECONDS"]).gzip)
 
 
 def _compressed(packed: bytes) -> Response:
@@ -105,7 +96,7 @@ def _compressed(packed: bytes) -> Response:
     return response
 
 
-@api.get("/visits/<name>")
+@boards.get("/visits/<name>")
 def visits(name: str):
     """``{"algorithm", "status", "nodes", "length", "optimal", "order", "depth",
     "added", "path", "complete"}`` for ``?board=&algorithm=`` (plus the game's
@@ -117,19 +108,7 @@ def visits(name: str):
     problem = unfit(asked.game, algorithm[:40], **asked.options)
     if problem:
         raise RequestRefused(problem)
-    task = TaskRequest(
-        asked.game, {"board": asked.board, "options": asked.options, "algorithm": algorithm}
-    )
-    try:
-        made = current_app.extensions["jobs"].page_task(
-            VISITS,
-            task,
-            current_app.config["VISITS_SECONDS"],
-            address=request.remote_addr or "",
-            lane_name=LONG,
-        )
-    except SpaceTooLarge as err:
-        raise RequestRefused(translated(err), 413) from None
-    except BoardError as err:
-        raise RequestRefused(translated(err)) from None
-    return _compressed(made["gzip"])
+    task = VisitOrder(asked.game, asked.board, asked.options, algorithm)
+    seconds = current_app.config["VISITS_SECONDS"]
+    made = ask(task, seconds, address=request.remote_addr or "", lane=LONG)
+    return _compressed(made.gzip)
