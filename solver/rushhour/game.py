@@ -50,6 +50,7 @@ class RushHourGame(Game):
         return [
             dict(
                 level,
+                size=cls.size_label(level["board"], {}),
                 options={},
                 moves={None: level["moves"]},
                 traps={None: level["traps"]},
