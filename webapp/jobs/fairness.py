@@ -13,8 +13,17 @@ Every lane (a process pool, the cluster's RQ lane) keeps its waiting jobs in a
    try that has waited is moved to the long lane anyway (:mod:`webapp.jobs.core`)
    and the newest one is the player still waiting at the screen.
 
-The queue is bounded overall (``max_queue``) and per address (``max_per_address``):
-over either bound :meth:`FairQueue.push` refuses and the player hears "server busy".
+The queue is bounded overall (``max_queue``) and per address (``max_per_address``,
+never more than half the queue, so another address always finds room): over either
+bound :meth:`FairQueue.push` refuses and the player hears "server busy" (issue 46: ten
+clients of one address asking graphs filled the page lane's 8 places, and 24 of 26
+page tasks from another address were refused).
+
+Lab runs hold a worker for up to a minute and are never pre-empted, so a lane of
+``workers`` processes starts one only while its address runs fewer than half of them
+and while the lab runs running leave a process for everything else
+(:func:`lab_may_start`): six lab sockets of one address made an honest long solve take
+35.6 s.
 """
 
 from __future__ import annotations
@@ -25,7 +34,28 @@ import threading
 from collections.abc import Iterable
 
 from .core import LaneBusy
-from .model import Job
+from .model import LAB, Job
+
+
+def share(max_queue: int, max_per_address: int | None = None) -> int:
+    """The places of one address in a queue of ``max_queue``: at most half of it (at
+    least one), and at most ``max_per_address`` when that is given."""
+    half = max(1, max_queue // 2)
+    return half if max_per_address is None else max(0, min(int(max_per_address), half))
+
+
+def lab_may_start(job: Job, running: list[Job], workers: int) -> bool:
+    """Whether a free worker of a lane of ``workers`` processes may start ``job`` given
+    the jobs ``running``: anything but a lab run may; a lab run only while its address
+    runs fewer than half the workers' lab runs (at least one) and, with two workers or
+    more, while a worker is left for the others' searches."""
+    if job.kind != LAB or workers <= 0:
+        return True
+    labs = [other for other in running if other.kind == LAB]
+    if workers > 1 and len(labs) >= workers - 1:
+        return False
+    mine = sum(other.group == job.group for other in labs)
+    return mine < max(1, workers // 2)
 
 
 class FairQueue:
@@ -33,7 +63,7 @@ class FairQueue:
 
     def __init__(self, max_queue: int, max_per_address: int | None = None):
         self.max_queue = max(0, int(max_queue))
-        self.max_per_address = max_per_address
+        self.max_per_address = share(self.max_queue, max_per_address)
         self._jobs: list[Job] = []
         self._served: dict[str, int] = {}  # address or player -> when it last got a worker
         self._turns = itertools.count()
@@ -48,8 +78,6 @@ class FairQueue:
         """True when ``job`` may not wait here (the queue or its address's share is full)."""
         if len(self._jobs) >= self.max_queue:
             return True
-        if self.max_per_address is None:
-            return False
         waiting = sum(queued.group == job.group for queued in self._jobs)
         return waiting >= self.max_per_address
 
@@ -72,13 +100,18 @@ class FairQueue:
         jobs, self._jobs = self._jobs, []
         return jobs
 
-    def pop(self, running: Iterable[Job], plain_only: bool = False) -> Job | None:
-        """The next job for a free worker, given the jobs running in the lane; None when
-        nothing (or, with ``plain_only``, no job but a try) waits."""
-        candidates = [job for job in self._jobs if not (plain_only and job.trial)]
+    def pop(self, running: Iterable[Job], plain_only: bool = False, workers: int = 0) -> Job | None:
+        """The next job for a free worker, given the jobs running in the lane (of
+        ``workers`` processes, when known: lab runs keep to :func:`lab_may_start`); None
+        when nothing (or, with ``plain_only``, no job but a try) waits."""
+        running = list(running)
+        candidates = [
+            job
+            for job in self._jobs
+            if not (plain_only and job.trial) and lab_may_start(job, running, workers)
+        ]
         if not candidates:
             return None
-        running = list(running)
         by_address = collections.Counter(job.group for job in running)
         by_player = collections.Counter(job.player for job in running)
         job = min(
