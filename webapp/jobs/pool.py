@@ -192,7 +192,8 @@ class WorkerPool(FairLane):
         process but the reserved ones."""
         running = [w.job for w in self._workers if w.job is not None]
         tries = sum(job.trial for job in running)
-        return self._queue.pop(running, plain_only=tries >= self.size - self.reserved)
+        plain_only = tries >= self.size - self.reserved
+        return self._queue.pop(running, plain_only=plain_only, workers=self.size)
 
     def _hand_out_locked(self) -> None:
         for worker in self._workers:
