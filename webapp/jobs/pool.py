@@ -192,8 +192,7 @@ class WorkerPool(FairLane):
         process but the reserved ones."""
         running = [w.job for w in self._workers if w.job is not None]
         tries = sum(job.trial for job in running)
-        plain_only = tries >= self.size - self.reserved
-        return self._queue.pop(running, plain_only=plain_only, workers=self.size)
+        return self._queue.pop(running, plain_only=tries >= self.size - self.reserved)
 
     def _hand_out_locked(self) -> None:
         for worker in self._workers:
@@ -277,6 +276,7 @@ class WorkerPool(FairLane):
                 )
                 worker.process.kill()
                 self._lost(worker, f"gave up after {job.limits.runaway_after:g} s (search stopped)")
+        self.yield_labs()  # a lab run that ran its slice makes way for a waiting search
 
     def _lost(self, worker: _SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its job with ``error``, start a fresh one."""
