@@ -416,3 +416,22 @@ def test_a_graph_flood_of_one_address_leaves_another_its_page_tasks():
     finally:
         stop.set()
         app.extensions["jobs"].shutdown(1.0)
+
+
+def test_a_lab_run_yields_its_worker_to_another_players_waiting_solve(pool):
+    """Issue 46: lab runs held a long-lane worker up to a minute, never pre-empted (an
+    honest long solve took 35.6 s behind six lab sockets). A lab run that has run its
+    slice while another search waits is stopped, told "server busy", and the solve runs."""
+    solve = pool(size=1, max_queue=4)
+    solve.lab_slice = 0.5
+    lab, honest = Recorder(), Recorder()
+    run = JobRequest(game=LONG["game"], board=LONG["board"], id="lab", algorithms=("bfs", "dfs"))
+    solve.submit(lab.job(run, kind="lab_run", seconds=60, owner="lab", group="A"))
+    lab.wait(lambda: "lab_progress" in lab.names(), timeout=30)
+    asked = time.monotonic()
+    solve.submit(honest.job(JobRequest(game="npuzzle", board=ONE_MOVE_8), owner="b", group="B"))
+    honest.wait(lambda: honest.done_at is not None, timeout=20)
+    assert honest.names()[-1] == "solution" and honest.done_at - asked < 10
+    lab.wait(lambda: lab.done_at is not None, timeout=10)
+    assert lab.names()[-1] == "error" and lab.events[-1][2]["message"] == BUSY_MESSAGE
+    assert "lab_result" not in lab.names()  # stopped, it says nothing more
