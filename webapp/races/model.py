@@ -25,6 +25,8 @@ from solver.core.text import N_
 from ..players.challenges import Challenge
 from ..puzzle_request import RequestRefused
 
+#: a racer key naming a player (``p:<token>``; ``s:<sid>``: a socket with none)
+PLAYER_KEY = "p:"
 MAX_RACERS = 10
 #: races waiting, counting down or racing at once (every web process's together)
 MAX_RACES = 200
@@ -107,6 +109,21 @@ class Race:
         self.racers[key] = racer
         return racer
 
+    def rated_keys(self) -> list[str]:
+        """The racers a public race rates: those with an identity, the first to join of
+        each address (racers keep the order they joined in), so sock puppets on one
+        address rate nobody but their first; a private race rates nobody."""
+        if not self.public:
+            return []
+        rated, addresses = [], set()
+        for key, racer in self.racers.items():
+            if not key.startswith(PLAYER_KEY) or (racer.address and racer.address in addresses):
+                continue
+            if racer.address:
+                addresses.add(racer.address)
+            rated.append(key)
+        return rated
+
     def racer_on(self, sid: str) -> Racer | None:
         return next((r for r in self.racers.values() if r.sid == sid), None)
 
@@ -142,8 +159,8 @@ class Race:
             "ends_in": _left(self.ends, now) if status == RACING else None,
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
-            # public races are rated for racers with an identity (webapp.races.rating)
-            "rated": self.public and racer is not None and racer.key.startswith("p:"),
+            # rated for this racer (webapp.races.rating): told the truth before it ends
+            "rated": racer is not None and racer.key in self.rated_keys(),
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,
         }
