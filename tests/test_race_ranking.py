@@ -189,7 +189,7 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
     now = time.time()
     race = Race("twice", True, None, [], starts=now - 1, ends=now + 60)  # racing
     for score, token in enumerate(tokens):
-        race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", None, score=score)
+        race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", score=score)
     rating.open_race(players_state, race, 60)
     rating.open_race(players_state, race, 60)  # opened twice: one row
     assert rating.rate(players_state, race)

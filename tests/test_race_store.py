@@ -65,7 +65,7 @@ def make_store(request):
 def a_race(**fields) -> Race:
     puzzle = Challenge("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, None)
     race = Race(new_id(), False, "p:owner", [puzzle], **fields)
-    race.racers["p:owner"] = Racer("p:owner", "Ann", "sid-a", 0, puzzle.board)
+    race.racers["p:owner"] = Racer("p:owner", "Ann", ["sid-a"], 0, puzzle.board)
     return race
 
 

@@ -203,6 +203,51 @@ def test_a_racer_who_reloads_the_lobby_keeps_racing_with_their_score(app):
     assert state(tab, "racing")["you"] == resumed["you"]
 
 
+def test_a_racer_in_two_tabs_races_in_both(app):
+    """A second tab is the same racer, and the first races on: both see every state, a
+    move from either counts once (before, the first tab was left with no state)."""
+    player = app.test_client()
+    assert player.post("/api/player", json={"name": "Tabby"}).status_code == 200
+    first, second = clients(app, 2, player)
+    first.client.emit("race_join", {"race": "new"})
+    race = state(first, "waiting")["race"]
+    second.client.emit("race_join", {"race": race})
+    assert state(second, "waiting")["you"] == "Tabby"
+    first.client.emit("race_start", {})
+    board = at(state(first, "racing"))
+    assert at(state(second, "racing")) == board
+    away = neighbour(board, +1)
+    second.client.emit("race_move", {"board": away})  # from the second tab, seen in the first
+    for tab in (first, second):
+        assert tab.wait("race_state", where=lambda s: at(s) == away)[1]["players"][0]["score"] == 0
+    first.client.emit("race_move", {"board": board})  # and back, from the first
+    for tab in (first, second):
+        assert tab.wait("race_state", where=lambda s: at(s) == board)[1]["players"][0]["score"] == 0
+    first.client.disconnect()  # one tab closed: the racer races on in the other
+    near = neighbour(board, -1)
+    second.client.emit("race_move", {"board": near})
+    seen = second.wait("race_state", where=lambda s: s["players"][0]["score"] == 1)[1]
+    assert seen["you"] == "Tabby" and seen["players"][0]["name"] == "Tabby"
+    second.client.disconnect()
+
+
+def test_guests_are_told_apart_by_number_only(app):
+    """A guest takes the lowest free "Guest N": one who left the lobby frees theirs
+    (before, the next was "Guest 2 2")."""
+    a, b, c = clients(app, 3)
+    a.client.emit("race_join", {})
+    assert state(a, "waiting")["you"] == "Guest 1"
+    b.client.emit("race_join", {})
+    assert state(b, "waiting")["you"] == "Guest 2"
+    a.client.disconnect()
+    c.client.emit("race_join", {})
+    seen = state(c, "waiting")
+    assert seen["you"] == "Guest 1"
+    assert sorted(p["name"] for p in seen["players"]) == ["Guest 1", "Guest 2"]
+    for inbox in (b, c):  # the lobby is left empty for the next test
+        inbox.client.disconnect()
+
+
 def test_a_racer_moving_back_and_forth_scores_once_per_distance(app):
     """A point only for a distance lower than any the puzzle reached (issue 46: an
     oscillating racer scored 1,104 and solved nothing)."""
