@@ -102,3 +102,53 @@ def test_the_lab_page_names_its_run_and_a_bad_query_is_a_400_saying_why(client):
     refused = client.get("/lab?game=jugs&board=0/3,0/5,8/8&algorithms=bfs,bidirectional")
     assert refused.status_code == 400
     assert "bidirectional search needs moves that can be undone" in refused.get_data(as_text=True)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_flood_of_refused_lab_runs_writes_a_line_a_minute_per_client(caplog, monkeypatch):
+    """Issue 46: every refused ``lab_run`` wrote a WARNING (593 lines/s from one
+    address). A client's refusals now write one line a minute, the next one counting
+    those left out; another client still gets its own line."""
+    import logging
+
+    from helpers.apps import make_app
+    from helpers.sockets import Inbox
+
+    import webapp.jobs.core as core
+    from webapp.guard.quiet import RefusalLog
+
+    clock = Clock()
+    monkeypatch.setattr(core, "refusals", RefusalLog(core.log, clock=clock))
+    app = make_app(LONG_QUEUE=0, RATE_LIMIT=0)  # the long lane refuses every job
+    sio = app.extensions["socketio"]
+    flooder, other = (Inbox(sio.test_client(app)) for _ in range(2))
+    run = {**LONG, "algorithms": ["bfs", "dfs"]}
+    caplog.set_level(logging.WARNING, logger="webapp")
+
+    def refused_lines():
+        return [r.getMessage() for r in caplog.records if "rejected by" in r.getMessage()]
+
+    try:
+        for turn in range(200):
+            flooder.client.emit("lab_run", {**run, "id": turn})
+        flooder.wait("error", where=lambda p: p["id"] == 199)
+        assert len(refused_lines()) == 1
+        other.client.emit("lab_run", {**run, "id": "x"})
+        other.wait("error")
+        assert len(refused_lines()) == 2  # another client's first refusal is its own line
+        clock.now += 61
+        flooder.client.emit("lab_run", {**run, "id": "later"})
+        flooder.wait("error", where=lambda p: p["id"] == "later")
+        lines = refused_lines()
+        assert len(lines) == 3 and "and 199 more refusals" in lines[-1]
+    finally:
+        for inbox in (flooder, other):
+            inbox.client.disconnect()
+        app.extensions["jobs"].shutdown(1.0)

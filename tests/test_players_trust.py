@@ -280,6 +280,60 @@ def test_end_all_others_keeps_this_browser_only(players_app):
     assert first.get("/api/player").get_json()["known"] is True
 
 
+def test_sixty_restores_of_one_code_leave_at_most_20_sessions(players_app):
+    """Issue 46: restoring one's own code from cookie-less clients made a session each
+    time (12,103 in 90 s); a player keeps the newest 20, the browser restoring last
+    among them."""
+    first = players_app.test_client()
+    code = first.post("/api/player", json={"name": "Ann"}).get_json()["code"]
+    browsers = [players_app.test_client() for _ in range(60)]
+    for browser in browsers:
+        assert browser.post("/api/player/restore", json={"code": code}).status_code == 200
+    assert count(players_app, PlayerSession) == 20
+    assert browsers[-1].get("/api/player").get_json()["name"] == "Ann"
+    assert first.get("/api/player").get_json()["known"] is False  # the oldest ended
+    assert len(browsers[-1].get("/api/player/sessions").get_json()["sessions"]) == 20
+
+
+def test_a_restore_in_the_browser_that_holds_the_player_keeps_its_session(players_app):
+    browser = players_app.test_client()
+    code = browser.post("/api/player", json={"name": "Ann"}).get_json()["code"]
+    cookie = browser.get_cookie("arcade_player").value
+    for _ in range(5):
+        assert browser.post("/api/player/restore", json={"code": code}).status_code == 200
+    assert count(players_app, PlayerSession) == 1
+    assert browser.get_cookie("arcade_player").value == cookie
+    other = players_app.test_client()
+    other.post("/api/player", json={"name": "Bob"})
+    assert other.post("/api/player/restore", json={"code": code}).get_json()["name"] == "Ann"
+    assert other.get("/api/player").get_json()["name"] == "Ann"  # moved: Bob's browser is Ann's
+
+
+def test_a_listing_reads_at_most_50_sessions_of_a_player_from_before_the_bound(players_app):
+    """A player with thousands of sessions made before the bound of 20: the listing is
+    the newest 50, cut in SQL (it built every row on the event loop: 0.28-0.77 s)."""
+    browser = players_app.test_client()
+    browser.post("/api/player", json={"name": "Ann"})
+    db = players_app.extensions["players"].db
+    with db.writing() as session:
+        (player_id,) = session.execute(select(PlayerSession.player_id)).one()
+        rows = [
+            {
+                "secret_hash": f"{i:064x}",
+                "player_id": player_id,
+                "created": NOW,
+                "seen": NOW.date(),
+                "agent": "Other",
+            }
+            for i in range(3000)
+        ]
+        session.execute(PlayerSession.__table__.insert(), rows)
+    listed = browser.get("/api/player/sessions").get_json()["sessions"]
+    assert len(listed) == 50
+    ids = [row["id"] for row in listed]
+    assert ids == sorted(ids) and listed[-1]["id"] == max(ids)  # the newest, oldest first
+
+
 def test_an_old_cookie_still_works_and_becomes_a_session(players_app):
     with players_app.extensions["players"].db.writing() as session:
         session.add(Player(token="ab" * 16, name="Old", name_key="old", created=NOW))

@@ -25,6 +25,7 @@ from webapp.jobs.core import JobCore
 from webapp.jobs.fairness import FairQueue
 from webapp.jobs.model import (
     ANALYSE,
+    LAB,
     LONG,
     PAGE,
     QUICK,
@@ -358,6 +359,41 @@ def test_an_address_may_queue_only_its_share_whatever_its_players():
     assert line.push(queued("1", "p1", "A")) and line.push(queued("2", "p2", "A"))
     assert not line.push(queued("3", "p3", "A"))  # a third player of the same address
     assert line.push(queued("4", "p4", "B")) and len(line) == 3
+
+
+@pytest.mark.parametrize(
+    ("places", "asked", "share"), [(8, None, 4), (512, 256, 256), (32, 20, 16)]
+)
+def test_no_address_waits_in_more_than_half_of_a_queue(places, asked, share):
+    """Issue 46: the page lane had 8 places for everyone and one address took them all."""
+    line = FairQueue(places, max_per_address=asked)
+    pushed = [line.push(queued(str(i), f"p{i}", "A")) for i in range(places)]
+    assert pushed == [True] * share + [False] * (places - share)
+    assert all(line.push(queued(f"b{i}", f"q{i}", "B")) for i in range(places - share))
+
+
+def lab(job_id, address):
+    return Job(LAB, request(job_id), LIMITS[SOLVE], player=job_id, address=address)
+
+
+def test_a_lab_run_starts_only_within_its_addresss_half_of_the_workers():
+    """Lab runs hold a worker up to a minute, never pre-empted: with four workers one
+    address runs two at most, all addresses together three, so a solve always finds one."""
+    line = FairQueue(10)
+    running = [lab("a1", "A"), lab("a2", "A")]
+    for job in (lab("a3", "A"), queued("solve", "p9", "B"), lab("c1", "C")):
+        line.push(job)
+    popped = line.pop(running, workers=4)
+    assert popped is not None and popped.request.id == "solve"
+    running.append(popped)
+    popped = line.pop(running, workers=4)
+    assert popped is not None and popped.request.id == "c1"  # A's third waits
+    running.append(popped)
+    assert line.pop(running, workers=4) is None  # three lab runs: the fourth worker is kept
+    assert line.pop(running[2:], workers=4).request.id == "a3"  # A's first two ended
+    lone = FairQueue(10)
+    lone.push(lab("x", "A"))
+    assert lone.pop([lab("y", "B")], workers=1).request.id == "x"  # one worker: one each
 
 
 @pytest.mark.parametrize("kind", [ANALYSE, SOLVE])

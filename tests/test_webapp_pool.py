@@ -369,3 +369,69 @@ def test_workers_that_cannot_start_are_not_restarted_in_a_tight_loop(pool):
     restarts = broken.stats()["restarts"]
     time.sleep(1.0)
     assert broken.stats()["restarts"] - restarts <= 1  # backing off, not spinning
+
+
+#: a state space whose graph takes a page worker a few tenths of a second (5,184 positions)
+FLOOD_GRAPH = "/api/graph/jugs?board=0/5,0/7,0/11,0/13,36/36&goal=*,*,*,*,1"
+HONEST_CHECK = {"game": "jugs", "board": "0/3,0/5,8/8", "options": {"goal": "*,4,4"}}
+
+
+def test_a_graph_flood_of_one_address_leaves_another_its_page_tasks():
+    """Issue 46: ten clients of one address asking graphs filled the page lane's eight
+    places and 24 of 26 page tasks from another address were refused (503). One
+    address now waits in half of the lane at most, and the free worker goes to the
+    address running nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Event
+
+    app = make_app(PAGE_WORKERS=1, PAGE_QUEUE=8, RATE_LIMIT=0)
+    stop = Event()
+    flood_codes: list[int] = []
+
+    def flood() -> None:
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = "10.0.0.1"
+        while not stop.is_set():
+            flood_codes.append(client.get(FLOOD_GRAPH).status_code)
+
+    honest = app.test_client()
+    honest.environ_base["REMOTE_ADDR"] = "10.0.0.2"
+    try:
+        assert honest.post("/api/check", json=HONEST_CHECK).status_code == 200  # warm
+        with ThreadPoolExecutor(10) as pool:
+            floods = [pool.submit(flood) for _ in range(10)]
+            deadline = time.monotonic() + 30
+            while flood_codes.count(503) < 3:  # the flood fills its share of the lane
+                assert time.monotonic() < deadline, f"no flood: {flood_codes}"
+                time.sleep(0.05)
+            codes = []
+            for _ in range(5):
+                codes.append(honest.post("/api/check", json=HONEST_CHECK).status_code)
+                time.sleep(0.05)
+            stop.set()
+            for each in floods:
+                each.result(60)
+        assert codes.count(200) >= 4, codes
+        assert 200 in flood_codes  # the flood is served too, within its share
+    finally:
+        stop.set()
+        app.extensions["jobs"].shutdown(1.0)
+
+
+def test_a_lab_run_yields_its_worker_to_another_players_waiting_solve(pool):
+    """Issue 46: lab runs held a long-lane worker up to a minute, never pre-empted (an
+    honest long solve took 35.6 s behind six lab sockets). A lab run that has run its
+    slice while another search waits is stopped, told "server busy", and the solve runs."""
+    solve = pool(size=1, max_queue=4)
+    solve.lab_slice = 0.5
+    lab, honest = Recorder(), Recorder()
+    run = JobRequest(game=LONG["game"], board=LONG["board"], id="lab", algorithms=("bfs", "dfs"))
+    solve.submit(lab.job(run, kind="lab_run", seconds=60, owner="lab", group="A"))
+    lab.wait(lambda: "lab_progress" in lab.names(), timeout=30)
+    asked = time.monotonic()
+    solve.submit(honest.job(JobRequest(game="npuzzle", board=ONE_MOVE_8), owner="b", group="B"))
+    honest.wait(lambda: honest.done_at is not None, timeout=20)
+    assert honest.names()[-1] == "solution" and honest.done_at - asked < 10
+    lab.wait(lambda: lab.done_at is not None, timeout=10)
+    assert lab.names()[-1] == "error" and lab.events[-1][2]["message"] == BUSY_MESSAGE
+    assert "lab_result" not in lab.names()  # stopped, it says nothing more

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
+from ..guard.quiet import RefusalLog
 from ..protocol import ERROR
 from .contract import Failure, Outcome
 from .escalation import Chain, settle
@@ -63,6 +64,7 @@ from .replies import job_error
 from .retry import Backoff
 
 log = logging.getLogger(__name__)
+refusals = RefusalLog(log)
 
 A = TypeVar("A")
 
@@ -333,8 +335,14 @@ class JobCore:
         try:
             lane.submit(job)
         except LaneBusy as busy:
-            log.warning(
-                "%s %s rejected by the %s lane: %s", job.log_id, job.kind, lane.name, busy.message
+            # once a minute per client, with a count: a flood must not flood the log
+            refusals(
+                job.group,
+                "%s %s rejected by the %s lane: %s",
+                job.log_id,
+                job.kind,
+                lane.name,
+                busy.message,
             )
             self._emit(
                 ERROR,

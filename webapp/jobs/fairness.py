@@ -13,8 +13,18 @@ Every lane (a process pool, the cluster's RQ lane) keeps its waiting jobs in a
    try that has waited is moved to the long lane anyway (:mod:`webapp.jobs.core`)
    and the newest one is the player still waiting at the screen.
 
-The queue is bounded overall (``max_queue``) and per address (``max_per_address``):
-over either bound :meth:`FairQueue.push` refuses and the player hears "server busy".
+The queue is bounded overall (``max_queue``) and per address (``max_per_address``,
+never more than half the queue, so another address always finds room): over either
+bound :meth:`FairQueue.push` refuses and the player hears "server busy" (issue 46: ten
+clients of one address asking graphs filled the page lane's 8 places, and 24 of 26
+page tasks from another address were refused).
+
+Lab runs hold a worker for up to a minute, so a lane of ``workers`` processes starts
+one only while its address runs fewer than half of them and while the lab runs running
+leave a process for everything else (:func:`lab_may_start`), and a lab run that has
+run :data:`LAB_SLICE_SECONDS` yields its worker when another kind of search waits
+(:meth:`FairLane.yield_labs`; its player hears "server busy, try again"): six lab
+sockets of one address made an honest long solve take 35.6 s.
 """
 
 from __future__ import annotations
@@ -22,18 +32,52 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
 from .core import LaneBusy
-from .model import Job
+from .model import BUSY_MESSAGE, LAB, Job
+
+#: a lab run that has run this long gives its worker up to a waiting search
+LAB_SLICE_SECONDS = 5.0
+
+
+def share(max_queue: int, max_per_address: int | None = None) -> int:
+    """The places of one address in a queue of ``max_queue``: at most half of it (at
+    least one), and at most ``max_per_address`` when that is given."""
+    half = max(1, max_queue // 2)
+    return half if max_per_address is None else max(0, min(int(max_per_address), half))
+
+
+def lab_may_start(job: Job, running: list[Job], workers: int) -> bool:
+    """Whether a free worker of a lane of ``workers`` processes may start ``job`` given
+    the jobs ``running``: anything but a lab run may; a lab run only while its address
+    runs fewer than half the workers' lab runs (at least one) and, with two workers or
+    more, while a worker is left for the others' searches."""
+    if job.kind != LAB or workers <= 0:
+        return True
+    labs = [other for other in running if other.kind == LAB]
+    if workers > 1 and len(labs) >= workers - 1:
+        return False
+    mine = sum(other.group == job.group for other in labs)
+    return mine < max(1, workers // 2)
 
 
 class FairQueue:
     """Waiting jobs of one lane, taken out fairly (not thread-safe: the lane locks)."""
 
-    def __init__(self, max_queue: int, max_per_address: int | None = None):
+    def __init__(
+        self,
+        max_queue: int,
+        max_per_address: int | None = None,
+        workers: Callable[[], int] = lambda: 0,
+    ):
         self.max_queue = max(0, int(max_queue))
-        self.max_per_address = max_per_address
+        self.max_per_address = share(self.max_queue, max_per_address)
+        #: the lane's processes (0: not known, lab runs are not held back)
+        self.workers = workers
+        #: when each job handed out got its worker, by ``Job.seq``
+        self.started: dict[int, float] = {}
         self._jobs: list[Job] = []
         self._served: dict[str, int] = {}  # address or player -> when it last got a worker
         self._turns = itertools.count()
@@ -48,8 +92,6 @@ class FairQueue:
         """True when ``job`` may not wait here (the queue or its address's share is full)."""
         if len(self._jobs) >= self.max_queue:
             return True
-        if self.max_per_address is None:
-            return False
         waiting = sum(queued.group == job.group for queued in self._jobs)
         return waiting >= self.max_per_address
 
@@ -72,19 +114,29 @@ class FairQueue:
         jobs, self._jobs = self._jobs, []
         return jobs
 
-    def pop(self, running: Iterable[Job], plain_only: bool = False) -> Job | None:
-        """The next job for a free worker, given the jobs running in the lane; None when
-        nothing (or, with ``plain_only``, no job but a try) waits."""
-        candidates = [job for job in self._jobs if not (plain_only and job.trial)]
+    def pop(
+        self, running: Iterable[Job], plain_only: bool = False, workers: int | None = None
+    ) -> Job | None:
+        """The next job for a free worker, given the jobs running in the lane (of
+        ``workers`` processes, by default :attr:`workers`: lab runs keep to
+        :func:`lab_may_start`, and wait behind other kinds of an address running as
+        many); None when nothing (or, with ``plain_only``, no job but a try) waits."""
+        running = list(running)
+        workers = self.workers() if workers is None else workers
+        candidates = [
+            job
+            for job in self._jobs
+            if not (plain_only and job.trial) and lab_may_start(job, running, workers)
+        ]
         if not candidates:
             return None
-        running = list(running)
         by_address = collections.Counter(job.group for job in running)
         by_player = collections.Counter(job.player for job in running)
         job = min(
             candidates,
             key=lambda queued: (
                 by_address[queued.group],
+                queued.kind == LAB,
                 self._served.get("a:" + queued.group, -1),
                 by_player[queued.player],
                 self._served.get("p:" + queued.player, -1),
@@ -93,6 +145,10 @@ class FairQueue:
             ),
         )
         self._jobs.remove(job)
+        self.started[job.seq] = time.monotonic()
+        if len(self.started) > 4 * (self.max_queue + 8):  # forget jobs long ended
+            alive = {other.seq for other in running} | {job.seq}
+            self.started = {seq: at for seq, at in self.started.items() if seq in alive}
         turn = next(self._turns)
         self._served["a:" + job.group] = self._served["p:" + job.player] = turn
         if len(self._served) > 8 * (self.max_queue + 8):  # forget long-gone addresses
@@ -115,9 +171,12 @@ class FairLane:
         self.name = name
         self.max_queue = max(0, int(max_queue))
         self._lock = threading.RLock()
-        self._queue = FairQueue(max_queue, max_per_address)
+        # a back end with a fixed number of processes says so (``size``): lab runs' share
+        self._queue = FairQueue(max_queue, max_per_address, lambda: int(getattr(self, "size", 0)))
         self._closing = False
         self.rejected = 0  # jobs refused: the queue full, or the lane closing
+        #: a lab run that has run this long yields its worker to a waiting search
+        self.lab_slice = LAB_SLICE_SECONDS
 
     def running_jobs(self) -> list[Job]:
         raise NotImplementedError
@@ -138,6 +197,34 @@ class FairLane:
                 raise LaneBusy(self.name)
             self._start_locked()
             self._hand_out_locked()
+
+    def cancel(self, job: Job) -> None:
+        raise NotImplementedError
+
+    def yield_labs(self) -> int:
+        """Stop the lab runs that have run :attr:`lab_slice` seconds while searches of
+        other kinds wait here, the longest running first and one per waiting search:
+        each lab player hears "server busy, try again" and its worker goes to the
+        fairest waiting job. A back end's watch loop calls it; how many it stopped."""
+        now = time.monotonic()
+        with self._lock:
+            waiting = sum(job.kind != LAB for job in self._queue)
+            if not waiting:
+                return 0
+            started = self._queue.started
+            labs = [
+                job
+                for job in self.running_jobs()
+                if job.kind == LAB
+                and not job.cancelled
+                and now - started.get(job.seq, now) >= self.lab_slice
+            ]
+            labs = sorted(labs, key=lambda job: started[job.seq])[:waiting]
+        for job in labs:
+            self.cancel(job)  # says nothing more; its worker stops searching
+            if job.on_lost is not None:
+                job.on_lost(BUSY_MESSAGE, False)
+        return len(labs)
 
     def withdraw(self, job: Job) -> bool:
         """Take ``job`` back if it is still waiting (True), to queue it in another lane."""

@@ -276,6 +276,7 @@ class WorkerPool(FairLane):
                 )
                 worker.process.kill()
                 self._lost(worker, f"gave up after {job.limits.runaway_after:g} s (search stopped)")
+        self.yield_labs()  # a lab run that ran its slice makes way for a waiting search
 
     def _lost(self, worker: _SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its job with ``error``, start a fresh one."""

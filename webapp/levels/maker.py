@@ -12,6 +12,8 @@ import collections
 import datetime as dt
 import threading
 
+from flask import has_request_context, request
+
 from solver import catalogue
 from solver.core.game import Game
 from solver.core.seeds import daily_seed
@@ -22,6 +24,12 @@ from .facts import Generate
 
 #: generated levels kept by one process: (game, params, seed, daily) -> level
 KEPT_LEVELS = 256
+
+
+def _address() -> str:
+    """The asking request's address: a seeded page's level takes its address's share of
+    the page lane (none outside a request: the daily made for everyone)."""
+    return (request.remote_addr or "") if has_request_context() else ""
 
 
 class LevelMaker:
@@ -43,7 +51,7 @@ class LevelMaker:
                     self._kept.move_to_end(key)
                     return dict(self._kept[key])
             made = self._jobs.page_task(
-                GenerateLevel(game.name, params, seed, daily), self._seconds
+                GenerateLevel(game.name, params, seed, daily), self._seconds, address=_address()
             )
             with self._lock:
                 self._kept[key] = made

@@ -24,6 +24,7 @@ from flask_socketio import (  # type: ignore[attr-defined]  # re-exported; not i
 
 from solver.core.text import N_
 
+from ..guard.quiet import RefusalLog
 from ..guard.ratelimit import RateLimiter
 from ..jobs.core import JobCore
 from ..jobs.model import ANALYSE, LAB, SOLVE, JobRequest
@@ -53,6 +54,9 @@ from .validation import (
 )
 
 log = logging.getLogger(__name__)
+#: bad payloads and refused connections: a line a minute per client, with a count
+payload_refusals = RefusalLog(log, level=logging.INFO)
+connection_refusals = RefusalLog(log, level=logging.INFO)
 
 RATE_MESSAGE = N_("too many requests; slow down")
 NO_SUCH_EVENT = N_("there is no event named %(event)s")
@@ -122,7 +126,7 @@ def register_events(
         try:
             job = parse(one_payload(kind, args))
         except RequestRefused as err:
-            log.info("%s %s refused: %s", log_id, kind, err)
+            payload_refusals(request.remote_addr or _sid(), "%s %s refused: %s", log_id, kind, err)
             reply_error(err, kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
@@ -149,7 +153,7 @@ def register_events(
             owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
             connections.connect(_sid(), owner)
             return
-        log.info("%s refused: %s", _sid()[:8], refused)
+        connection_refusals(request.remote_addr or _sid(), "%s refused: %s", _sid()[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")
         if eio_sid is not None:
             socketio.start_background_task(close_later, eio_sid)

@@ -110,26 +110,35 @@ def session_cookie(secret: str, session_secret: str) -> str:
     return session_signer(secret).dumps(session_secret)
 
 
+#: sessions a listing reads at most (a player holds at most 20: older players' lists
+#: from before that bound are cut here, in SQL, never built whole on the event loop)
+MAX_LISTED = 50
+
+
 def list_sessions(state, token: str | None, current: int | None) -> list[dict]:
+    """The player's sessions, oldest first: the newest :data:`MAX_LISTED` at most, read
+    by one indexed query of their columns alone."""
     with state.db.session() as session:
         player = find_player(session, token)
         if player is None:
             return []
-        rows = session.scalars(
-            select(PlayerSession)
+        rows = session.execute(
+            select(PlayerSession.id, PlayerSession.created, PlayerSession.seen, PlayerSession.agent)
             .where(PlayerSession.player_id == player.id)
-            .order_by(PlayerSession.id)
-        )
-        return [
-            {
-                "id": row.id,
-                "created": row.created.date().isoformat(),
-                "seen": row.seen.isoformat(),
-                "agent": row.agent,
-                "current": row.id == current,
-            }
-            for row in rows
-        ]
+            .order_by(PlayerSession.id.desc())
+            .limit(MAX_LISTED)
+        ).all()
+    let_others_run()
+    return [
+        {
+            "id": row.id,
+            "created": row.created.date().isoformat(),
+            "seen": row.seen.isoformat(),
+            "agent": row.agent,
+            "current": row.id == current,
+        }
+        for row in reversed(rows)
+    ]
 
 
 def end_session(state, token: str | None, session_id: int) -> bool:

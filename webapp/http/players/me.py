@@ -91,7 +91,9 @@ def restore_player():
         player = find_by_code(session, body.get("code"))
         if player is None:
             raise RequestRefused(N_("no player has that recovery code"), 404)
-        move_here(player.token)
+        here = current_player()
+        if here is None or here.player_id != player.id:  # this browser plays as them already
+            move_here(player.token)  # a new session (their oldest past 20 ends)
         return jsonify(name=player.name)
 
 
