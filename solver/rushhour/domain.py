@@ -19,18 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.domain import Analysis, Domain
-from ..core.results import (
-    CANCELLED,
-    SOLVED,
-    UNSOLVABLE,
-    Budget,
-    Cancel,
-    Monitor,
-    SearchResult,
-    StopSearch,
-)
+from ..core.results import Budget, Cancel, Monitor
 from ..core.search import OnProgress
+from ..core.tabled import TableDomain
 from .board import RushState, format_board, parse_board
 from .moves import (
     RushMove,
@@ -46,7 +37,7 @@ from .tables import DistanceTable, bfs_key_path, find_table, table_for
 __all__ = ["RushHour", "RushMove", "RushState"]
 
 
-class RushHour(Domain[RushState, RushMove]):
+class RushHour(TableDomain[RushState, RushMove]):
     """The Rush Hour domain (no options: one metric, one goal)."""
 
     name = "rushhour"
@@ -120,95 +111,15 @@ class RushHour(Domain[RushState, RushMove]):
 
         yield from place(0, walls)
 
-    def distance_by_table(self, state: RushState) -> int | None:
-        """The cluster's distance table, when one holding this position is built."""
-        key = pack(state.offsets)
-        table = find_table(state.layout, key)
-        return None if table is None else table.distance[key]
+    def table_key(self, state: RushState) -> int:
+        """A cluster's table keys its positions by the packed offsets alone."""
+        return pack(state.offsets)
 
-    # -- strategy -----------------------------------------------------------
-    def solve(
-        self,
-        state: RushState,
-        *,
-        budget: Budget | None = None,
-        cancel: Cancel | None = None,
-        progress: OnProgress | None = None,
-    ) -> SearchResult[RushState, RushMove]:
-        """Optimal solution: walk the cluster's distance table if built, else breadth-first."""
-        mon = Monitor(budget, cancel, progress)
-        layout, key = state.layout, pack(state.offsets)
-        table = find_table(layout, key)
-        if table is not None:
-            if table.distance[key] < 0:
-                return mon.result(
-                    UNSOLVABLE,
-                    optimal=True,
-                    message=f"no solution: all {len(table)} reachable positions searched",
-                )
-            moves, states = self._descend(state, table)
-            return mon.result(SOLVED, moves, states, optimal=True)
-        try:
-            chain, reached = bfs_key_path(layout, key, mon)
-        except StopSearch as stop:
-            return mon.stopped(stop)
-        if chain is None:
-            return mon.result(
-                UNSOLVABLE,
-                optimal=True,
-                message=f"no solution: all {reached} reachable positions searched",
-            )
-        moves, states = self._replay(state, chain[1:])
-        return mon.result(SOLVED, moves, states, optimal=True)
+    def find_table(self, state: RushState, key: int) -> DistanceTable | None:
+        return find_table(state.layout, key)
 
-    def analyse(
-        self,
-        state: RushState,
-        *,
-        budget: Budget | None = None,
-        cancel: Cancel | None = None,
-        progress: OnProgress | None = None,
-    ) -> Analysis[RushState, RushMove]:
-        """Distance and best move by table lookup; the first call on a cluster builds its
-        table with half the budget, and a cluster too big for one (or a build out of
-        budget) is answered by breadth-first search instead."""
-        budget = budget or Budget()
-        mon = Monitor(budget, cancel, progress)
-        share = Budget(
-            None if budget.max_nodes is None else budget.max_nodes // 2,
-            None if budget.max_seconds is None else budget.max_seconds / 2,
-        )
-        try:
-            table = self.warm(state, budget=share, cancel=cancel, progress=progress)
-        except StopSearch as stop:
-            if stop.status == CANCELLED:
-                return Analysis(solvable=None, distance=None, optimal=False, message=stop.message)
-            left = None
-            if budget.max_seconds is not None:
-                left = max(budget.max_seconds - mon.elapsed, 0.001)
-            return super().analyse(
-                state, budget=Budget(budget.max_nodes, left), cancel=cancel, progress=progress
-            )
-        return self.lookup(state, table)
-
-    def lookup(self, state: RushState, table: DistanceTable) -> Analysis:
-        """Distance and a best move from a built table (well under a millisecond)."""
-        distance = table.distance.get(pack(state.offsets))
-        if distance is None:
-            raise ValueError("position is not in this table")
-        if distance < 0:
-            return Analysis(
-                solvable=False,
-                distance=None,
-                optimal=True,
-                message=f"unsolvable: none of the {len(table)} reachable positions is solved",
-            )
-        if distance == 0:
-            return Analysis(solvable=True, distance=0, optimal=True)
-        move, nxt = self._best(state, table, distance)
-        return Analysis(
-            solvable=True, distance=distance, optimal=True, best_move=move, next_state=nxt
-        )
+    def bfs_chain(self, state: RushState, key: int, mon: Monitor) -> tuple[list[int] | None, int]:
+        return bfs_key_path(state.layout, key, mon)
 
     def warm(
         self,
@@ -220,7 +131,7 @@ class RushHour(Domain[RushState, RushMove]):
     ) -> DistanceTable:
         """Build (or find) the distance table of ``state``'s cluster; raises StopSearch."""
         mon = Monitor(budget, cancel, progress)
-        return table_for(state.layout, pack(state.offsets), mon)
+        return table_for(state.layout, self.table_key(state), mon)
 
     # -- presentation -----------------------------------------------------
     def describe(self, move: RushMove) -> str:
@@ -237,37 +148,3 @@ class RushHour(Domain[RushState, RushMove]):
             "steps": move.steps,
             "text": describe(move),
         }
-
-    # -- helpers ----------------------------------------------------------
-    def _best(
-        self, state: RushState, table: DistanceTable, distance: int
-    ) -> tuple[RushMove, RushState]:
-        dist = table.distance
-        for move, nxt in self.moves(state):
-            if dist.get(pack(nxt.offsets)) == distance - 1:
-                return move, nxt
-        raise RuntimeError("distance table does not match the rules")
-
-    def _descend(
-        self, state: RushState, table: DistanceTable
-    ) -> tuple[list[RushMove], list[RushState]]:
-        moves: list[RushMove] = []
-        states = [state]
-        distance = table.distance[pack(state.offsets)]
-        while distance > 0:
-            move, state = self._best(state, table, distance)
-            moves.append(move)
-            states.append(state)
-            distance -= 1
-        return moves, states
-
-    def _replay(self, state: RushState, chain: list[int]) -> tuple[list[RushMove], list[RushState]]:
-        """The labelled moves along a chain of packed keys from ``state``."""
-        moves: list[RushMove] = []
-        states = [state]
-        for target in chain:
-            step = next((m, n) for m, n in self.moves(state) if pack(n.offsets) == target)
-            moves.append(step[0])
-            states.append(step[1])
-            state = step[1]
-        return moves, states
