@@ -134,6 +134,8 @@ class Racer:
 
     async def _on_state(self, data: dict) -> None:
         now = time.monotonic()
+        if data.get("you"):  # a racer without a player is shown as the server names it
+            self.name = data["you"]
         for player in data["players"]:
             other = player["name"]
             if other == self.name:

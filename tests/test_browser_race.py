@@ -53,11 +53,25 @@ def test_two_players_race_on_the_page(page, browser, live_server):
         guest_context.close()
 
 
-def test_a_public_race_shows_each_players_new_rating(page, browser, live_server):
-    """Two players on the page and a third racer without a player (a bare socket) in the
-    public lobby: the race is rated for the two, and the results show their new ratings,
-    the winner's up."""
-    other_context = browser.new_context(**CONTEXT)
+@pytest.fixture(scope="module")
+def proxied_server():
+    """A server behind a proxy it trusts (``TRUSTED_PROXIES`` 1), so each browser context
+    can race from an address of its own: a rated race rates one racer per address."""
+    from helpers.apps import make_app, serving
+
+    app = make_app(RACE_COUNTDOWN_SECONDS=1, RACE_SECONDS=6, RACE_PUZZLES=2, TRUSTED_PROXIES=1)
+    with serving(app) as url:
+        yield url
+
+
+def test_a_public_race_shows_each_players_new_rating(page, browser, proxied_server):
+    """Two players on the page (two addresses) and a third racer without a player (a
+    bare socket) in the public lobby: the race is rated for the two, and the results
+    show their new ratings, the winner's up."""
+    live_server = proxied_server
+    other_context = browser.new_context(
+        **CONTEXT, extra_http_headers={"X-Forwarded-For": "10.9.0.2"}
+    )
     third = None
     try:
         ann, bo = GamePage(page, live_server), GamePage(other_context.new_page(), live_server)

@@ -313,7 +313,8 @@ def test_two_racers_on_two_web_processes_see_each_other_live(cluster):
     started, _ = cluster
     first, second = started.web_urls
     ann_cookie = _player_cookie(first, "Ann")
-    ann, bo = connect_to_with(cluster, 0, ann_cookie), connect_to(cluster, 1)
+    bo_cookie = _player_cookie(second, "Bo")  # a racer is shown by its player's name
+    ann, bo = connect_to_with(cluster, 0, ann_cookie), connect_to_with(cluster, 1, bo_cookie)
     ann.emit("race_join", {"race": "new", "name": "Ann"})
     race = _race_state(ann, lambda s: s["status"] == "waiting")["race"]
     bo.emit("race_join", {"race": race, "name": "Bo"})

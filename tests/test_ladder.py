@@ -208,3 +208,24 @@ def test_abandons_move_no_puzzle_and_stop_at_the_hours_limit(sqlite_app, clock):
     assert len(puzzles) <= 21  # at most one new puzzle a puzzle served
     clock.wait(3600)  # an hour on: abandons are allowed again
     assert client.post("/api/ladder/npuzzle", json={}).status_code == 200
+
+
+def test_the_pool_grows_only_when_no_unserved_puzzle_is_near(sqlite_app):
+    """A second player at the same rating is served the puzzles the first one dropped
+    (their ratings did not move), so the pool does not grow for them (issue 46: each
+    ladder request added a generated puzzle, 148 rows from 150 requests)."""
+    db = sqlite_app.extensions["players"].db
+
+    def pool() -> set[str]:
+        with db.session() as session:
+            return {p.board for p in session.query(LadderPuzzle).filter_by(game="npuzzle")}
+
+    def drop_ten(client) -> list[str]:
+        return [client.post("/api/ladder/npuzzle", json={}).get_json()["board"] for _ in range(10)]
+
+    first = drop_ten(sqlite_app.test_client())
+    grown = pool()
+    assert len(set(first)) == 10 and set(first) <= grown
+    second = drop_ten(sqlite_app.test_client())
+    assert pool() == grown  # nothing new made for the second player
+    assert len(set(second)) == 10 and set(second) <= set(first)  # served the first's

@@ -164,7 +164,7 @@ def test_sock_puppets_on_one_address_rate_only_the_first(app):
     _, puppet = player(app, "Puppet", "10.8.0.1")
     _, rival = player(app, "Rival", "10.8.0.2")
     racing = public_race(app, (owner, "Owner"), (puppet, "Puppet"), (rival, "Rival"))
-    assert [s["rated"] for s in racing] == [True, True, True]  # each is told as a player
+    assert [s["rated"] for s in racing] == [True, False, True]  # the puppet is told so
     board = racing[0]["puzzle"]["board"]
     owner.client.emit("race_move", {"board": neighbour(board, -1)})
     owner.wait("race_state", where=lambda s: s["players"][0]["score"] == 1)
@@ -189,7 +189,7 @@ def test_a_race_finished_twice_is_rated_once_and_a_private_race_never(players_ap
     now = time.time()
     race = Race("twice", True, None, [], starts=now - 1, ends=now + 60)  # racing
     for score, token in enumerate(tokens):
-        race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", None, score=score)
+        race.racers[f"p:{token}"] = Racer(f"p:{token}", f"R{score}", score=score)
     rating.open_race(players_state, race, 60)
     rating.open_race(players_state, race, 60)  # opened twice: one row
     assert rating.rate(players_state, race)

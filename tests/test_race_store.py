@@ -65,7 +65,7 @@ def make_store(request):
 def a_race(**fields) -> Race:
     puzzle = Challenge("npuzzle", "1 2 3 4 5 6 7 0 8", {"size": 3}, 1, None)
     race = Race(new_id(), False, "p:owner", [puzzle], **fields)
-    race.racers["p:owner"] = Racer("p:owner", "Ann", "sid-a", 0, puzzle.board)
+    race.racers["p:owner"] = Racer("p:owner", "Ann", ["sid-a"], 0, puzzle.board)
     return race
 
 
@@ -181,6 +181,65 @@ def test_races_under_way_are_capped_and_finished_ones_free_their_slot(make_store
     store.change(finishing.id, lambda r: r.start(now - 10, 1, 1), now)  # ended 8 s ago
     store.add(a_race(), time.time())  # its slot is free; its results are still kept
     assert store.load(finishing.id).status(time.time()) == FINISHED
+
+
+def test_one_address_opens_its_share_of_races_and_another_still_opens(make_store):
+    """``limit`` races under way per opener's address (issue 46: one address opened 200
+    private races and every other player was refused); its dropped or finished races
+    free their slots, and another address's races never counted."""
+    store = make_store()
+    now = time.time()
+    mine = [a_race(opener="addr-a") for _ in range(3)]
+    for race in mine:
+        store.add(race, now, limit=3)
+    with pytest.raises(RequestRefused) as refused:
+        store.add(a_race(opener="addr-a"), now, limit=3)
+    assert refused.value.status == 429 and refused.value.headers["Retry-After"]
+    assert refused.value.params["count"] == 3
+    store.add(a_race(opener="addr-b"), now, limit=3)  # another address opens at once
+    store.change(mine[0].id, lambda r: setattr(r, "dropped", True), now)
+    store.add(a_race(opener="addr-a"), time.time(), limit=3)  # the dropped one's slot
+    store.change(mine[1].id, lambda r: r.start(now - 10, 1, 1), now)  # ended 8 s ago
+    store.add(a_race(opener="addr-a"), time.time(), limit=3)  # the finished one's slot
+    with pytest.raises(RequestRefused):
+        store.add(a_race(opener="addr-a"), time.time(), limit=3)
+
+
+def test_an_address_opening_races_all_at_once_gets_its_share_only(make_store):
+    """Twelve opens from one address at once (threads; with Redis, twelve clients as
+    twelve web processes would be): three are stored, the others are 429s."""
+    opened: list[str] = []
+    refused: list[int] = []
+    barrier = threading.Barrier(12)
+
+    def open_one() -> None:
+        store, race = make_store(), a_race(opener="addr-c")
+        barrier.wait()
+        try:
+            store.add(race, time.time(), limit=3)
+            opened.append(race.id)
+        except RequestRefused as err:
+            refused.append(err.status)
+
+    threads = [threading.Thread(target=open_one) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(opened) == 3 and refused == [429] * 9
+    assert all(make_store().load(race_id) is not None for race_id in opened)
+
+
+def test_a_seat_names_the_racers_race_until_it_ends(make_store):
+    """A racer's seat (how a reload finds the race again) holds until its ``until``."""
+    store = make_store()
+    race = a_race()
+    store.add(race, time.time())
+    store.seat("p:owner", race.id, time.time() + 1.2)
+    other = make_store()
+    assert other.seat_of("p:owner") == race.id and other.seat_of("p:nobody") is None
+    time.sleep(2.3)
+    assert other.seat_of("p:owner") is None
 
 
 def test_redis_keeps_a_finished_race_for_a_while_only(redis_url):

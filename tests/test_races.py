@@ -7,15 +7,19 @@ race that brings every game), never from the server's judgement.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import jugs, klotski, rushhour, watersort
 from helpers.apps import make_app
-from helpers.npuzzle import goal, neighbour, reference_distances, slides, tiles_of
+from helpers.npuzzle import goal, line_home, neighbour, reference_distances, slides, tiles_of
 from helpers.search import bfs_path
 from helpers.sockets import Inbox
 
 from solver import catalogue
+from webapp.players.challenges import Challenge
 from webapp.races.draw import race_games
+from webapp.races.model import Race
 
 RACE_SECONDS = 3.0
 
@@ -199,10 +203,57 @@ def test_a_racer_who_reloads_the_lobby_keeps_racing_with_their_score(app):
     assert state(tab, "racing")["you"] == resumed["you"]
 
 
+def test_a_racer_in_two_tabs_races_in_both(app):
+    """A second tab is the same racer, and the first races on: both see every state, a
+    move from either counts once (before, the first tab was left with no state)."""
+    player = app.test_client()
+    assert player.post("/api/player", json={"name": "Tabby"}).status_code == 200
+    first, second = clients(app, 2, player)
+    first.client.emit("race_join", {"race": "new"})
+    race = state(first, "waiting")["race"]
+    second.client.emit("race_join", {"race": race})
+    assert state(second, "waiting")["you"] == "Tabby"
+    first.client.emit("race_start", {})
+    board = at(state(first, "racing"))
+    assert at(state(second, "racing")) == board
+    away = neighbour(board, +1)
+    second.client.emit("race_move", {"board": away})  # from the second tab, seen in the first
+    for tab in (first, second):
+        assert tab.wait("race_state", where=lambda s: at(s) == away)[1]["players"][0]["score"] == 0
+    first.client.emit("race_move", {"board": board})  # and back, from the first
+    for tab in (first, second):
+        assert tab.wait("race_state", where=lambda s: at(s) == board)[1]["players"][0]["score"] == 0
+    first.client.disconnect()  # one tab closed: the racer races on in the other
+    near = neighbour(board, -1)
+    second.client.emit("race_move", {"board": near})
+    seen = second.wait("race_state", where=lambda s: s["players"][0]["score"] == 1)[1]
+    assert seen["you"] == "Tabby" and seen["players"][0]["name"] == "Tabby"
+    second.client.disconnect()
+
+
+def test_guests_are_told_apart_by_number_only(app):
+    """A guest takes the lowest free "Guest N": one who left the lobby frees theirs
+    (before, the next was "Guest 2 2")."""
+    a, b, c = clients(app, 3)
+    a.client.emit("race_join", {})
+    assert state(a, "waiting")["you"] == "Guest 1"
+    b.client.emit("race_join", {})
+    assert state(b, "waiting")["you"] == "Guest 2"
+    a.client.disconnect()
+    c.client.emit("race_join", {})
+    seen = state(c, "waiting")
+    assert seen["you"] == "Guest 1"
+    assert sorted(p["name"] for p in seen["players"]) == ["Guest 1", "Guest 2"]
+    for inbox in (b, c):  # the lobby is left empty for the next test
+        inbox.client.disconnect()
+
+
 def test_a_racer_moving_back_and_forth_scores_once_per_distance(app):
     """A point only for a distance lower than any the puzzle reached (issue 46: an
     oscillating racer scored 1,104 and solved nothing)."""
-    (racer,) = clients(app, 1, guest(app))
+    player = app.test_client()  # a named player: the same racer on old and new servers
+    assert player.post("/api/player", json={"name": "Osc"}).status_code == 200
+    (racer,) = clients(app, 1, player)
     racer.client.emit("race_join", {"race": "new"})
     state(racer, "waiting")
     racer.client.emit("race_start", {})
@@ -216,6 +267,47 @@ def test_a_racer_moving_back_and_forth_scores_once_per_distance(app):
         seen = racer.wait("race_state", where=lambda s, t=target: at(s) == t)[1]
         scores.append(seen["players"][0]["score"])
     assert scores == [1] * 10
+
+
+def test_a_puzzle_is_worth_its_starting_distance_however_it_is_played():
+    """Straight through :meth:`Race.record` with the reference distances: a perfect line
+    scores the puzzle's starting distance, a line that wanders away and back scores
+    only its new bests, back and forth scores at most 1, and the score survives the
+    store's round trip (a reload resumes it)."""
+    start = next(" ".join(map(str, t)) for t, d in reference_distances().items() if d == 6)
+    line = line_home(start)
+    assert len(line) == 7 and distance(line[-1]) == 0
+
+    def race_of():
+        puzzles = [Challenge("npuzzle", start, {}, 6, None) for _ in range(2)]
+        race = Race("r", False, "p:a", puzzles)
+        race.join("p:a", "sid-a", "Ann", 0.0)
+        return race, race.racers["p:a"]
+
+    perfect, ann = race_of()
+    for board in line[1:]:
+        perfect.record(ann, board, distance(board), distance(board) == 0)
+    assert (ann.score, ann.solved, ann.puzzle, ann.board) == (6, 1, 1, start)
+
+    oscillating, ann = race_of()
+    near = line[1]
+    for step in range(1000):
+        board = near if step % 2 == 0 else start
+        oscillating.record(ann, board, distance(board), False)
+    assert ann.score == 1 and ann.solved == 0
+
+    wandering, ann = race_of()
+    away = neighbour(start, +1)
+    for board in (near, start, away, start, near, line[2]):
+        wandering.record(ann, board, distance(board), False)
+    assert ann.score == 2  # 6 -> 5, then 4: the way back scored nothing
+    again = Race.from_data(json.loads(json.dumps(wandering.to_data())))
+    resumed = again.racers["p:a"]
+    again.record(resumed, line[1], distance(line[1]), False)  # a step back after a reload
+    assert resumed.score == 2
+    again.record(resumed, line[2], distance(line[2]), False)
+    again.record(resumed, line[3], distance(line[3]), False)
+    assert resumed.score == 3
 
 
 def test_one_address_opens_three_races_while_another_still_races(app):

@@ -26,7 +26,11 @@ class Broadcast:
 
     def __call__(self, race: Race) -> None:
         now = time.time()
-        states = [(r.sid, race.state(now, r)) for r in race.racers.values() if r.sid]
+        states: list[tuple[str, dict]] = []
+        for racer in race.racers.values():  # one state a racer, to each of their sockets
+            if racer.sids:
+                shown = race.state(now, racer)
+                states.extend((sid, shown) for sid in racer.sids)
         manager = self._socketio.server.manager  # type: ignore[attr-defined]  # set by init_app
         if isinstance(manager, LocalFirstManager):  # a cluster: one publish for the others
             manager.emit_each(RACE_STATE, states)

@@ -57,7 +57,7 @@ def entering(me: Entrant, timing: Timing, public_only: bool = False) -> Callable
         waiting = race.status(now) == WAITING
         if public_only and not (race.public and waiting and me.key not in race.racers):
             raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
-        shown = me.name or GUEST % {"number": len(race.racers) + 1}
+        shown = me.name or _guest_name(race)
         try:
             race.join(me.key, me.sid, shown, now, me.address)
         except RequestRefused:
@@ -68,6 +68,16 @@ def entering(me: Entrant, timing: Timing, public_only: bool = False) -> Callable
         return True
 
     return enter
+
+
+def _guest_name(race: Race) -> str:
+    """ "Guest N" with the lowest N no racer of the race is shown as (one who left a
+    lobby frees theirs), so no guest is told apart by a suffix."""
+    taken = {racer.name for racer in race.racers.values()}
+    number = 1
+    while GUEST % {"number": number} in taken:
+        number += 1
+    return GUEST % {"number": number}
 
 
 def starting(sid: str, timing: Timing) -> Callable[[Race], None]:
@@ -111,8 +121,8 @@ def leaving(sid: str, watching: bool) -> Callable[[Race], None]:
         if watching:
             race.watchers = max(0, race.watchers - 1)
         elif racer is not None:
-            racer.sid = None
-            if race.public and race.status(now) == WAITING:
+            racer.sids = [other for other in racer.sids if other != sid]
+            if not racer.sids and race.public and race.status(now) == WAITING:
                 del race.racers[racer.key]  # a lobby keeps only those waiting in it
         if race.status(now) == WAITING and not race.sids():
             race.dropped = True

@@ -25,7 +25,12 @@ from solver.core.text import N_
 from ..players.challenges import Challenge
 from ..puzzle_request import RequestRefused
 
+#: a racer key naming a player (``p:<token>``; ``s:<sid>``: a socket with none)
+PLAYER_KEY = "p:"
 MAX_RACERS = 10
+#: sockets one racer races on at once (tabs, reloads not yet gone); a further one
+#: takes the place of the oldest
+MAX_TABS = 4
 #: races waiting, counting down or racing at once (every web process's together)
 MAX_RACES = 200
 MAX_NAME = 24
@@ -37,14 +42,14 @@ WAITING, COUNTDOWN, RACING, FINISHED = "waiting", "countdown", "racing", "finish
 @dataclass
 class Racer:
     """One racer: who (``key``: the player's cookie identity, else the socket), the
-    socket they race on now (None: away), the puzzle they are on and its position, the
+    sockets they race on now (a reload's, every tab's; none: away), the puzzle they are on and its position, the
     lowest distance to solved that puzzle reached (``best``; None: none yet, its start's),
     and the keyed hash of the address they joined from (``address``: a rated race rates
     one racer per address)."""
 
     key: str
     name: str
-    sid: str | None
+    sids: list[str] = field(default_factory=list)
     puzzle: int = 0
     board: str = ""
     score: int = 0
@@ -97,21 +102,37 @@ class Race:
         race with their score if they were in it: a reload, a second tab); a 409
         :class:`RequestRefused` once the race has begun or is full (they watch it then)."""
         racer = self.racers.get(key)
-        if racer is not None:
-            racer.sid = sid
+        if racer is not None:  # every tab races on, and each sees the race
+            if sid not in racer.sids:
+                racer.sids = [*racer.sids, sid][-MAX_TABS:]
             return racer
         if self.status(now) not in (WAITING, COUNTDOWN) or len(self.racers) >= MAX_RACERS:
             raise RequestRefused(N_("this race is full or under way; you are watching it"), 409)
         shown = _unique(name, self.racers.values())
-        racer = Racer(key, shown, sid, 0, self.puzzles[0].board, address=address)
+        racer = Racer(key, shown, [sid], 0, self.puzzles[0].board, address=address)
         self.racers[key] = racer
         return racer
 
+    def rated_keys(self) -> list[str]:
+        """The racers a public race rates: those with an identity, the first to join of
+        each address (racers keep the order they joined in), so sock puppets on one
+        address rate nobody but their first; a private race rates nobody."""
+        if not self.public:
+            return []
+        rated, addresses = [], set()
+        for key, racer in self.racers.items():
+            if not key.startswith(PLAYER_KEY) or (racer.address and racer.address in addresses):
+                continue
+            if racer.address:
+                addresses.add(racer.address)
+            rated.append(key)
+        return rated
+
     def racer_on(self, sid: str) -> Racer | None:
-        return next((r for r in self.racers.values() if r.sid == sid), None)
+        return next((r for r in self.racers.values() if sid in r.sids), None)
 
     def sids(self) -> list[str]:
-        return [r.sid for r in self.racers.values() if r.sid]
+        return [sid for r in self.racers.values() for sid in r.sids]
 
     def record(self, racer: Racer, board: str, after: int | None, solved: bool) -> None:
         """A judged move to ``board``, ``after`` moves from solved (None: unsolvable): a
@@ -142,8 +163,8 @@ class Race:
             "ends_in": _left(self.ends, now) if status == RACING else None,
             "players": sorted((r.shown() for r in self.racers.values()), key=lambda p: -p["score"]),
             "public": self.public,
-            # public races are rated for racers with an identity (webapp.races.rating)
-            "rated": self.public and racer is not None and racer.key.startswith("p:"),
+            # rated for this racer (webapp.races.rating): told the truth before it ends
+            "rated": racer is not None and racer.key in self.rated_keys(),
             "owner": racer is not None and racer.key == self.owner,
             "you": racer.name if racer else None,
         }
@@ -200,13 +221,22 @@ class Race:
             ],
             data["starts"],
             data["ends"],
-            {r["key"]: Racer(**r) for r in data["racers"]},
+            {r["key"]: _racer(r) for r in data["racers"]},
             data["rematch"],
             data["watchers"],
             data["version"],
             data["ratings"],
             data.get("opener", ""),
         )
+
+
+def _racer(data: dict[str, Any]) -> Racer:
+    """A stored racer (one stored before racers had several sockets had one ``sid``)."""
+    data = dict(data)
+    if "sid" in data:
+        sid = data.pop("sid")
+        data["sids"] = [sid] if sid else []
+    return Racer(**data)
 
 
 def _left(at: float | None, now: float) -> float | None:

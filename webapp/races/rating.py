@@ -47,12 +47,9 @@ from ..players.ladder import insert_new_rating
 from ..players.ratings import Rating, rate_period
 from ..storage import Database
 from ..storage.models import Player, RaceEntry, RaceRating, RatedRace
-from .model import Race
+from .model import PLAYER_KEY, Race
 
 log = logging.getLogger(__name__)
-
-#: a rated racer's key in :class:`~webapp.races.model.Race` (the rest is their token)
-PLAYER_KEY = "p:"
 
 K = TypeVar("K")
 
@@ -95,17 +92,8 @@ def rate_order(racers: Mapping[K, tuple[Rating, int | None]]) -> dict[K, Rating]
 
 
 def _tokens(race: Race) -> dict[str, str]:
-    """token -> racer key, for the racers rated: with an identity, the first to join of
-    each address (racers keep the order they joined in)."""
-    rated: dict[str, str] = {}
-    addresses: set[str] = set()
-    for key, racer in race.racers.items():
-        if not key.startswith(PLAYER_KEY) or (racer.address and racer.address in addresses):
-            continue
-        if racer.address:
-            addresses.add(racer.address)
-        rated[key[len(PLAYER_KEY) :]] = key
-    return rated
+    """token -> racer key, for the racers rated (:meth:`Race.rated_keys`)."""
+    return {key[len(PLAYER_KEY) :]: key for key in race.rated_keys()}
 
 
 def open_race(players: Players, race: Race, seconds: float) -> None:

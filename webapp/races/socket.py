@@ -41,8 +41,7 @@ from .changes import Entrant, Timing, entering, leaving, recording, rematching, 
 from .clock import RaceClock
 from .draw import make_race
 from .lobby import join_lobby
-from .model import FINISHED, RACING, Race, watch_room
-from .rating import PLAYER_KEY
+from .model import FINISHED, PLAYER_KEY, RACING, Race, watch_room
 from .store import WAITING_KEEP, RaceStore, make_store
 
 log = logging.getLogger(__name__)

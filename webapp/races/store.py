@@ -33,7 +33,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from solver.core.text import N_
 
@@ -220,9 +220,30 @@ if ARGV[2] == '' then
 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-if redis.call('ZSCORE', KEYS[4], ARGV[5]) then redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5]) end
+if redis.call('ZSCORE', KEYS[4], ARGV[5]) then
+  redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
+  if redis.call('TTL', KEYS[4]) < tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[4], ARGV[3]) end
+end
 for i = 6, #ARGV, 2 do redis.call('ZADD', KEYS[3], ARGV[i], ARGV[i + 1]) end
 return 1
+"""
+
+#: a new race, checked and stored in one step (so openers at once, in any process, never
+#: pass the caps together): {1, 0} stored; {0, 0} :data:`MAX_RACES` under way; {2, n}
+#: its opener's address has ``n`` under way, its limit (ARGV[3]; 0: none)
+_ADD = """
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return {0, 0} end
+if tonumber(ARGV[3]) > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  local mine = redis.call('ZCARD', KEYS[3])
+  if mine >= tonumber(ARGV[3]) then return {2, mine} end
+end
+redis.call('SET', KEYS[1], ARGV[4], 'EX', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[7])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[7])
+if redis.call('TTL', KEYS[3]) < tonumber(ARGV[5]) then redis.call('EXPIRE', KEYS[3], ARGV[5]) end
+return {1, 0}
 """
 
 #: compare-and-delete: the lobby key goes only if it still names this race
@@ -254,6 +275,7 @@ class RedisRaceStore:
 
         self.redis = redis_client(url)
         self._close_lobby = self.redis.register_script(_CLOSE_LOBBY)
+        self._add = self.redis.register_script(_ADD)
         self._swap = self.redis.register_script(_SWAP)
 
     @contextlib.contextmanager
@@ -268,19 +290,22 @@ class RedisRaceStore:
     def add(self, race: Race, now: float, limit: int = 0) -> None:
         opened = self.OPENED.format(address=race.opener or "-")
         with self._reached():
-            self.redis.zremrangebyscore(self.UNDER_WAY, "-inf", now)
-            if self.redis.zcard(self.UNDER_WAY) >= MAX_RACES:
-                raise RequestRefused(TOO_MANY, 503)
-            if limit > 0 and race.opener:
-                self.redis.zremrangebyscore(opened, "-inf", now)
-                mine = int(self.redis.zcard(opened))
-                if mine >= limit:
-                    raise _too_many_here(mine)
-            with self.redis.pipeline() as pipe:
-                self._write(pipe, race, now)
-                pipe.zadd(opened, {race.id: _under_way_until(race, now)})
-                pipe.expire(opened, int(WAITING_KEEP) + 1)
-                pipe.execute()
+            stored, mine = self._add(
+                keys=[self.RACE.format(id=race.id), self.UNDER_WAY, opened],
+                args=[
+                    repr(now),
+                    MAX_RACES,
+                    limit if race.opener else 0,
+                    json.dumps(race.to_data()),
+                    max(1, int(_keep_until(race, now) - now) + 1),
+                    repr(_under_way_until(race, now)),
+                    race.id,
+                ],
+            )
+        if stored == 0:
+            raise RequestRefused(TOO_MANY, 503)
+        if stored == 2:
+            raise _too_many_here(int(mine))
 
     def seat(self, key: str, race_id: str, until: float) -> None:
         with self._reached():
@@ -291,11 +316,6 @@ class RedisRaceStore:
         with self._reached():
             found = self.redis.get(self.SEAT.format(key=key))
         return None if found is None else found.decode()
-
-    def _write(self, pipe: Any, race: Race, now: float) -> None:
-        key = self.RACE.format(id=race.id)
-        pipe.set(key, json.dumps(race.to_data()), ex=max(1, int(_keep_until(race, now) - now) + 1))
-        pipe.zadd(self.UNDER_WAY, {race.id: _under_way_until(race, now)})
 
     def load(self, race_id: str) -> Race | None:
         with self._reached():
