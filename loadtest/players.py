@@ -397,16 +397,22 @@ def free_port() -> int:
 
 
 def start_server(
-    env: dict | None = None, ready_timeout: float = 180.0, wait_for_workers: bool = True
+    env: dict | None = None,
+    ready_timeout: float = 180.0,
+    wait_for_workers: bool = True,
+    cwd: str | None = None,
 ):
     """``python -m webapp`` on a free loopback port; returns (process, url) once it
-    answers and (``wait_for_workers``) every worker has warmed its tables."""
+    answers and (``wait_for_workers``) every worker has warmed its tables. From ``cwd``
+    the checkout there serves (``-m`` puts it first on the path), another version of the
+    code measured with the same tool."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "webapp", "--port", str(port)],
         env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
         stdin=subprocess.DEVNULL,
+        cwd=cwd,
     )
     deadline = time.monotonic() + ready_timeout
     while True:
@@ -529,6 +535,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--race-seconds",
         type=float,
         help="with --races: how long a race lasts (default: loadtest.races.RACE_ENV's)",
+    )
+    parser.add_argument(
+        "--serving",
+        action="store_true",
+        help="instead: the serving bench, the arcade's quick answers against a bare "
+        "Flask-SocketIO app, one server and a cluster (loadtest.serving; --clients, "
+        "--duration per row)",
+    )
+    parser.add_argument(
+        "--no-cluster", action="store_true", help="with --serving: the single server's rows only"
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="with --serving: sample the web process with py-spy during the random row",
+    )
+    parser.add_argument(
+        "--no-page",
+        action="store_true",
+        help="with --serving: players open no daily page first (no cookie, no attempt)",
+    )
+    parser.add_argument(
+        "--other",
+        metavar="CHECKOUT",
+        help="with --serving: also measure the server of this checkout (before and after)",
     )
     parser.add_argument(
         "--compare",
