@@ -51,6 +51,7 @@ from .live.events import register_events
 from .races.socket import RacerSocket
 from .serve.prebuild import start_prebuild
 from .storage.outage import install as install_outage
+from .transport import wire
 from .transport.message_queue import LocalFirstManager
 
 PACKAGE = Path(__file__).resolve().parent
@@ -155,6 +156,8 @@ def create_app(**config) -> Flask:
         cors_allowed_origins=app.config["ALLOWED_ORIGINS"],
         max_http_buffer_size=app.config["MAX_MESSAGE_BYTES"],
         client_manager=LocalFirstManager(queue) if queue else None,
+        # orjson: the packets' JSON several times faster (the stubs lack the option)
+        serializer=wire.Packet,  # type: ignore[call-arg]
     )
     load_levels()  # every game imported and indexed before the first request, not on it
     jobs = _make_core(app, socketio)
