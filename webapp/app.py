@@ -42,6 +42,7 @@ from .i18n import install as install_languages
 from .jobs.core import JobCore, Lane
 from .jobs.model import ANALYSE, LAB, LONG, PAGE, QUICK, REPLAY_LANE, SOLVE, Limits, WorkerSettings
 from .jobs.pool import WorkerPool
+from .jobs.recent import RecentAnalyses
 from .jobs.replies import error_payload
 from .levels.facts import load_levels
 from .levels.maker import LevelMaker
@@ -123,7 +124,10 @@ def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
             max_per_address=config["REPLAY_QUEUE_PER_CLIENT"],
         ),
     }
-    return JobCore(socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"])
+    recent = RecentAnalyses(int(config["RECENT_ANALYSES_MB"] * 1024 * 1024))
+    return JobCore(
+        socketio.emit, lanes, _limits(config), config["ANALYSE_FAST_SECONDS"], recent=recent
+    )
 
 
 def create_app(**config) -> Flask:
