@@ -187,3 +187,38 @@ def test_an_answer_from_memory_supersedes_the_job_before_it(app, asked):
         assert [n for n, p in inbox.quiet_for(1.5) if p.get("id") == "long"] == []
     finally:
         inbox.client.disconnect()
+
+
+# -- what a message costs: read once per connection, decoded once -------------------------
+
+
+def test_an_analysis_is_decoded_once_and_needs_no_flask_request_of_its_own(app, monkeypatch):
+    """What a request needs of its connection (address, player, log prefix) was read
+    at ``connect``: an event builds no Flask request context, and the guard's decoded
+    packet is the one handled (python-socketio would decode the text a second time)."""
+    from webapp.protocol import TRANSPORT_PACKET
+
+    socketio = app.extensions["socketio"]
+    server = socketio.server
+    inbox = Inbox(socketio.test_client(app))
+    decoded, contexts = [], []
+
+    class Counted(server.packet_class):
+        def decode(self, encoded_packet):
+            decoded.append(encoded_packet)
+            return super().decode(encoded_packet)
+
+    real_context = app.request_context
+    monkeypatch.setattr(server, "packet_class", Counted)
+    monkeypatch.setattr(app, "request_context", lambda e: contexts.append(e) or real_context(e))
+    text = json.dumps(["analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": "once"}])
+    try:
+        # as the transport hands a frame over: through the guard (webapp/guard/frames.py)
+        server.eio.handlers[TRANSPORT_PACKET](inbox.client.eio_sid, "2" + text)
+        _, answer = inbox.wait("analysis", timeout=60, where=lambda p: p.get("id") == "once")
+    finally:
+        monkeypatch.undo()
+        inbox.client.disconnect()
+    assert answer["distance"] == 1
+    assert decoded == ["2" + text]  # once
+    assert contexts == []
