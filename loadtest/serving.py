@@ -207,7 +207,7 @@ def run_serving(
             targets.append((label, url, {"web": server.pid}, spy))
         for name in ("random", "popular"):
             print(f"{name} positions:", flush=True)
-            chosen = targets if name == "random" else [(*t[:3], None) for t in targets]
+            chosen = [(*t[:3], (t[3][0], f"{t[3][1]}-{name}") if t[3] else None) for t in targets]
             row = _round(
                 (bare_url, bare.pid),
                 chosen,
@@ -264,7 +264,10 @@ def run_serving(
 #: read from the innermost frame out (so a stage's own callees count as that stage only
 #: when no inner stage claims them)
 STAGES = [
-    ("the pipe to the solver process and back", ("multiprocessing/connection", "pickle")),
+    (
+        "the pipe to the solver process and back",
+        ("multiprocessing/connection", "pickle", "jobs/pipe.py"),
+    ),
     ("the encode (JSON, Socket.IO and Engine.IO packets)", ("encode (", "dumps (")),
     ("the Socket.IO decode (JSON and packets)", ("decode (", "loads (")),
     ("the help record", ("webapp/players/helps.py", "players/attempts.py")),
@@ -346,10 +349,17 @@ def stage_table(folded: str, rate: float, answers: float, cpu_us: float | None =
     return table
 
 
+#: frames that stand for their caller: a socket's system call is the pipe's or the
+#: websocket's, whichever made it
+TRANSPARENT = ("gevent/_socketcommon", "gevent/_socket3", "lib/python3.11/socket.py")
+
+
 def _stage(frames: list[str]) -> str:
     if any(pattern in frames[-1] for pattern in IDLE[1]) or "epoll" in frames[-1]:
         return IDLE[0]
     for frame in reversed(frames):
+        if any(pattern in frame for pattern in TRANSPARENT):
+            continue
         for name, patterns in STAGES:
             if any(pattern in frame for pattern in patterns):
                 return name
