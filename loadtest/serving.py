@@ -37,9 +37,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from harness.cluster import Cluster
+from harness.loopback import free_port
+from harness.server import start_server
+
 from .analyses import positions, run_analyses
-from .cluster import Cluster
-from .players import free_port, start_server
 from .races import cluster_pids, cpu_seconds
 
 #: the arcade's rate limit, out of the way of players with no think time (still checked)
