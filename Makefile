@@ -176,12 +176,17 @@ ADDRESSES ?= 60
 capacity: $(VENV)/.test-installed
 	$(PY) -m loadtest --capacity $(PLAYERS) --addresses $(ADDRESSES) $(foreach u,$(URL),--url $(u))
 
-# CLIENTS players asking only analyse, on a fresh server and then on a fresh make
-# cluster through its proxy, side by side (docs/performance.rst)
+# SERVING_CLIENTS players with no think time asking analyse for SERVING_SECONDS a row: a
+# bare Flask-SocketIO app, then a fresh server (random and popular positions), then a
+# fresh make cluster through its proxy, in one run (docs/performance.rst); SERVING_ARGS
+# for more (--no-cluster, --profile DIR, --json FILE)
+SERVING_CLIENTS ?= 20
+SERVING_SECONDS ?= 20
+SERVING_ARGS ?=
 serving: $(VENV)/.test-installed
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-haproxy.sh
-	$(PY) -m loadtest --analyses --compare --clients $(CLIENTS) --duration $(DURATION)
+	$(PY) -m loadtest --serving --clients $(SERVING_CLIENTS) --duration $(SERVING_SECONDS) $(SERVING_ARGS)
 
 # RACES races of RACERS simulated racers on a fresh make cluster, every race spread over
 # its two web processes: the p95 from a move to every other racer seeing it, CPU per race,

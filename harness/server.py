@@ -19,16 +19,22 @@ def readyz(url: str) -> dict:
 
 
 def start_server(
-    env: dict | None = None, ready_timeout: float = 180.0, wait_for_workers: bool = True
+    env: dict | None = None,
+    ready_timeout: float = 180.0,
+    wait_for_workers: bool = True,
+    cwd: str | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """``python -m webapp`` on a free loopback port; returns (process, url) once it
-    answers and (``wait_for_workers``) every worker has warmed its tables."""
+    answers and (``wait_for_workers``) every worker has warmed its tables. From ``cwd``
+    the checkout there serves (``-m`` puts it first on the path): another version of the
+    code, measured with the same tool."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "webapp", "--port", str(port)],
         env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
         stdin=subprocess.DEVNULL,
+        cwd=cwd,
     )
     deadline = time.monotonic() + ready_timeout
     while True:

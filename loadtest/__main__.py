@@ -1,5 +1,5 @@
 """``python -m loadtest``: simulated players and the flood scenarios (:mod:`loadtest.players`),
-or one of the single-purpose scenarios, ``--capacity`` and ``--analyses``
+or one of the single-purpose scenarios, ``--capacity``, ``--analyses`` and ``--serving``
 (:mod:`loadtest.scenarios`), or the race scenario ``--races`` (:mod:`loadtest.races`)."""
 
 import sys
@@ -11,6 +11,10 @@ if args.races:
     from .races import run_race_scenario
 
     sys.exit(run_race_scenario(args))
+if args.serving:
+    from .scenarios import run_serving_scenario
+
+    sys.exit(run_serving_scenario(args))
 if args.capacity or args.analyses:
     from .scenarios import run_scenario
 

@@ -63,9 +63,18 @@ async def _player(
     think: tuple,
     timeout: float,
     figures: dict,
+    stagger: float = 2.0,
+    verify: bool = True,
+    page: str | None = None,
 ) -> None:
     rng = random.Random(number)
-    await asyncio.sleep(rng.uniform(0, 2.0))  # no thundering herd
+    await asyncio.sleep(rng.uniform(0, stagger))  # no thundering herd
+    if page is not None:  # a player who opened a page first: it carries the page's cookie
+        try:
+            async with session.get(url + page) as response:
+                await response.read()
+        except aiohttp.ClientError as err:
+            figures["errors"][f"page: {str(err)[:50]}"] += 1
     answers: asyncio.Queue = asyncio.Queue()
     sio = socketio.AsyncClient(reconnection=False, http_session=session)
 
@@ -85,7 +94,9 @@ async def _player(
         while time.monotonic() < deadline:
             turn += 1
             board, job = rng.choice(choices), f"a{turn}"
-            started = time.perf_counter()
+            started, sent_at = time.perf_counter(), time.monotonic()
+            if turn == 1:
+                figures["first"].append(sent_at)
             await sio.emit("analyse", {"game": "npuzzle", "board": board, "id": job})
             try:
                 while True:
@@ -98,11 +109,13 @@ async def _player(
             seconds = time.perf_counter() - started
             if event != "analysis":
                 figures["errors"][str(data.get("message", event))[:60]] += 1
-            elif data.get("board") != board or data.get("distance") != boards[board]:
+            elif verify and (data.get("board") != board or data.get("distance") != boards[board]):
                 figures["wrong"] += 1
             else:
                 figures["latency"].append(seconds)
-            await asyncio.sleep(rng.uniform(*think))
+                figures["sent"].append(sent_at)
+            if think[1] > 0:
+                await asyncio.sleep(rng.uniform(*think))
     finally:
         with contextlib.suppress(Exception):
             await sio.disconnect()
@@ -117,18 +130,38 @@ async def run_analyses(
     boards: dict[str, int] | None = None,
     addresses: int = 20,
     first_address: str = "127.0.8.1",
+    stagger: float = 2.0,
+    verify: bool = True,
+    page: str | None = None,
 ) -> dict:
     """``clients`` players from ``addresses`` loopback addresses asking ``analyse``
-    against ``url`` for ``duration`` seconds (a list of URLs: player i plays on ``url[i % len]``, for web processes without a proxy)."""
+    against ``url`` for ``duration`` seconds (a list of URLs: player i plays on ``url[i % len]``, for web processes without a proxy).
+
+    Players start within ``stagger`` seconds; ``verify`` False takes any ``analysis``
+    answering the request's id as right (a yardstick server's fixed answer); ``page``
+    (a path) is opened by each player first, so its socket carries that page's cookie.
+    ``per_second`` counts the answers to requests sent once every player had started."""
     urls = [url] if isinstance(url, str) else list(url)
     boards = boards or positions()
     # players come from many loopback addresses, as players do (the per-address limit)
     sources = loopback_addresses(max(1, min(addresses, clients)), first_address)
     sessions = [
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0), limit=0))
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(source, 0), limit=0),
+            # the server's cookie is for 127.0.0.1: an IP address, which aiohttp's jar
+            # refuses unless told
+            cookie_jar=aiohttp.CookieJar(unsafe=True),
+        )
         for source in sources
     ]
-    figures: dict = {"latency": [], "lost": 0, "wrong": 0, "errors": Counter()}
+    figures: dict = {
+        "latency": [],
+        "sent": [],
+        "first": [],
+        "lost": 0,
+        "wrong": 0,
+        "errors": Counter(),
+    }
     started = time.monotonic()
     deadline = started + duration
     await asyncio.gather(
@@ -142,6 +175,9 @@ async def run_analyses(
                 think,
                 timeout,
                 figures,
+                stagger,
+                verify,
+                page,
             )
             for i in range(clients)
         )
@@ -150,12 +186,15 @@ async def run_analyses(
         await session.close()
     elapsed = time.monotonic() - started
     latency = figures["latency"]
+    # the steady part: requests sent once every player had started, until the deadline
+    steady_from = max(figures["first"], default=deadline)
+    steady = sum(sent >= steady_from for sent in figures["sent"])
     return {
         "url": " ".join(urls),
         "clients": clients,
         "seconds": round(elapsed, 1),
         "answers": len(latency),
-        "per_second": round(len(latency) / elapsed, 1),
+        "per_second": round(steady / max(deadline - steady_from, 1e-9), 1),
         "p50_ms": _quantile_ms(latency, 0.5),
         "p95_ms": _quantile_ms(latency, 0.95),
         "p99_ms": _quantile_ms(latency, 0.99),

@@ -485,6 +485,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --races: how long a race lasts (default: loadtest.races.RACE_ENV's)",
     )
     parser.add_argument(
+        "--serving",
+        action="store_true",
+        help="instead: the serving bench, the arcade's quick answers against a bare "
+        "Flask-SocketIO app, one server and a cluster (loadtest.serving; --clients, "
+        "--duration per row)",
+    )
+    parser.add_argument(
+        "--no-cluster", action="store_true", help="with --serving: the single server's rows only"
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="with --serving: sample the web process with py-spy during the random row",
+    )
+    parser.add_argument(
+        "--no-page",
+        action="store_true",
+        help="with --serving: players open no daily page first (no cookie, no attempt)",
+    )
+    parser.add_argument(
+        "--other",
+        metavar="CHECKOUT",
+        help="with --serving: also measure the server of this checkout (before and after)",
+    )
+    parser.add_argument(
         "--compare",
         action="store_true",
         help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "

@@ -21,6 +21,7 @@ from harness.server import start_server
 
 from .analyses import positions, print_analyses, run_analyses
 from .capacity import print_capacity, run_capacity
+from .serving import DAILY_PAGE, print_serving, run_serving
 
 
 def _one_server(scenario, url=None):
@@ -46,6 +47,25 @@ def _on_cluster(scenario):
         return scenario(cluster.url, 0)
     finally:
         cluster.stop()
+
+
+def run_serving_scenario(args) -> int:
+    """The serving bench's table (:mod:`loadtest.serving`); 1 when an answer was lost or wrong."""
+    raise_open_files()
+    report = run_serving(
+        clients=args.clients,
+        duration=args.duration,
+        cluster=not args.no_cluster,
+        profile=args.profile,
+        other=args.other,
+        page=None if args.no_page else DAILY_PAGE,
+    )
+    print_serving(report)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    bad = sum(side["lost"] + side["wrong"] for row in report["rounds"] for side in row["arcades"])
+    return 1 if bad else 0
 
 
 def run_scenario(args) -> int:

@@ -8,14 +8,15 @@ Two layers keep that promise and each is tested alone, so removing either is cau
   job's events in as if they had been read off the pipe a moment before the player
   moved on (past the pool's cancelled-job check).
 * :class:`~webapp.jobs.pool.WorkerPool` hands no event of a cancelled job to its owner. Here
-  its worker processes are replaced by pipes the test writes into, so an answer can be
-  put in the pipe, unread, before the cancel, and read after it.
+  its worker processes are replaced by pipes the test writes into, and the pool's end
+  holds what arrives until the test lets it through, so an answer can be put in the
+  pipe, unread, before the cancel, and read after it.
 """
 
-import multiprocessing
-import os
+import socket
 import threading
 import time
+from multiprocessing.connection import Connection
 from types import SimpleNamespace
 
 import pytest
@@ -35,6 +36,7 @@ from webapp.jobs.model import (
     Limits,
     WorkerSettings,
 )
+from webapp.jobs.pipe import Channel
 from webapp.jobs.pool import WorkerPool
 
 BOARD = "1 2 3 4 5 6 7 0 8"
@@ -210,6 +212,22 @@ def test_cancel_names_the_job_it_stops(runner):
 # -- the pool's own filter, with the test playing the worker processes ---------------------
 
 
+class HeldChannel(Channel):
+    """The pool's end of a played worker's pipe, with a gate: while ``open`` is clear, a
+    message the worker wrote is read but not handed to the pool (it stays, as far as
+    the pool knows, unread in the pipe)."""
+
+    def __init__(self, sock):
+        super().__init__(sock)
+        self.open = threading.Event()
+        self.open.set()
+
+    def recv(self):
+        message = super().recv()
+        assert self.open.wait(10)
+        return message
+
+
 class PlayedWorker(pool_module._SolverProcess):
     """A worker without a process: the test reads its jobs from ``child`` and writes its
     messages there. It says ``ready`` at once and never dies."""
@@ -219,10 +237,9 @@ class PlayedWorker(pool_module._SolverProcess):
     def __init__(self, index, settings, name):
         self.index = index
         self.cancel_flag = SimpleNamespace(value=0)
-        self.conn, self.child = multiprocessing.Pipe()
-        quiet, self._never = os.pipe()  # a sentinel that never fires
+        ours, theirs = socket.socketpair()
+        self.conn, self.child = HeldChannel(ours), Connection(theirs.detach())
         self.process = SimpleNamespace(
-            sentinel=quiet,
             is_alive=lambda: True,
             pid=0,
             exitcode=None,
@@ -230,22 +247,23 @@ class PlayedWorker(pool_module._SolverProcess):
             kill=lambda: None,
         )
         self.ready = False
-        self.job = None
+        self.jobs = []
         self.deadline = 0.0
         self.restart_at = None
-        self.send_lock = threading.Lock()
+        self.ending = None
         self.child.send(("ready", 0))
         PlayedWorker.made.append(self)
 
     def take(self):
         """The next job the pool hands this worker: (seq, kind, request, limits)."""
         assert self.child.poll(10), "the pool handed this worker no job"
-        return self.child.recv()
+        (job,) = self.child.recv()
+        return job
 
 
 @pytest.fixture
 def played_pool(monkeypatch):
-    """A two-worker pool whose workers the test plays; its dispatcher thread is real."""
+    """A two-worker pool whose workers the test plays; its readers are real."""
     PlayedWorker.made = []
     monkeypatch.setattr(pool_module, "_SolverProcess", PlayedWorker)
     made = WorkerPool("played", 2, 4, WorkerSettings())
@@ -253,34 +271,6 @@ def played_pool(monkeypatch):
     made.close()
     for worker in PlayedWorker.made:
         worker.child.close()
-
-
-class Blocker:
-    """Holds the pool's dispatcher thread inside one job's event until released."""
-
-    def __init__(self):
-        self.inside, self.release = threading.Event(), threading.Event()
-
-    def on_event(self, event, payload):
-        self.inside.set()
-        assert self.release.wait(10)
-
-
-def hold_the_dispatcher(pool, start_job):
-    """``start_job()`` puts a job on worker 0; a second job on worker 1 then holds the
-    dispatcher in its first event. Returns (blocker, worker 0, the first job's seq): what
-    worker 0 writes now stays unread in its pipe until ``blocker.release`` is set."""
-    start_job()
-    first, second = PlayedWorker.made
-    seq, *_ = first.take()
-    blocker = Blocker()
-    pool.submit(
-        Job(SOLVE, request("blocker"), LIMITS[SOLVE], player="b", on_event=blocker.on_event)
-    )
-    blocking_seq, *_ = second.take()
-    second.child.send(("event", blocking_seq, "progress", {"id": "blocker"}))
-    assert blocker.inside.wait(10)
-    return blocker, first, seq
 
 
 def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
@@ -293,33 +283,38 @@ def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
         on_event=lambda event, payload: heard.append(event),
         on_done=done.set,
     )
-    blocker, worker, seq = hold_the_dispatcher(played_pool, lambda: played_pool.submit(job))
-    worker.child.send(("event", seq, "solution", answer("old")))
-    worker.child.send(("done", seq))
+    played_pool.submit(job)
+    worker = PlayedWorker.made[0]
+    seq, *_ = worker.take()
+    worker.conn.open.clear()  # what the worker writes now stays unread
+    worker.child.send(("event", seq, "progress", {"id": "old"}))
+    worker.child.send(("done", seq, [("solution", answer("old"))]))
     played_pool.cancel(job)
-    blocker.release.set()
+    worker.conn.open.set()
     assert done.wait(10)  # the pipe was read to the end
     assert heard == []
 
 
 @pytest.mark.parametrize("move_on", MOVING_ON.values(), ids=MOVING_ON.keys())
 def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_pool, move_on):
-    """Both layers together, through the runner, with the pool's real dispatcher."""
+    """Both layers together, through the runner, with the pool's real readers."""
     emitted = Emitted()
     runner = JobCore(emitted, {QUICK: played_pool, LONG: played_pool, PAGE: played_pool}, LIMITS)
-    blocker, worker, seq = hold_the_dispatcher(
-        played_pool, lambda: runner.submit("p", SOLVE, request("old"))
-    )
+    runner.submit("p", SOLVE, request("old"))
+    worker, other = PlayedWorker.made
+    seq, *_ = worker.take()
+    played_pool.submit(Job(SOLVE, request("blocker"), LIMITS[SOLVE], player="b"))
+    other.take()  # busy for the rest of the test
     runner.submit("q", SOLVE, request("queued"))  # waits for a free worker
-    worker.child.send(("event", seq, "solution", answer("old")))
-    worker.child.send(("done", seq))
+    worker.conn.open.clear()
+    worker.child.send(("done", seq, [("solution", answer("old"))]))
     move_on(runner)
-    blocker.release.set()
+    worker.conn.open.set()
     # worker 0 is given the queued job only once the old answer and its end were read
     queued_seq, _, queued, _ = worker.take()
     assert queued.id == "queued"
     assert emitted.sent == []
-    worker.child.send(("event", queued_seq, "solution", answer("queued")))
+    worker.child.send(("done", queued_seq, [("solution", answer("queued"))]))
     assert emitted.wait_for(("q", "solution", "queued"))
     assert emitted.sent == [("q", "solution", "queued")]
 

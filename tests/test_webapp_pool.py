@@ -14,6 +14,7 @@ import pytest
 from helpers.apps import make_app
 from helpers.sockets import LONG, ONE_MOVE_8, Inbox
 
+from solver.engine import analyse_board
 from solver.npuzzle import NPuzzle
 from solver.npuzzle.instances import load
 from webapp import app as app_module
@@ -187,6 +188,44 @@ def test_analysis_streams_an_interim_hint_before_the_proven_answer(pool):
     assert interim["distance"] >= korf_60["optimal"] == 66
     board = DOMAIN.parse(korf_60["board"])
     assert DOMAIN.parse(interim["next_board"]) in [nxt for _, nxt in DOMAIN.moves(board)]
+
+
+def test_a_backlog_of_analyses_goes_to_a_process_in_one_message_each_answered(pool):
+    """One process busy, four analyses waiting: the first three go in one message (the
+    fourth waits for the next turn) and run back to back. The first is a long proof;
+    the second, cancelled while it waits in the pipe behind it, says nothing; the
+    others each get their own answer."""
+    analyse = pool(size=1, max_queue=8)
+    blocker = Recorder()
+    blocking = blocker.job(LONG_REQUEST, seconds=60)
+    analyse.submit(blocking)
+    blocker.wait(lambda: analyse.stats()["busy"] == 1, timeout=30)
+    korf_60 = load("korf100")["instances"][59]  # its proof takes seconds
+    boards = [korf_60["board"], "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 0 7 8 6", "1 2 3 4 0 6 7 5 8"]
+    recorders = [Recorder() for _ in boards]
+    jobs = [
+        recorder.job(JobRequest(game="npuzzle", board=board, id=n), kind="analyse", seconds=60)
+        for n, (recorder, board) in enumerate(zip(recorders, boards, strict=True))
+    ]
+    for job in jobs:
+        analyse.submit(job)
+    sent: list = []
+    worker = analyse._workers[0]
+    handed = worker.send
+    worker.send = lambda message: sent.append(message) or handed(message)
+    analyse.cancel(blocking)
+    recorders[0].wait(lambda: recorders[0].events, timeout=30)  # the proof's interim hint
+    assert [len(message) for message in sent] == [3]
+    analyse.cancel(jobs[1])  # waiting in the pipe behind the proof
+    analyse.cancel(jobs[0])
+    for recorder in recorders[1:]:
+        recorder.wait(lambda r=recorder: r.done_at is not None, timeout=30)
+    assert [len(message) for message in sent] == [3, 1]
+    assert recorders[1].names() == []
+    for n in (2, 3):
+        (event,) = recorders[n].events
+        assert event[1] == "analysis" and event[2]["id"] == n
+        assert event[2] == {"id": n, "game": "npuzzle", **analyse_board("npuzzle", boards[n])}
 
 
 def test_a_free_worker_serves_the_group_with_the_fewest_jobs_running(pool):

@@ -55,6 +55,12 @@ SETTINGS: dict[str, Setting] = {
     "QUICK_WORKERS": Setting(int, 2, "solver processes of the quick lane (lookups, tries)"),
     "LONG_WORKERS": Setting(int, 2, "solver processes of the long lane (niced), one server"),
     "QUICK_QUEUE": Setting(int, 256, "jobs waiting in the quick lane before 'server busy'"),
+    "RECENT_ANALYSES_MB": Setting(
+        float,
+        16.0,
+        "memory for the exact analyses each web process keeps and answers again without a "
+        "solver process (a daily's positions; 0: none kept)",
+    ),
     "LONG_QUEUE": Setting(int, 32, "jobs waiting in the long lane before 'server busy'"),
     "LONG_QUEUE_PER_CLIENT": Setting(
         int, 4, "... and from one client address (its players share them fairly)"

@@ -20,6 +20,14 @@ const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
 const SHUTTING_DOWN = "server is shutting down"; // the server's CLOSING_MESSAGE begins so
 
+/**
+ * How the link connects: a websocket from the first request (no long-polling handshake
+ * and upgrade first: one connection, one frame per message), and long-polling when the
+ * websocket fails (a proxy that refuses the upgrade): tryAllTransports tries the next
+ * transport instead of retrying the one that failed.
+ */
+export const SOCKET_OPTIONS = Object.freeze({ transports: ["websocket", "polling"], tryAllTransports: true });
+
 export class SolverLink {
   /**
    * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable,
@@ -32,7 +40,7 @@ export class SolverLink {
     this.current = null; // {id, event, board}
     this.sent = new Map(); // id -> request, so replies know their board
     // eslint-disable-next-line no-undef -- io is the global of the vendored Socket.IO client (static/vendor)
-    this.socket = io({ transports: ["websocket", "polling"] });
+    this.socket = io({ ...SOCKET_OPTIONS });
     this.refusals = 0; // in a row: each one doubles the wait before the next try
     this.countdown = null;
     this.pending = null; // a request the stopping server could not finish: sent again

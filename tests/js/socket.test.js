@@ -52,3 +52,13 @@ test("a request cancelled meanwhile is not sent again", async () => {
   assert.equal(socket.emitted.length, sent);
   assert.equal(solver.isCurrent(request.id), false);
 });
+
+test("the link asks for a websocket first and falls back to long-polling when it fails", async () => {
+  let options = null;
+  globalThis.io = (given) => { options = given; return fakeSocket(); };
+  const { SolverLink } = await import("../../static/js/socket.js");
+  new SolverLink({});
+  assert.deepEqual(options.transports, ["websocket", "polling"]);
+  // without it, a failed websocket is retried as a websocket, never as long-polling
+  assert.equal(options.tryAllTransports, true);
+});

@@ -113,22 +113,23 @@ def _frame_problem(data) -> str | None:
     return None
 
 
-def _packet_problem(server, data) -> tuple | None:
-    """(problem, close?) for a Socket.IO message this server refuses, or None."""
+def _packet_problem(server, data) -> tuple:
+    """(problem, close?, the decoded packet) for a Socket.IO message: problem None when
+    this server takes it."""
     if not isinstance(data, str):
-        return "binary data (this protocol sends none)", True
+        return "binary data (this protocol sends none)", True, None
     try:
         pkt = server.packet_class(encoded_packet=data)
     except Exception:  # noqa: BLE001 - any decode failure is the client's
-        return "malformed packet", False
+        return "malformed packet", False, None
     if pkt.packet_type in BINARY_TYPES:
-        return "binary attachments (this protocol sends none)", True
+        return "binary attachments (this protocol sends none)", True, pkt
     if pkt.packet_type == sio_packet.EVENT:
         if not isinstance(pkt.data, list) or not pkt.data or not isinstance(pkt.data[0], str):
-            return "malformed event", False
+            return "malformed event", False, pkt
         if pkt.data[0] in RESERVED_EVENTS or pkt.data[0] == ANY_EVENT:
-            return f"reserved event name {pkt.data[0]!r}", False
-    return None
+            return f"reserved event name {pkt.data[0]!r}", False, pkt
+    return None, False, pkt
 
 
 def install(
@@ -150,15 +151,17 @@ def install(
     dispatch = server._handle_eio_message
 
     def guarded(eio_sid, data):
-        found = _packet_problem(server, data)
-        if found is None:
+        problem, close, pkt = _packet_problem(server, data)
+        if problem is None:
             try:
-                dispatch(eio_sid, data)
+                if pkt.packet_type == sio_packet.EVENT:  # decoded once: handled as it is
+                    server._handle_event(eio_sid, pkt.namespace, pkt.id, pkt.data)
+                else:
+                    dispatch(eio_sid, data)
             except Exception as err:  # noqa: BLE001 - a library refusal, logged short
-                found = (f"refused by Socket.IO: {str(err)[:60]}", False)
-        if found is None:
+                problem, close = f"refused by Socket.IO: {str(err)[:60]}", False
+        if problem is None:
             return
-        problem, close = found
         sid = server.manager.sid_from_eio_sid(eio_sid, "/")
         bad_frames.report(problem, (sid or eio_sid)[:8], data)
         if close or sid is None or not spend(sid):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from ..guard.quiet import RefusalLog
-from ..protocol import ERROR
+from ..protocol import ANALYSIS, ERROR
 from .contract import Failure, Outcome
 from .escalation import Chain, settle
 from .model import (
@@ -60,6 +60,7 @@ from .model import (
     TaskRefused,
 )
 from .outcomes import answer_of
+from .recent import RecentAnalyses
 from .replies import job_error
 from .retry import Backoff
 
@@ -148,7 +149,9 @@ class JobCore:
     ``lanes`` maps :data:`QUICK`, :data:`LONG` and :data:`PAGE` to a :class:`Lane`;
     ``limits`` maps ``analyse``/``solve`` to their full budgets, and
     ``quick_seconds`` is the quick lane's budget for a try (None: no tries, every
-    solve goes to the long lane and every analysis has its full budget).
+    solve goes to the long lane and every analysis has its full budget). ``recent``
+    keeps exact analyses: a request for one is answered from it at once, the same
+    payload a solver process gave (:mod:`webapp.jobs.recent`).
     """
 
     def __init__(
@@ -157,30 +160,54 @@ class JobCore:
         lanes: dict[str, Lane],
         limits: dict[str, Limits],
         quick_seconds: float | None = None,
+        recent: RecentAnalyses | None = None,
     ):
         self._emit = emit
         self.lanes = lanes
         self.limits = limits
-        self.quick_seconds = quick_seconds or None
+        self.recent = recent or RecentAnalyses(0)
+        self.quick_seconds = quick_seconds
         self._slots: dict[str, Slot] = {}
         self._lock = threading.Lock()
         self._known_long: collections.OrderedDict[tuple, None] = collections.OrderedDict()
         self.closing = False
         self._sweeper: threading.Thread | None = None
 
+    @property
+    def quick_seconds(self) -> float | None:
+        return self._quick_seconds
+
+    @quick_seconds.setter
+    def quick_seconds(self, seconds: float | None) -> None:
+        self._quick_seconds = seconds or None
+        # a try's budgets, made once (every analysis and most solves start as one)
+        self._tries = {
+            kind: replace(limit, seconds=seconds, quick=True, backstop_seconds=limit.seconds)
+            for kind, limit in self.limits.items()
+            if seconds and seconds < limit.seconds
+        }
+
     # -- called from event handlers ----------------------------------------------
     def submit(
         self, sid: str, kind: str, request: JobRequest, log_id: str = "", address: str = ""
     ) -> None:
         """Queue ``request`` for client ``sid`` (from ``address``), cancelling whatever
-        the client had before."""
+        the client had before; an analysis kept in :attr:`recent` is answered at once."""
         slot = self._slot(sid)
+        kept = None
+        if kind == ANALYSE:
+            kept = self.recent.get(
+                self.recent.key(request.game, request.board, request.options), request.id
+            )
         lane, limits = self._first_lane(kind, request)
         with slot.lock:
             slot.generation += 1
             self._cancel_locked(slot)
             if self.closing:
                 self._emit(ERROR, job_error(CLOSING_MESSAGE, kind, request), to=sid)
+                return
+            if kept is not None:  # the older job is cancelled: this answer is the newest
+                self._emit(ANALYSIS, kept, to=sid)
                 return
             job = Job(
                 kind,
@@ -276,6 +303,7 @@ class JobCore:
             "clients": clients,
             "busy_clients": self.busy_clients(),
             "lanes": {name: lane.stats() for name, lane in self.lanes.items()},
+            "recent_analyses": self.recent.stats(),
         }
 
     def start(self) -> None:
@@ -309,21 +337,14 @@ class JobCore:
         limits = self.limits[kind]
         if kind == LAB:  # a race of whole searches: never a quick try
             return self.lanes[LONG], limits
-        trial = self.quick_seconds
-        quick = trial is not None and trial < limits.seconds
+        tried = self._tries.get(kind)
         if kind == ANALYSE:
-            if trial is None or not quick:
-                return self.lanes[QUICK], limits
-            return self.lanes[QUICK], replace(
-                limits, seconds=trial, quick=True, backstop_seconds=limits.seconds
-            )
-        if trial is None or not quick or self._is_known_long(request):
+            return self.lanes[QUICK], tried or limits
+        if tried is None or self._is_known_long(request):
             return self.lanes[LONG], limits
         self._start_sweeper()
         self.lanes[LONG].start()  # ready by the time a try escalates
-        return self.lanes[QUICK], replace(
-            limits, seconds=trial, quick=True, backstop_seconds=limits.seconds
-        )
+        return self.lanes[QUICK], tried
 
     def _queue_locked(self, slot: Slot, job: Job, lane: Lane, chain: Chain) -> None:
         """Hand ``job`` to ``lane`` as the slot's current job (the slot's lock is held)."""
@@ -364,6 +385,10 @@ class JobCore:
         note: _Note = job.note
         outcome = settle(job.kind, job.limits.quick, event, payload, note.chain, job.limits.seconds)
         for name, body in outcome.emit:
+            if name == ANALYSIS and job.kind == ANALYSE and isinstance(job.request, JobRequest):
+                # a fact now, whoever asked, and whether or not its asker still waits
+                asked = job.request
+                self.recent.put(self.recent.key(asked.game, asked.board, asked.options), body)
             self._deliver(note, name, body)
         if outcome.escalate:
             self._escalate(job)

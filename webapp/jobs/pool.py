@@ -3,19 +3,24 @@
 The job core (:mod:`webapp.jobs.core`) hands a :class:`~webapp.jobs.model.Job` to
 :meth:`WorkerPool.submit`; a full queue (overall, or the address's share) raises
 :class:`~webapp.jobs.core.LaneBusy` at once. Waiting jobs are taken out by the
-lane's :class:`~webapp.jobs.fairness.FairQueue`. One dispatcher thread waits on
-every solver process's pipe and sentinel and:
+lane's :class:`~webapp.jobs.fairness.FairQueue`. Each solver process has one
+reader (a greenlet under gevent, :mod:`webapp.jobs.pipe`) that waits on its pipe
+alone and:
 
-* hands each event a process sends to the job's ``on_event`` (never for a
-  cancelled job), then ``on_done`` when the job ends;
-* reports the job lost (``on_lost``) and starts a fresh process when one dies
-  mid-job (killed over its memory cap, crashed) or overruns its job's time
-  budget by a margin (a search that stopped checking its clock), so no job is
-  ever lost silently.
+* hands each event the process sends to the job's ``on_event`` (never for a
+  cancelled job), then ``on_done`` when the job ends (a job's last events ride
+  in the same message as its end);
+* reports the job lost (``on_lost``) and starts a fresh process when the pipe
+  closes mid-job (the process was killed over its memory cap, or crashed); a
+  watchdog kills a process that overran its job's time budget by a margin (a
+  search that stopped checking its clock), so no job is ever lost silently.
 
-Cancelling writes the job's number into the worker's shared cancel flag; the
-search polls it every few hundred positions. Processes start on first use, so an
-app that never searches never spawns one.
+While a backlog of analyses waits, a free process is handed a few of them in one
+message (:data:`BATCH`, fairest first) and runs them back to back, answering each as
+it ends: one write and no round trip per lookup. Cancelling writes the job's number
+into the worker's shared cancel flag; the search polls it every few hundred
+positions, and a job still waiting in the pipe ends at once. Processes start on
+first use, so an app that never searches never spawns one.
 """
 
 from __future__ import annotations
@@ -24,14 +29,12 @@ import atexit
 import contextlib
 import logging
 import multiprocessing
-import os
 import threading
 import time
-from multiprocessing.connection import wait
-from typing import Any
 
 from .fairness import FairLane
-from .model import Job, WorkerSettings
+from .model import ANALYSE, Job, WorkerSettings
+from .pipe import pair
 from .process import process_main
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,10 @@ GRACE_SECONDS = 3.0
 #: and after how many such deaths in a row the queued jobs are answered ``error``
 MAX_BACKOFF = 10.0
 STRANDED_AFTER = 3
+#: how often the watchdog looks for runaways and processes due for a restart
+WATCH_SECONDS = 0.2
+#: lookups sent to a process in one message at most, when a backlog waits
+BATCH = 4
 
 
 class _SolverProcess:
@@ -54,11 +61,7 @@ class _SolverProcess:
     def __init__(self, index: int, settings: WorkerSettings, name: str):
         self.index = index
         self.cancel_flag = _SPAWN.RawValue("q", 0)
-        self.conn, child_end = _SPAWN.Pipe()
-        # under gevent the pipe is a patched socketpair, left non-blocking, and the
-        # flag is shared with the child: each end reads whole messages, so blocking
-        for end in (self.conn, child_end):
-            os.set_blocking(end.fileno(), True)
+        self.conn, child_end = pair()
         self.process = _SPAWN.Process(
             target=process_main,
             name=f"{name}-solver-{index}",
@@ -68,14 +71,19 @@ class _SolverProcess:
         self.process.start()
         child_end.close()
         self.ready = False
-        self.job: Job | None = None
+        #: the jobs handed to it, in order: the first is running, the rest wait in its pipe
+        self.jobs: list[Job] = []
         self.deadline = 0.0
         self.restart_at: float | None = None  # set while dead, waiting to restart
-        self.send_lock = threading.Lock()
+        #: why it is being stopped, when the pool stops it (the reader then says so)
+        self.ending: str | None = None
+
+    @property
+    def job(self) -> Job | None:
+        return self.jobs[0] if self.jobs else None
 
     def send(self, message) -> None:
-        with self.send_lock:
-            self.conn.send(message)
+        self.conn.send(message)
 
     def ask_to_stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -88,6 +96,10 @@ class _SolverProcess:
             self.process.kill()
             self.process.join(1.0)
         self.conn.close()
+
+
+def _analyses_only(jobs) -> bool:
+    return all(job.kind == ANALYSE and not job.trial for job in jobs)
 
 
 class WorkerPool(FairLane):
@@ -109,7 +121,7 @@ class WorkerPool(FairLane):
         self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
         self._workers: list[_SolverProcess] = []
-        self._dispatcher: threading.Thread | None = None
+        self._watchdog: threading.Thread | None = None
         self.completed = 0
         self.restarts = 0
         self.lost = 0
@@ -117,17 +129,18 @@ class WorkerPool(FairLane):
 
     # -- the lane, as the job core uses it ----------------------------------------
     def cancel(self, job: Job) -> None:
-        """Stop ``job``: drop it from the queue, or flag its process to stop searching."""
+        """Stop ``job``: drop it from the queue, or flag its process to stop searching
+        (a job still waiting in the process's pipe ends at once when its turn comes)."""
         with self._lock:
             job.cancelled = True
             self._queue.remove(job)
             for worker in self._workers:
-                if worker.job is job:
+                if job in worker.jobs:
                     worker.cancel_flag.value = job.seq
 
     def running_jobs(self) -> list[Job]:
         with self._lock:
-            return [w.job for w in self._workers if w.job is not None]
+            return [job for w in self._workers for job in w.jobs]
 
     def stats(self) -> dict:
         with self._lock:
@@ -136,7 +149,7 @@ class WorkerPool(FairLane):
                 "size": self.size,
                 "alive": sum(w.process.is_alive() for w in self._workers),
                 "ready": sum(w.ready for w in self._workers),
-                "busy": sum(w.job is not None for w in self._workers),
+                "busy": sum(bool(w.jobs) for w in self._workers),
                 "queued": len(self._queue),
                 "max_queue": self.max_queue,
                 "completed": self.completed,
@@ -157,7 +170,7 @@ class WorkerPool(FairLane):
             dropped = self._close_locked()
             for worker in self._workers:
                 if worker.job in dropped:
-                    worker.cancel_flag.value = worker.job.seq
+                    worker.cancel_flag.value = worker.jobs[0].seq
             return dropped
 
     def shutdown(self, timeout: float = 5.0) -> list[Job]:
@@ -170,8 +183,8 @@ class WorkerPool(FairLane):
             worker.ask_to_stop()
         for worker in workers:
             worker.stop(deadline)
-        if self._dispatcher is not None:
-            self._dispatcher.join(timeout)
+        if self._watchdog is not None:
+            self._watchdog.join(timeout)
         return dropped
 
     # -- internals ---------------------------------------------------------------
@@ -179,18 +192,25 @@ class WorkerPool(FairLane):
         if self._workers or self._closing:
             return
         # runs before multiprocessing's own exit hook terminates the workers, so
-        # the dispatcher never mistakes interpreter exit for lost workers
+        # the readers never mistake interpreter exit for lost workers
         atexit.register(self.shutdown, 1.0)
-        self._workers = [_SolverProcess(i, self.settings, self.name) for i in range(self.size)]
-        self._dispatcher = threading.Thread(
-            target=self._dispatch, name=f"{self.name}-dispatch", daemon=True
+        self._workers = [self._spawn(i) for i in range(self.size)]
+        self._watchdog = threading.Thread(
+            target=self._watch, name=f"{self.name}-watchdog", daemon=True
         )
-        self._dispatcher.start()
+        self._watchdog.start()
 
-    def _next_locked(self) -> Job | None:
+    def _spawn(self, index: int) -> _SolverProcess:
+        """A solver process and the reader of its pipe (a greenlet under gevent)."""
+        worker = _SolverProcess(index, self.settings, self.name)
+        threading.Thread(
+            target=self._reader, args=(worker,), name=f"{self.name}-read-{index}", daemon=True
+        ).start()
+        return worker
+
+    def _next_locked(self, running: list[Job]) -> Job | None:
         """The fair queue's next job; only plain ones while the tries running hold every
         process but the reserved ones."""
-        running = [w.job for w in self._workers if w.job is not None]
         tries = sum(job.trial for job in running)
         return self._queue.pop(running, plain_only=tries >= self.size - self.reserved)
 
@@ -198,48 +218,35 @@ class WorkerPool(FairLane):
         for worker in self._workers:
             if not self._queue:
                 return
-            if worker.ready and worker.job is None and worker.process.is_alive():
-                job = self._next_locked()
+            if worker.ready and not worker.jobs and worker.process.is_alive():
+                running = [job for w in self._workers for job in w.jobs]
+                job = self._next_locked(running)
                 if job is None:
                     return
-                worker.job = job
-                worker.deadline = (
-                    time.monotonic() + job.limits.runaway_after * OVERRUN_FACTOR + GRACE_SECONDS
-                )
-                with contextlib.suppress(OSError):  # died just now: the sentinel reports it
-                    worker.send((job.seq, job.kind, job.request, job.limits))
+                batch = [job]
+                # a backlog of analyses only: a few go in one message and run back to
+                # back, each answered as it ends (never a try: it may run its whole budget)
+                most = min(BATCH, -(-len(self._queue) // self.size))
+                if most > 1 and _analyses_only([job, *self._queue]):
+                    while len(batch) < most:
+                        more = self._next_locked(running + batch)
+                        if more is None:
+                            break
+                        batch.append(more)
+                worker.jobs = batch
+                budget = sum(queued.limits.runaway_after for queued in batch)
+                worker.deadline = time.monotonic() + budget * OVERRUN_FACTOR + GRACE_SECONDS
+                with contextlib.suppress(OSError):  # died just now: its reader reports it
+                    worker.send([(j.seq, j.kind, j.request, j.limits) for j in batch])
 
-    def _dispatch(self) -> None:
-        while True:
-            with self._lock:
-                if self._closing:
-                    return
-                workers = list(self._workers)
-            waitables: dict[Any, _SolverProcess] = {}  # pipes and sentinels, as wait() gives them
-            for worker in workers:
-                if worker.restart_at is not None:
-                    continue
-                waitables[worker.conn] = worker
-                waitables[worker.process.sentinel] = worker
-            try:
-                ready = wait(list(waitables), timeout=0.2)
-            except OSError:
-                continue
-            for handle in ready:
-                worker = waitables[handle]
-                if handle is worker.conn:
-                    self._read(worker)
-                elif not worker.process.is_alive():
-                    self._lost(worker, "the solver worker stopped (out of memory?); try again")
-            self._check_deadlines(workers)
-
-    def _read(self, worker: _SolverProcess) -> None:
+    def _reader(self, worker: _SolverProcess) -> None:
+        """Everything ``worker`` says, as it comes, until its pipe closes."""
         try:
-            while worker.conn.poll():
+            while True:
                 self._handle(worker, worker.conn.recv())
         except (EOFError, OSError):
             if not self._closing:
-                self._lost(worker, "the solver worker stopped; try again")
+                self._lost(worker, worker.ending or "the solver worker stopped; try again")
 
     def _handle(self, worker: _SolverProcess, message) -> None:
         kind = message[0]
@@ -255,11 +262,25 @@ class WorkerPool(FairLane):
             if not job.cancelled:
                 job.on_event(message[2], message[3])
         elif kind == "done":
+            for event, payload in message[2]:  # the last events ride with the end
+                if job.cancelled:
+                    break
+                job.on_event(event, payload)
             with self._lock:
-                worker.job = None
+                if worker.jobs and worker.jobs[0] is job:
+                    worker.jobs.pop(0)
                 self.completed += 1
-                self._hand_out_locked()
+                if not worker.jobs:
+                    self._hand_out_locked()
             job.on_done()
+
+    def _watch(self) -> None:
+        """Restart dead processes when their pause is over; stop runaways."""
+        while not self._closing:
+            time.sleep(WATCH_SECONDS)
+            with self._lock:
+                workers = list(self._workers)
+            self._check_deadlines(workers)
 
     def _check_deadlines(self, workers: list[_SolverProcess]) -> None:
         now = time.monotonic()
@@ -267,25 +288,26 @@ class WorkerPool(FairLane):
             if worker.restart_at is not None and now >= worker.restart_at:
                 self._restart(worker)
             job = worker.job
-            if job is not None and now > worker.deadline:
+            if job is not None and now > worker.deadline and worker.ending is None:
                 log.warning(
                     "%s %s worker %d overran its budget; restarting it",
                     job.log_id,
                     self.name,
                     worker.index,
                 )
+                worker.ending = f"gave up after {job.limits.runaway_after:g} s (search stopped)"
                 worker.process.kill()
-                self._lost(worker, f"gave up after {job.limits.runaway_after:g} s (search stopped)")
+                self._lost(worker, worker.ending)
         self.yield_labs()  # a lab run that ran its slice makes way for a waiting search
 
     def _lost(self, worker: _SolverProcess, message: str) -> None:
-        """A worker died or was killed: answer its job with ``error``, start a fresh one."""
+        """A worker died or was killed: answer its jobs with ``error``, start a fresh one."""
         with self._lock:
             if self._closing or worker not in self._workers:
                 return
             if worker.restart_at is not None:
                 return
-            job, worker.job = worker.job, None
+            jobs, worker.jobs = worker.jobs, []
             worker.process.join(1.0)
             worker.conn.close()
             self._start_failures = 0 if worker.ready else self._start_failures + 1
@@ -300,7 +322,7 @@ class WorkerPool(FairLane):
             worker.restart_at = time.monotonic() + delay
         log.warning(
             "%s %s worker %d lost (exit %s); restarting it in %.2g s",
-            job.log_id if job else "-",
+            jobs[0].log_id if jobs else "-",
             self.name,
             worker.index,
             worker.process.exitcode,
@@ -308,9 +330,11 @@ class WorkerPool(FairLane):
         )
         if delay == 0:
             self._restart(worker)
-        if job is not None:
+        if jobs:
             self.lost += 1
-            self._fail(job, message)
+            self._fail(jobs[0], message)
+        for waiting in jobs[1:]:  # never started: they may run elsewhere
+            self._fail(waiting, "the solver worker stopped; try again")
         for queued in stranded:
             self._fail(queued, "the solver cannot start right now; try again later")
 
@@ -318,10 +342,9 @@ class WorkerPool(FairLane):
         with self._lock:
             if self._closing or worker not in self._workers:
                 return
-            self._workers[self._workers.index(worker)] = _SolverProcess(
-                worker.index, self.settings, self.name
-            )
+            self._workers[self._workers.index(worker)] = self._spawn(worker.index)
             self.restarts += 1
+            self._hand_out_locked()
 
     @staticmethod
     def _fail(job: Job, message: str) -> None:

@@ -10,8 +10,9 @@ RQ worker in a cluster runs the same function. A solver process of this machine:
   ``MemoryError`` (answered with ``error``) instead of eating the machine;
 * warms the tables it will look up (each game's :meth:`warm`; cheap from the
   disk cache) before taking its first job;
-* reads jobs ``(seq, kind, request, limits)`` from its pipe and writes back
-  ``("event", seq, name, payload)`` messages, then ``("done", seq)``;
+* reads jobs ``[(seq, kind, request, limits), ...]`` from its pipe (one, or a few
+  analyses to run back to back) and writes back ``("event", seq, name, payload)``
+  messages, then ``("done", seq, last_events)``: a job's last event rides with its end;
 * stops a job when the shared ``cancel_flag`` holds that job's ``seq``: the
   solver polls it every few hundred positions, well inside 100 ms.
 
@@ -29,7 +30,7 @@ from typing import Any
 from solver.catalogue import warm_tables
 from solver.engine import warm_judging
 
-from ..protocol import ERROR, PROGRESS
+from ..protocol import ANALYSIS, ERROR, PROGRESS
 from .contract import Failure, Outcome
 from .lab import run_lab
 from .model import (
@@ -171,11 +172,26 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
             return
         if message is None:
             return
-        seq, kind, request, limits = message
-        cancel = _Flag(cancel_flag, seq)
+        for seq, kind, request, limits in message:  # a few analyses back to back, or one job
+            run_one(conn, cancel_flag, seq, kind, request, limits)
 
-        def send(event: str, payload: Payload, seq: int = seq) -> None:
+
+def run_one(conn, cancel_flag, seq: int, kind: str, request: Request, limits: Limits) -> None:
+    """One job, its events sent as they come but an answer, which rides with the job's
+    end: ``("done", seq, [(event, payload)])`` (one message, one wake of the web process).
+    Progress, an analysis's interim hint and a lab run's figures go at once; a job
+    cancelled before its turn ends at once."""
+    cancel = _Flag(cancel_flag, seq)
+    held: list[tuple[str, Payload]] = []
+
+    def send(event: str, payload: Payload) -> None:
+        if held:
+            conn.send(("event", seq, *held.pop()))
+        if kind == LAB or event == PROGRESS or (event == ANALYSIS and not payload.get("final")):
             conn.send(("event", seq, event, payload))
+        else:
+            held.append((event, payload))
 
+    if not cancel.is_set():
         perform(kind, request, limits, cancel, send)
-        conn.send(("done", seq))
+    conn.send(("done", seq, held))

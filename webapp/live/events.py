@@ -70,15 +70,6 @@ def _sid() -> str:
     return request.sid  # type: ignore[attr-defined]  # Flask-SocketIO sets it; the stubs lack it
 
 
-def _log_id() -> str:
-    return f"{_sid()[:8]}/{next(_counter)}"
-
-
-def _helps() -> HelpLedger:
-    """The players' help ledger (:mod:`webapp.players.attempts`)."""
-    return current_app.extensions["players"].helps
-
-
 #: a refused client's Engine.IO connection is closed this long after it was told why
 REFUSED_CLOSE_SECONDS = 1.0
 
@@ -95,6 +86,18 @@ class Sockets:
     leaving: list[Callable[[str], None]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Peer:
+    """What a socket's every request needs, read once when it connects: its address (as
+    the trusted proxies resolve it), its player's token, the record of help its requests
+    go through, and the prefix of its log lines."""
+
+    address: str
+    token: str | None
+    helps: HelpLedger
+    tag: str
+
+
 def register_events(
     socketio: SocketIO,
     jobs: JobCore,
@@ -104,8 +107,15 @@ def register_events(
 ) -> Sockets:
     """Attach the protocol's handlers (connect, analyse, solve, cancel, the lab's run and
     cancel, disconnect) to ``socketio``; ``admission`` decides who may connect,
-    ``connections`` keeps whose each socket is."""
+    ``connections`` keeps whose each socket is.
+
+    The requests (analyse, solve, cancel and the lab's two) are python-socketio's own
+    handlers, called with the socket's id, not Flask-SocketIO's: those build a Flask
+    request context for every event (the URL matched again, the session cookie opened
+    again), which cost as much as the rest of the framework's work per message; what a
+    request needs of its connection is read once, at ``connect`` (:class:`Peer`)."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; not in the stubs
+    peers: dict[str, Peer] = {}
 
     def reply_error(message: str | RequestRefused, event: str, payload: object = None) -> None:
         socketio.emit(ERROR, error_payload(message, event, request_id(payload)), to=_sid())
@@ -116,25 +126,59 @@ def register_events(
         reply_error(RATE_MESSAGE, event, payload)
         return False
 
+    def tell(sid: str, message: str | RequestRefused, event: str, payload: object = None) -> None:
+        socketio.emit(ERROR, error_payload(message, event, request_id(payload)), to=sid)
+
     def submit(
-        kind: str, args: tuple[object, ...], parse: Callable[[Any], JobRequest] = parse_job_request
+        sid: str,
+        kind: str,
+        args: tuple[object, ...],
+        parse: Callable[[Any], JobRequest] = parse_job_request,
     ) -> None:
         payload = args[0] if args else None
-        if not admitted(kind, payload):
+        if not limiter.allow(sid):
+            tell(sid, RATE_MESSAGE, kind, payload)
             return
-        log_id = _log_id()
+        peer = peers.get(sid)
+        if peer is None:  # left while this event waited: nobody to answer
+            return
+        log_id = f"{peer.tag}/{next(_counter)}"
         try:
             job = parse(one_payload(kind, args))
         except RequestRefused as err:
-            payload_refusals(request.remote_addr or _sid(), "%s %s refused: %s", log_id, kind, err)
-            reply_error(err, kind, payload)
+            payload_refusals(peer.address or sid, "%s %s refused: %s", log_id, kind, err)
+            tell(sid, err, kind, payload)
             return
         log.debug("%s %s %s %r", log_id, kind, job.game, job.id)
-        sid, address = _sid(), request.remote_addr or ""  # the address as the proxies resolve it
         # help asked about a ranked attempt is on record (in memory now, in the database
         # soon after, before any result is judged): it never holds the answer back
-        _helps().asked(connections.token(sid), address, job.game, job.options, job.board)
-        jobs.submit(sid, kind, job, log_id, address=address)
+        peer.helps.asked(peer.token, peer.address, job.game, job.options, job.board)
+        jobs.submit(sid, kind, job, log_id, address=peer.address)
+
+    def cancel(sid: str, event: str, args: tuple[object, ...]) -> None:
+        payload = args[0] if args else None
+        if not limiter.allow(sid):
+            tell(sid, RATE_MESSAGE, event, payload)
+            return
+        try:
+            job_id = parse_cancel(one_payload(event, args))
+        except RequestRefused as err:
+            tell(sid, err, event, payload)
+            return
+        jobs.cancel(sid, job_id)
+
+    def request_handler(event: str, handle: Callable[[str, tuple[object, ...]], None]):
+        """python-socketio's handler of ``event``: a bug answers ``error`` instead of
+        dropping the request (as Flask-SocketIO's default error handler does)."""
+
+        def handler(sid: str, *args: object) -> None:
+            try:
+                handle(sid, args)
+            except Exception:
+                log.exception("Socket.IO handler of %s failed", event)
+                socketio.emit(ERROR, error_payload("internal error", event), to=sid)
+
+        server.on(event, handler, namespace="/")
 
     def close_later(eio_sid: str) -> None:
         """A refused client's transport, closed once it has had time to read why (a
@@ -144,53 +188,31 @@ def register_events(
 
     @socketio.on(CONNECT)
     def on_connect(*_auth: object) -> None:
-        refused = admission.admit(_sid(), request.remote_addr or "")
+        sid = _sid()
+        address = request.remote_addr or ""  # the address as the proxies resolve it
+        refused = admission.admit(sid, address)
         if refused is None:
-            log.debug("%s connected", _sid()[:8])  # every page opens one: not news
+            log.debug("%s connected", sid[:8])  # every page opens one: not news
             # the handshake's player cookie (signed, HttpOnly): whose help this socket asks
             secret = str(current_app.secret_key)
             players = current_app.extensions["players"]
             owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
-            connections.connect(_sid(), owner)
+            connections.connect(sid, owner)
+            peers[sid] = Peer(address, connections.token(sid), players.helps, sid[:8])
             return
-        connection_refusals(request.remote_addr or _sid(), "%s refused: %s", _sid()[:8], refused)
-        eio_sid = server.manager.eio_sid_from_sid(_sid(), "/")
+        connection_refusals(address or sid, "%s refused: %s", sid[:8], refused)
+        eio_sid = server.manager.eio_sid_from_sid(sid, "/")
         if eio_sid is not None:
             socketio.start_background_task(close_later, eio_sid)
         raise ConnectionRefusedError(refused)
 
     sockets = Sockets(admitted, reply_error)
 
-    @socketio.on(ANALYSE)
-    def on_analyse(*args: object) -> None:
-        submit(ANALYSE, args)
-
-    @socketio.on(SOLVE)
-    def on_solve(*args: object) -> None:
-        submit(SOLVE, args)
-
-    @socketio.on(LAB_RUN)
-    def on_lab_run(*args: object) -> None:
-        submit(LAB, args, parse_lab_request)
-
-    def cancel(event: str, args: tuple[object, ...]) -> None:
-        payload = args[0] if args else None
-        if not admitted(event, payload):
-            return
-        try:
-            job_id = parse_cancel(one_payload(event, args))
-        except RequestRefused as err:
-            reply_error(err, event, payload)
-            return
-        jobs.cancel(_sid(), job_id)
-
-    @socketio.on(CANCEL)
-    def on_cancel(*args: object) -> None:
-        cancel(CANCEL, args)
-
-    @socketio.on(LAB_CANCEL)
-    def on_lab_cancel(*args: object) -> None:
-        cancel(LAB_CANCEL, args)
+    request_handler(ANALYSE, lambda sid, args: submit(sid, ANALYSE, args))
+    request_handler(SOLVE, lambda sid, args: submit(sid, SOLVE, args))
+    request_handler(LAB_RUN, lambda sid, args: submit(sid, LAB, args, parse_lab_request))
+    request_handler(CANCEL, lambda sid, args: cancel(sid, CANCEL, args))
+    request_handler(LAB_CANCEL, lambda sid, args: cancel(sid, LAB_CANCEL, args))
 
     @socketio.on(DISCONNECT)
     def on_disconnect(*_reason: object) -> None:
@@ -204,6 +226,7 @@ def register_events(
         for leave in sockets.leaving:
             leave(_sid())
         connections.disconnect(_sid())
+        peers.pop(_sid(), None)
         limiter.forget(_sid())
         jobs.drop(_sid())
 

@@ -26,6 +26,8 @@ from typing import Any
 
 import socketio
 
+from . import wire
+
 log = logging.getLogger(__name__)
 
 #: a publish waits this long for Redis at most
@@ -38,7 +40,7 @@ class LocalFirstManager(socketio.RedisManager):
     """A Redis client manager whose emits to a local client stay local."""
 
     def __init__(self, url: str):
-        super().__init__(url, channel=CHANNEL)
+        super().__init__(url, channel=CHANNEL, json=wire.JSON)
         self._publisher: Any = None
         self._failing = False
 
