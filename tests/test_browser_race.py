@@ -92,3 +92,22 @@ def test_a_public_race_shows_each_players_new_rating(page, browser, live_server)
         if third is not None:
             third.close()
         other_context.close()
+
+
+def test_a_guest_names_themself_in_the_header_and_the_public_race_rates_them(page, live_server):
+    """The race page's note for a guest points at the header's name box, and it is true:
+    a name chosen there makes the waiting public race rate this racer, under that name."""
+    view = GamePage(page, live_server)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server + "/race")
+    note = view.testid("race-rated")
+    expect(note).to_have_attribute("data-rated", "false")
+    expect(note).to_contain_text("button at the top of the page")
+    expect(view.testid("me-button")).to_be_visible()
+    view.testid("me-button").click()
+    view.testid("name-box").fill("RaceCy")
+    view.testid("name-box").press("Enter")
+    expect(note).to_have_attribute("data-rated", "true")
+    expect(view.testid("racer").filter(has_text="RaceCy")).to_have_count(1)
+    expect(view.testid("racer")).to_have_count(1)  # the guest racer it was left the race
+    assert view.errors == []

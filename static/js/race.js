@@ -10,6 +10,7 @@ import { el } from "./board.js";
 import { solvedWords } from "./finish.js";
 import { JudgedBoard } from "./judged.js";
 import { $ } from "./panel.js";
+import { shownName } from "./names.js";
 import { isCurrent } from "./race-order.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText, translateReply } from "./i18n.js";
@@ -84,7 +85,7 @@ class RacePage {
     note.dataset.rated = String(Boolean(race.rated));
     note.textContent = race.rated
       ? gettext("This race is rated: asking the solver about its puzzles before it ends rates you last.")
-      : gettext("Unrated for you: choose a player name in the lobby to have your races rated.");
+      : gettext("Unrated for you: choose a name with the button at the top of the page to have your races rated.");
   }
 
   drawTrack(race) {
@@ -92,7 +93,7 @@ class RacePage {
     $("race-track").replaceChildren(...race.players.map((p) => el(
       "li",
       { class: p.name === race.you ? "racer you" : "racer", "data-testid": "racer", style: { "--at": `${(p.score / best) * 100}%` } },
-      el("span", { class: "racer-name" }, p.name),
+      el("span", { class: "racer-name" }, shownName(p.name)),
       el("span", { class: "racer-score", "data-testid": "racer-score" }, `${p.score}`),
     )));
   }
@@ -110,7 +111,7 @@ class RacePage {
       el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el(
         "li",
         { "data-testid": "race-result", "data-rating": p.rating ?? null, "data-change": p.change ?? null },
-        gettext("%(name)s: %(score)s (%(solved)s solved)", { name: p.name, score: p.score, solved: p.solved }),
+        gettext("%(name)s: %(score)s (%(solved)s solved)", { name: shownName(p.name), score: p.score, solved: p.solved }),
         p.rating === undefined ? null : el("span", { class: "race-rating", "data-testid": "race-rating" }, ` ${ratingText(p)}`),
       ))),
       el("p", {}, gettext("The puzzles, with their fewest moves:")),
@@ -156,11 +157,17 @@ function start() {
   const from = new URLSearchParams(location.search).get("from");
   const join = () => {
     const payload = {};
-    if (config.race) payload.race = config.race;
+    // the public lobby is joined as the lobby (its race may be gone once all left it)
+    if (config.race && !(page.race && page.race.public)) payload.race = config.race;
     if (config.race === "new" && from) payload.from = from;
     socket.emit("race_join", payload);
   };
   socket.on("connect", join);
+  // a name chosen in the header: a new handshake carries the player's cookie, so a race
+  // not yet under way takes this racer as that player (a public one then rates them)
+  document.addEventListener("arcade:named", () => {
+    if (page.race && page.race.status === WAITING) { socket.disconnect(); socket.connect(); }
+  });
   socket.on("race_state", (race) => page.show(race));
   socket.on("error", (reply) => page.refused(reply));
   $("race-start").addEventListener("click", () => socket.emit("race_start", {}));
