@@ -213,7 +213,7 @@ export class Controller extends Midend {
     this.hintShown = Boolean(analysis.best_move);
     if (analysis.best_move) {
       this.view.showHint(analysis.best_move);
-      this.notice = gettext("Hint: %(move)s", { move: analysis.best_move.text });
+      this.notice = gettext("Hint: %(move)s", { move: this.sayMove(analysis.best_move) });
     } else if (analysis.solvable === false) {
       this.notice = gettext("No hint: this position is unsolvable.");
     } else {

@@ -5,6 +5,7 @@
 
 import { $ } from "./panel.js";
 import { copyLink, labLink, positionLink, withSpeed } from "./share.js";
+import { bindShortcuts } from "./shortcuts.js";
 
 /** Wire every control of the play page to `ctrl`; `module` is the game's module. */
 export function bindControls(ctrl, module) {
@@ -22,6 +23,7 @@ export function bindControls(ctrl, module) {
   bindPlayback(ctrl.playback);
   bindNewGame(ctrl, module);
   document.addEventListener("keydown", (event) => key(ctrl, event));
+  bindShortcuts(module.keys, { button: $("shortcuts-button") });
 }
 
 function bindPlayback(playback) {
@@ -66,6 +68,7 @@ function bindNewGame(ctrl, module) {
 function key(ctrl, event) {
   const tag = event.target && event.target.tagName;
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (event.target.closest && event.target.closest("dialog")) return; // the list of keys has its own
   const command = event.ctrlKey || event.metaKey;
   const k = event.key.toLowerCase();
   if (command && (k === "y" || (k === "z" && event.shiftKey))) { event.preventDefault(); ctrl.redo(); return; }

@@ -24,6 +24,7 @@ async function drawPreview(node) {
     const game = module.createGame(optionsOf(node));
     const board = document.createElement("div");
     board.className = `board board-${node.dataset.preview} preview-board`;
+    board.setAttribute("aria-hidden", "true"); // a picture: the card's words name the game
     node.append(board);
     game.createView(board, null).render(game.parse(node.dataset.board));
   } catch {

@@ -8,7 +8,9 @@
 
 import { el } from "./board.js";
 import { solvedWords } from "./finish.js";
+import { loadGame } from "./games.js";
 import { JudgedBoard } from "./judged.js";
+import { bindShortcuts } from "./shortcuts.js";
 import { $ } from "./panel.js";
 import { shownName } from "./names.js";
 import { isCurrent } from "./race-order.js";
@@ -175,9 +177,15 @@ function start() {
     const tag = event.target && event.target.tagName;
     const view = page.board.view;
     if (!view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("dialog")) return; // the list of keys
     if (view.handleKey(event)) event.preventDefault();
   });
   setInterval(() => page.tick(), 250);
+  // the keys of every game a race hands out, each once
+  Promise.all(config.games.map((game) => loadGame(game.name))).then((modules) => {
+    const keys = new Map(modules.flatMap((module) => module.keys || []).map(([key, what]) => [`${key}|${what}`, [key, what]]));
+    bindShortcuts([...keys.values()], { button: $("shortcuts-button"), common: false });
+  });
   window.arcade = page;
 }
 

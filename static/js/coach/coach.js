@@ -32,7 +32,7 @@ export class Coach {
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
                   last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
                   ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null,
-                  bounds: this.boundsOf(here), tooBig });
+                  bounds: this.boundsOf(here), tooBig, say: (text) => ctrl.sayMove(text) });
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply),
               tooBig && `No graph yet: no distance is known on this line (the board is too big to solve within ${tooBig.budget_seconds} s).`);
     this.review.draw(points);
