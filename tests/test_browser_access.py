@@ -75,7 +75,9 @@ def test_the_tiles_and_the_gap_are_named_where_they_are_and_a_slide_says_so(page
     words = f"the gap, row {now // 3 + 1}, column {now % 3 + 1}"
     distance = engine_distance("npuzzle", after)
     assert distance == 1
-    view.wait_status(re.compile(rf"^Moved {moved} (up|down|left|right); {words}; 1 move to solve\.$"))
+    view.wait_status(
+        re.compile(rf"^Moved {moved} (up|down|left|right); {words}; 1 move to solve\.$")
+    )
     expect(page.locator("[data-gap]")).to_have_accessible_name(words)
     view.assert_no_errors()
 
@@ -94,7 +96,16 @@ def test_tubes_say_what_they_hold_and_jugs_what_they_hold_of_what(page, live_ser
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/play/npuzzle", "/editor/jugs", "/lab?game=jugs&board=0/3,0/5,8/8", "/race/new", "/streak/npuzzle", "/player"]
+    "path",
+    [
+        "/",
+        "/play/npuzzle",
+        "/editor/jugs",
+        "/lab?game=jugs&board=0/3,0/5,8/8",
+        "/race/new",
+        "/streak/npuzzle",
+        "/player",
+    ],
 )
 def test_every_heading_reads_as_words(page, live_server, path):
     page.goto(live_server + path)
