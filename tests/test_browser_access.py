@@ -90,7 +90,7 @@ def test_tubes_say_what_they_hold_and_jugs_what_they_hold_of_what(page, live_ser
     expect(page.locator('[data-tube="2"]')).to_have_accessible_name("tube 3, empty, holds 4")
     view.open("jugs", "0/3,0/5,8/8")
     expect(page.locator('[data-jug="2"]')).to_have_accessible_name(
-        re.compile(r"^jug 3: 8 of 8 litres")
+        re.compile(r"^jug 3, 8 litres: 8 / 8 L goal: ")
     )
     view.assert_no_errors()
 

@@ -6,6 +6,7 @@
 import { $ } from "./panel.js";
 import { copyLink, labLink, positionLink, withSpeed } from "./share.js";
 import { bindShortcuts } from "./shortcuts.js";
+import { gettext } from "./i18n.js";
 
 /** Wire every control of the play page to `ctrl`; `module` is the game's module. */
 export function bindControls(ctrl, module) {
@@ -35,7 +36,7 @@ function bindPlayback(playback) {
   speed.value = String(playback.speed);
   const showSpeed = () => {
     const label = document.querySelector("[data-speed-label]");
-    if (label) label.textContent = `${speed.value} ms`;
+    if (label) label.textContent = gettext("%(ms)s ms", { ms: speed.value });
   };
   showSpeed();
   speed.addEventListener("input", () => { playback.setSpeed(Number(speed.value)); showSpeed(); });

@@ -150,7 +150,8 @@ export class Panel {
     if (!ctrl.coachClosed && here.optimal && Number.isInteger(here.distance)) {
       parts.push(gettext("%(moves)s to solve", { moves: movesText(here.distance) }));
     }
-    return gettext("%(words)s.", { words: parts.join(gettext("; ")) });
+    const between = gettext("; ");
+    return gettext("%(words)s.", { words: parts.join(between) });
   }
 
   /** The distance line (with the last move's verdict) and the meter, from the line's point `here`. */

@@ -28,7 +28,7 @@ export function sparkline(points) {
 
 /** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
 export function resultLine(ctrl, points, score) {
-  const name = ctrl.config.level ? ` "${ctrl.config.level.name}"` : "";
+  const name = ctrl.config.level ? ` "${gettext(ctrl.config.level.name)}"` : "";
   const shortest = score.shortest === null ? gettext("shortest not known")
     : score.proven ? gettext("shortest %(moves)s", { moves: score.shortest }) : gettext("shortest ≤ %(moves)s", { moves: score.shortest });
   const rated = accuracyText(score);

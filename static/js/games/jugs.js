@@ -112,9 +112,10 @@ class JugsView extends PickTwoView {
         class: "jug", "data-jug": i, type: this.ctrl ? "button" : null,
         "aria-pressed": this.ctrl ? "false" : null,
         style: { "--fill": 0, "--size": jug.capacity / tallest },
-      }, el("span", { class: "vessel" }, el("span", { class: "water" })),
+      }, el("span", { class: "visually-hidden" }, gettext("jug %(jug)s, %(capacity)s litres:", { jug: i + 1, capacity: jug.capacity })),
+      el("span", { class: "vessel" }, el("span", { class: "water" })),
       el("span", { class: "litres" }), el("span", { class: "want" }),
-      this.ctrl && state.jugs.length <= 9 ? el("span", { class: "key" }, i + 1) : null));
+      this.ctrl && state.jugs.length <= 9 ? el("span", { class: "key", "aria-hidden": "true" }, i + 1) : null));
       this.board.replaceChildren(...this.items);
     }
     state.jugs.forEach((jug, i) => {
@@ -124,11 +125,10 @@ class JugsView extends PickTwoView {
       node.querySelector(".litres").textContent = `${jug.held} / ${jug.capacity} L`;
       node.querySelector(".want").textContent = want === null ? gettext("goal: any") : gettext("goal: %(litres)s L", { litres: want });
       node.classList.toggle("done", want !== null && want === jug.held);
-      const name = want === null
+      const words = want === null
         ? gettext("jug %(jug)s: %(held)s of %(capacity)s litres, any amount", { jug: i + 1, held: jug.held, capacity: jug.capacity })
         : gettext("jug %(jug)s: %(held)s of %(capacity)s litres, %(want)s wanted", { jug: i + 1, held: jug.held, capacity: jug.capacity, want });
-      node.title = name;
-      if (this.ctrl) node.setAttribute("aria-label", name); // the name, with its place and size
+      node.title = words; // its name is its number and size (read out only), then what it shows
     });
     this.state = state;
   }

@@ -199,7 +199,7 @@ export function createEditor(changed) {
         ed.tiles = [...Array.from({ length: n * n - 1 }, (_, i) => i + 1), 0];
         changed();
       });
-      box.replaceChildren(el("label", { class: "tool" }, "size", select));
+      box.replaceChildren(el("label", { class: "tool" }, gettext("size"), select));
     },
     render(grid) {
       grid.className = "editor-grid tile-grid";
@@ -207,7 +207,7 @@ export function createEditor(changed) {
       grid.replaceChildren(...ed.tiles.map((t, i) => {
         const node = el("button", { type: "button", class: "edit-tile", "data-tile": t, "data-cell": i,
                                     "aria-pressed": String(ed.picked === i),
-                                    "aria-label": String(t) === "0" ? "gap" : null }, String(t) === "0" ? "" : String(t));
+                                    "aria-label": String(t) === "0" ? gettext("the gap") : null }, String(t) === "0" ? "" : String(t));
         node.addEventListener("click", () => {
           if (ed.picked === null) { ed.picked = i; changed(); return; }
           const j = ed.picked;

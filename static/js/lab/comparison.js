@@ -4,23 +4,11 @@
 // the same figures feed the frontier-by-depth chart (an inline SVG, one line per
 // algorithm, in that algorithm's colour) until a replay (replay.js) draws it instead.
 
-import { gettext, movesText, N_, translateReply } from "../i18n.js";
+import { gettext, movesText, translateReply } from "../i18n.js";
 
 const COUNT = new Intl.NumberFormat("en");
 const SVG = "http://www.w3.org/2000/svg";
 const CHART = { width: 400, height: 180, left: 44, bottom: 22, top: 10, right: 10 };
-
-/** What each algorithm is, in a few words (the card's subtitle). */
-export const ALGORITHM_NAMES = {
-  bfs: N_("breadth-first"),
-  dfs: N_("depth-first"),
-  bidirectional: N_("bidirectional breadth-first"),
-  astar: N_("A* (shortest guided by a lower bound)"),
-  idastar: N_("IDA* (A* in iterative deepening)"),
-  "seed-bfs": N_("the seed's breadth-first search"),
-  "seed-bidirectional": N_("the 8-puzzle seed's bidirectional search"),
-  "seed-astar": N_("the water-sort seed's A*"),
-};
 
 /** Bytes in words: "512 B", "3.4 KB", "12.0 MB". */
 export function bytesText(bytes) {
@@ -56,7 +44,9 @@ export function resultText(result) {
 }
 
 export class Comparison {
-  constructor(container, chart) {
+  /** `kinds`: what each algorithm is, in a few words of the reader's language (the page's config). */
+  constructor(container, chart, kinds = {}) {
+    this.kinds = kinds;
     this.container = container;
     this.chart = chart;
     this.cards = new Map(); // algorithm -> card element
@@ -77,7 +67,7 @@ export class Comparison {
       card.dataset.algorithm = name;
       card.dataset.nodes = "0";
       const title = element("h2", "", name);
-      title.append(element("span", "lab-search-kind", ALGORITHM_NAMES[name] ? gettext(ALGORITHM_NAMES[name]) : ""));
+      title.append(element("span", "lab-search-kind", this.kinds[name] || ""));
       const list = element("dl", "lab-figures");
       figure(list, gettext("Positions expanded"), "nodes");
       figure(list, gettext("Frontier"), "frontier");
