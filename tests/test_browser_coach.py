@@ -434,7 +434,7 @@ def test_the_distance_and_the_rated_moves_are_seen_with_the_board(page, live_ser
     assert seen["scrolled"] == 0
     for part in ("board", "distance", "option"):
         box = seen[part]
-        assert 0 <= box["top"] and box["bottom"] <= seen["height"], (
+        assert box["top"] >= 0 and box["bottom"] <= seen["height"], (
             f"{game} at {width} px: the {part} is at {box['top']:.0f}-{box['bottom']:.0f}, "
             f"the screen {seen['height']} px tall"
         )
