@@ -109,6 +109,7 @@ export class Panel {
     $("step-back").disabled = !pb.canBack();
     $("step-forward").disabled = !pb.canForward();
     document.body.classList.toggle("has-solution", pb.loaded);
+    $("playback").hidden = !pb.loaded; // nothing to play before a solution: no bar of disabled buttons
   }
 
   /** The status words; `score` is the finished board's (the middle end's), else null. */
