@@ -68,7 +68,8 @@ function optionButton(given, play, continues, ceiling, bounds, say) {
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
   // the move and its number stay apart when read out or copied too ("tube 1 -> 5", then "13")
-  button.append(span("option-move", words), span("visually-hidden", ": "),
+  // one line: no break inside "tube 1 → 5" or "I right 2", only after a comma
+  button.append(span("option-move", words.replace(/(?<!,) /g, "\u00a0")), span("visually-hidden", ": "),
                 span("option-distance", dead ? "–" : distance), span("visually-hidden", ", "),
                 span("option-verdict", `${icon} ${word}${dead ? gettext(": unsolvable") : ""}`));
   const joins = JOINS[continues(given)] && gettext(JOINS[continues(given)]);
