@@ -7,6 +7,7 @@ solver's own legal moves only to pair a move's text with its board.
 
 import random
 import re
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from helpers.browser import ARTIFACTS, GamePage, engine_distance, engine_solution
@@ -382,6 +383,13 @@ def test_share_copies_one_line_with_a_sparkline(page, live_server):
     assert spark and len(spark.group()) == len(line)
     # the sparkline follows the line: it ends at the lowest block (solved)
     assert spark.group()[-1] == "▁" and spark.group()[1] == "█"
+    # the line ends on a link to the puzzle's start, and so does Copy link once solved
+    # (not the solved position: nothing to play there)
+    shared = text.split()[-1]
+    assert shared.startswith(f"{live_server}/play/npuzzle?"), text
+    copied = view.testid("copy-link").get_attribute("data-link")
+    for link in (shared, copied):
+        assert parse_qs(urlparse(link).query)["board"] == [TWO_AWAY], link
     view.click("review")
     photograph(page, "coach-result.png")
     view.assert_no_errors()

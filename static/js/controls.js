@@ -4,7 +4,7 @@
 // its setupNewGameForm(form, config) hook.
 
 import { $ } from "./panel.js";
-import { copyLink, labLink, positionLink, withSpeed } from "./share.js";
+import { boardLink, copyLink, labLink, positionLink, withSpeed } from "./share.js";
 import { bindShortcuts } from "./shortcuts.js";
 import { gettext } from "./i18n.js";
 
@@ -18,8 +18,7 @@ export function bindControls(ctrl, module) {
   on("redo", () => ctrl.redo());
   on("restart", () => ctrl.restart());
   on("open-coach", () => ctrl.openCoach());
-  on("copy-link", () => copyLink($("copy-link"),
-    positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true })));
+  on("copy-link", () => copyLink($("copy-link"), boardLink(ctrl)));
   if (ctrl.extra) on(ctrl.extra.feature, () => ctrl.addExtra());
   bindPlayback(ctrl.playback);
   bindNewGame(ctrl, module);

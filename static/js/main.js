@@ -48,6 +48,7 @@ async function start() {
     },
     moved: () => followInAddressBar(ctrl, startUrl),
   });
+  ctrl.startUrl = startUrl; // what a shared result and a solved board's link open
   panel = new Panel(ctrl);
   players = new Players(ctrl, $("result"));
   choices = new Choices(ctrl, $("options"));

@@ -6,7 +6,7 @@ import { Coach } from "./coach/coach.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { solverReachable } from "./online.js";
 import { solvedWords } from "./finish.js";
-import { positionLink } from "./share.js";
+import { boardLink } from "./share.js";
 import { gettext, movesText, ngettext } from "./i18n.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -64,7 +64,8 @@ export class Panel {
     $("progress").textContent = ctrl.progressText || "";
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);
-    $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
+    $("copy-link").dataset.link = boardLink(ctrl);
+    $("copy-link").title = solved ? gettext("Copy a link to this puzzle's start") : gettext("Copy a link to this position");
     // a start too big to solve shows what is known ("≥1"), not "…" as if an answer were coming
     const tooBig = !min && ctrl.analyses.tooBig(ctrl.initialBoard);
     $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–"
