@@ -5,6 +5,7 @@ axe; a new visitor whose browser asks for Chinese gets it at once."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from helpers.browser import AXE, CONTEXT, GamePage, serious
@@ -182,3 +183,43 @@ def test_the_chinese_pages_show_no_english_words(browser, live_server):
     assert not found, "English words on the Chinese pages:\n" + "\n".join(
         f"{page}: {' '.join(sorted(words))}" for page, words in found.items()
     )
+
+
+#: every element whose own text (or an option's) holds a wide character: its text and the
+#: first family of its computed font
+CHINESE_TEXT = r"""() => {
+  const wide = /[\u2e80-\u9fff\uff00-\uffef]/;
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!wide.test(node.data)) continue;
+    const family = getComputedStyle(node.parentElement).fontFamily.split(",")[0].trim();
+    found.push([node.data.trim(), family.replace(/"/g, "")]);
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_every_chinese_character_shown_is_drawn_by_the_shipped_font(browser, live_server, language):
+    """On a machine without a Chinese font, a character the shipped subset lacks, or text
+    not set in it (the language control on the English pages), draws as a box."""
+    from fontTools.ttLib import TTFont
+
+    root = Path(__file__).resolve().parent.parent
+    drawn = set(TTFont(root / "static/fonts/noto-sans-sc-400.woff2").getBestCmap())
+    bold = set(TTFont(root / "static/fonts/noto-sans-sc-700.woff2").getBestCmap())
+    seen = 0
+    context = browser.new_context(locale="zh-CN" if language == "zh-Hans" else "en-GB", **CONTEXT)
+    page = context.new_page()
+    for path in ("/", "/play/klotski", "/play/watersort", "/lab", "/streak/npuzzle", "/race"):
+        page.goto(f"{live_server}{path}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.wait_for_timeout(300)  # the scripts' words
+        for text, family in page.evaluate(CHINESE_TEXT):
+            seen += 1
+            assert family == "Arcade Chinese", f"{path}: {text!r} is set in {family}"
+            wide = [ch for ch in text if ord(ch) > 0x2E7F and ord(ch) not in drawn & bold]
+            assert not wide, f"{path}: the shipped font lacks {''.join(wide)} of {text!r}"
+    context.close()
+    assert seen, "no Chinese text seen"
