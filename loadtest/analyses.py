@@ -22,9 +22,8 @@ from collections import Counter
 import aiohttp
 import socketio
 
+from harness.loopback import loopback_addresses
 from solver.engine import make_domain, solve_board
-
-from .capacity import loopback_addresses
 
 GOAL = "1 2 3 4 5 6 7 8 0"
 

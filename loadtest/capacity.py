@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
-import resource
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -26,7 +24,9 @@ from dataclasses import dataclass, field
 import aiohttp
 import socketio
 
-from .players import _children
+from harness.loopback import loopback_addresses, raise_open_files
+
+from .players import children
 
 EIGHT_ONE_MOVE = "1 2 3 4 5 6 7 0 8"
 #: a refusal slower than this leaves the player hanging
@@ -35,28 +35,6 @@ TOLD_WITHIN = 5.0
 GIVE_UP_AFTER = 30.0
 #: players connecting at once
 CONNECTING_AT_ONCE = 100
-
-
-def raise_open_files() -> int:
-    """This process's soft limit on open files raised to the hard one (each player
-    holds one socket here too); returns it."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
-
-
-def loopback_addresses(count: int, first: str = "127.0.5.1") -> list[str]:
-    """``count`` loopback addresses from ``first`` on, skipping each block's .0 and .255."""
-    found: list[str] = []
-    address = ipaddress.ip_address(first)
-    while len(found) < count:
-        if address not in ipaddress.ip_network("127.0.0.0/8"):
-            raise ValueError(f"{count} addresses from {first} leave 127.0.0.0/8")
-        if str(address).rsplit(".", 1)[1] not in ("0", "255"):
-            found.append(str(address))
-        address += 1
-    return found
 
 
 @dataclass
@@ -206,7 +184,7 @@ async def time_canary(url: str, address: str, rounds: int = 20) -> dict:
 def web_process(pid: int) -> int:
     """The process that holds the players: gunicorn's worker below the arbiter ``pid``
     (``pid`` itself when it has no child)."""
-    return min(_children(pid), default=pid)
+    return min(children(pid), default=pid)
 
 
 def process_figures(pid: int) -> dict:

@@ -41,6 +41,9 @@ from pathlib import Path
 import requests
 from sqlalchemy import insert, text
 
+from harness.figures import percentile
+from harness.loopback import free_port
+from harness.server import start_server
 from solver import catalogue
 from solver.core.seeds import daily_seed
 from solver.engine import solve_board
@@ -49,7 +52,7 @@ from webapp.players.identity import signer
 from webapp.storage import Database
 from webapp.storage.models import Player, Result
 
-from .players import _rss_mb, free_port, percentile, start_server
+from .players import rss_mb
 
 GAME = "npuzzle"
 BEFORE_READ_TABLES = "0002"  # the schema whose rows the read tables are filled from
@@ -261,9 +264,9 @@ def measure(url: str, pid: int, secret: str, puzzle, requests_count: int, long_l
 def _choices(url: str, pid: int, puzzle) -> dict:
     query = {"board": puzzle.board}
     session = requests.Session()
-    before = _rss_mb(pid)
+    before = rss_mb(pid)
     first = _timed(session, f"{url}/api/choices/{GAME}", params=query)
-    after = _rss_mb(pid)
+    after = rss_mb(pid)
     # a new unassisted result: the old code rebuilt its index on the next question
     states = solve_board(GAME, puzzle.board)["states"]
     body = {"game": GAME, "board": puzzle.board, "options": puzzle.options, "states": states}

@@ -32,16 +32,15 @@ import contextlib
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 
 import socketio
 
+from harness.figures import percentile
+from harness.server import readyz, start_server
 from solver.engine import make_domain
 from solver.klotski import levels as solver_levels
 
@@ -76,14 +75,6 @@ class Tally:
         setattr(self, kind, getattr(self, kind) + 1)
         if len(self.faults) < 20:
             self.faults.append(f"{kind}: {text}")
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))
-    return ordered[index]
 
 
 class Player:
@@ -241,7 +232,7 @@ async def run_player(
             await player.close()
 
 
-def _rss_mb(pid: int, descendants: bool = True) -> float:
+def rss_mb(pid: int, descendants: bool = True) -> float:
     """Resident memory of ``pid`` and (``descendants``) all its children's, in MB."""
     total, todo = 0, [pid]
     children: dict[int, list[int]] = {}
@@ -267,7 +258,7 @@ def _rss_mb(pid: int, descendants: bool = True) -> float:
     return total / 1024
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -283,7 +274,7 @@ def _children(pid: int) -> list[int]:
 def web_rss_mb(pids: list[int]) -> float:
     """Resident MB of the web server alone: each pid and its direct children."""
     return round(
-        sum(_rss_mb(p, descendants=False) for pid in pids for p in [pid] + _children(pid)), 1
+        sum(rss_mb(p, descendants=False) for pid in pids for p in [pid] + children(pid)), 1
     )
 
 
@@ -293,14 +284,9 @@ async def sample_memory(pids: list[int], samples: list, every: float, deadline: 
     solver workers the app started)."""
     started = time.monotonic()
     while time.monotonic() < deadline:
-        total = sum(_rss_mb(pid) for pid in pids)
+        total = sum(rss_mb(pid) for pid in pids)
         samples.append((round(time.monotonic() - started, 1), round(total, 1), web_rss_mb(pids)))
         await asyncio.sleep(every)
-
-
-def _ready(url: str) -> dict:
-    with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
-        return json.load(response)
 
 
 async def run_load(
@@ -349,7 +335,7 @@ async def run_load(
     after = {}
     for one in urls:
         try:
-            after[one] = {k: v for k, v in _ready(one).items() if k != "lanes"}
+            after[one] = {k: v for k, v in readyz(one).items() if k != "lanes"}
         except OSError as err:
             after[one] = {"unreachable": str(err)}
     report["server_after"] = after[urls[0]] if len(urls) == 1 else after
@@ -388,38 +374,6 @@ def summary(tally: Tally, elapsed: float, clients: int) -> dict:
         "connect_failures": tally.connect_failures,
         "faults": tally.faults,
     }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(
-    env: dict | None = None, ready_timeout: float = 180.0, wait_for_workers: bool = True
-):
-    """``python -m webapp`` on a free loopback port; returns (process, url) once it
-    answers and (``wait_for_workers``) every worker has warmed its tables."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webapp", "--port", str(port)],
-        env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
-        stdin=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + ready_timeout
-    while True:
-        try:
-            lanes = _ready(url)["lanes"]
-            if not wait_for_workers or all(p["ready"] == p["size"] for p in lanes.values()):
-                return process, url
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError("the server did not get ready")
-        time.sleep(0.5)
 
 
 def print_report(report: dict) -> None:

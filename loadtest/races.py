@@ -37,11 +37,10 @@ from pathlib import Path
 import aiohttp
 import socketio
 
+from harness.cluster import Cluster
+from harness.figures import percentile
+from harness.loopback import loopback_addresses
 from solver.engine import solve_board
-
-from .capacity import loopback_addresses
-from .cluster import Cluster
-from .players import percentile
 
 #: a race's clock in the scenario's cluster: a short countdown, a race of 30 s
 RACE_ENV = {"ARCADE_RACE_COUNTDOWN_SECONDS": "3", "ARCADE_RACE_SECONDS": "30"}

@@ -15,10 +15,12 @@ import json
 import tempfile
 from pathlib import Path
 
+from harness.cluster import Cluster
+from harness.loopback import raise_open_files
+from harness.server import start_server
+
 from .analyses import positions, print_analyses, run_analyses
-from .capacity import print_capacity, raise_open_files, run_capacity
-from .cluster import Cluster
-from .players import start_server
+from .capacity import print_capacity, run_capacity
 
 
 def _one_server(scenario, url=None):

@@ -15,7 +15,6 @@ import argparse
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,18 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 sys.path.insert(0, str(ROOT))
+from harness.loopback import free_port  # noqa: E402  (the checkout's)
 from solver import catalogue  # noqa: E402  (the checkout's solver)
 
 FIRST = next(iter(catalogue.games()))  # the lobby's first game
 PAGES = ("/", f"/play/{FIRST}", f"/editor/{FIRST}")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 PRESETS = ("mobile", "desktop")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_server(port: int) -> subprocess.Popen:

@@ -347,17 +347,18 @@ def run_hardest(args: argparse.Namespace) -> int:
 
 
 def _print_hardest(found: dict) -> None:
-    metric = found.get("metric", "")
+    # "piece moves" where a game has several metrics, plain "moves" where it has one
+    moves = " ".join(filter(None, (found.get("metric", ""), "moves")))
     own = found["distance"]
     print(
-        f"{found['board']}: {'unsolvable' if own is None else f'{own} {metric} moves'}; "
+        f"{found['board']}: {'unsolvable' if own is None else f'{own} {moves}'}; "
         f"its group has {found['positions']:,} positions"
     )
     group = found["group_hardest"]
     if group["distance"] is not None:
         print(
             f"hardest start of its group: {group['board']} needs {group['distance']} "
-            f"{metric} moves ({group['ties']} position(s) that far; proven by breadth-first "
+            f"{moves} ({group['ties']} position(s) that far; proven by breadth-first "
             "search from every solved position)"
         )
     if "placements" in found:
@@ -373,7 +374,7 @@ def _print_hardest(found: dict) -> None:
     best = found.get("hardest")
     if best and best["distance"] is not None and found["beats_by"] is not None:
         print(
-            f"hardest start: {best['board']} needs {best['distance']} {metric} moves, "
+            f"hardest start: {best['board']} needs {best['distance']} {moves}, "
             f"{found['beats_by']} more than this layout's {own}"
         )
 

@@ -185,7 +185,7 @@ def postgres_cluster():
 
     from helpers.postgres import Cluster
 
-    from loadtest.players import free_port
+    from harness.loopback import free_port
 
     if not Cluster.available():
         pytest.fail("PostgreSQL is not installed: run scripts/ensure-postgres.sh (make test does)")

@@ -17,7 +17,7 @@ from solver.core.results import Budget
 from solver.engine import parse_board, solve_board
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("solver", "webapp", "loadtest")
+PACKAGES = ("solver", "webapp", "loadtest", "harness")
 
 
 def module_name(path: Path) -> str:
@@ -300,6 +300,39 @@ def test_load_tools_live_outside_the_app_package():
     )
 
 
+#: the tests of the load tool's own scenarios: the only test modules that import it
+LOAD_SCENARIO_TESTS = (
+    "test_capacity.py",
+    "test_capacity_full.py",
+    "test_cluster.py",
+    "test_crowd.py",
+    "test_load.py",
+    "test_load_results.py",
+)
+
+
+def test_the_tests_start_servers_through_the_harness_not_the_load_tool():
+    """What both start (ports, a server, a cluster) lives in ``harness/``: conftest,
+    the helpers and every test but those of the load tool's scenarios import no
+    ``loadtest``; the harness imports neither the load tool nor the tests, and the
+    packages the wheel ships import no harness."""
+    tests = ROOT / "tests"
+    leaning = [
+        str(path.relative_to(ROOT))
+        for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")])
+        if path.name not in LOAD_SCENARIO_TESTS
+        and any(name.split(".")[0] == "loadtest" for name in _imported_names(path, "tests.x"))
+    ]
+    assert leaning == []
+    for path in sorted((ROOT / "harness").glob("*.py")):
+        roots = {name.split(".")[0] for name in _imported_names(path)}
+        assert not roots & {"loadtest", "tests", "helpers"}, f"{path.name} imports {roots}"
+    for package in ("solver", "webapp"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            roots = {name.split(".")[0] for name in _imported_names(path)}
+            assert "harness" not in roots, f"{path.relative_to(ROOT)} imports the harness"
+
+
 def test_tests_share_code_through_helpers_never_through_each_other():
     """A test module imports no other test module: shared code (page drivers, socket
     clients, each game's reference rules) lives in ``tests/helpers``, which imports
@@ -570,18 +603,6 @@ def test_the_clusters_redis_clients_are_made_in_the_transport_alone():
 
 # -- private names stay private -------------------------------------------------------
 
-#: private names one module still imports from another, each left to its owner (remove
-#: a line once it is fixed: the test fails on a line that no longer holds). The
-#: 15- and 24-puzzle kernels' names feed the tables' fingerprints (renaming them
-#: rebuilds the 6-6-6-6 databases, minutes on every machine)
-PRIVATE_IMPORTS_LEFT = {
-    "loadtest.capacity imports loadtest.players._children",
-    "loadtest.leaderboard imports loadtest.players._rss_mb",
-    "solver.npuzzle.anytime imports solver.npuzzle.reduce._cancel_undos",
-    "solver.npuzzle.packed_build imports solver.npuzzle.kernels._flood",
-    "solver.npuzzle.packed_build imports solver.npuzzle.kernels._lowest",
-}
-
 
 def _is_private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
@@ -619,8 +640,7 @@ def private_imports(files: dict[str, Path]) -> set[str]:
 
 def test_no_module_imports_anothers_private_names():
     found = private_imports(module_files())
-    assert sorted(found - PRIVATE_IMPORTS_LEFT) == []
-    assert sorted(PRIVATE_IMPORTS_LEFT - found) == []
+    assert sorted(found) == []
 
 
 def test_the_private_rule_reads_both_spellings_and_passes_a_modules_own(tmp_path):

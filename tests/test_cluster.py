@@ -27,9 +27,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from helpers.sockets import ANSWERS, ONE_MOVE_8, LiveClient, replay_solution
 
-from loadtest.cluster import Cluster
+from harness.cluster import Cluster
+from harness.figures import percentile
 from loadtest.crowd import run_crowd
-from loadtest.players import percentile
 from loadtest.races import cluster_pids, lost, run_races
 from solver import catalogue
 from solver.engine import solve_board

@@ -8,8 +8,8 @@ its turns. The cluster runs the same scenario in ``test_cluster.py``.
 
 import pytest
 
+from harness.server import start_server
 from loadtest.crowd import run_crowd
-from loadtest.players import start_server
 
 # timed: runs alone (make test), so the parallel half of the suite cannot slow it
 pytestmark = pytest.mark.serial

@@ -59,3 +59,58 @@ def test_every_make_command_the_docs_name_is_a_target() -> None:
             named.setdefault(target, path.name)
     missing = {target: where for target, where in named.items() if target not in targets}
     assert missing == {}, f"make targets the docs name that the Makefile lacks: {missing}"
+
+
+def _layout_names(text: str) -> list[tuple[Path, str]]:
+    """Every folder and ``.py`` file the layout page's tree names: (the folder it is named
+    under, the name). A line's first words at its indentation are entries (several
+    folders may share a line); a ``.py`` word in a description names a file under the
+    entry it describes."""
+    block = text.split(".. code-block:: text", 1)[1].split("\n\n", 2)[1]
+    named: list[tuple[Path, str]] = []
+    parents: list[tuple[int, Path]] = []  # (indentation, folder) of the open entries
+    here = ROOT
+    for line in block.splitlines():
+        indent = len(line) - len(line.lstrip())
+        words = line.split()
+        entries = []
+        if indent in (3, 5):  # an entry's line: its name(s) first
+            while words and re.fullmatch(r"[\w.-]+/|[\w-]+\.py", words[0]):
+                entries.append(words.pop(0))
+            while parents and parents[-1][0] >= indent:
+                parents.pop()
+            base = parents[-1][1] if parents else ROOT
+            for entry in entries:
+                named.append((base, entry))
+            folders = [e for e in entries if e.endswith("/")]
+            here = base / folders[0] if len(folders) == 1 else base
+            if len(folders) == 1:
+                parents.append((indent, here))
+        for word in words:
+            for name in re.findall(r"[\w-]+\.py\b", word):
+                named.append((here, name))
+    return named
+
+
+def _missing(text: str) -> list[str]:
+    return [
+        f"{base.relative_to(ROOT)}/{name}"
+        for base, name in _layout_names(text)
+        if not (base / name).exists() and not any(base.rglob(name.rstrip("/")))
+    ]
+
+
+LAYOUT = ROOT / "docs" / "layout.rst"
+
+
+def test_the_layout_page_names_files_that_exist():
+    text = LAYOUT.read_text(encoding="utf-8")
+    assert len(_layout_names(text)) > 40  # the tree was read, not skipped
+    assert _missing(text) == []
+
+
+def test_the_layout_check_catches_a_name_that_is_gone():
+    text = LAYOUT.read_text(encoding="utf-8")
+    assert "engine.py " in text and "  transport/" in text
+    gone = text.replace("engine.py ", "enjine.py ", 1).replace("  transport/", "  transit/", 1)
+    assert _missing(gone) == ["solver/enjine.py", "webapp/transit/"]

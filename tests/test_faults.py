@@ -26,8 +26,8 @@ import requests
 from helpers.sockets import ANSWERS, LONG, ONE_MOVE_8, LiveClient
 from sqlalchemy import create_engine, text
 
-from loadtest.cluster import Cluster
-from loadtest.players import free_port
+from harness.cluster import Cluster
+from harness.loopback import free_port
 from solver.engine import solve_board
 from webapp.jobs.model import UNAVAILABLE_MESSAGE
 

@@ -24,7 +24,7 @@ import pytest
 import websocket
 from helpers.waiting import until
 
-from loadtest.players import free_port
+from harness.loopback import free_port
 
 REQUEST_SECONDS = 2
 #: a generated level's budget, below the 15 s default: a page queued behind a slow generator

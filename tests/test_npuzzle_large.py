@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from solver.core.results import Budget
 from solver.engine import solve_board
 from solver.npuzzle import NPuzzle, replay_cells
-from solver.npuzzle.reduce import _cancel_undos, reduction_cells
+from solver.npuzzle.reduce import cancel_undos, reduction_cells
 
 DOMAIN = NPuzzle()
 
@@ -47,5 +47,5 @@ def test_analysis_of_a_large_board_is_a_legal_unproven_hint():
 
 def test_moves_undone_at_once_are_cancelled():
     # blank at 8: slide 7, slide 8 (straight back), slide 5, slide 4, slide 5 (back)
-    assert _cancel_undos(8, [7, 8, 5, 4, 5, 2]) == [5, 2]
-    assert _cancel_undos(8, [5, 8]) == []
+    assert cancel_undos(8, [7, 8, 5, 4, 5, 2]) == [5, 2]
+    assert cancel_undos(8, [5, 8]) == []

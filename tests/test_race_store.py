@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from loadtest.players import free_port
+from harness.loopback import free_port
 from webapp.players.challenges import Challenge
 from webapp.puzzle_request import RequestRefused
 from webapp.races import store as stores

@@ -4,7 +4,6 @@ import inspect
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from helpers.klotski import string_bfs
 from helpers.npuzzle import reference_distances
 from helpers.watersort import fewest_pours_by_bfs
 
+from harness.loopback import free_port
 from solver import catalogue
 from solver.core.errors import BoardError
 from solver.engine import parse_board
@@ -117,7 +117,7 @@ def test_every_level_link_opens_its_board_named_and_graded(client, level):
         "name": level["name"],
         "english": level.get("english"),
         "pack": level["pack"],
-        "moves": level["moves"],
+        "moves": json.loads(json.dumps(level["moves"])),  # as JSON keys them (None: "null")
         "next": after
         and {"ref": parse_qs(urlsplit(after["url"]).query)["level"][0], "name": after["name"]},
     }
@@ -208,12 +208,6 @@ def test_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
     app = make_app()
     assert Path(app.template_folder).is_absolute() and Path(app.static_folder).is_absolute()
     assert app.test_client().get("/play/klotski").status_code == 200
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_python_m_webapp_serves_without_a_terminal(tmp_path):

@@ -20,7 +20,7 @@ from helpers.sockets import (
     replay_solution,
 )
 
-from loadtest.players import free_port
+from harness.loopback import free_port
 from solver import catalogue
 
 

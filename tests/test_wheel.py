@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from loadtest.players import free_port
+from harness.loopback import free_port
 from solver import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent

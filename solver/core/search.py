@@ -87,18 +87,23 @@ def _path(parents: Parents[M, S], key: Hashable) -> tuple[list[M], list[S]]:
 
 
 def replay_keys(
-    domain: Domain[S, M], start: S, keys: Iterable[Hashable]
+    domain: Domain[S, M],
+    start: S,
+    keys: Iterable[Hashable],
+    key: Callable[[S], Hashable] | None = None,
 ) -> tuple[list[M], list[S]]:
     """Turn a chain of canonical keys into concrete moves from ``start``.
 
     Backward searches and distance tables store canonical keys; with
     interchangeable pieces those may be labelled differently from the player's
     board, so each step is re-derived by finding the move that lands on the key.
+    ``key``: how a state's key is made (by default the domain's :meth:`~Domain.key`).
     """
+    key_of = domain.key if key is None else key
     moves: list[M] = []
     states, state = [start], start
     for target in keys:
-        step = next(((m, n) for m, n in domain.moves(state) if domain.key(n) == target), None)
+        step = next(((m, n) for m, n in domain.moves(state) if key_of(n) == target), None)
         if step is None:
             raise RuntimeError("key chain does not follow the rules")
         move, nxt = step

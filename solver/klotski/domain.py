@@ -25,19 +25,10 @@ from typing import Any
 
 from solver.core.text import N_
 
-from ..core.domain import Analysis, Domain
 from ..core.errors import BoardError
-from ..core.results import (
-    CANCELLED,
-    SOLVED,
-    UNSOLVABLE,
-    Budget,
-    Cancel,
-    Monitor,
-    SearchResult,
-    StopSearch,
-)
-from ..core.search import OnProgress, replay_keys
+from ..core.results import Budget, Cancel, Monitor
+from ..core.search import OnProgress
+from ..core.tabled import TableDomain
 from .board import GoalSpec, KlotskiState, format_board, parse_board
 from .moves import METRICS, KlotskiMove, describe, labelled_moves, layout_geometry, state_key
 from .placements import fill_keys, label_key
@@ -46,7 +37,7 @@ from .tables import DistanceTable, bfs_key_path, find_table, table_for
 __all__ = ["Klotski", "KlotskiMove", "KlotskiState", "warm_table"]
 
 
-class Klotski(Domain[KlotskiState, KlotskiMove]):
+class Klotski(TableDomain[KlotskiState, KlotskiMove]):
     """The Klotski domain; one object per (metric, goal) choice."""
 
     name = "klotski"
@@ -111,98 +102,24 @@ class Klotski(Domain[KlotskiState, KlotskiMove]):
         for key in fill_keys(geo, 0, geo.cover[goal_g], counts, blanks, 1 << goal_g):
             yield label_key(layout, key)
 
-    def distance_by_table(self, state: KlotskiState) -> int | None:
-        """The level's distance table, when one holding this position is built."""
-        key = self.key(state)
-        table = find_table(state.layout, key, self.metric)
-        return None if table is None else table.distance[key]
+    def find_table(self, state: KlotskiState, key: int) -> DistanceTable | None:
+        return find_table(state.layout, key, self.metric)
 
-    # -- strategy -----------------------------------------------------------
-    def solve(
+    def bfs_chain(
+        self, state: KlotskiState, key: int, mon: Monitor
+    ) -> tuple[list[int] | None, int]:
+        return bfs_key_path(state.layout, key, self.metric, mon)
+
+    def warm_for_analysis(
         self,
         state: KlotskiState,
-        *,
-        budget: Budget | None = None,
-        cancel: Cancel | None = None,
-        progress: OnProgress | None = None,
-    ) -> SearchResult[KlotskiState, KlotskiMove]:
-        """Optimal solution: walk the level's distance table if built, else breadth-first."""
-        mon = Monitor(budget, cancel, progress)
-        layout, key = state.layout, self.key(state)
-        table = find_table(layout, key, self.metric)
-        if table is not None:
-            if table.distance[key] < 0:
-                return mon.result(
-                    UNSOLVABLE,
-                    optimal=True,
-                    message=f"no solution: all {len(table)} reachable positions searched",
-                )
-            moves, states = self._descend(state, table)
-            return mon.result(SOLVED, moves, states, optimal=True)
-        try:
-            chain, reached = bfs_key_path(layout, key, self.metric, mon)
-        except StopSearch as stop:
-            return mon.stopped(stop)
-        if chain is None:
-            return mon.result(
-                UNSOLVABLE,
-                optimal=True,
-                message=f"no solution: all {reached} reachable positions searched",
-            )
-        moves, states = replay_keys(self, state, chain[1:])
-        return mon.result(SOLVED, moves, states, optimal=True)
-
-    def analyse(
-        self,
-        state: KlotskiState,
-        *,
-        budget: Budget | None = None,
-        cancel: Cancel | None = None,
-        progress: OnProgress | None = None,
-    ) -> Analysis[KlotskiState, KlotskiMove]:
-        """Distance and best move by table lookup; the first call on a level builds the table.
-
-        The build gets half the budget. A level too big for a table (or whose
-        build ran out of budget once) is answered by breadth-first search instead.
-        """
-        budget = budget or Budget()
-        mon = Monitor(budget, cancel, progress)
-        share = Budget(
-            None if budget.max_nodes is None else budget.max_nodes // 2,
-            None if budget.max_seconds is None else budget.max_seconds / 2,
-        )
-        try:
-            table = self.warm(
-                state, budget=share, cancel=cancel, progress=progress, disk="read", pin=False
-            )
-        except StopSearch as stop:
-            if stop.status == CANCELLED:
-                return Analysis(solvable=None, distance=None, optimal=False, message=stop.message)
-            left = None
-            if budget.max_seconds is not None:
-                left = max(budget.max_seconds - mon.elapsed, 0.001)
-            return super().analyse(
-                state, budget=Budget(budget.max_nodes, left), cancel=cancel, progress=progress
-            )
-        return self.lookup(state, table)
-
-    def lookup(self, state: KlotskiState, table: DistanceTable) -> Analysis:
-        """Distance and a best move from a built table (well under a millisecond)."""
-        distance = table.distance.get(self.key(state))
-        if distance is None:
-            raise ValueError("position is not in this table")
-        if distance < 0:
-            return Analysis(
-                solvable=False,
-                distance=None,
-                optimal=True,
-                message=f"unsolvable: none of the {len(table)} reachable positions is solved",
-            )
-        if distance == 0:
-            return Analysis(solvable=True, distance=0, optimal=True)
-        move, nxt = self._best(state, table, distance)
-        return Analysis(
-            solvable=True, distance=distance, optimal=True, best_move=move, next_state=nxt
+        budget: Budget,
+        cancel: Cancel | None,
+        progress: OnProgress | None,
+    ) -> DistanceTable:
+        """A table an analysis builds is read from disk if saved, never saved or pinned."""
+        return self.warm(
+            state, budget=budget, cancel=cancel, progress=progress, disk="read", pin=False
         )
 
     def warm(
@@ -237,29 +154,6 @@ class Klotski(Domain[KlotskiState, KlotskiMove]):
             "path": [list(cell) for cell in move.path[1:]],
             "text": describe(move),
         }
-
-    # -- helpers ----------------------------------------------------------
-    def _best(
-        self, state: KlotskiState, table: DistanceTable, distance: int
-    ) -> tuple[KlotskiMove, KlotskiState]:
-        dist = table.distance
-        for move, nxt in self.moves(state):
-            if dist.get(self.key(nxt)) == distance - 1:
-                return move, nxt
-        raise RuntimeError("distance table does not match the rules")
-
-    def _descend(
-        self, state: KlotskiState, table: DistanceTable
-    ) -> tuple[list[KlotskiMove], list[KlotskiState]]:
-        moves: list[KlotskiMove] = []
-        states = [state]
-        distance = table.distance[self.key(state)]
-        while distance > 0:
-            move, state = self._best(state, table, distance)
-            moves.append(move)
-            states.append(state)
-            distance -= 1
-        return moves, states
 
 
 def warm_table(

@@ -48,8 +48,7 @@ from .pdb import (
     whole_packed,
 )
 from .pdb_build import compiled
-from .reduce import _cancel_undos as cancel_undos
-from .reduce import reduction_cells
+from .reduce import cancel_undos, reduction_cells
 from .rules import goal_state, manhattan_conflicts, replay_cells
 
 N = 5

@@ -156,7 +156,7 @@ def tracked_layer(frontier, dist, depth, n, k, reach, name):
 
 
 @njit(cache=True)
-def _flood(seed, free, n, left_col, right_col):
+def flood(seed, free, n, left_col, right_col):
     """The free cells reachable from the cells in ``seed`` (bit masks), on an n x n board."""
     reach = seed
     while True:
@@ -173,7 +173,8 @@ def _flood(seed, free, n, left_col, right_col):
 
 
 @njit(cache=True)
-def _lowest(mask):
+def lowest(mask):
+    """The index of ``mask``'s lowest set bit (``mask`` not 0)."""
     low = 0
     while not (mask >> low) & 1:
         low += 1
@@ -208,7 +209,7 @@ def flooded_layer(frontier, dist, depth, n, k):
             rest //= cells
             taken |= 1 << pos[i]
         free = full & ~taken
-        r = _flood(1 << region, free, n, left_col, right_col)
+        r = flood(1 << region, free, n, left_col, right_col)
         mult = 1
         for i in range(k):
             c = pos[i]
@@ -219,7 +220,7 @@ def flooded_layer(frontier, dist, depth, n, k):
                 if not (r >> target) & 1:
                     continue
                 after = free ^ (1 << target) ^ (1 << c)
-                name = _lowest(_flood(1 << c, after, n, left_col, right_col))
+                name = lowest(flood(1 << c, after, n, left_col, right_col))
                 child = (placement + (target - c) * mult) * cells + name
                 if dist[child] == UNSEEN:
                     dist[child] = depth

@@ -36,8 +36,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..core.results import Progress
-from .kernels import _flood as flood
-from .kernels import _lowest as lowest
+from .kernels import flood, lowest
 from .pdb_build import TRACKED_MAX_CELLS, UNSEEN, compiled, regions
 from .ranking import excess, manhattan, placements, rank
 

@@ -127,7 +127,7 @@ def reduction_cells(state: Sequence[int]) -> list[int]:
             board.place(r, k)
         board.place_pair((n - 2) * n + k, (n - 1) * n + k, (n - 2) * n + k + 1)
     _finish_corner(board)
-    return _cancel_undos(list(state).index(0), board.slid)
+    return cancel_undos(list(state).index(0), board.slid)
 
 
 def reduce_to(state: Sequence[int], corner: int):
@@ -171,7 +171,7 @@ def _finish_corner(board: _Board) -> None:
         board.slide(big_cell[q])
 
 
-def _cancel_undos(blank: int, slid: list[int]) -> list[int]:
+def cancel_undos(blank: int, slid: list[int]) -> list[int]:
     """Drop every move that the next move undoes (the blank stepping straight back)."""
     trail = [blank]  # blank cells visited, after cancellations
     for q in slid:

@@ -24,6 +24,7 @@ export class JudgedBoard extends Midend {
     this.solved = null; // the server's count of puzzles solved, once it said
     this.judging = null; // the position a move being judged left
     this.handing = null; // the puzzle being shown (hand waits for it)
+    this.joinsMoves = false; // the server judged the last move already: the next is its own
   }
 
   closed() { return this.hooks.closed ? this.hooks.closed() : ""; }

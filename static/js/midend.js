@@ -38,6 +38,7 @@ export class Midend {
     this.busy = false; // a move is being judged: the board takes no other
     this.assisted = false; // Solve played moves on this puzzle: its lines earn no stars
     this.shortest = null; // the start's proven fewest moves, when the server said
+    this.joinsMoves = true; // a move may continue the last (game.continues); a judged board's may not
   }
 
   changed() { if (this.hooks.changed) this.hooks.changed(); }
@@ -138,7 +139,7 @@ export class Midend {
     const before = this.board;
     const after = this.game.format(next);
     const last = this.history.last;
-    const merged = last && last.kind === "player" && last.after === before && !this.history.canRedo
+    const merged = this.joinsMoves && last && last.kind === "player" && last.after === before && !this.history.canRedo
       ? this.game.continues(last.move, described) : null;
     if (merged) this.history.amendLast(after, merged);
     else this.history.push({ before, after, move: described, kind: "player" });

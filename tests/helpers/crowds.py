@@ -11,8 +11,8 @@ import threading
 import time
 import urllib.request
 
-from loadtest.capacity import raise_open_files
-from loadtest.players import start_server
+from harness.loopback import raise_open_files
+from harness.server import start_server
 
 
 class CrowdLoop:

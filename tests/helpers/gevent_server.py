@@ -21,7 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from loadtest.players import free_port
+from harness.loopback import free_port
 
 #: the monitor's own words (gevent/_tracer.py) opening each report
 BLOCKED = "appears to be blocked"

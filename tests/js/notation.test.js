@@ -8,6 +8,8 @@ import { test } from "node:test";
 import * as jugs from "../../static/js/games/jugs.js";
 import * as klotski from "../../static/js/games/klotski.js";
 import * as npuzzle from "../../static/js/games/npuzzle.js";
+import * as rushhour from "../../static/js/games/rushhour.js";
+import { vehiclesOf } from "../../static/js/games/rushhour-moves.js";
 import * as watersort from "../../static/js/games/watersort.js";
 
 /** Shortest number of moves from `board` to a goal, over `candidates(state)` moves. */
@@ -51,6 +53,8 @@ test("boards round-trip through parse and format", () => {
     [watersort, {}, "ABAB,BABA,,"],
     [watersort, { capacity: 3 }, "AAB,BBA,,"],
     [jugs, { goal: "0,4,4" }, "0/3,0/5,8/8"],
+    [rushhour, {}, "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"],
+    [rushhour, {}, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM"],
   ];
   for (const [module, options, board] of cases) {
     const game = module.createGame(options);
@@ -70,6 +74,9 @@ test("boards the rules cannot read are refused with an error that quotes them", 
   assert.throws(() => jugs.createGame().parse("3/2,0/5"), /jug 1 cannot hold 3 of 2/);
   assert.throws(() => jugs.createGame().parse("0/3"), /at least two jugs/);
   assert.throws(() => jugs.createGame().parse("0/3,five"), /jug 2 is "five"/);
+  assert.throws(() => rushhour.createGame().parse("AAoo"), /"AAoo" has 4 cells/);
+  assert.throws(() => rushhour.createGame().parse(`AAoooo${"o".repeat(30)}`), /third row/);
+  assert.throws(() => rushhour.createGame().parse(`${"o".repeat(12)}AAoooB${"o".repeat(18)}`), /B is 1 cell/);
 });
 
 test("goals: solved boards are recognised and others are not", () => {
@@ -84,6 +91,10 @@ test("goals: solved boards are recognised and others are not", () => {
   const k = klotski.createGame();
   assert.equal(k.isGoal(k.parse(".AAB/CAAD/E..F")), false);
   assert.equal(k.isGoal(k.parse("...B/CAAD/EAAF")), true);
+  const r = rushhour.createGame();
+  assert.equal(r.isGoal(r.parse(`${"o".repeat(12)}ooooAA${"o".repeat(18)}`)), true);
+  assert.equal(r.isGoal(r.parse(`${"o".repeat(12)}oooAAo${"o".repeat(18)}`)), false);
+  assert.equal(r.format(r.parse(`${".".repeat(12)}AA....${".".repeat(18)}`)), `${"o".repeat(12)}AAoooo${"o".repeat(18)}`);
 });
 
 test("an N-puzzle move slides a tile next to the blank, and only such a tile", () => {
@@ -149,6 +160,12 @@ test("the JS rules find the Python solver's shortest lengths", () => {
   // python -m solver solve jugs 0/3,0/5,8/8 --goal 0,4,4: 7 pours (the seed's answer)
   const j = jugs.createGame({ goal: "0,4,4" });
   assert.equal(shortest(j, "0/3,0/5,8/8", (s) => pairs(s.jugs.length)), 7);
+  // python -m solver solve rushhour oGoBBooGCCDDAAHoooooHoIoEEFFIooooooo: 10 moves (a
+  // cluster of 304 in Fogleman's database), each slide one move however far it goes
+  const r = rushhour.createGame();
+  const slides = (s) => [...vehiclesOf(s)].flatMap(([piece, v]) => [0, 1, 2, 3, 4]
+    .map((to) => ({ piece, to: v.horizontal ? [v.r, to] : [to, v.c] })));
+  assert.equal(shortest(r, "oGoBBooGCCDDAAHoooooHoIoEEFFIooooooo", slides), 10);
   // python -m solver solve npuzzle "1 2 3 4 0 6 7 5 8": 2 moves
   const n = npuzzle.createGame();
   assert.equal(shortest(n, "1 2 3 4 0 6 7 5 8", (s) => s.tiles.map((tile) => ({ tile }))), 2);

@@ -131,8 +131,10 @@ def _add(db: Database, rows: list[dict]) -> None:
 
 def level_starts(game: type[Game]) -> list[tuple[Challenge, Rating]]:
     """The game's shipped levels and the ratings they join the ladder with: graded by
-    length between the shortest level and the longest."""
-    low, high = _levels_range(game)
+    length on the ladder's scale (:func:`plan`: its generated lengths when it has them,
+    so a 10-move level is not rated as a 1-move puzzle; else the levels' own)."""
+    how = plan(game)
+    low, high = how.low, how.high
     puzzles = [level_challenge(game, level) for level in game.distinct_levels()]
     return [(p, graded(p.shortest, low, high)) for p in puzzles if p.shortest]
 

@@ -1,4 +1,4 @@
-"""A cluster as ``make cluster`` runs it, started from Python: the load tool and the tests.
+"""A cluster as ``make cluster`` runs it, started from Python: for the load tool and the tests.
 
 ``scripts/cluster.sh``: supervisord (``deploy/supervisord.conf``) running HAProxy
 on one public port in front of the web processes (the next ports), an RQ worker
@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,22 +22,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .players import free_port
+from .loopback import free_port, free_ports
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_ports(count: int) -> int:
-    """A port P with P + 1 ... P + count - 1 free too."""
-    while True:
-        port = free_port()
-        try:
-            for offset in range(1, count):
-                with socket.socket() as probe:
-                    probe.bind(("127.0.0.1", port + offset))
-            return port
-        except OSError:
-            continue
 
 
 class Cluster:
