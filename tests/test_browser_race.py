@@ -1,6 +1,8 @@
 """A race in Chromium: two players (two browser contexts) in one private race, at a
 desktop's and a phone's width. Each move is the reference rules' (helpers.npuzzle)."""
 
+import re
+
 import pytest
 from helpers.browser import CONTEXT, GamePage, slide_to
 from helpers.npuzzle import neighbour
@@ -47,6 +49,11 @@ def test_two_players_race_on_the_page(page, browser, live_server):
         expect(guest.testid("race-results")).to_contain_text(": 1 (")
         line = guest.testid("race-line").first.get_attribute("href")
         assert line.startswith("/play/npuzzle?") and first.replace(" ", "+") in line
+        # each puzzle a small board with its fewest moves, not its notation
+        puzzle = guest.testid("race-puzzle").first
+        expect(puzzle.get_by_test_id("race-puzzle-board").locator("[data-tile]")).to_have_count(8)
+        expect(puzzle).to_contain_text(re.compile(r"N-puzzle: \d+ moves?"))
+        assert first not in guest.testid("race-over").inner_text()
         owner.screenshot("race-over-390.png")
         assert owner.errors == [] and guest.errors == []
     finally:

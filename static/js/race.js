@@ -21,6 +21,20 @@ const config = JSON.parse(document.getElementById("config").textContent);
 const [WAITING, COUNTDOWN, RACING, FINISHED] = config.statuses;
 
 /** The view's controller: one racer's board, the track and the clock. */
+/** A results' puzzle drawn as a small board (the game's own view, as the lobby's
+ * previews), not its notation; the notation if the game cannot be drawn. */
+async function drawBoard(node, puzzle) {
+  try {
+    const module = await loadGame(puzzle.game);
+    const game = module.createGame(puzzle.options || {});
+    const board = el("div", { class: `board board-${puzzle.game} preview-board`, "aria-hidden": "true" });
+    node.replaceChildren(board);
+    game.createView(board, null).render(game.parse(puzzle.board));
+  } catch {
+    node.textContent = puzzle.board;
+  }
+}
+
 class RacePage {
   constructor(socket) {
     this.socket = socket;
@@ -117,12 +131,14 @@ class RacePage {
         p.rating === undefined ? null : el("span", { class: "race-rating", "data-testid": "race-rating" }, ` ${ratingText(p)}`),
       ))),
       el("p", {}, gettext("The puzzles, with their fewest moves:")),
-      el("ol", {}, ...race.puzzles.map((p) => el(
-        "li",
-        {},
-        `${p.game} ${p.board}: ${movesText(p.shortest)} `,
-        el("a", { href: positionLink(p.game, p.board, p.options), "data-testid": "race-line" }, gettext("(its shortest solution)")),
-      ))),
+      el("ol", { class: "race-puzzles" }, ...race.puzzles.map((p) => {
+        const picture = el("div", { class: "preview mini", "data-testid": "race-puzzle-board", "data-board": p.board });
+        drawBoard(picture, p);
+        const info = config.games.find((g) => g.name === p.game);
+        return el("li", { "data-testid": "race-puzzle" }, picture,
+                  el("span", {}, `${info ? gettext(info.title) : p.game}: ${movesText(p.shortest)} `),
+                  el("a", { href: positionLink(p.game, p.board, p.options), "data-testid": "race-line" }, gettext("(its shortest solution)")));
+      })),
     );
   }
 
