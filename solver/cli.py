@@ -434,8 +434,13 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        # no command at all: what the commands are, not only that one is missing
+        print(build_parser().format_help(), end="", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        args = parse(sys.argv[1:] if argv is None else argv)
+        args = parse(argv)
         if args.command == "solve":
             return run_solve(args)
         if args.command == "hardest":

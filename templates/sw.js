@@ -6,7 +6,7 @@
 // network first (a ranked page opens its attempt on the server), the kept copy when
 // the network fails. Nothing else (the API, the socket) passes through here.
 
-const { version: VERSION, precache: PRECACHE, offlinePage: OFFLINE_PAGE } = self.ARCADE_OFFLINE;
+const { version: VERSION, precache: PRECACHE, offlinePage: OFFLINE_PAGE, languages: LANGUAGES } = self.ARCADE_OFFLINE;
 const CACHE = `arcade-${VERSION}`;
 const PAGES = "arcade-pages"; // pages opened, kept across deploys (their files are kept too)
 const KEPT_PAGES = 100;
@@ -49,13 +49,24 @@ async function keep(request, response) {
   for (const old of kept.slice(0, Math.max(0, kept.length - KEPT_PAGES))) await cache.delete(old);
 }
 
+/** The reader's language: the page's language control's cookie (the worker reads it
+ * where the browser lets it), else the browser's. */
+async function readersLanguage() {
+  try {
+    const kept = self.cookieStore && (await self.cookieStore.get("arcade_lang"));
+    if (kept && LANGUAGES.includes(kept.value)) return kept.value;
+  } catch { /* no cookie store here */ }
+  return (self.navigator.language || "").toLowerCase().startsWith("zh") ? "zh-Hans" : LANGUAGES[0];
+}
+
 async function networkFirst(event) {
   try {
     const response = await fetch(event.request);
     if (response.ok) event.waitUntil(keep(event.request, response.clone()));
     return response;
   } catch {
-    return (await caches.match(event.request)) || (await caches.match(OFFLINE_PAGE)) || Response.error();
+    const offline = `${OFFLINE_PAGE}?lang=${await readersLanguage()}`;
+    return (await caches.match(event.request)) || (await caches.match(offline)) || Response.error();
   }
 }
 

@@ -7,6 +7,7 @@ solver's own legal moves only to pair a move's text with its board.
 
 import random
 import re
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from helpers.browser import ARTIFACTS, GamePage, engine_distance, engine_solution
@@ -382,6 +383,13 @@ def test_share_copies_one_line_with_a_sparkline(page, live_server):
     assert spark and len(spark.group()) == len(line)
     # the sparkline follows the line: it ends at the lowest block (solved)
     assert spark.group()[-1] == "▁" and spark.group()[1] == "█"
+    # the line ends on a link to the puzzle's start, and so does Copy link once solved
+    # (not the solved position: nothing to play there)
+    shared = text.split()[-1]
+    assert shared.startswith(f"{live_server}/play/npuzzle?"), text
+    copied = view.testid("copy-link").get_attribute("data-link")
+    for link in (shared, copied):
+        assert parse_qs(urlparse(link).query)["board"] == [TWO_AWAY], link
     view.click("review")
     photograph(page, "coach-result.png")
     view.assert_no_errors()
@@ -405,4 +413,41 @@ def test_coach_fits_a_phone_and_is_photographed(page, live_server, game, board, 
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
     photograph(page, f"coach-{game}-390.png", 390, 1700)
     photograph(page, f"coach-{game}.png")
+    view.assert_no_errors()
+
+
+#: a screen's size, and the boards the coach must be seen with (each game's default)
+SCREENS = {"phone": (390, 844), "desktop": (1280, 900)}
+WITH_THE_BOARD = """() => {
+  const box = (testid) => document.querySelector(`[data-testid="${testid}"]`).getBoundingClientRect();
+  const option = document.querySelector('[data-testid="option"]').getBoundingClientRect();
+  return {board: box("board"), distance: box("distance"), option, scrolled: window.scrollY,
+          height: window.innerHeight};
+}"""
+HEADER = """() => [...document.querySelector('header.topbar').children]
+  .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0)
+  .map((r) => [r.top, r.bottom])"""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("game", ["klotski", "watersort", "npuzzle"])
+def test_the_distance_and_the_rated_moves_are_seen_with_the_board(page, live_server, game, screen):
+    """At 390x844 as at 1280x900, with nothing scrolled: the whole board, the distance and
+    the first rated move are on the screen together, and the header is one row."""
+    width, height = SCREENS[screen]
+    page.set_viewport_size({"width": width, "height": height})
+    view = GamePage(page, live_server).open(game)
+    expect(view.testid("option").first).to_be_visible(timeout=15_000)
+    seen = page.evaluate(WITH_THE_BOARD)
+    assert seen["scrolled"] == 0
+    for part in ("board", "distance", "option"):
+        box = seen[part]
+        assert box["top"] >= 0 and box["bottom"] <= seen["height"], (
+            f"{game} at {width} px: the {part} is at {box['top']:.0f}-{box['bottom']:.0f}, "
+            f"the screen {seen['height']} px tall"
+        )
+    rows = page.evaluate(HEADER)
+    top = max(t for t, _ in rows)
+    bottom = min(b for _, b in rows)
+    assert top < bottom, f"the header's parts are on more than one row: {rows}"
     view.assert_no_errors()

@@ -29,7 +29,9 @@ def test_on_a_phone_moves_and_numbers_stay_apart_and_how_to_play_comes_first(pag
         # seen: the move's text ends before its number begins, none of it clipped
         fits = move.evaluate("e => e.scrollWidth <= e.clientWidth")
         assert fits, f"{text!r} overflows its place"
-        assert move.bounding_box()["x"] + move.bounding_box()["width"] <= number.bounding_box()["x"]
+        # the move's line above, or beside and before, its number: never over it
+        seen, at = move.bounding_box(), number.bounding_box()
+        assert seen["y"] + seen["height"] <= at["y"] or seen["x"] + seen["width"] <= at["x"]
         # heard and copied: the name and the text keep them apart ("right: 81", not "right81")
         apart = re.compile(rf"^{re.escape(text)}\W+{re.escape(distance)}\b")
         expect(option).to_have_accessible_name(apart)
@@ -60,4 +62,29 @@ def test_a_solved_level_offers_the_next_one(page, live_server):
     view.testid("next-level").click()
     expect(page).to_have_url(re.compile(rf"level={re.escape(first['pack'])}(/|%2F)2$"))
     view.wait_state(second["board"])
+    view.assert_no_errors()
+
+
+#: twelve tubes: pours as long as "tube 10 → 12"
+TWELVE_TUBES = "AB,BA,CD,DC,EF,FE,GH,HG,IJ,JI,,"
+ONE_LINE = """el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size === 1
+      && el.scrollWidth <= el.clientWidth;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_pours_card_is_one_line_with_a_real_arrow(page, live_server, width):
+    """ "tube 10 → 12" on one line of its card, phone and desktop, with "→", not "->"."""
+    page.set_viewport_size({"width": width, "height": 844})
+    view = GamePage(page, live_server).open("watersort", TWELVE_TUBES, capacity=2)
+    expect(view.testid("option").first).to_be_visible(timeout=15_000)
+    moves = page.locator(".option-move")
+    assert moves.count() >= 20
+    for move in moves.all():
+        text = move.inner_text()
+        assert re.fullmatch(r"tube\s\d+\s→\s\d+", text), text
+        assert move.evaluate(ONE_LINE), f"{text!r} at {width} px takes more than one line"
     view.assert_no_errors()

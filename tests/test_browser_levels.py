@@ -4,7 +4,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from helpers.browser import GamePage, engine_distance, engine_solution
+from helpers.browser import ARTIFACTS, GamePage, engine_distance, engine_solution
 from playwright.sync_api import expect
 
 from solver.klotski.levels import klotski_levels
@@ -130,3 +130,34 @@ def test_lobby_shows_traps_and_which_levels_are_the_hardest_start_of_their_group
     expect(big.locator('[data-testid="level-hardest"]')).to_have_count(big.count())
     assert big.count() >= 12
     view.assert_no_errors()
+
+
+LOBBY_SECTIONS = ["lobby-today", "lobby-levels", "lobby-modes", "lobby-tools"]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_lobby_is_in_sections_today_levels_modes_tools(page, live_server, width):
+    """Each part of the lobby under its own heading, in that order: the dailies alone in
+    today's, the level packs, the ladder, streak, storm and race each headed, then the new
+    games, the editor and the lab; nothing wider than the screen."""
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto(live_server + "/")
+    tops = []
+    for testid in LOBBY_SECTIONS:
+        section = page.get_by_test_id(testid)
+        expect(section).to_be_visible()
+        expect(section.locator("> h2")).to_have_count(1)
+        tops.append(section.bounding_box()["y"])
+        box = section.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"{testid} at {width} px: {box}"
+    assert tops == sorted(tops), f"the sections out of order: {tops}"
+    today, levels, modes, tools = (page.get_by_test_id(t) for t in LOBBY_SECTIONS)
+    expect(today.locator("a")).to_have_count(today.locator("[data-daily]").count())
+    expect(levels.locator("details.levels").first).to_be_visible()
+    for heading in ("The ladder", "Streak", "Storm", "Race"):
+        expect(modes.get_by_role("heading", name=heading, exact=True)).to_have_count(1)
+    expect(tools.get_by_test_id("open-editor")).to_be_visible()
+    expect(tools.get_by_test_id("open-lab")).to_be_visible()
+    expect(tools.locator('a[href*="seed="]').first).to_be_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(ARTIFACTS / f"lobby-{width}.png"), full_page=True)

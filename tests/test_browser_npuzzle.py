@@ -85,7 +85,11 @@ def test_a_wasted_move_is_marked_with_its_cost(page, live_server):
     page.locator(f'[data-tile="{bad}"]').click()
     after = engine_distance("npuzzle", _slide(tiles, bad))
     view.wait_distance(after)
-    expect(view.testid("distance")).to_contain_text(f"+{after - (before - 1)}")
+    # the cost in plain words (issue 47: a bare "+2" beside the distance was never explained)
+    cost = after - (before - 1)
+    expect(view.testid("distance")).to_contain_text(
+        f"that move cost {cost} extra move{'s' if cost > 1 else ''}"
+    )
     view.assert_no_errors()
 
 

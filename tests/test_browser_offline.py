@@ -82,6 +82,13 @@ def test_the_arcade_installs_and_plays_offline(browser, live_server):
         expect(page_never_opened.testid("offline")).to_be_visible()
         fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
         assert page_never_opened.page.evaluate(fits)  # the offline page fits a phone
+        # a reader who chose Chinese after the install gets the offline page in Chinese
+        context.add_cookies([{"name": "arcade_lang", "value": "zh-Hans", "url": live_server}])
+        page_never_opened.page.goto(f"{live_server}/play/npuzzle?board=1+2+3+4+5+6+0+7+8")
+        expect(page_never_opened.page.locator("html")).to_have_attribute("lang", "zh-Hans")
+        expect(page_never_opened.page.locator("main h1")).to_have_text("离线")
+        expect(page_never_opened.page.get_by_test_id("error-message")).not_to_contain_text("page")
+        context.add_cookies([{"name": "arcade_lang", "value": "en", "url": live_server}])
         page_never_opened.page.goto(live_server + "/")
         expect(page_never_opened.page.locator('a[href="/play/klotski"]')).to_have_count(1)
         free = page_never_opened

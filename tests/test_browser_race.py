@@ -1,6 +1,8 @@
 """A race in Chromium: two players (two browser contexts) in one private race, at a
 desktop's and a phone's width. Each move is the reference rules' (helpers.npuzzle)."""
 
+import re
+
 import pytest
 from helpers.browser import CONTEXT, GamePage, slide_to
 from helpers.npuzzle import neighbour
@@ -47,6 +49,11 @@ def test_two_players_race_on_the_page(page, browser, live_server):
         expect(guest.testid("race-results")).to_contain_text(": 1 (")
         line = guest.testid("race-line").first.get_attribute("href")
         assert line.startswith("/play/npuzzle?") and first.replace(" ", "+") in line
+        # each puzzle a small board with its fewest moves, not its notation
+        puzzle = guest.testid("race-puzzle").first
+        expect(puzzle.get_by_test_id("race-puzzle-board").locator("[data-tile]")).to_have_count(8)
+        expect(puzzle).to_contain_text(re.compile(r"N-puzzle: \d+ moves?"))
+        assert first not in guest.testid("race-over").inner_text()
         owner.screenshot("race-over-390.png")
         assert owner.errors == [] and guest.errors == []
     finally:
@@ -106,3 +113,22 @@ def test_a_public_race_shows_each_players_new_rating(page, browser, proxied_serv
         if third is not None:
             third.close()
         other_context.close()
+
+
+def test_a_guest_names_themself_in_the_header_and_the_public_race_rates_them(page, live_server):
+    """The race page's note for a guest points at the header's name box, and it is true:
+    a name chosen there makes the waiting public race rate this racer, under that name."""
+    view = GamePage(page, live_server)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server + "/race")
+    note = view.testid("race-rated")
+    expect(note).to_have_attribute("data-rated", "false")
+    expect(note).to_contain_text("button at the top of the page")
+    expect(view.testid("me-button")).to_be_visible()
+    view.testid("me-button").click()
+    view.testid("name-box").fill("RaceCy")
+    view.testid("name-box").press("Enter")
+    expect(note).to_have_attribute("data-rated", "true")
+    expect(view.testid("racer").filter(has_text="RaceCy")).to_have_count(1)
+    expect(view.testid("racer")).to_have_count(1)  # the guest racer it was left the race
+    assert view.errors == []

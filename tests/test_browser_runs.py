@@ -49,7 +49,12 @@ def test_a_streak_ends_at_a_proven_mistake_and_a_storm_charges_ten_seconds(page,
         over = view.testid("streak-over")
         expect(over).to_be_visible()
         expect(over).to_contain_text("2 → 3 moves to solve")
-        expect(over).to_contain_text("Better:")
+        # plain words (issue 47: "Better: 2 right (4 left)" read like a move)
+        expect(over).to_contain_text(
+            re.compile(
+                r"The best move there was \d+ (up|down|left|right): it leaves 1 move to solve\."
+            )
+        )
         assert view.state() == wrong and view.testid("streak-count").inner_text() == "1"
         view.screenshot(f"streak-over-{width}.png")
 

@@ -70,3 +70,16 @@ def test_a_player_move_stops_playback_and_played_moves_can_be_undone(page, live_
     view.click("undo")
     view.wait_state(FAR)
     view.assert_no_errors()
+
+
+def test_the_playback_bar_shows_only_once_there_is_a_solution_to_play(page, live_server):
+    """Before Solve there is nothing to play: no bar of disabled buttons; Solve's
+    solution brings it, ready."""
+    view = GamePage(page, live_server).open("npuzzle", "1 2 3 4 5 6 0 7 8", speed=1500)
+    bar = view.testid("playback")
+    expect(bar).to_be_hidden()
+    expect(view.testid("play-pause")).to_be_hidden()
+    view.click("solve")
+    expect(bar).to_be_visible(timeout=15_000)
+    expect(view.testid("step-back")).to_be_visible()
+    view.assert_no_errors()

@@ -125,6 +125,15 @@ def test_bad_input_exits_2_with_one_clear_line(argv, fragment, capsys):
     assert "Traceback" not in err
 
 
+def test_no_command_prints_the_usage_and_every_command():
+    """``python -m solver`` alone: the usage and what each command does, exit 2."""
+    code, out, err = run_cli()
+    assert code == 2 and out == ""
+    assert err.startswith("usage: python -m solver") and "Traceback" not in err
+    for command in ("solve", "hardest", "tables", "bench"):
+        assert f"    {command} " in err, err
+
+
 def test_bad_input_from_a_real_process_has_no_traceback():
     code, out, err = run_cli("solve", "klotski", "AB/A")
     assert code == 2 and out == ""

@@ -49,6 +49,18 @@ def test_readme_links_reach_files() -> None:
     assert missing == [], f"README.md links to missing files: {missing}"
 
 
+def test_every_make_command_the_docs_name_is_a_target() -> None:
+    """A ``make x`` in the README or the manual is a target of the Makefile, so a
+    renamed target breaks this test, not a newcomer's first command."""
+    targets = set(re.findall(r"^([a-z][a-z0-9-]*):", (ROOT / "Makefile").read_text(), re.M))
+    named = {}
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.rst"))]:
+        for target in re.findall(r"`make ([a-z][a-z0-9-]*)", path.read_text(encoding="utf-8")):
+            named.setdefault(target, path.name)
+    missing = {target: where for target, where in named.items() if target not in targets}
+    assert missing == {}, f"make targets the docs name that the Makefile lacks: {missing}"
+
+
 def _layout_names(text: str) -> list[tuple[Path, str]]:
     """Every folder and ``.py`` file the layout page's tree names: (the folder it is named
     under, the name). A line's first words at its indentation are entries (several

@@ -38,8 +38,8 @@ _BROWSER_SOURCES = (
     "static/js/",
     "solver/",
     "webapp/players/",
-    "webapp/http/players/",
-    "webapp/http/bodies.py",
+    "webapp/http/",  # the API's refusals (the players' routes, the bodies, the page tasks)
+    "webapp/guard/",
     "webapp/races/",
     "webapp/live/",
     "webapp/jobs/",
@@ -131,11 +131,22 @@ def translated(err: BoardError) -> str:
 
 def extract_pack_words(fileobj, keywords, comment_tags, options):
     """pybabel's extractor for the level packs (``solver/*/*.json``, see babel.cfg): each
-    pack's title and summary, the lobby's heading for it; yields what Babel's extractors do."""
+    pack's title and summary, the lobby's heading for it, and each level's name written
+    in English (a name in another language carries its ``english`` and stays as it is);
+    yields what Babel's extractors do."""
     pack = json.load(fileobj)
+    if not isinstance(pack, dict):
+        return
     for key in ("title", "summary"):
-        if isinstance(pack, dict) and isinstance(pack.get(key), str):
+        if isinstance(pack.get(key), str):
             yield 1, "N_", pack[key], []
+    for level in pack.get("levels") or []:
+        if (
+            isinstance(level, dict)
+            and isinstance(level.get("name"), str)
+            and "english" not in level
+        ):
+            yield 1, "N_", level["name"], ["a level's name: translate its meaning"]
 
 
 @cache

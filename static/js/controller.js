@@ -9,7 +9,7 @@
 import { Analyses } from "./analyses.js";
 import { SolverAnswers } from "./answers.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
-import { gettext, translateReply } from "./i18n.js";
+import { gettext, movesText, translateReply } from "./i18n.js";
 import { Midend, MOVE_MS } from "./midend.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
@@ -136,11 +136,21 @@ export class Controller extends Midend {
     } else {
       this.history.push({ before: this.board, after: target, move: moves[i], kind: "playback" });
     }
-    let next = this.game.apply(this.state, moves[i]);
+    let next = moves[i] ? this.game.apply(this.state, moves[i]) : null; // a replayed line has positions only
     if (!next || this.game.format(next) !== target) next = this.game.parse(target);
     this.assisted = true;
     this.startClock();
     this.setState(next, { duration: Math.min(this.playback.speed * 0.8, 600) });
+    return true;
+  }
+
+  /** A line played before (`states`, the start first: a result of the player's), loaded
+   * in the playback bar to be watched again from the start. */
+  loadReplay(states) {
+    if (states[0] !== this.initialBoard || states.length < 2) return false;
+    this.playback.load({ moves: states.slice(1).map(() => null), states, optimal: false, replay: true });
+    this.notice = gettext("Your line of %(moves)s is loaded: press Play to watch it again.", { moves: movesText(states.length - 1) });
+    this.changed();
     return true;
   }
 
@@ -203,7 +213,7 @@ export class Controller extends Midend {
     this.hintShown = Boolean(analysis.best_move);
     if (analysis.best_move) {
       this.view.showHint(analysis.best_move);
-      this.notice = gettext("Hint: %(move)s", { move: analysis.best_move.text });
+      this.notice = gettext("Hint: %(move)s", { move: this.sayMove(analysis.best_move) });
     } else if (analysis.solvable === false) {
       this.notice = gettext("No hint: this position is unsolvable.");
     } else {
@@ -215,7 +225,7 @@ export class Controller extends Midend {
     if (this.isSolved() || this.solving) return;
     this.interrupt();
     this.giveUpRanked();
-    const known = this.playback.loaded && this.playback.position() >= 0;
+    const known = this.playback.loaded && !this.playback.solution.replay && this.playback.position() >= 0;
     if (known) { this.playback.play(); return; }
     this.solving = true;
     this.solveStarted = performance.now();

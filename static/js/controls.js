@@ -4,7 +4,9 @@
 // its setupNewGameForm(form, config) hook.
 
 import { $ } from "./panel.js";
-import { copyLink, labLink, positionLink, withSpeed } from "./share.js";
+import { boardLink, copyLink, labLink, positionLink, withSpeed } from "./share.js";
+import { bindShortcuts } from "./shortcuts.js";
+import { gettext } from "./i18n.js";
 
 /** Wire every control of the play page to `ctrl`; `module` is the game's module. */
 export function bindControls(ctrl, module) {
@@ -16,12 +18,12 @@ export function bindControls(ctrl, module) {
   on("redo", () => ctrl.redo());
   on("restart", () => ctrl.restart());
   on("open-coach", () => ctrl.openCoach());
-  on("copy-link", () => copyLink($("copy-link"),
-    positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true })));
+  on("copy-link", () => copyLink($("copy-link"), boardLink(ctrl)));
   if (ctrl.extra) on(ctrl.extra.feature, () => ctrl.addExtra());
   bindPlayback(ctrl.playback);
   bindNewGame(ctrl, module);
   document.addEventListener("keydown", (event) => key(ctrl, event));
+  bindShortcuts(module.keys, { button: $("shortcuts-button") });
 }
 
 function bindPlayback(playback) {
@@ -33,7 +35,7 @@ function bindPlayback(playback) {
   speed.value = String(playback.speed);
   const showSpeed = () => {
     const label = document.querySelector("[data-speed-label]");
-    if (label) label.textContent = `${speed.value} ms`;
+    if (label) label.textContent = gettext("%(ms)s ms", { ms: speed.value });
   };
   showSpeed();
   speed.addEventListener("input", () => { playback.setSpeed(Number(speed.value)); showSpeed(); });
@@ -66,6 +68,7 @@ function bindNewGame(ctrl, module) {
 function key(ctrl, event) {
   const tag = event.target && event.target.tagName;
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (event.target.closest && event.target.closest("dialog")) return; // the list of keys has its own
   const command = event.ctrlKey || event.metaKey;
   const k = event.key.toLowerCase();
   if (command && (k === "y" || (k === "z" && event.shiftKey))) { event.preventDefault(); ctrl.redo(); return; }

@@ -6,6 +6,7 @@
 
 import { call } from "./api.js";
 import { loadGame } from "./games.js";
+import { whoAmI } from "./header.js";
 import { best, isPerfect, levelKey } from "./progress.js";
 import { gettext, ngettext } from "./i18n.js";
 
@@ -23,6 +24,7 @@ async function drawPreview(node) {
     const game = module.createGame(optionsOf(node));
     const board = document.createElement("div");
     board.className = `board board-${node.dataset.preview} preview-board`;
+    board.setAttribute("aria-hidden", "true"); // a picture: the card's words name the game
     node.append(board);
     game.createView(board, null).render(game.parse(node.dataset.board));
   } catch {
@@ -52,11 +54,9 @@ function showCountdown(node) {
   node.textContent = gettext("Next daily in %(hours)s h %(minutes)s min.", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
-/** The player's name on the top bar's link to their page, and on each ladder link of a
- * game they have a rating in: the rating, and that the ladder goes on from there. */
+/** On each ladder link of a game the player has a rating in: the rating, and that the
+ * ladder goes on from there (the header shows the name). */
 function markPlayer(me) {
-  const link = document.querySelector("[data-testid='player-link']");
-  if (link && me.name) link.textContent = me.name;
   for (const [game, { rating }] of Object.entries(me.ratings || {})) {
     const ladder = document.querySelector(`a[data-ladder="${CSS.escape(game)}"]`);
     if (!ladder) continue;
@@ -72,7 +72,7 @@ function markPlayer(me) {
 async function markDailies() {
   const read = (url) => call("GET", url).catch(() => null);
   try {
-    const me = await read("/api/player");
+    const me = await whoAmI();
     if (!me || !me.known) return; // no player yet: nothing played, nothing to ask
     markPlayer(me);
     await Promise.all([...document.querySelectorAll("a[data-daily]")].map(async (link) => {

@@ -13,6 +13,7 @@ import { Choices } from "./choices.js";
 import { Players } from "./players.js";
 import { followInAddressBar, rankedLink, saveLine, savedLine } from "./share.js";
 import { SolverLink } from "./socket.js";
+import { openReplay } from "./replay-link.js";
 import { gettext } from "./i18n.js";
 
 /** The game's extra action (e.g. an added tube), if its feature is declared. */
@@ -31,6 +32,7 @@ async function start() {
   }
   const module = await loadGame(config.game);
   const startUrl = window.location.pathname + window.location.search; // a seeded level's own link
+  const replay = new URLSearchParams(window.location.search).get("replay"); // before the URL follows the board
   let panel = null;
   let players = null;
   let choices = null;
@@ -46,11 +48,13 @@ async function start() {
     },
     moved: () => followInAddressBar(ctrl, startUrl),
   });
+  ctrl.startUrl = startUrl; // what a shared result and a solved board's link open
   panel = new Panel(ctrl);
   players = new Players(ctrl, $("result"));
   choices = new Choices(ctrl, $("options"));
   bindControls(ctrl, module);
   ctrl.start(keep ? savedLine(startUrl) : null);
+  openReplay(ctrl, replay);
   setInterval(() => panel.tick(), 500);
   window.arcade = ctrl;
 }

@@ -100,6 +100,12 @@ export class Midend {
 
   isSolved() { return Boolean(this.state) && this.game.isGoal(this.state); }
 
+  /** A move (or its text, the notation) in the reader's words, as the game says it. */
+  sayMove(move) {
+    const text = typeof move === "string" ? move : (move && move.text) || "";
+    return this.game && this.game.say ? this.game.say(text) : text;
+  }
+
   /** The finished board's score (score.js), else null: the same rule on every page
    * (`known` goes to startFacts: the play page's line, when at hand). */
   score(known) {

@@ -6,8 +6,8 @@ import { Coach } from "./coach/coach.js";
 import { fewestMoves, lineOf } from "./coach/line.js";
 import { solverReachable } from "./online.js";
 import { solvedWords } from "./finish.js";
-import { positionLink } from "./share.js";
-import { gettext, movesText } from "./i18n.js";
+import { boardLink } from "./share.js";
+import { gettext, movesText, ngettext } from "./i18n.js";
 
 export const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -64,7 +64,8 @@ export class Panel {
     $("progress").textContent = ctrl.progressText || "";
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);
-    $("copy-link").dataset.link = positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
+    $("copy-link").dataset.link = boardLink(ctrl);
+    $("copy-link").title = solved ? gettext("Copy a link to this puzzle's start") : gettext("Copy a link to this position");
     // a start too big to solve shows what is known ("≥1"), not "…" as if an answer were coming
     const tooBig = !min && ctrl.analyses.tooBig(ctrl.initialBoard);
     $("best").textContent = min ? bound(min, "") : points[0].solvable === false ? "–"
@@ -109,6 +110,7 @@ export class Panel {
     $("step-back").disabled = !pb.canBack();
     $("step-forward").disabled = !pb.canForward();
     document.body.classList.toggle("has-solution", pb.loaded);
+    $("playback").hidden = !pb.loaded; // nothing to play before a solution: no bar of disabled buttons
   }
 
   /** The status words; `score` is the finished board's (the middle end's), else null. */
@@ -135,7 +137,23 @@ export class Panel {
     if (ctrl.playback.playing) {
       return gettext("Playing the solution: move %(move)s of %(moves)s", { move: ctrl.playback.position(), moves: ctrl.playback.length });
     }
-    return moves === 0 ? gettext("Your move.") : gettext("Keep going!");
+    return moves === 0 ? gettext("Your move.") : this.moveWords(here);
+  }
+
+  /** The last move in words, read out by the status line (an aria-live region): what
+   * moved, where the gap is now (a game that has one says), and the distance once known
+   * ("Moved B down; 80 moves to solve."); the ranked coach's distance stays unsaid. */
+  moveWords(here) {
+    const ctrl = this.ctrl;
+    const entry = ctrl.history.entries[ctrl.history.cursor - 1];
+    if (!entry || entry.kind === "extra") return gettext("Keep going!");
+    const parts = [gettext("Moved %(move)s", { move: ctrl.sayMove(entry.move) })];
+    if (ctrl.game.where) parts.push(ctrl.game.where(ctrl.state));
+    if (!ctrl.coachClosed && here.optimal && Number.isInteger(here.distance)) {
+      parts.push(gettext("%(moves)s to solve", { moves: movesText(here.distance) }));
+    }
+    const between = gettext("; ");
+    return gettext("%(words)s.", { words: parts.join(between) });
   }
 
   /** The distance line (with the last move's verdict) and the meter, from the line's point `here`. */
@@ -191,7 +209,7 @@ export class Panel {
     if (meter) meter.style.width = `${Math.round(fill * 100)}%`;
   }
 
-  /** How the last move did: "optimal move", "+N", "that move made it unsolvable", or what an extra
+  /** How the last move did: "optimal move", "that move cost N extra moves", "that move made it unsolvable", or what an extra
    * tube saved ("" when unknown). */
   verdict(points, solved) {
     const cursor = this.ctrl.history.cursor;
@@ -207,7 +225,8 @@ export class Panel {
         return gettext("the %(what)s saves %(moves)s", { what: gettext(after.entry.move), moves: movesText(saved) });
       }
       const extra = (solved ? 0 : after.distance) - (before.distance - 1);
-      return extra <= 0 ? OPTIMAL() : `+${extra}`;
+      // plain words, not "+2": how many moves longer the line is than the best move's
+      return extra <= 0 ? OPTIMAL() : ngettext("that move cost %(n)s extra move", "that move cost %(n)s extra moves", extra);
     }
     return "";
   }

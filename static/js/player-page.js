@@ -1,11 +1,13 @@
-// The player's page: each game's ladder rating with the line of how it moved, the
-// streak and storm bests (when the server keeps them), strengths and weaknesses by
-// game and size, and a recovery code made only when asked for (never in the page).
+// The player's page: each game's ladder rating and the race rating, each with the line
+// of how it moved, the streak and storm bests, strengths and weaknesses by game and
+// size, a recovery code made only when asked for (never in the page), and what
+// profile.js draws: the dailies' calendars, the levels solved and the last results.
 
 import { call } from "./api.js";
 import { nextLink } from "./ladder.js";
 import { element } from "./dom.js";
 import { gettext, ngettext } from "./i18n.js";
+import { showProfile } from "./profile.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CHART = { width: 320, height: 120, pad: 8 };
@@ -20,14 +22,15 @@ function svg(tag, attrs) {
   return node;
 }
 
-/** The rating's line: the start, then after each scored puzzle (its colours: players.css). */
+/** The rating's line: the start, then after each scored puzzle or race (its colours:
+ * players.css); `game` is the game's name, or "race". */
 function chart(game, history) {
   const values = [history.start, ...history.points.map((point) => point.rating)].filter((v) => v != null);
   const root = svg("svg", {
     class: "rating-chart", viewBox: `0 0 ${CHART.width} ${CHART.height}`, role: "img",
     "data-testid": "rating-history", "data-game": game, "data-points": history.points.length,
     "aria-label": gettext("%(game)s rating over %(count)s puzzles: %(values)s", {
-      game: titleOf(game), count: history.points.length, values: values.join(", "),
+      game: game === "race" ? gettext("Race") : titleOf(game), count: history.points.length, values: values.join(", "),
     }),
   });
   if (values.length < 2) return root;
@@ -42,7 +45,7 @@ function chart(game, history) {
   return root;
 }
 
-async function showRatings(me) {
+async function showRatings(me, race) {
   const list = document.querySelector("[data-testid=ratings]");
   const games = Object.keys(me.ratings || {});
   document.querySelector("[data-testid=no-ratings]").hidden = games.length > 0;
@@ -60,18 +63,21 @@ async function showRatings(me) {
     card.append(element("a", { class: "btn small", href: nextLink(game) }, gettext("Continue the ladder")));
     return card;
   }));
-  if (me.race_rating) cards.push(raceCard(me.race_rating));
+  if (race) cards.push(raceCard(race));
   document.querySelector("[data-testid=no-ratings]").hidden = cards.length > 0;
   list.replaceChildren(...cards);
 }
 
-/** The race rating (public races, by finishing order), beside the games' ladder ratings. */
-function raceCard({ rating, deviation, races }) {
+/** The race rating (public races, by finishing order) and its line, beside the games'
+ * ladder ratings. */
+function raceCard({ rating, deviation, races, points = [] }) {
   const card = element("li", { class: "profile-rating", "data-testid": "player-race-rating", "data-rating": String(rating) });
+  const start = points.length ? points[0].before : null;
   card.append(
     element("h3", {}, gettext("Races")),
     element("p", { class: "profile-figure" }, `${rating} ± ${deviation}`),
     element("p", { class: "sub" }, ngettext("%(n)s rated race", "%(n)s rated races", races)),
+    chart("race", { start, points }),
     element("a", { class: "btn small", href: "/race" }, gettext("Race")),
   );
   return card;
@@ -127,10 +133,11 @@ function bindCode() {
 async function main() {
   bindCode();
   try {
-    const me = await call("GET", "/api/player");
+    const [me, profile] = await Promise.all([call("GET", "/api/player"), call("GET", "/api/player/profile")]);
     if (me.name) document.querySelector("[data-testid=player-title]").textContent = me.name;
     showRuns(me);
-    await Promise.all([showRatings(me), showGroups()]);
+    showProfile(profile, titleOf);
+    await Promise.all([showRatings(me, profile.race), showGroups()]);
   } catch (error) {
     document.querySelector("[data-testid=player-intro]").textContent = error.message;
   }

@@ -8,8 +8,9 @@
 import { call } from "./api.js";
 import { nextLink } from "./ladder.js";
 import { backOnline } from "./online.js";
-import { gettext, ngettext } from "./i18n.js";
+import { gettext, movesText, ngettext } from "./i18n.js";
 import { element } from "./dom.js";
+import { shownName } from "./names.js";
 
 const PROGRESS_STORE = "arcade-progress-v1";
 // a result the server could not take for a moment (503, e.g. its database restarting)
@@ -59,6 +60,8 @@ export class Players {
       this.nameForm(),
     );
     anchor.after(section);
+    // a name chosen in the header shows on the board at once
+    document.addEventListener("arcade:named", () => { if (this.sent && !this.ladder) this.showBoard(); });
     this.bindRestore(document.querySelector('[data-testid="player-restore-form"]'));
     bindSessions(document.querySelector('[data-testid="player-sessions"]'));
     return section;
@@ -158,8 +161,8 @@ export class Players {
     const list = this.section.querySelector("[data-testid=leaderboard]");
     list.replaceChildren(...board.entries.map((entry) => {
       const row = element("li", { "data-testid": "leaderboard-row", "data-rank": String(entry.rank) });
-      row.append(element("span", { class: "lb-rank" }, `${entry.rank}.`), element("span", { class: "lb-name" }, entry.name),
-        element("span", { class: "lb-moves" }, `${entry.length} moves`), element("span", { class: "lb-time" }, secondsText(entry.seconds)));
+      row.append(element("span", { class: "lb-rank" }, `${entry.rank}.`), element("span", { class: "lb-name" }, shownName(entry.name)),
+        element("span", { class: "lb-moves" }, movesText(entry.length)), element("span", { class: "lb-time" }, secondsText(entry.seconds)));
       return row;
     }));
     this.section.hidden = false;

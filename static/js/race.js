@@ -8,8 +8,11 @@
 
 import { el } from "./board.js";
 import { solvedWords } from "./finish.js";
+import { loadGame } from "./games.js";
 import { JudgedBoard } from "./judged.js";
+import { bindShortcuts } from "./shortcuts.js";
 import { $ } from "./panel.js";
+import { shownName } from "./names.js";
 import { isCurrent } from "./race-order.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText, translateReply } from "./i18n.js";
@@ -18,6 +21,20 @@ const config = JSON.parse(document.getElementById("config").textContent);
 const [WAITING, COUNTDOWN, RACING, FINISHED] = config.statuses;
 
 /** The view's controller: one racer's board, the track and the clock. */
+/** A results' puzzle drawn as a small board (the game's own view, as the lobby's
+ * previews), not its notation; the notation if the game cannot be drawn. */
+async function drawBoard(node, puzzle) {
+  try {
+    const module = await loadGame(puzzle.game);
+    const game = module.createGame(puzzle.options || {});
+    const board = el("div", { class: `board board-${puzzle.game} preview-board`, "aria-hidden": "true" });
+    node.replaceChildren(board);
+    game.createView(board, null).render(game.parse(puzzle.board));
+  } catch {
+    node.textContent = puzzle.board;
+  }
+}
+
 class RacePage {
   constructor(socket) {
     this.socket = socket;
@@ -84,7 +101,7 @@ class RacePage {
     note.dataset.rated = String(Boolean(race.rated));
     note.textContent = race.rated
       ? gettext("This race is rated: asking the solver about its puzzles before it ends rates you last.")
-      : gettext("Unrated for you: choose a player name in the lobby to have your races rated.");
+      : gettext("Unrated for you: choose a name with the button at the top of the page to have your races rated.");
   }
 
   drawTrack(race) {
@@ -92,7 +109,7 @@ class RacePage {
     $("race-track").replaceChildren(...race.players.map((p) => el(
       "li",
       { class: p.name === race.you ? "racer you" : "racer", "data-testid": "racer", style: { "--at": `${(p.score / best) * 100}%` } },
-      el("span", { class: "racer-name" }, p.name),
+      el("span", { class: "racer-name" }, shownName(p.name)),
       el("span", { class: "racer-score", "data-testid": "racer-score" }, `${p.score}`),
     )));
   }
@@ -110,16 +127,18 @@ class RacePage {
       el("ol", { "data-testid": "race-results" }, ...race.players.map((p) => el(
         "li",
         { "data-testid": "race-result", "data-rating": p.rating ?? null, "data-change": p.change ?? null },
-        gettext("%(name)s: %(score)s (%(solved)s solved)", { name: p.name, score: p.score, solved: p.solved }),
+        gettext("%(name)s: %(score)s (%(solved)s solved)", { name: shownName(p.name), score: p.score, solved: p.solved }),
         p.rating === undefined ? null : el("span", { class: "race-rating", "data-testid": "race-rating" }, ` ${ratingText(p)}`),
       ))),
       el("p", {}, gettext("The puzzles, with their fewest moves:")),
-      el("ol", {}, ...race.puzzles.map((p) => el(
-        "li",
-        {},
-        `${p.game} ${p.board}: ${movesText(p.shortest)} `,
-        el("a", { href: positionLink(p.game, p.board, p.options), "data-testid": "race-line" }, gettext("(its shortest solution)")),
-      ))),
+      el("ol", { class: "race-puzzles" }, ...race.puzzles.map((p) => {
+        const picture = el("div", { class: "preview mini", "data-testid": "race-puzzle-board", "data-board": p.board });
+        drawBoard(picture, p);
+        const info = config.games.find((g) => g.name === p.game);
+        return el("li", { "data-testid": "race-puzzle" }, picture,
+                  el("span", {}, `${info ? gettext(info.title) : p.game}: ${movesText(p.shortest)} `),
+                  el("a", { href: positionLink(p.game, p.board, p.options), "data-testid": "race-line" }, gettext("(its shortest solution)")));
+      })),
     );
   }
 
@@ -156,11 +175,17 @@ function start() {
   const from = new URLSearchParams(location.search).get("from");
   const join = () => {
     const payload = {};
-    if (config.race) payload.race = config.race;
+    // the public lobby is joined as the lobby (its race may be gone once all left it)
+    if (config.race && !(page.race && page.race.public)) payload.race = config.race;
     if (config.race === "new" && from) payload.from = from;
     socket.emit("race_join", payload);
   };
   socket.on("connect", join);
+  // a name chosen in the header: a new handshake carries the player's cookie, so a race
+  // not yet under way takes this racer as that player (a public one then rates them)
+  document.addEventListener("arcade:named", () => {
+    if (page.race && page.race.status === WAITING) { socket.disconnect(); socket.connect(); }
+  });
   socket.on("race_state", (race) => page.show(race));
   socket.on("error", (reply) => page.refused(reply));
   $("race-start").addEventListener("click", () => socket.emit("race_start", {}));
@@ -168,9 +193,15 @@ function start() {
     const tag = event.target && event.target.tagName;
     const view = page.board.view;
     if (!view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("dialog")) return; // the list of keys
     if (view.handleKey(event)) event.preventDefault();
   });
   setInterval(() => page.tick(), 250);
+  // the keys of every game a race hands out, each once
+  Promise.all(config.games.map((game) => loadGame(game.name))).then((modules) => {
+    const keys = new Map(modules.flatMap((module) => module.keys || []).map(([key, what]) => [`${key}|${what}`, [key, what]]));
+    bindShortcuts([...keys.values()], { button: $("shortcuts-button"), common: false });
+  });
   window.arcade = page;
 }
 

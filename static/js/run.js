@@ -7,7 +7,9 @@
 
 import { call } from "./api.js";
 import { solvedWords } from "./finish.js";
+import { loadGame } from "./games.js";
 import { JudgedBoard } from "./judged.js";
+import { bindShortcuts } from "./shortcuts.js";
 import { $ } from "./panel.js";
 import { gettext, movesText, ngettext } from "./i18n.js";
 
@@ -68,11 +70,13 @@ class RunPage {
       box.textContent = STORM ? gettext("Time is up: %(solved)s", { solved }) : gettext("Run over: %(solved)s", { solved });
       return;
     }
+    const say = (move) => this.board.sayMove(move);
     box.replaceChildren(
       gettext("Run over: %(solved)s Your move %(move)s made it longer: %(before)s → %(after)s moves to solve. ",
-              { solved, move: mistake.move, before: mistake.distance, after: mistake.distance_after }),
+              { solved, move: say(mistake.move), before: mistake.distance, after: mistake.distance_after }),
       Object.assign(document.createElement("strong"), {
-        textContent: gettext("Better: %(move)s (%(left)s left).", { move: mistake.better_move, left: mistake.distance - 1 }),
+        textContent: gettext("The best move there was %(move)s: it leaves %(left)s to solve.",
+                             { move: say(mistake.better_move), left: movesText(mistake.distance - 1) }),
       }),
     );
   }
@@ -132,9 +136,11 @@ async function start() {
     const tag = event.target && event.target.tagName;
     const view = page.board.view;
     if (!view || tag === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("dialog")) return; // the list of keys
     if (view.handleKey(event)) event.preventDefault();
   });
   if (STORM) setInterval(() => page.tick(), 250);
+  loadGame(config.game).then((module) => bindShortcuts(module.keys, { button: $("shortcuts-button"), common: false }));
   await page.load();
   window.arcade = page;
 }

@@ -30,6 +30,25 @@ export function rankedLink(config) {
   return Boolean((config.generated && config.generated.daily) || config.level_link || config.ladder === "play");
 }
 
+/** The puzzle's start as an absolute address, to share: a ranked, seeded or level
+ * puzzle's own link (the one the page opened on, without a replay's ?replay=), else
+ * the start position's. */
+export function startLink(ctrl) {
+  const config = ctrl.config;
+  if (ctrl.startUrl && (rankedLink(config) || config.generated || config.level)) {
+    const url = new URL(ctrl.startUrl, window.location.origin);
+    url.searchParams.delete("replay");
+    return url.toString();
+  }
+  return positionLink(config.game, ctrl.initialBoard, ctrl.options, { absolute: true });
+}
+
+/** What "Copy link" copies: the position on the board, or once it is solved the
+ * puzzle's start (a solved position is nothing to play). */
+export function boardLink(ctrl) {
+  return ctrl.isSolved() ? startLink(ctrl) : positionLink(ctrl.config.game, ctrl.board, ctrl.options, { absolute: true });
+}
+
 /** Keep the URL bar on the current position (a seeded level's start keeps its own link);
  * a ranked puzzle's link never becomes a position's: it names the puzzle, and the moves
  * made come back from the tab's sessionStorage (see savedLine). */

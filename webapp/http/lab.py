@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, make_response, render_template, request
+from flask_babel import gettext
 
 from solver import catalogue
 from solver.comparison import MAX_ALGORITHMS, MIN_ALGORITHMS, check_algorithms
 from solver.core.errors import BoardError
+from solver.core.text import N_
 from solver.engine import ALGORITHM_NAMES, parse_board, unfit
 
 from ..i18n import translated
@@ -24,6 +26,18 @@ from .links import lobby_games
 lab = Blueprint("lab", __name__)
 
 DEFAULT_ALGORITHMS = ("bfs", "astar")
+#: what each algorithm is, in a few words: the set-up's boxes and the cards' subtitles
+#: (the algorithms' own names are the CLI's, the same in every language)
+KINDS = {
+    "bfs": N_("breadth-first"),
+    "dfs": N_("depth-first"),
+    "bidirectional": N_("bidirectional breadth-first"),
+    "astar": N_("A* (shortest guided by a lower bound)"),
+    "idastar": N_("IDA* (A* in iterative deepening)"),
+    "seed-bfs": N_("the seed's breadth-first search"),
+    "seed-bidirectional": N_("the 8-puzzle seed's bidirectional search"),
+    "seed-astar": N_("the water-sort seed's A*"),
+}
 
 
 def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
@@ -39,8 +53,10 @@ def lab_config(query: Mapping[str, str]) -> dict[str, Any]:
         "options": {},
         "algorithms": list(DEFAULT_ALGORITHMS),
         "known": list(ALGORITHM_NAMES),
+        # in the reader's language (the page's script shows them as they are)
+        "kinds": {name: gettext(KINDS[name]) if name in KINDS else "" for name in ALGORITHM_NAMES},
         "algorithm_count": [MIN_ALGORITHMS, MAX_ALGORITHMS],
-        "error": None if name in games else f"unknown game {name[:40]!r}",
+        "error": None if name in games else gettext("unknown game %(name)s", name=repr(name[:40])),
         "game_info": game.describe(),
     }
     try:

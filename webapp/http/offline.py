@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, make_response, render_template
-from flask_babel import gettext
+from flask import Blueprint, current_app, jsonify, make_response, render_template, request
+from flask_babel import force_locale, gettext
 
 from solver import catalogue
 
 from ..edge import asset_url
+from ..i18n import LANGUAGES, browser_catalogue
 
 offline = Blueprint("offline", __name__)
 
@@ -39,7 +40,8 @@ def _static_files() -> list[str]:
 def _free_pages() -> list[str]:
     """The pages that open no ranked attempt: kept from the install on."""
     games = list(catalogue.games())
-    return ["/", OFFLINE_PAGE, *(f"/play/{g}" for g in games), *(f"/editor/{g}" for g in games)]
+    offline_pages = [f"{OFFLINE_PAGE}?lang={tag}" for tag in LANGUAGES]  # one per language
+    return ["/", *offline_pages, *(f"/play/{g}" for g in games), *(f"/editor/{g}" for g in games)]
 
 
 def _worker_script() -> str:
@@ -51,6 +53,7 @@ def _worker_script() -> str:
             "version": current_app.extensions["static_fingerprint"],
             "precache": _free_pages() + _static_files(),
             "offlinePage": OFFLINE_PAGE,
+            "languages": list(LANGUAGES),
         }
         folder = Path(current_app.root_path, current_app.template_folder or "templates")
         script = (folder / "sw.js").read_text(encoding="utf-8")
@@ -95,6 +98,16 @@ def manifest():
 
 @offline.get(OFFLINE_PAGE)
 def offline_page():
+    """The page the worker shows for a page it never kept, in ``?lang=`` (the worker keeps
+    one per language and shows the reader's), else the reader's language."""
+    tag = request.args.get("lang")
+    if tag not in LANGUAGES:
+        return _offline_page()
+    with force_locale(LANGUAGES[tag][0]):
+        return _offline_page(language=tag, browser_catalogue=browser_catalogue(tag))
+
+
+def _offline_page(**words):
     return render_template(
         "error.html",
         status=200,
@@ -103,4 +116,5 @@ def offline_page():
             "This page was not opened on this device before the connection went. The lobby,"
             " the games' pages and every puzzle you opened still play offline."
         ),
+        **words,
     )

@@ -33,10 +33,17 @@ from ..players.identity import TooManyPlayers
 from ..players.runs import offered as runs_offered
 from ..races.draw import race_games
 from ..races.model import COUNTDOWN, FINISHED, QUORUM, RACING, WAITING
+from ..storage.names import MAX_NAME
 from .links import lobby_games, lobby_packs, play_config, run_rules
 from .players.context import current_player, open_ranked, remember, state, today
 
 pages = Blueprint("pages", __name__)
+
+
+@pages.app_context_processor
+def name_limit() -> dict:
+    """Every page's header has the name box: a name's most characters, as the server checks."""
+    return {"name_limit": MAX_NAME}
 
 
 def _game_or_404(name: str) -> type[Game]:

@@ -9,6 +9,7 @@ import { lineOf } from "./line.js";
 import { drawMovesRated } from "./moves-rated.js";
 import { Review } from "./review.js";
 import { bindShare, drawResult } from "./share.js";
+import { gettext } from "../i18n.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -32,9 +33,10 @@ export class Coach {
                 { solved: ctrl.isSolved(), evaluating: ctrl.evaluating, play: (o) => ctrl.playOption(o),
                   last: ctrl.history.last, continues: (o) => this.continuesLastMove(o),
                   ceiling: ctrl.info.reversible && Number.isInteger(here.distance) ? here.distance + 1 : null,
-                  bounds: this.boundsOf(here), tooBig });
+                  bounds: this.boundsOf(here), tooBig, say: (text) => ctrl.sayMove(text) });
     drawGraph($("graph"), points, ctrl.history.cursor, (ply) => ctrl.jumpTo(ply),
-              tooBig && `No graph yet: no distance is known on this line (the board is too big to solve within ${tooBig.budget_seconds} s).`);
+              tooBig && gettext("No graph yet: no distance is known on this line (the board is too big to solve within %(seconds)s s).", { seconds: tooBig.budget_seconds }),
+              (text) => ctrl.sayMove(text));
     this.review.draw(points);
     drawResult(ctrl, points, this.result);
   }

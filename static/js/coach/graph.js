@@ -20,8 +20,8 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-function label(point) {
-  const where = point.ply === 0 ? gettext("start") : gettext("after move %(move)s (%(text)s)", { move: point.ply, text: moveText(point.entry) });
+function label(point, say) {
+  const where = point.ply === 0 ? gettext("start") : gettext("after move %(move)s (%(text)s)", { move: point.ply, text: say(moveText(point.entry)) });
   const distance = distanceText(point);
   const what = distance === "?" ? gettext("distance not known yet")
     : distance === "unsolvable" ? gettext("unsolvable")
@@ -41,7 +41,7 @@ function marker(point, x, y) {
 /** Draw `points` (from lineOf) into `box`; `cursor` is the current ply; `jump(ply)`. A line
  * with no distance known anywhere is no graph: with `why` (what keeps them unknown) given,
  * the box says that instead of drawing points that mean nothing. */
-export function drawGraph(box, points, cursor, jump, why = null) {
+export function drawGraph(box, points, cursor, jump, why = null, say = (text) => text) {
   // redrawn only when something shown changed, so a click is never lost to a redraw
   const key = JSON.stringify([cursor, why, points.map((p) => [p.board, p.distance, p.optimal, p.solvable, p.wasted, p.interim])]);
   if (box.coachKey === key) return;
@@ -92,7 +92,7 @@ export function drawGraph(box, points, cursor, jump, why = null) {
       "data-testid": "graph-point", "data-ply": p.ply, "data-distance": distanceData(p), "data-optimal": String(p.optimal),
       "data-wasted": p.wasted ? "" : null, "data-current": p.ply === cursor ? "" : null,
       "data-interim": p.interim ? "" : null,
-      tabindex: p.ply === cursor ? "0" : "-1", role: "button", "aria-label": label(p),
+      tabindex: p.ply === cursor ? "0" : "-1", role: "button", "aria-label": label(p, say),
       "aria-current": p.ply === cursor ? "step" : null,
     });
     // the hit area (and the focus box drawn on it) stays inside the chart
@@ -103,7 +103,7 @@ export function drawGraph(box, points, cursor, jump, why = null) {
     if (p.ply === cursor) group.append(svg("circle", { class: "ring", cx: x, cy: y, r: 6.5 }));
     group.append(marker(p, x, y));
     const title = svg("title");
-    title.textContent = label(p);
+    title.textContent = label(p, say);
     group.append(title);
     group.addEventListener("click", () => jump(p.ply));
     chart.append(group);

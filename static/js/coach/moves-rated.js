@@ -47,7 +47,7 @@ function judged(option, bounds) {
   return verdict ? { ...option, verdict } : option;
 }
 
-function optionButton(given, play, continues, ceiling, bounds) {
+function optionButton(given, play, continues, ceiling, bounds, say) {
   const option = judged(bounded(given, ceiling), bounds);
   const verdict = VERDICTS[option.verdict] ? option.verdict : "unknown";
   const [icon, english] = VERDICTS[verdict];
@@ -62,12 +62,14 @@ function optionButton(given, play, continues, ceiling, bounds) {
   button.dataset.optimal = String(Boolean(option.optimal)); // false: the distance is a bound
   const distance = distanceText(option);
   // a description, not a name: the name stays the visible text (speech input users say it)
-  button.title = `${option.move.text}: ${distance === "?" ? gettext("distance not known")
+  const words = say(option.move.text);
+  button.title = `${words}: ${distance === "?" ? gettext("distance not known")
     : distance === "unsolvable" ? gettext("unsolvable after it") : gettext("%(moves)s to solve after it", { moves: distance })}, ${word}`;
   // a dead end has no distance: its verdict line says so, the number's place stays narrow
   const dead = distance === "unsolvable";
   // the move and its number stay apart when read out or copied too ("tube 1 -> 5", then "13")
-  button.append(span("option-move", option.move.text), span("visually-hidden", ": "),
+  // one line: no break inside "tube 1 → 5" or "I right 2", only after a comma
+  button.append(span("option-move", words.replace(/(?<!,) /g, "\u00a0")), span("visually-hidden", ": "),
                 span("option-distance", dead ? "–" : distance), span("visually-hidden", ", "),
                 span("option-verdict", `${icon} ${word}${dead ? gettext(": unsolvable") : ""}`));
   const joins = JOINS[continues(given)] && gettext(JOINS[continues(given)]);
@@ -88,7 +90,7 @@ function optionButton(given, play, continues, ceiling, bounds) {
  * changes, so keyboard focus stays put between other refreshes.
  */
 export function drawMovesRated(box, analysis, { solved, evaluating, play, last = null, continues = () => null,
-                                            ceiling = null, bounds = null, tooBig = null }) {
+                                            ceiling = null, bounds = null, tooBig = null, say = (text) => text }) {
   const key = solved ? "solved" : analysis || tooBig;
   // `bounds` answers from the line's bounds, which change with it: its key says when
   const boundsKey = bounds ? bounds.key : null;
@@ -109,7 +111,7 @@ export function drawMovesRated(box, analysis, { solved, evaluating, play, last =
   }
   if (!analysis.moves_rated.length) { note(gettext("no legal move")); return; }
   const judge = bounds ? bounds.of : null;
-  const buttons = analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling, judge));
+  const buttons = analysis.moves_rated.map((option) => optionButton(option, play, continues, ceiling, judge, say));
   box.replaceChildren(...buttons);
   if (analysis.final === false) box.append(span("options-note", gettext("interim: proving the distances…")));
   else if (buttons.some((b) => b.dataset.verdict === "unknown")) box.append(span("options-note", gettext(UNPROVEN_NOTE)));

@@ -45,7 +45,7 @@ export class Review {
     button.dataset.ply = String(before.ply);
     const worse = after.solvable === false ? gettext("made it unsolvable")
       : gettext("%(before)s → %(after)s to solve", { before: distanceText(before), after: distanceText(after) });
-    button.textContent = gettext("Move %(move)s: %(text)s (%(worse)s)", { move: after.ply, text: moveText(after.entry), worse });
+    button.textContent = gettext("Move %(move)s: %(text)s (%(worse)s)", { move: after.ply, text: this.ctrl.sayMove(moveText(after.entry)), worse });
     button.title = gettext("Go back there and look for a better move");
     button.addEventListener("click", () => this.retry(before, after));
     li.append(button);
@@ -63,7 +63,7 @@ export class Review {
     if (!target) return "";
     const { history, analyses, board } = this.ctrl;
     if (history.cursor === target.ply && board === target.board) {
-      return gettext("Find a better move than %(move)s here.", { move: target.move });
+      return gettext("Find a better move than %(move)s here.", { move: this.ctrl.sayMove(target.move) });
     }
     const entry = history.entries[target.ply];
     if (history.cursor !== target.ply + 1 || !entry || entry.before !== target.board) {

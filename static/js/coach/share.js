@@ -6,7 +6,7 @@
 import { drawScore } from "../finish.js";
 import { best, levelKey } from "../progress.js";
 import { accuracyText, starsOf, starText } from "../score.js";
-import { copyLink } from "../share.js";
+import { copyLink, startLink } from "../share.js";
 import { gettext, movesText } from "../i18n.js";
 
 const BLOCKS = "▁▂▃▄▅▆▇█";
@@ -26,16 +26,18 @@ export function sparkline(points) {
   }).join("");
 }
 
-/** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the sparkline. */
+/** One line: game (and level), moves made, shortest, accuracy and stars (or the help), the
+ * sparkline, and a link to the puzzle's start. */
 export function resultLine(ctrl, points, score) {
-  const name = ctrl.config.level ? ` "${ctrl.config.level.name}"` : "";
+  const name = ctrl.config.level ? ` "${gettext(ctrl.config.level.name)}"` : "";
   const shortest = score.shortest === null ? gettext("shortest not known")
     : score.proven ? gettext("shortest %(moves)s", { moves: score.shortest }) : gettext("shortest ≤ %(moves)s", { moves: score.shortest });
   const rated = accuracyText(score);
   const grade = score.assisted ? gettext("assisted (Solve used), no stars")
     : gettext("accuracy %(accuracy)s", { accuracy: rated || gettext("not known") }) + (rated ? ` ${starText(starsOf(score))}` : "");
   const solved = gettext("solved in %(moves)s (%(shortest)s)", { moves: movesText(score.moves), shortest });
-  return `${gettext(ctrl.info.title)}${name}: ${solved} · ${grade} · ${sparkline(points)}`;
+  // the link opens the puzzle's start, to play it too (not the solved position)
+  return `${gettext(ctrl.info.title)}${name}: ${solved} · ${grade} · ${sparkline(points)} ${startLink(ctrl)}`;
 }
 
 /** Show or hide the result box: `parts` = {box, accuracy, stars, best, share}; `points` from lineOf. */

@@ -5,7 +5,7 @@
 // stops when the source is empty or the target full.
 
 import { el, setDuration, numberInput, PickTwoView } from "../board.js";
-import { gettext } from "../i18n.js";
+import { gettext, N_ } from "../i18n.js";
 
 function parseJugs(text) {
   const jugs = String(text).split(",").map((part, i) => {
@@ -63,6 +63,12 @@ export function createGame(options = {}) {
       return { jugs };
     },
 
+    /** A pour's text ("jug 3 -> 2") in the reader's words, with a real arrow. */
+    say(text) {
+      const match = /^jug (\d+) -> (\d+)$/.exec(String(text));
+      return match ? gettext("jug %(from)s → %(to)s", { from: match[1], to: match[2] }) : String(text);
+    },
+
     describeMove(state, move) {
       const next = game.apply(state, move);
       if (!next) return null;
@@ -106,9 +112,10 @@ class JugsView extends PickTwoView {
         class: "jug", "data-jug": i, type: this.ctrl ? "button" : null,
         "aria-pressed": this.ctrl ? "false" : null,
         style: { "--fill": 0, "--size": jug.capacity / tallest },
-      }, el("span", { class: "vessel" }, el("span", { class: "water" })),
+      }, el("span", { class: "visually-hidden" }, gettext("jug %(jug)s, %(capacity)s litres:", { jug: i + 1, capacity: jug.capacity })),
+      el("span", { class: "vessel" }, el("span", { class: "water" })),
       el("span", { class: "litres" }), el("span", { class: "want" }),
-      this.ctrl && state.jugs.length <= 9 ? el("span", { class: "key" }, i + 1) : null));
+      this.ctrl && state.jugs.length <= 9 ? el("span", { class: "key", "aria-hidden": "true" }, i + 1) : null));
       this.board.replaceChildren(...this.items);
     }
     state.jugs.forEach((jug, i) => {
@@ -118,9 +125,10 @@ class JugsView extends PickTwoView {
       node.querySelector(".litres").textContent = `${jug.held} / ${jug.capacity} L`;
       node.querySelector(".want").textContent = want === null ? gettext("goal: any") : gettext("goal: %(litres)s L", { litres: want });
       node.classList.toggle("done", want !== null && want === jug.held);
-      node.title = want === null
+      const words = want === null
         ? gettext("jug %(jug)s: %(held)s of %(capacity)s litres, any amount", { jug: i + 1, held: jug.held, capacity: jug.capacity })
         : gettext("jug %(jug)s: %(held)s of %(capacity)s litres, %(want)s wanted", { jug: i + 1, held: jug.held, capacity: jug.capacity, want });
+      node.title = words; // its name is its number and size (read out only), then what it shows
     });
     this.state = state;
   }
@@ -163,3 +171,9 @@ export function createEditor(changed, options = {}) {
   };
   return ed;
 }
+
+/** The board's keys, for the page's list of keys (shortcuts.js). */
+export const keys = [
+  [N_("1 to 9, 0"), N_("pick jug 1 to 9 (0: the tenth), first where to pour from, then where to")],
+  [N_("Escape"), N_("drop the jug picked")],
+];

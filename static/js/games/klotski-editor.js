@@ -61,9 +61,10 @@ export function createEditor(changed) {
       grid.style.setProperty("--cols", ed.rows[0] ? ed.rows[0].length : 0);
       grid.className = "editor-grid klotski-grid";
       const shape = shapes(ed.rows);
+      const emptyWord = gettext("empty");
       grid.replaceChildren(...ed.rows.flatMap((row, r) => row.map((ch, c) => {
         const cell = el("button", { type: "button", class: `cell ${shape.get(ch) || ""}`.trim(), "data-cell": `${r},${c}`,
-                                    "aria-label": gettext("row %(row)s column %(column)s: %(what)s", { row: r + 1, column: c + 1, what: ch === EMPTY ? gettext("empty") : ch }) },
+                                    "aria-label": gettext("row %(row)s column %(column)s: %(what)s", { row: r + 1, column: c + 1, what: ch === EMPTY ? emptyWord : ch }) },
                         ch === EMPTY ? "" : ch);
         cell.addEventListener("click", () => {
           ed.rows[r][c] = ed.rows[r][c] === ed.current ? "." : ed.current;

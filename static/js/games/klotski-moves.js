@@ -4,7 +4,7 @@
 // test runner checks it (tests/js/).
 
 import { DIRECTIONS } from "../board.js";
-import { directionText, gettext } from "../i18n.js";
+import { directionText, gettext, language, N_ } from "../i18n.js";
 
 export const EMPTY = ".";
 
@@ -140,4 +140,21 @@ export function pathTo(metric, state, label, r, c) {
     frontier = next;
   }
   return null;
+}
+
+const TOWARDS = N_("towards %(dir)s");
+const CELLS = N_("towards %(dir)s, %(n)s cells");
+
+/** A move's text ("G down 2, left", the notation the server and the CLI write) in the
+ * reader's words; in English the notation is the words. */
+export function sayMove(text) {
+  const match = /^(\S) (.+)$/.exec(String(text));
+  if (language === "en" || !match) return String(text);
+  const [, piece, path] = match;
+  if (path === "back") return gettext("%(piece)s back where it was", { piece });
+  const parts = path.split(", ").map((part) => {
+    const [dir, n] = part.split(" ");
+    return n ? gettext(CELLS, { dir: directionText(dir), n }) : gettext(TOWARDS, { dir: directionText(dir) });
+  });
+  return gettext("%(piece)s %(path)s", { piece, path: parts.join(gettext(", ")) });
 }

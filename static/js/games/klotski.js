@@ -6,8 +6,8 @@
 // (90) while it keeps its direction; in "step" (116) every cell is a move.
 
 import { el, shake, clearHintMarks, setDuration, ARROWS, DIRECTIONS } from "../board.js";
-import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, whyNot } from "./klotski-moves.js";
-import { gettext } from "../i18n.js";
+import { EMPTY, applyMove, joinPaths, pathTo, pathWords, piecesOf, sayMove, whyNot } from "./klotski-moves.js";
+import { gettext, N_ } from "../i18n.js";
 
 /** The goal: {label|null, r, c, h, w}; default the 2x2 piece at the bottom centre. */
 function goalOf(state, options) {
@@ -70,6 +70,9 @@ export function createGame(options = {}) {
     /** Why `move` is refused, in words: the wall or the piece in the way. */
     whyNot(state, move) { return whyNot(state, move); },
 
+    /** A move's text in the reader's words. */
+    say(text) { return sayMove(text); },
+
     /** The shortest path by which `label` covers cell (r, c) in one move of the metric, or null. */
     pathTo(state, label, r, c) { return pathTo(game.metric, state, label, r, c); },
 
@@ -88,6 +91,14 @@ export function createGame(options = {}) {
     createView(board, ctrl) { return new KlotskiView(board, ctrl, game); },
   };
   return game;
+}
+
+/** A piece's name for a screen reader: its letter, its size and where it is (its top-left
+ * cell, counted from 1), and for the goal's shape that it goes to the exit. */
+export function pieceName(label, p, goal) {
+  const name = gettext("piece %(piece)s, %(height)s by %(width)s, at row %(row)s, column %(column)s",
+                       { piece: label, height: p.h, width: p.w, row: p.r + 1, column: p.c + 1 });
+  return goal && p.h === goal.h && p.w === goal.w ? gettext("%(name)s; it goes to the exit", { name }) : name;
 }
 
 /** The class a piece is drawn with: its shape (the goal piece's shape is the goal's). */
@@ -205,12 +216,13 @@ class KlotskiView {
         node = el("div", {
           class: `piece ${shapeClass(p, goal)}`, "data-piece": label,
           tabindex: this.ctrl ? 0 : null, role: this.ctrl ? "button" : null,
-          "aria-label": `piece ${label}`, "aria-pressed": this.ctrl ? "false" : null,
+          "aria-pressed": this.ctrl ? "false" : null,
         }, el("span", { class: "face" }, el("span", { class: "label" }, label)));
         this.pieces.set(label, node);
         this.floor.append(node);
       }
       for (const [k, v] of Object.entries({ "--r": p.r, "--c": p.c, "--h": p.h, "--w": p.w })) node.style.setProperty(k, v);
+      if (this.ctrl) node.setAttribute("aria-label", pieceName(label, p, goal));
     }
     this.markEmpty(state);
     this.state = state;
@@ -230,7 +242,7 @@ class KlotskiView {
       const spot = { "--r": goal.r, "--c": goal.c, "--h": goal.h, "--w": goal.w };
       this.floor.append(el("div", { class: "goal-spot", style: spot }));
       if (goal.r + goal.h === state.h) {
-        this.board.append(el("div", { class: "exit", style: spot }, el("span", {}, "EXIT")));
+        this.board.append(el("div", { class: "exit", style: spot, "aria-hidden": "true" }, el("span", {}, gettext("EXIT"))));
       }
     }
   }
@@ -277,3 +289,11 @@ class KlotskiView {
 }
 
 export { createEditor } from "./klotski-editor.js";
+
+/** The board's keys, for the page's list of keys (shortcuts.js). */
+export const keys = [
+  [N_("A letter"), N_("select the piece with that letter")],
+  [N_("Tab"), N_("the next piece (Shift+Tab: the one before)")],
+  [N_("Arrow keys"), N_("move the selected piece one cell")],
+  [N_("Escape"), N_("drop the selection")],
+];

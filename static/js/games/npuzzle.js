@@ -4,9 +4,15 @@
 // A move names the tile and the direction the TILE slides into the blank.
 
 import { el, shake, clearHintMarks, setDuration, ARROWS } from "../board.js";
-import { directionText, gettext } from "../i18n.js";
+import { directionText, gettext, language, N_ } from "../i18n.js";
 
 function readTiles(text) { return String(text).trim().split(/[\s,/]+/).filter(Boolean); }
+
+/** Row and column (from 1) of cell `i` on an n x n board. */
+function place(i, n) { return { row: Math.floor(i / n) + 1, column: (i % n) + 1 }; }
+
+/** "the gap, row 2, column 3". */
+function gapWords(blank, n) { return gettext("the gap, row %(row)s, column %(column)s", place(blank, n)); }
 
 export function createGame() {
   const game = {
@@ -50,6 +56,16 @@ export function createGame() {
       const n = state.n;
       const dir = to === from - n ? "up" : to === from + n ? "down" : to === from - 1 ? "left" : "right";
       return { tile: Number(move.tile), dir, text: `${move.tile} ${dir}` };
+    },
+
+    /** Where the gap is after a move, for the move's announcement. */
+    where(state) { return gapWords(state.tiles.indexOf(0), state.n); },
+
+    /** A move's text ("5 up") in the reader's words; in English the notation is the words. */
+    say(text) {
+      const match = /^(\d+) (up|down|left|right)$/.exec(String(text));
+      if (language === "en" || !match) return String(text);
+      return gettext("%(tile)s towards %(dir)s", { tile: match[1], dir: directionText(match[2]) });
     },
 
     /** Why `move` is refused, in words. */
@@ -97,16 +113,28 @@ class NPuzzleView {
       let node = this.tiles.get(t);
       if (!node) {
         node = el(this.ctrl ? "button" : "div",
-          { class: "tile", "data-tile": t, type: this.ctrl ? "button" : null,
-            "aria-label": `tile ${t}` }, el("span", {}, t));
+          { class: "tile", "data-tile": t, type: this.ctrl ? "button" : null }, el("span", {}, t));
         this.tiles.set(t, node);
         this.board.append(node);
       }
       node.style.setProperty("--r", Math.floor(i / n));
       node.style.setProperty("--c", i % n);
       node.classList.toggle("home", t === i + 1);
+      if (this.ctrl) node.setAttribute("aria-label", gettext("tile %(tile)s, row %(row)s, column %(column)s", { tile: t, ...place(i, n) }));
     });
+    if (this.ctrl) this.showGap(tiles.indexOf(0), n);
     this.state = state;
+  }
+
+  /** The gap, named where it is, so a screen reader finds it among the tiles. */
+  showGap(blank, n) {
+    if (!this.gap || !this.gap.isConnected) {
+      this.gap = el("div", { class: "gap", "data-gap": "", role: "img" });
+      this.board.append(this.gap);
+    }
+    this.gap.style.setProperty("--r", Math.floor(blank / n));
+    this.gap.style.setProperty("--c", blank % n);
+    this.gap.setAttribute("aria-label", gapWords(blank, n));
   }
 
   showHint(move) {
@@ -171,7 +199,7 @@ export function createEditor(changed) {
         ed.tiles = [...Array.from({ length: n * n - 1 }, (_, i) => i + 1), 0];
         changed();
       });
-      box.replaceChildren(el("label", { class: "tool" }, "size", select));
+      box.replaceChildren(el("label", { class: "tool" }, gettext("size"), select));
     },
     render(grid) {
       grid.className = "editor-grid tile-grid";
@@ -179,7 +207,7 @@ export function createEditor(changed) {
       grid.replaceChildren(...ed.tiles.map((t, i) => {
         const node = el("button", { type: "button", class: "edit-tile", "data-tile": t, "data-cell": i,
                                     "aria-pressed": String(ed.picked === i),
-                                    "aria-label": String(t) === "0" ? "gap" : null }, String(t) === "0" ? "" : String(t));
+                                    "aria-label": String(t) === "0" ? gettext("the gap") : null }, String(t) === "0" ? "" : String(t));
         node.addEventListener("click", () => {
           if (ed.picked === null) { ed.picked = i; changed(); return; }
           const j = ed.picked;
@@ -220,3 +248,9 @@ export function setupNewGameForm(form, config) {
   fillDistances();
   size.addEventListener("change", fillDistances);
 }
+
+/** The board's keys, for the page's list of keys (shortcuts.js). */
+export const keys = [
+  [N_("Arrow keys"), N_("slide the tile beside the gap that way")],
+  [N_("Tab, then Enter"), N_("slide the tile that has the focus")],
+];

@@ -42,6 +42,15 @@ function symbolName(symbol) {
   return names[symbol] || symbol;
 }
 
+/** A tube's name for a screen reader: its number, how full it is, and its units from the
+ * bottom up, each as its letter and symbol. */
+function tubeName(index, contents, capacity) {
+  if (!contents) return gettext("tube %(tube)s, empty, holds %(capacity)s", { tube: index + 1, capacity });
+  const units = [...contents].map((ch) => gettext("%(letter)s %(symbol)s", { letter: ch, symbol: swatch(ch).name }));
+  return gettext("tube %(tube)s, %(held)s of %(capacity)s, from the bottom: %(units)s",
+                 { tube: index + 1, held: contents.length, capacity, units: units.join(gettext(", ")) });
+}
+
 /** Colour and symbol for any notation character (unknown ones get a hue and their letter). */
 function swatch(ch) {
   if (PALETTE[ch]) return { colour: PALETTE[ch][0], symbol: SYMBOLS[PALETTE[ch][1]], name: symbolName(PALETTE[ch][1]) };
@@ -100,6 +109,12 @@ export function createGame(options = {}) {
                text: `tube ${move.from + 1} -> ${move.to + 1}` };
     },
 
+    /** A pour's text ("tube 1 -> 5") in the reader's words, with a real arrow. */
+    say(text) {
+      const match = /^tube (\d+) -> (\d+)$/.exec(String(text));
+      return match ? gettext("tube %(from)s → %(to)s", { from: match[1], to: match[2] }) : String(text);
+    },
+
     /** Why a pour is refused, in words. */
     whyNot(state, move) {
       const [src, dst] = [state.tubes[move.from], state.tubes[move.to]];
@@ -156,7 +171,7 @@ class WaterSortView extends PickTwoView {
       this.items = state.tubes.map((_, i) => {
         const node = el(this.ctrl ? "button" : "div",
           { class: "tube", "data-tube": i, type: this.ctrl ? "button" : null,
-            "aria-label": `tube ${i + 1}`, "aria-pressed": this.ctrl ? "false" : null },
+            "aria-pressed": this.ctrl ? "false" : null },
           el("span", { class: "glass" }),
           this.ctrl && state.tubes.length <= 10 ? el("span", { class: "key" }, (i + 1) % 10) : null);
         this.board.append(node);
@@ -166,6 +181,7 @@ class WaterSortView extends PickTwoView {
     state.tubes.forEach((contents, i) => {
       const glass = this.items[i].querySelector(".glass");
       const old = rebuild ? "" : this.state.tubes[i];
+      if (this.ctrl) this.items[i].setAttribute("aria-label", tubeName(i, contents, this.game.capacity));
       if (old === contents && glass.childElementCount === contents.length) return;
       // keep the units that stayed, so only the poured ones animate
       let keep = 0;
@@ -237,3 +253,9 @@ export function createEditor(changed, options = {}) {
   };
   return ed;
 }
+
+/** The board's keys, for the page's list of keys (shortcuts.js). */
+export const keys = [
+  [N_("1 to 9, 0"), N_("pick tube 1 to 9 (0: the tenth), first where to pour from, then where to")],
+  [N_("Escape"), N_("drop the tube picked")],
+];

@@ -1,76 +1,79 @@
 // The state space in WebGL: sigma.js over graphology (the vendored globals `Sigma` and
-// `graphology`). Every position reachable from the board comes from
-// GET /api/graph/<game>; a worker lays it out (layout-worker.js); positions are
-// coloured by distance to solved, the start and a shortest line from it drawn large;
-// clicking a position shows its board and a link to play from there.
+// `graphology`). A worker fetches every position reachable from the board, finds a
+// shortest line and lays them out (layout-worker.js); this module draws them coloured
+// by distance to solved (the legend), the start and the shortest line drawn large and
+// thick, in the colours of the page's theme (lab.css), redrawn when the theme changes.
+// A big space draws its positions and the shortest line's moves only: its other moves
+// are a hairball nobody reads, and drawing them froze the page. The graph is built a
+// slice each frame, so the page never stops answering for long; clicking a position
+// shows its board and a link to play from there.
 //
-// A replay (replay.js) shows one search's visiting order over it: the positions it
-// had expanded by a step keep their colour, the rest are greyed, the last one is
-// drawn large, and at the end the search's own solution is drawn thick.
+// A replay (replay.js, the view in visits.js) shows one search's visiting order over it.
 //
-// The element's data-nodes and data-edges say how many positions and moves were
-// drawn (set as soon as they are known, so a browser without WebGL still says so);
-// during a replay data-step is the step shown, data-visited how many positions it
-// has expanded by then, data-path the solution's moves once shown.
+// The element's data-nodes and data-edges say how many positions and moves there are
+// (set as soon as they are known, so a browser without WebGL still says so);
+// data-drawn-edges how many moves are drawn, data-line the shortest line's moves.
 
 import { gettext, movesText, translateReply } from "../i18n.js";
+import { BIG_GRAPH, VisitView } from "./visits.js";
 
 const COUNT = new Intl.NumberFormat("en");
-const UNSOLVABLE_COLOUR = "#8a8a8a";
-const EDGE_COLOUR = "rgba(128, 128, 128, 0.22)";
-const PATH_COLOUR = "#e4572e";
-const UNVISITED_COLOUR = "rgba(128, 128, 128, 0.45)";
-const CURRENT_COLOUR = "#0b84f3";
-const NEVER = 2 ** 31 - 1;
-const BIG_GRAPH = 5000; // positions: smaller dots, and the moves hidden while it moves
+const EVERY_MOVE = 3000; // positions: up to this many, every move is drawn
+const SLICE = 1500; // nodes or edges added to the graph a frame (each frame redraws all so far)
 
-// the distance ramp: solved, a third of the way, two thirds, farthest (RGB)
-const RAMP = [[46, 157, 107], [230, 180, 80], [228, 87, 46], [124, 58, 237]];
+/** The theme's colours for the graph: lab.css's custom properties (light-dark() pairs),
+ * resolved by a probe inside `element`, as hex (WebGL takes no CSS). */
+export function themeColours(element) {
+  const probe = document.createElement("span");
+  probe.hidden = true;
+  element.append(probe);
+  const rgb = (name) => {
+    probe.style.color = `var(${name})`;
+    return (getComputedStyle(probe).color.match(/\d+/g) || [128, 128, 128]).slice(0, 3).map(Number);
+  };
+  const hex = (name) => `#${rgb(name).map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+  const colours = {
+    ramp: [0, 1, 2, 3].map((i) => rgb(`--lab-ramp-${i}`)),
+    unsolvable: hex("--lab-unsolvable"), edge: hex("--lab-edge"), line: hex("--lab-line"),
+    unvisited: hex("--lab-unvisited"), current: hex("--lab-current"), label: getComputedStyle(element).color,
+  };
+  probe.remove();
+  return colours;
+}
 
-/** Distance d of `far` as a colour (hex, as WebGL takes it): green when solved,
- * through yellow and orange, to violet at the farthest. */
-export function distanceColour(distance, far) {
-  if (distance === null || distance === undefined) return UNSOLVABLE_COLOUR;
-  const t = (far > 0 ? distance / far : 0) * (RAMP.length - 1);
-  const k = Math.min(RAMP.length - 2, Math.floor(t));
-  const mix = RAMP[k].map((low, c) => Math.round(low + (RAMP[k + 1][c] - low) * (t - k)));
+/** Distance d of `far` as a colour (hex, as WebGL takes it), along `ramp` (RGB stops:
+ * solved, a third of the way, two thirds, farthest); null: unsolvable. */
+export function distanceColour(distance, far, ramp, unsolvable = "#8a8a8a") {
+  if (distance === null || distance === undefined || distance < 0) return unsolvable;
+  const t = (far > 0 ? distance / far : 0) * (ramp.length - 1);
+  const k = Math.min(ramp.length - 2, Math.floor(t));
+  const mix = ramp[k].map((low, c) => Math.round(low + (ramp[k + 1][c] - low) * (t - k)));
   return `#${mix.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
 }
 
-/** Node indices of a shortest line from position 0 to solved, following moves down
- * one distance at a time (empty when the start is unsolvable). */
-export function shortestLine(nodes, edges) {
-  if (!nodes.length || nodes[0].distance === null) return [];
-  const out = new Map();
-  for (const [from, to] of edges) {
-    if (!out.has(from)) out.set(from, []);
-    out.get(from).push(to);
-  }
-  const line = [0];
-  let at = 0;
-  while (nodes[at].distance > 0) {
-    at = (out.get(at) || []).find((to) => nodes[to].distance === nodes[at].distance - 1);
-    if (at === undefined) break;
-    line.push(at);
-  }
-  return line;
-}
-
-function layOut(nodes, edges) {
-  const distances = Int32Array.from(nodes, (n) => (n.distance === null ? -1 : n.distance));
-  const pairs = Uint32Array.from(edges.flat());
+function inWorker(url) {
   const worker = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module" });
   return new Promise((resolve, reject) => {
     worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
     worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || gettext("the layout failed"))); };
-    worker.postMessage({ count: nodes.length, distances, edges: pairs }, [distances.buffer, pairs.buffer]);
+    worker.postMessage({ url });
   });
 }
 
-function legend(element, far) {
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
+/** Run `add(i)` for i in [from, count), a slice a frame. */
+async function inSlices(count, add, from = 0) {
+  for (let start = from; start < count; start += SLICE) {
+    for (let i = start; i < Math.min(count, start + SLICE); i += 1) add(i);
+    if (start + SLICE < count) await nextFrame();
+  }
+}
+
+function legend(element, far, colours) {
   const bar = document.createElement("span");
   bar.className = "lab-legend-bar";
-  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => distanceColour(Math.round(t * far), far));
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => distanceColour(Math.round(t * far), far, colours.ramp));
   bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
   const low = document.createElement("span");
   low.textContent = gettext("solved");
@@ -79,172 +82,112 @@ function legend(element, far) {
   element.replaceChildren(low, bar, high);
 }
 
-/** A search's visiting order over the drawn graph, shown a step at a time. */
-class VisitView {
-  constructor(element, renderer, count) {
-    this.element = element;
-    this.renderer = renderer;
-    this.count = count;
-    this.visits = null; // the search being shown, with visitedAt and distinct
-    this.step = 0;
-    this.moving = false; // a big graph's moves hidden while the replay plays
-  }
-
-  /** The replay plays (true) or stands: a big graph hides its moves while it plays,
-   * as while it is dragged (sigma's hideEdgesOnMove, told the view moves), so each
-   * step redraws the positions alone; drawing the hidden moves halved the frame rate. */
-  playing(playing) {
-    const moving = playing && this.count > BIG_GRAPH;
-    if (moving === this.moving) return;
-    this.moving = moving;
-    this.renderer.getMouseCaptor().isMoving = moving;
-    this.renderer.scheduleRender();
-  }
-
-  /** Show `visits` ({order, path, ...}, from /api/visits) from step 0. */
-  load(visits) {
-    const visitedAt = new Int32Array(this.count).fill(NEVER);
-    const distinct = new Int32Array(visits.order.length + 1);
-    visits.order.forEach((node, k) => {
-      const fresh = node >= 0 && visitedAt[node] === NEVER;
-      if (fresh) visitedAt[node] = k;
-      distinct[k + 1] = distinct[k] + (fresh ? 1 : 0);
-    });
-    const path = visits.path.filter((node) => node >= 0);
-    const pathEdges = new Set(path.slice(1).map((to, k) => `${Math.min(path[k], to)}-${Math.max(path[k], to)}`));
-    this.visits = { ...visits, visitedAt, distinct, pathNodes: new Set(path), pathEdges };
-    this.step = -1;
-    this.show(0);
-  }
-
-  get done() { return Boolean(this.visits) && this.step >= this.visits.order.length; }
-
-  /** Show the positions expanded in the first `step` expansions (the solution at the end). */
-  show(step) {
-    const visits = this.visits;
-    if (!visits) return;
-    const last = visits.order.length;
-    step = Math.max(0, Math.min(last, step));
-    if (step === this.step) return;
-    const before = this.step;
-    const wasDone = this.done;
-    this.step = step;
-    // sigma clears the flag once the mouse has been still a moment: set it each step
-    if (this.moving) this.renderer.getMouseCaptor().isMoving = true;
-    const forward = before >= 0 && step > before && step - before < 5000 && !wasDone;
-    if (forward && !this.done) {
-      const changed = visits.order.slice(Math.max(0, before - 1), step).filter((n) => n >= 0);
-      this.renderer.refresh({ partialGraph: { nodes: changed }, skipIndexation: true, schedule: true });
-    } else {
-      this.renderer.refresh({ skipIndexation: true, schedule: true });
-    }
-    this.element.dataset.step = String(step);
-    this.element.dataset.visited = String(visits.distinct[step]);
-    this.element.dataset.path = this.done && visits.length !== null ? String(visits.length) : "";
-  }
-
-  node(key, data) {
-    const visits = this.visits;
-    if (!visits) return data;
-    const i = Number(key);
-    if (this.done && visits.pathNodes.has(i)) return { ...data, type: "circle", color: PATH_COLOUR, size: Math.max(data.size, 3), zIndex: 2 };
-    const at = visits.visitedAt[i];
-    if (at >= this.step) return { ...data, color: UNVISITED_COLOUR, label: i === 0 ? data.label : null };
-    // (no change of type here: a step refreshes only the nodes it changes, in place)
-    if (visits.order[this.step - 1] === i) return { ...data, color: CURRENT_COLOUR, size: Math.max(data.size * 3, 6), zIndex: 2 };
-    return data;
-  }
-
-  edge(key, data) {
-    if (!this.visits) return data;
-    if (this.done && this.visits.pathEdges.has(key)) return { ...data, type: "line", color: PATH_COLOUR, size: 6, zIndex: 1 };
-    if (data.type === "line") return { ...data, type: "thin", color: EDGE_COLOUR, size: 0.5, zIndex: 0 };
-    return data;
-  }
-}
-
 /**
  * Fetch and draw the state graph of `config` into `element`; `say(text)` reports in
- * words; `onPick(node)` gets {board, distance} of a clicked position. Returns
- * {renderer, visits} (visits: the VisitView a replay drives), or null when nothing
- * is drawn.
+ * words; `onPick(node)` gets {index, board, distance} of a clicked position. Returns
+ * {renderer, visits, count} (visits: the VisitView a replay drives), or null when
+ * nothing is drawn (a space too big to send hides the drawing's box: its note says why).
  */
 export async function drawStateGraph(element, config, { say, onPick, legendElement }) {
   const query = new URLSearchParams({ board: config.board });
   for (const [key, value] of Object.entries(config.options)) query.set(key, value);
   say(gettext("Finding every reachable position…"));
-  const reply = await fetch(`/api/graph/${config.game}?${query}`);
-  const body = await reply.json().catch(() => ({}));
-  if (!reply.ok) {
-    say(body.error ? translateReply(body) : gettext("The state space could not be drawn (%(status)s).", { status: reply.status }));
+  const space = await inWorker(`/api/graph/${config.game}?${query}`);
+  if (space.error) {
+    element.hidden = true;
+    legendElement.hidden = true;
+    say(space.error.error ? translateReply(space.error) : gettext("The state space could not be drawn (%(status)s).", { status: space.status }));
     return null;
   }
-  const { nodes, edges } = body;
-  element.dataset.nodes = String(nodes.length);
-  element.dataset.edges = String(edges.length);
-  const far = Math.max(0, ...nodes.map((n) => n.distance ?? 0));
-  const line = shortestLine(nodes, edges);
-  const counted = { positions: COUNT.format(nodes.length), moves: COUNT.format(edges.length) };
-  say(gettext("%(positions)s positions and %(moves)s moves; laying them out…", counted));
-  const { x, y } = await layOut(nodes, edges);
+  performance.mark("lab-graph-received"); // the tests time the drawing from here
+  const { count, x, y, distances, edges, line, boards } = space;
+  element.dataset.nodes = String(count);
+  element.dataset.edges = String(edges.length / 2);
+  const far = Math.max(0, ...distances);
+  const counted = { positions: COUNT.format(count), moves: COUNT.format(edges.length / 2) };
+  say(gettext("%(positions)s positions and %(moves)s moves; drawing them…", counted));
+  let colours = themeColours(element);
   const onLine = new Set(line);
+  const small = count > BIG_GRAPH ? 1.2 : count > 500 ? 2.5 : 5;
+  let view = null;
+  // the colours are the nodes' and edges' own (no reducer work per frame but a replay's)
+  const colourOf = (i) => (i === 0 ? colours.line : distanceColour(distances[i], far, colours.ramp, colours.unsolvable));
+  const edgeColour = (type) => (type === "line" ? colours.line : colours.edge);
   // eslint-disable-next-line no-undef -- graphology is the vendored UMD global (static/vendor)
   const graph = new graphology.Graph({ type: "undirected", allowSelfLoops: false });
-  const small = nodes.length > BIG_GRAPH ? 1.2 : nodes.length > 500 ? 2.5 : 5;
-  nodes.forEach((node, i) => {
-    graph.addNode(i, {
-      type: nodes.length > BIG_GRAPH && !onLine.has(i) ? "point" : "circle",
-      x: x[i],
-      y: y[i],
-      size: i === 0 ? small * 4 : onLine.has(i) ? small * 2.5 : small,
-      color: i === 0 ? PATH_COLOUR : distanceColour(node.distance, far),
-      zIndex: onLine.has(i) ? 1 : 0,
-      label: i === 0 ? gettext("start") : node.distance === 0 && onLine.has(i) ? gettext("solved") : null,
-    });
-  });
-  const step = new Set(line.slice(1).map((to, k) => `${Math.min(line[k], to)}-${Math.max(line[k], to)}`));
-  for (const [from, to] of edges) {
-    const key = `${Math.min(from, to)}-${Math.max(from, to)}`;
-    if (graph.hasEdge(key)) continue;
-    const path = step.has(key);
-    graph.addEdgeWithKey(key, from, to, {
-      type: path ? "line" : "thin",
-      color: path ? PATH_COLOUR : EDGE_COLOUR,
-      size: path ? 6 : 0.5,
-      zIndex: path ? 1 : 0,
-    });
-  }
-  legend(legendElement, far);
   let renderer;
-  let view = null;
+  performance.mark("lab-graph-renderer");
   try {
     // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
     renderer = new Sigma(graph, element, {
-      zIndex: true,
-      // a big space stays smooth to drag and zoom: its moves come back when it stops
-      hideEdgesOnMove: nodes.length > BIG_GRAPH,
-      // every move a one-pixel GL line (far less to fill than sigma's default quads);
-      // the shortest line keeps the thick ones
+      // no z-sorting, and labels only for the large marks (start, solved): both cost a
+      // pass over every position each frame, ten times the drawing's own (measured)
+      zIndex: false,
+      labelRenderedSizeThreshold: 4.5,
+      hideEdgesOnMove: count > BIG_GRAPH, // a big space stays smooth to drag and zoom
+      // every other move a one-pixel GL line; the shortest line keeps the thick ones
       // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
       edgeProgramClasses: { thin: Sigma.rendering.EdgeLineProgram },
       // eslint-disable-next-line no-undef -- Sigma is the vendored UMD global (static/vendor)
       nodeProgramClasses: { point: Sigma.rendering.NodePointProgram },
-      labelRenderedSizeThreshold: 0,
       nodeReducer: (key, data) => (view ? view.node(key, data) : data),
       edgeReducer: (key, data) => (view ? view.edge(key, data) : data),
-      defaultEdgeColor: EDGE_COLOUR,
-      labelColor: { attribute: "labelColour", color: getComputedStyle(element).color },
+      labelColor: { color: colours.label },
     });
   } catch (error) {
     say(gettext("%(positions)s positions; this browser cannot draw them (%(error)s).", { ...counted, error: error.message }));
     return null;
   }
-  renderer.on("clickNode", ({ node }) => onPick({ index: Number(node), ...nodes[Number(node)] }));
-  say(nodes[0].distance === null || nodes[0].distance === undefined
+  const addNode = (i) => graph.addNode(i, {
+    type: count > BIG_GRAPH && !onLine.has(i) ? "point" : "circle", x: x[i], y: y[i],
+    size: i === 0 || (onLine.has(i) && distances[i] === 0) ? Math.max(5, small * 4) : onLine.has(i) ? small * 2.5 : small,
+    color: colourOf(i), label: i === 0 ? gettext("start") : distances[i] === 0 && onLine.has(i) ? gettext("solved") : null,
+  });
+  // the first slice drawn at once: the GL programs compiled and ready (what a GPU does in
+  // no time takes a software GL a while), then a slice a frame
+  for (let i = 0; i < Math.min(count, SLICE); i += 1) addNode(i);
+  renderer.refresh();
+  performance.mark("lab-graph-renderer-made");
+  await inSlices(count, addNode, SLICE);
+  const keyOf = (a, b) => `${Math.min(a, b)}-${Math.max(a, b)}`;
+  const lineKeys = new Set([...line.slice(1)].map((to, k) => keyOf(line[k], to)));
+  const drawn = count <= EVERY_MOVE ? edges.length / 2 : 0;
+  await inSlices(drawn, (k) => {
+    const [a, b] = [edges[2 * k], edges[2 * k + 1]];
+    const key = keyOf(a, b);
+    if (!lineKeys.has(key) && !graph.hasEdge(key)) graph.addEdgeWithKey(key, a, b, { type: "thin", size: 0.5, color: colours.edge });
+  });
+  for (const key of lineKeys) {
+    const [a, b] = key.split("-").map(Number);
+    graph.addEdgeWithKey(key, a, b, { type: "line", size: 5, color: colours.line });
+  }
+  element.dataset.drawnEdges = String(graph.size);
+  element.dataset.line = String(lineKeys.size);
+  legend(legendElement, far, colours);
+  // the theme changed: the same graph in its colours
+  new MutationObserver(() => {
+    colours = themeColours(element);
+    element.dataset.edgeColour = colours.edge;
+    renderer.setSetting("labelColor", { color: colours.label });
+    legend(legendElement, far, colours);
+    if (view) view.colours = colours;
+    // changed in place, then one full refresh (sigma's partial one cannot take hidden moves)
+    graph.forEachNode((key, data) => { data.color = colourOf(Number(key)); });
+    graph.forEachEdge((key, data) => { data.color = edgeColour(data.type); });
+    renderer.refresh();
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  element.dataset.edgeColour = colours.edge;
+  renderer.on("clickNode", ({ node: key }) => {
+    const i = Number(key);
+    onPick({ index: i, board: boards[i], distance: distances[i] < 0 ? null : distances[i] });
+  });
+  const what = count > EVERY_MOVE ? gettext(" Drawn: every position and the shortest line's moves (the others would hide them).") : "";
+  say((distances[0] < 0
     ? gettext("%(positions)s positions, %(moves)s moves; the start cannot be solved. Click a position to see it.", counted)
     : gettext("%(positions)s positions, %(moves)s moves; the start is %(distance)s from solved. Click a position to see it.",
-              { ...counted, distance: movesText(nodes[0].distance) }));
+              { ...counted, distance: movesText(distances[0]) })) + what);
   element.dataset.drawn = "true";
-  view = new VisitView(element, renderer, nodes.length);
-  return { renderer, visits: view, count: nodes.length };
+  performance.mark("lab-graph-drawn");
+  view = new VisitView(element, renderer, graph, count, colours);
+  return { renderer, visits: view, count };
 }

@@ -5,6 +5,7 @@
 // game's options), so a comparison is a link; the page starts it as it opens.
 
 import { $ } from "../panel.js";
+import { loadGame } from "../games.js";
 import { positionLink } from "../share.js";
 import { SolverLink } from "../socket.js";
 import { drawStateGraph } from "./graph.js";
@@ -16,7 +17,7 @@ const config = JSON.parse(document.getElementById("config").textContent);
 const form = $("lab-form");
 const status = $("lab-status");
 const stop = $("lab-stop");
-const comparison = new Comparison($("lab-runs"), $("lab-chart"));
+const comparison = new Comparison($("lab-runs"), $("lab-chart"), config.kinds);
 let asked = null; // the lab_run request on its way
 let drawn = null; // the state graph once drawn: {renderer, visits, count}
 let compared = null; // the algorithms of the last comparison
@@ -129,9 +130,26 @@ stop.addEventListener("click", () => {
 });
 $("lab-play").href = positionLink(config.game, config.board, config.options);
 
+/** The picked position drawn as a board (the game's own view, as the lobby's previews). */
+async function drawPicked(box, board) {
+  box.dataset.board = board;
+  try {
+    const module = await loadGame(config.game);
+    const game = module.createGame(config.options);
+    const drawn = document.createElement("div");
+    drawn.className = `board board-${config.game} preview-board`;
+    box.replaceChildren(drawn);
+    game.createView(drawn, null).render(game.parse(board));
+  } catch {
+    box.textContent = board; // still the position, in its notation
+  }
+}
+
 function pick(node) {
   const panel = $("state-picked");
-  $("state-picked-board").textContent = node.board;
+  const box = $("state-picked-board");
+  drawPicked(box, node.board);
+  box.setAttribute("aria-label", gettext("the position picked: %(board)s", { board: node.board }));
   $("state-picked-distance").textContent =
     node.distance === null ? gettext("No solution from here.") : gettext("%(moves)s from solved.", { moves: movesText(node.distance) });
   $("state-play").href = positionLink(config.game, node.board, config.options);
@@ -146,6 +164,7 @@ if (!config.error) {
     legendElement: $("state-graph-legend"),
   }).then((graph) => {
     drawn = graph;
+    window.arcade = { graph, pick };
     if (drawn && compared) loadVisits(compared);
   }).catch((error) => { $("state-graph-note").textContent = gettext("The state space could not be drawn: %(error)s", { error: error.message }); });
 }

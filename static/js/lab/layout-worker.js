@@ -1,12 +1,14 @@
-// The state graph's layout, off the page's thread: a deterministic radial layout in
-// one pass over the edges. Solved positions sit on the innermost ring, every
-// position on the ring of its distance to solved (the unsolvable ones outside), and
-// each ring is ordered by the mean angle of its neighbours one ring in, so a
-// position lands near the positions it moves to and lines run outward smoothly.
-// The same graph always gets the same picture.
+// The state graph's heavy lifting, off the page's thread: fetching and reading the whole
+// space (GET /api/graph/<game>: tens of thousands of positions, megabytes of JSON), a
+// shortest line from the start, and the layout: a deterministic radial one in one pass
+// over the edges. Solved positions sit on the innermost ring, every position on the ring
+// of its distance to solved (the unsolvable ones outside), and each ring is ordered by
+// the mean angle of its neighbours one ring in, so a position lands near the positions
+// it moves to and lines run outward smoothly. The same graph always gets the same picture.
 //
-// In: {count, distances: Int32Array (-1: unsolvable), edges: Uint32Array of pairs}.
-// Out: {x: Float32Array, y: Float32Array}.
+// In: {url}. Out: {count, x, y: Float32Array, distances: Int32Array (-1: unsolvable),
+// edges: Uint32Array of pairs, line: Int32Array (positions from the start to solved),
+// boards: [text]}, or {status, error: the server's JSON answer} when it refused.
 
 function neighbours(count, edges) {
   const degree = new Uint32Array(count + 1);
@@ -61,8 +63,35 @@ export function layout(count, distances, edges) {
   return { x, y };
 }
 
-self.onmessage = (event) => {
-  const { count, distances, edges } = event.data;
+/** Positions of a shortest line from position 0 to solved, following moves down one
+ * distance at a time (empty when the start is unsolvable). */
+export function shortestLine(count, distances, edges) {
+  if (!count || distances[0] < 0) return new Int32Array(0);
+  const { offsets, list } = neighbours(count, edges);
+  const line = [0];
+  let at = 0;
+  while (distances[at] > 0) {
+    let next = -1;
+    for (let e = offsets[at]; e < offsets[at + 1] && next < 0; e += 1) {
+      if (distances[list[e]] === distances[at] - 1) next = list[e];
+    }
+    if (next < 0) break;
+    line.push(next);
+    at = next;
+  }
+  return Int32Array.from(line);
+}
+
+self.onmessage = async (event) => {
+  const reply = await fetch(event.data.url);
+  const body = await reply.json().catch(() => ({}));
+  if (!reply.ok) { self.postMessage({ status: reply.status, error: body }); return; }
+  const count = body.nodes.length;
+  const distances = Int32Array.from(body.nodes, (n) => (n.distance === null ? -1 : n.distance));
+  const edges = Uint32Array.from(body.edges.flat());
+  const boards = body.nodes.map((n) => n.board);
   const { x, y } = layout(count, distances, edges);
-  self.postMessage({ x, y }, [x.buffer, y.buffer]);
+  const line = shortestLine(count, distances, edges);
+  self.postMessage({ count, x, y, distances, edges, line, boards },
+                   [x.buffer, y.buffer, distances.buffer, edges.buffer, line.buffer]);
 };
