@@ -156,20 +156,20 @@ def test_a_klotski_level_with_its_options_is_kept_apart_from_other_options(app, 
 def test_every_request_answered_from_memory_still_goes_through_the_record_of_help(app):
     routed = []
     helps = app.extensions["players"].helps
-    real = helps.route
+    real = helps.asked
 
-    def spy(sid, token, game, options, submit, refuse):
+    def spy(token, address, game, options, board):
         routed.append((game, options))
-        real(sid, token, game, options, submit, refuse)
+        real(token, address, game, options, board)
 
-    helps.route = spy
+    helps.asked = spy
     inbox = Inbox(app.extensions["socketio"].test_client(app))
     try:
         for request_id in ("one", "two", "three"):
             inbox.client.emit("analyse", {"game": "npuzzle", "board": GOAL, "id": request_id})
             inbox.wait("analysis", timeout=60, where=lambda p, r=request_id: p["id"] == r)
     finally:
-        helps.route = real
+        helps.asked = real
         inbox.client.disconnect()
     assert routed == [("npuzzle", {})] * 3
 
