@@ -56,7 +56,7 @@ def test_titles_and_pack_headings_come_from_the_declarations(page, live_server):
         )
     assert headings, "no pack declares its title"
     for pack, title in headings.items():
-        expect(page.locator(f'[data-pack="{pack}"] h2')).to_have_text(title)
+        expect(page.locator(f'[data-pack="{pack}"] h3')).to_have_text(title)  # under "Levels"
     for name, game in catalogue.games().items():
         page.goto(f"{live_server}/play/{name}")
         expect(page).to_have_title(f"{game.title} · Puzzle Arcade")
@@ -199,6 +199,7 @@ def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(browse
         _assert_theme(page, "light")
         expect(control).to_have_value("light")
 
+        page.get_by_test_id("prefs-button").click()  # on a phone the theme folds behind it
         page.get_by_test_id("theme").select_option("system")
         _assert_theme(page, "dark")
         page.emulate_media(color_scheme="light")

@@ -144,12 +144,16 @@ def test_a_position_asked_again_is_answered_from_memory_and_is_the_solvers_answe
 def test_a_klotski_level_with_its_options_is_kept_apart_from_other_options(app, asked):
     klotski = asked(KLOTSKI_CLASSIC, "k1", game="klotski")
     step = asked(KLOTSKI_CLASSIC, "step", game="klotski", metric="step")
+    if not step.get("moves_rated_complete"):  # a busy machine rated part: not kept, ask again
+        step = asked(KLOTSKI_CLASSIC, "step-again", game="klotski", metric="step")
     done = quick_completed(app)
     assert asked(KLOTSKI_CLASSIC, "k2", game="klotski") == {**klotski, "id": "k2"}
     assert asked(KLOTSKI_CLASSIC, "s2", game="klotski", metric="step") == {**step, "id": "s2"}
     assert quick_completed(app) == done
     assert klotski == solver_answer("klotski", KLOTSKI_CLASSIC, "k1")
-    assert step == solver_answer("klotski", KLOTSKI_CLASSIC, "step", metric="step")
+    assert {**step, "id": "step"} == solver_answer(
+        "klotski", KLOTSKI_CLASSIC, "step", metric="step"
+    )
     assert step["distance"] != klotski["distance"]  # 116 steps, 81 piece moves
 
 

@@ -21,7 +21,8 @@ from webapp.players.challenges import Challenge
 from webapp.races.draw import race_games
 from webapp.races.model import Race
 
-RACE_SECONDS = 3.0
+#: long enough for a loaded machine to judge the test's moves before the race ends
+RACE_SECONDS = 6.0
 
 
 pytestmark = pytest.mark.app(

@@ -98,7 +98,7 @@ def test_the_daily_is_a_level_and_its_result_is_ranked(sqlite_app, clock):
 
 def test_the_ladder_hands_out_a_rush_hour_puzzle_and_rates_its_result(sqlite_app):
     client = sqlite_app.test_client()
-    puzzle = client.get("/api/ladder/rushhour").get_json()
+    puzzle = client.post("/api/ladder/rushhour", json={}).get_json()
     assert puzzle["game"] == "rushhour" and puzzle["rating"] == 1500
     assert len(bfs_line(puzzle["board"])) - 1 == puzzle["shortest"]
     reply = client.post("/api/results", json=_line_body(puzzle)).get_json()

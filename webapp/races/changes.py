@@ -18,7 +18,7 @@ from solver.core.text import N_
 
 from ..jobs.contract import Judged
 from ..puzzle_request import RequestRefused
-from .model import FINISHED, QUORUM, RACING, WAITING, Race
+from .model import FINISHED, GUEST, QUORUM, RACING, WAITING, Race
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,6 @@ class Entrant:
     sid: str
     name: str | None
     address: str = ""
-
-
-#: what a racer without a registered name is shown as (never a name anyone may take:
-#: :data:`webapp.storage.names.STAND_INS`)
-GUEST = N_("Guest %(number)s")
 
 
 def entering(me: Entrant, timing: Timing, public_only: bool = False) -> Callable[[Race], bool]:

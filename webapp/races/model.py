@@ -27,6 +27,9 @@ from ..puzzle_request import RequestRefused
 
 #: a racer key naming a player (``p:<token>``; ``s:<sid>``: a socket with none)
 PLAYER_KEY = "p:"
+#: what a racer without a registered name is shown as (never a name anyone may take:
+#: :data:`webapp.storage.names.STAND_INS`)
+GUEST = N_("Guest %(number)s")
 MAX_RACERS = 10
 #: sockets one racer races on at once (tabs, reloads not yet gone); a further one
 #: takes the place of the oldest
@@ -114,14 +117,16 @@ class Race:
         return racer
 
     def rated_keys(self) -> list[str]:
-        """The racers a public race rates: those with an identity, the first to join of
+        """The racers a public race rates: those with a name of their own, the first to join of
         each address (racers keep the order they joined in), so sock puppets on one
         address rate nobody but their first; a private race rates nobody."""
         if not self.public:
             return []
         rated, addresses = [], set()
         for key, racer in self.racers.items():
-            if not key.startswith(PLAYER_KEY) or (racer.address and racer.address in addresses):
+            if not key.startswith(PLAYER_KEY) or _is_guest(racer.name):
+                continue  # a racer is rated under a name of their own
+            if racer.address and racer.address in addresses:
                 continue
             if racer.address:
                 addresses.add(racer.address)
@@ -241,6 +246,13 @@ def _racer(data: dict[str, Any]) -> Racer:
 
 def _left(at: float | None, now: float) -> float | None:
     return None if at is None else round(max(0.0, at - now), 1)
+
+
+def _is_guest(name: str) -> bool:
+    """True for the "Guest N" a racer without a registered name is shown as."""
+    prefix, _, suffix = GUEST.partition("%(number)s")
+    middle = name[len(prefix) : len(name) - len(suffix)]
+    return name.startswith(prefix) and name.endswith(suffix) and middle.isdigit()
 
 
 def _unique(name: str, racers) -> str:
