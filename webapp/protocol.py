@@ -147,11 +147,16 @@ class Templated(Protocol):
     def params(self) -> Mapping[str, object]: ...
 
 
+def _safe_int(value: object) -> bool:
+    """An int every JSON reader keeps exactly (JavaScript's safe integers)."""
+    return type(value) is int and abs(value) <= 2**53 - 1
+
+
 def message_fields(err: Templated) -> dict:
     """``template`` and ``params`` of a solver's error or a refusal, JSON-safe, for a
     reply to carry."""
     params = {
-        name: value if isinstance(value, str | int) else str(value)
+        name: value if isinstance(value, str) or _safe_int(value) else str(value)
         for name, value in err.params.items()
     }
     return {"template": err.template, "params": params}

@@ -81,7 +81,7 @@ class Option(FrozenRecord):
                     name=self.name,
                     low=self.low,
                     high=self.high,
-                    value=value,
+                    value=_shown(value),
                 )
         else:
             if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
@@ -111,6 +111,13 @@ class Option(FrozenRecord):
             "high": self.high,
             "label": self.label or self.name,
         }
+
+
+def _shown(value: int) -> str:
+    """A number as an error quotes it: whole up to 20 digits, clipped past (a client's
+    JSON reader may refuse a longer number, and a line should stay a line)."""
+    text = str(value)
+    return text if len(text) <= 20 else text[:20] + "…"
 
 
 def _whole_number(name: str, value: Any) -> int:
