@@ -68,10 +68,19 @@ def neighbour(text, change):
     return " ".join(map(str, found))
 
 
+def _away(text):
+    """A board one slide from ``text``: farther from the goal if a slide is, else closer."""
+    try:
+        return neighbour(text, +1)
+    except StopIteration:
+        return neighbour(text, -1)
+
+
 def line_home(text, detour=False):
     """An 8-puzzle board's line (texts) to the goal, one slide closer each; ``detour``: one
-    slide farther and back first, two moves over the shortest."""
-    line = [text, neighbour(text, +1), text] if detour else [text]
+    slide away and back first, two moves over the shortest (farther where a slide goes
+    farther: from the 8-puzzle's farthest boards, a day's daily may be one, none does)."""
+    line = [text, _away(text), text] if detour else [text]
     while reference_distances()[tiles_of(line[-1])]:
         line.append(neighbour(line[-1], -1))
     return line
