@@ -80,8 +80,9 @@ lint: $(VENV)/.test-installed node_modules/.installed
 #    workers each started every server);
 # 3. the tests that time or crowd a server (marked serial), alone.
 # Bytecode is written (the environment may say not to), so the hundreds of Python
-# processes the tests start compile the project once, not each.
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q
+# processes the tests start compile the project once, not each; each run names its 25
+# slowest steps, the figures the two lanes of step 2 are evened out by.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q --durations=25
 UNTIMED := not cold_tables and not serial
 
 test:
