@@ -148,8 +148,9 @@ class Templated(Protocol):
 
 
 def _safe_int(value: object) -> bool:
-    """An int every JSON reader keeps exactly (JavaScript's safe integers)."""
-    return type(value) is int and abs(value) <= 2**53 - 1
+    """An int (or bool, as before) every JSON reader keeps exactly: JavaScript's safe
+    integers."""
+    return isinstance(value, int) and abs(value) <= 2**53 - 1
 
 
 def message_fields(err: Templated) -> dict:
