@@ -87,6 +87,9 @@ class GamePage:
         self.game = game
         self.page.goto(f"{self.base}/play/{game}?{urlencode(query)}")
         expect(self.board).to_have_attribute("data-state", re.compile(".+"))
+        # the board's state is in the served HTML; a click before the module has wired
+        # the controls does nothing, so wait for the page's controller (main.js)
+        self.page.wait_for_function("() => window.arcade !== undefined")
         if wait_analysis:
             expect(self.testid("distance")).not_to_have_text("evaluating…", timeout=10_000)
         return self
