@@ -71,16 +71,17 @@ def get(name: object) -> type[Game]:
     return _load(name)
 
 
-def warm_tables() -> int:
-    """Load (or build) every game's tables (:meth:`Game.warm`) into this process and the
-    disk cache; returns how many were warmed. One game's failure is logged and the rest
-    go on: tables are only a speed-up, the solver builds them on demand."""
+def warm_tables(first: bool = False) -> int:
+    """Load (or build) every game's tables (:meth:`Game.warm`; with ``first``, only
+    what a player's first minute needs, :meth:`Game.warm_first`) into this process and
+    the disk cache; returns how many were warmed. One game's failure is logged and the
+    rest go on: tables are only a speed-up, the solver builds them on demand."""
     import logging  # a server's concern: a one-shot CLI call never imports it
 
     done = 0
     for game in games().values():
         try:
-            done += game.warm()
+            done += game.warm_first() if first else game.warm()
         except Exception:  # one bad table must not stop the rest
             logging.getLogger(__name__).exception("could not prebuild the tables of %s", game.name)
     return done

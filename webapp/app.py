@@ -50,7 +50,7 @@ from .live.admission import Admission, affordable, guard_transports
 from .live.connections import Connections
 from .live.events import register_events
 from .races.socket import RacerSocket
-from .serve.prebuild import start_prebuild
+from .serve.prebuild import Prebuild
 from .storage.outage import install as install_outage
 from .transport import wire
 from .transport.message_queue import LocalFirstManager
@@ -95,16 +95,22 @@ def _long_lane(config, settings) -> Lane:
     )
 
 
-def _make_core(app: Flask, socketio: SocketIO) -> JobCore:
+def _make_core(app: Flask, socketio: SocketIO, prebuild: Prebuild | None) -> JobCore:
     """The job core over its lanes: the quick and page lanes are this machine's
-    processes in both modes, the long lane depends on the mode."""
+    processes in both modes, the long lane depends on the mode. With a ``prebuild``,
+    the solver processes warm the first minute's tables, then the rest once built."""
     config = app.config
+    built = prebuild.built if prebuild is not None else None
 
     def settings(
-        nice: int, warm: bool = config["PREBUILD_TABLES"], judging: bool = False
+        nice: int, warm: bool = built is not None, judging: bool = False
     ) -> WorkerSettings:
         return WorkerSettings(
-            memory_mb=config["JOB_MEMORY_MB"], warm_tables=warm, warm_judging=judging, nice=nice
+            memory_mb=config["JOB_MEMORY_MB"],
+            warm_tables=warm,
+            warm_judging=judging,
+            nice=nice,
+            tables_built=built if warm else None,
         )
 
     lanes: dict[str, Lane] = {
@@ -164,7 +170,8 @@ def create_app(**config) -> Flask:
         serializer=wire.Packet,  # type: ignore[call-arg]
     )
     load_levels()  # every game imported and indexed before the first request, not on it
-    jobs = _make_core(app, socketio)
+    prebuild = Prebuild() if app.config["PREBUILD_TABLES"] else None
+    jobs = _make_core(app, socketio, prebuild)
     app.extensions["jobs"] = jobs
     app.extensions["levels"] = LevelMaker(jobs, float(app.config["PAGE_SECONDS"]))
     limiter = RateLimiter(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
@@ -211,6 +218,8 @@ def create_app(**config) -> Flask:
     app.wsgi_app = trust_proxies(  # type: ignore[method-assign]
         app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["PROXY_ADDRESSES"]
     )
-    if app.config["PREBUILD_TABLES"]:
-        start_prebuild(then=jobs.start)
+    if prebuild is not None:  # the first minute's tables, the solver processes, the rest
+        jobs.warming = jobs.building = True
+        prebuild.start(then=jobs.start, done=jobs.tables_built)
+        app.extensions["prebuild"] = prebuild
     return app

@@ -34,6 +34,9 @@ ANALYSIS, PROGRESS, SOLUTION, UNSOLVABLE, ERROR = (
     "unsolvable",
     "error",
 )
+#: what the server says of itself: its solver processes are still warming up (sent to a
+#: page that connects meanwhile), then that they are ready (sent to every page)
+SOLVER_STATUS = "solver_status"
 #: the events Socket.IO raises itself (a socket's arrival and its end) and the names it
 #: keeps for itself, which a client may never send
 CONNECT, DISCONNECT, CONNECT_ERROR, MESSAGE = "connect", "disconnect", "connect_error", "message"
@@ -113,6 +116,17 @@ class UnsolvableEvent(TypedDict):
     game: str
     board: str
     message: str
+
+
+class SolverStatusEvent(TypedDict):
+    """``solver_status``, from a server that prebuilds its tables: ``warming`` while it
+    builds the first minute's tables and starts its solver processes (analyses wait for
+    them), ``building`` while it builds the biggest (an answer that needs one is an
+    ``error`` saying so). Sent to a page that connects meanwhile, then to every page
+    as each ends: a page still without its analysis asks again."""
+
+    warming: bool
+    building: bool
 
 
 class ErrorEvent(TypedDict):
@@ -293,6 +307,7 @@ EVENTS = frozenset(
         SOLUTION,
         UNSOLVABLE,
         ERROR,
+        SOLVER_STATUS,
         LAB_RUN,
         LAB_PROGRESS,
         LAB_RESULT,

@@ -357,6 +357,14 @@ class Game:
         """Build or load the tables its analyses look up; returns how many were warmed."""
         return 0
 
+    @classmethod
+    def warm_first(cls, stop: CancelEvent | None = None) -> int:
+        """The part of :meth:`warm` a new player's first minute needs (the default
+        board's, built in seconds): a server builds these before its solver processes
+        start and the rest behind them, so the first hints never wait for the
+        biggest tables. Returns how many were warmed."""
+        return 0
+
     # -- as JSON -----------------------------------------------------------------
     @classmethod
     def describe(cls) -> dict[str, Any]:

@@ -46,6 +46,28 @@ def _lock_for(name: str) -> _thread.LockType:
 APP_NAME = "puzzle-arcade"
 
 
+class TablesBuilding(Exception):
+    """A table of minutes is not on disk yet and another process is building it (see
+    :func:`leave_builds_while`): the answer that needs it must wait for that one."""
+
+    def __init__(self, family: str):
+        super().__init__(f"the {family} tables are being built by another process")
+        self.family = family
+
+
+#: while this says True, a slow store's missing table is left to another process
+_elsewhere: Callable[[], bool] | None = None
+
+
+def leave_builds_while(pending: Callable[[], bool] | None) -> None:
+    """While ``pending()`` is true, a ``slow`` store's table that is neither in memory nor
+    on disk is not built in this process: :meth:`TableStore.get` raises
+    :class:`TablesBuilding` (a server's solver processes, while its prebuild builds the
+    biggest tables once; two builds at once would only slow both). None: build again."""
+    global _elsewhere
+    _elsewhere = pending
+
+
 def cache_dir() -> Path:
     """The folder of the table files: ``$PUZZLE_ARCADE_CACHE``, else the user's cache folder."""
     override = os.environ.get("PUZZLE_ARCADE_CACHE")
@@ -94,13 +116,15 @@ class TableStore:
     """One family of tables (``family`` names its files), built by the code in ``sources``.
 
     ``keep`` False leaves memory to the caller (Klotski indexes its tables by
-    any position they hold, and drops old ones).
+    any position they hold, and drops old ones). ``slow``: its tables take minutes to
+    build (see :func:`leave_builds_while`).
     """
 
-    def __init__(self, family: str, *sources: Path, keep: bool = True):
+    def __init__(self, family: str, *sources: Path, keep: bool = True, slow: bool = False):
         self.family = family
         self.code = fingerprint(*sources)  # now: the code this process runs, edited or not
         self.keep = keep
+        self.slow = slow
         self._memory: dict[str, Any] = {}
 
     def file_name(self, name: str) -> str:
@@ -143,6 +167,8 @@ class TableStore:
                 if value is not None and not valid(value):
                     value = None
             if value is None:
+                if self.slow and _elsewhere is not None and _elsewhere():
+                    raise TablesBuilding(self.family)
                 value = build()
                 if disk == "save":
                     _write(self.path(name), value)

@@ -109,6 +109,15 @@ class KlotskiGame(Game):
         return done
 
     @classmethod
+    def warm_first(cls, stop=None) -> int:
+        """The classic level's distance table (a few seconds): the default board's."""
+        try:
+            warm_table(cls.default_board, cancel=stop)
+        except StopSearch:
+            return 0
+        return 1
+
+    @classmethod
     def hardest(cls, board, options, placements, report=None) -> dict:
         from .hardest import hardest_report  # only the hardest command searches groups
 

@@ -65,7 +65,7 @@ GROUPS: tuple[tuple[int, ...], ...] = (
 TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 _HERE = Path(__file__).parent
 STORE = TableStore(
-    "npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+    "npuzzle-5x5-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py", slow=True
 )
 
 #: the 6-6-6-6 split (the size Korf and Felner 2002 used): four compact blocks turning
@@ -94,6 +94,7 @@ SIX_STORE = TableStore(
     _HERE / "packed_build.py",
     _HERE / "pdb_build.py",
     _HERE / "kernels.py",
+    slow=True,
 )
 
 #: the weights (p, q): w = p/q, tried in turn; the last one proves

@@ -46,7 +46,7 @@ TABLE_NAME = "blank-" + "-".join("_".join(map(str, g)) for g in GROUPS)
 #: the databases, fingerprinted by their builder and its compiled layers
 _HERE = Path(__file__).parent
 STORE = TableStore(
-    "npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py"
+    "npuzzle-4x4-pdb", _HERE / "pdb_build.py", _HERE / "kernels.py", _HERE / "pdb.py", slow=True
 )
 #: the 7-8 split: the top two rows' eight tiles and the bottom rows' seven (the mirror
 #: lookup reads the same tables as the left and right columns)
@@ -59,6 +59,7 @@ PACKED_STORE = TableStore(
     _HERE / "packed_build.py",
     _HERE / "pdb_build.py",
     _HERE / "kernels.py",
+    slow=True,
 )
 __all__ = [
     "GROUPS",

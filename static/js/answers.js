@@ -6,6 +6,8 @@
 
 import { gettext, movesText, translateReply } from "./i18n.js";
 
+const TABLES_BUILDING = "the solver is still building the tables"; // the server's WARMING_MESSAGE begins so
+
 /** "searching… best 141→121 moves, at least 79 · 1,234 positions · 1.3 s"; `bests`, the
  * ever shorter lengths found so far, takes this report's. */
 function progressText(reply, bests) {
@@ -35,6 +37,7 @@ function solutionText(reply) {
 
 export const SolverAnswers = {
   gotAnalysis(reply, request) {
+    this.warming = this.waitsForTables = false; // an answer came: the solver is up
     this.analyses.set(request.board, reply);
     if (request.board === this.board) {
       if (this.isSolved()) this.clock.stop();
@@ -43,6 +46,20 @@ export const SolverAnswers = {
       this.changed();
     }
     this.backfill();
+  },
+
+  /** The server is starting (or done starting): a board still without its final
+   * analysis, because the solver was not ready or its table was still being built, is
+   * asked again. */
+  gotSolverStatus({ warming, building }) {
+    const waits = Boolean(warming) || (Boolean(building) && this.waitsForTables);
+    this.warming = waits;
+    if (!waits && !this.solving) { // evaluate() asks only when no final answer is known
+      if (this.waitsForTables) this.notice = "";
+      this.waitsForTables = false;
+      this.evaluate();
+    }
+    this.changed();
   },
 
   /** How a solve is going. */
@@ -74,6 +91,8 @@ export const SolverAnswers = {
     this.hintWanted = false;
     if (reply.gave_up && request && request.board) this.analyses.learnGaveUp(request.board, reply);
     this.notice = translateReply(reply) || gettext("the server could not handle that");
+    // a table the new server is still building: asked again once it says they are built
+    if (String(reply.message || "").startsWith(TABLES_BUILDING)) this.warming = this.waitsForTables = true;
     if (reply.event !== "analyse") { // an analysis's answer, sent as Solve was pressed, leaves the solve going
       const stopped = this.solving && reply.event === "solve";
       this.solving = false;

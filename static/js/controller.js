@@ -40,6 +40,8 @@ export class Controller extends Midend {
     this.progressText = "";
     this.solving = false;
     this.hintWanted = false;
+    this.warming = false; // the server said its solver is still starting: answers wait
+    this.waitsForTables = false; // this board's answer waits for a table being built
     Object.assign(this, rankedState(config)); // ranked play (ranked.js)
     this.playback = new Playback({
       step: (i) => this.playSolutionMove(i),
@@ -53,6 +55,7 @@ export class Controller extends Midend {
       onSolution: (reply, request) => this.gotSolution(reply, request),
       onUnsolvable: (reply, request) => this.gotUnsolvable(reply, request),
       onError: (reply, request) => this.gotError(reply, request),
+      onSolverStatus: (status) => this.gotSolverStatus(status),
     });
   }
 

@@ -61,6 +61,7 @@ export class Panel {
       : ctrl.notice ? "notice" : "playing";
     this.showDistance(here, points, solved);
     $("cancel").hidden = !ctrl.solving;
+    $("solver-status").hidden = !ctrl.warming;
     $("progress").textContent = ctrl.progressText || "";
     this.showPlayback(ctrl.playback);
     document.body.classList.toggle("is-solved", solved);

@@ -32,7 +32,9 @@ export class SolverLink {
   /**
    * @param {object} handlers  onAnalysis, onProgress, onSolution, onUnsolvable,
    *   onLabProgress, onLabResult and onError, each called with (reply, request); onConnection(connected, refusal),
-   *   where refusal is "<the server's reason>; trying again in N s" while refused
+   *   where refusal is "<the server's reason>; trying again in N s" while refused;
+   *   onSolverStatus({warming, building}): the server's solver processes are still
+   *   starting, its biggest tables still building
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -62,6 +64,8 @@ export class SolverLink {
     this.socket.on("error", (reply) => this.receive("error", reply));
     this.socket.on("lab_progress", (reply) => this.receive("lab_progress", reply));
     this.socket.on("lab_result", (reply) => this.receive("lab_result", reply));
+    // a server still starting its solver processes says so, then says when they are ready
+    this.socket.on("solver_status", (status) => handlers.onSolverStatus?.({ ...status }));
   }
 
   /** Count down to the next try, a little randomised so refused players do not return at once. */

@@ -318,3 +318,28 @@ test("a ranked attempt's clock is the server's from the page's opening, not the 
   const free = controller("1 2 3 4 0 6 7 5 8").ctrl;
   assert.equal(free.clock.running, false);
 });
+
+test("a new server's status: the page waits, then asks again once the tables are built", () => {
+  const board = "5 1 2 3 9 6 7 4 13 10 11 8 14 15 12 0";
+  const { ctrl, sent } = controller(board);
+  ctrl.gotSolverStatus({ warming: true, building: true });
+  assert.equal(ctrl.warming, true);
+  // the first answer: the table it needs is still being built
+  ctrl.link.current = null;
+  ctrl.gotError({ message: "the solver is still building the tables for this puzzle (a minute on a new server); it answers once they are built", event: "analyse" }, { board });
+  assert.equal(ctrl.warming, true);
+  // the lanes are up but the tables still build: this board is not asked again yet
+  ctrl.gotSolverStatus({ warming: false, building: true });
+  assert.equal(sent.length, 1);
+  assert.equal(ctrl.warming, true);
+  // built: asked again, and the page no longer says it waits
+  ctrl.gotSolverStatus({ warming: false, building: false });
+  assert.equal(ctrl.warming, false);
+  assert.equal(ctrl.notice, "");
+  assert.deepEqual(sent.map((s) => s.payload.board), [board, board]);
+  // an answer known final is not asked again by a later status
+  ctrl.gotAnalysis(analysis(board, 20, null, { moves_rated: [{}] }), { board });
+  ctrl.link.current = null;
+  ctrl.gotSolverStatus({ warming: false, building: false });
+  assert.equal(sent.length, 2);
+});

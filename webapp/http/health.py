@@ -4,8 +4,9 @@
 out only when it stops answering). ``/readyz`` says whether it can serve
 everything: 200 with the job jobs's figures, the players held against the
 limit (:mod:`webapp.live.admission`) and ``"checks"`` (``database``, and in a
-cluster ``redis``: ``"ok"`` or what is wrong); 503 while shutting down or while a
-check fails, its ``status`` naming what is down. Every HTTP
+cluster ``redis``: ``"ok"`` or what is wrong); 503 while shutting down, while a
+check fails (its ``status`` naming what is down) and, on a server that prebuilds its
+tables, while some lane has not yet had a solver process ready (``"warming"``). Every HTTP
 response echoes the request's id (the client's ``X-Request-Id`` when it is up to
 64 plain characters, else a new one),
 so a log line can be matched to the request that caused it.
@@ -68,7 +69,12 @@ def readyz():
     jobs = current_app.extensions["jobs"]
     checks = dependency_checks()
     down = [name for name, state in checks.items() if state != "ok"]
-    status = "shutting down" if jobs.closing else (" and ".join(down) + " down" if down else "ok")
+    if jobs.closing:
+        status = "shutting down"
+    elif down:
+        status = " and ".join(down) + " down"
+    else:  # a lane with no solver process ready yet cannot answer: not ready either
+        status = "warming" if jobs.still_warming() else "ok"
     players = current_app.extensions["admission"].health()
     return (
         jsonify(status=status, checks=checks, **jobs.health(), **players),

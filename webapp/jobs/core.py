@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from ..guard.quiet import RefusalLog
-from ..protocol import ANALYSIS, ERROR
+from ..protocol import ANALYSIS, ERROR, SOLVER_STATUS, SolverStatusEvent
 from .contract import Failure, Outcome
 from .escalation import Chain, settle
 from .model import (
@@ -77,6 +77,8 @@ TASK_GRACE_SECONDS = 2.0
 SWEEP_SECONDS = 0.05
 #: a job whose worker vanished runs this many times at most
 MAX_ATTEMPTS = 2
+#: how often a warming server looks whether every lane has a process ready
+WARMING_POLL_SECONDS = 0.25
 
 
 class LaneBusy(Exception):
@@ -171,6 +173,11 @@ class JobCore:
         self._lock = threading.Lock()
         self._known_long: collections.OrderedDict[tuple, None] = collections.OrderedDict()
         self.closing = False
+        #: a server that prebuilds sets both: until every lane has had a process ready,
+        #: ``/readyz`` says "warming"; until its biggest tables are built, answers that
+        #: need one say so; pages hear both through ``solver_status`` (:meth:`status`)
+        self.warming = False
+        self.building = False
         self._sweeper: threading.Thread | None = None
 
     @property
@@ -311,6 +318,30 @@ class JobCore:
         for lane in self.lanes.values():
             lane.start()
         self._start_sweeper()
+        if self.warming:
+            threading.Thread(target=self._until_warm, name="jobs-warming", daemon=True).start()
+
+    def still_warming(self) -> bool:
+        """Whether some lane has not yet had a process ready since the server started."""
+        if self.warming and all(lane.stats()["ready"] for lane in self.lanes.values()):
+            self.warming = False
+            log.info("every lane has a solver process ready")
+            self._emit(SOLVER_STATUS, self.status())  # every page waiting hears it
+        return self.warming
+
+    def status(self) -> SolverStatusEvent:
+        """What ``solver_status`` says: still starting, still building tables."""
+        return {"warming": self.warming, "building": self.building}
+
+    def tables_built(self) -> None:
+        """The prebuild is done: every page hears it (one still waiting asks again)."""
+        self.building = False
+        log.info("every table is built")
+        self._emit(SOLVER_STATUS, self.status())
+
+    def _until_warm(self) -> None:
+        while not self.closing and self.still_warming():
+            time.sleep(WARMING_POLL_SECONDS)
 
     def shutdown(self, timeout: float = 5.0) -> int:
         """Refuse new jobs, tell clients with a job that it was stopped, stop the lanes;

@@ -73,6 +73,11 @@ CLOSING_MESSAGE = N_("server is shutting down, try again soon")
 UNAVAILABLE_MESSAGE = N_("long searches are unavailable; try again")
 #: a long search whose worker said nothing for its whole budget and a few seconds more
 OVERDUE_MESSAGE = N_("the search did not come back from its worker in time; try again")
+#: an answer that needs a table the server's prebuild is still building (a new server)
+WARMING_MESSAGE = N_(
+    "the solver is still building the tables for this puzzle (a minute on a new server); "
+    "it answers once they are built"
+)
 MEMORY_MESSAGE = N_("this position needs more memory than the server allows per search")
 INTERNAL_MESSAGE = N_("internal error while searching")
 TASK_BUSY_MESSAGE = N_("the server is busy generating and checking puzzles; try again soon")
@@ -156,6 +161,10 @@ class WorkerSettings:
     #: judge a move of every game first (the replay lane: streak, storm and race moves)
     warm_judging: bool = False
     nice: int = 0
+    #: with ``warm_tables``, the server's prebuild flag (shared memory, set once every
+    #: table is on disk): the process warms the first minute's tables, reports ready,
+    #: and loads the rest when idle once the flag is up
+    tables_built: Any = None
 
 
 _numbers = itertools.count(1)

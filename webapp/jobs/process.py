@@ -9,7 +9,9 @@ RQ worker in a cluster runs the same function. A solver process of this machine:
 * caps its own address space (``RLIMIT_AS``) so a runaway search raises
   ``MemoryError`` (answered with ``error``) instead of eating the machine;
 * warms the tables it will look up (each game's :meth:`warm`; cheap from the
-  disk cache) before taking its first job;
+  disk cache) before taking its first job; while the server's prebuild is still
+  building the biggest, only the first minute's (:meth:`warm_first`), and the rest
+  when idle once they are on disk (:mod:`webapp.serve.prebuild`);
 * reads jobs ``[(seq, kind, request, limits), ...]`` from its pipe (one, or a few
   analyses to run back to back) and writes back ``("event", seq, name, payload)``
   messages, then ``("done", seq, last_events)``: a job's last event rides with its end;
@@ -28,6 +30,7 @@ import time
 from typing import Any
 
 from solver.catalogue import warm_tables
+from solver.core.tables import TablesBuilding, leave_builds_while
 from solver.engine import warm_judging
 
 from ..protocol import ANALYSIS, ERROR, PROGRESS
@@ -38,6 +41,7 @@ from .model import (
     INTERNAL_MESSAGE,
     LAB,
     MEMORY_MESSAGE,
+    WARMING_MESSAGE,
     Limits,
     Payload,
     Request,
@@ -114,6 +118,8 @@ def perform(kind: str, request: Request, limits: Limits, cancel, send) -> None:
         _search(kind, request, limits, cancel, send)
     except MemoryError:
         send(*failed(kind, request, MEMORY_MESSAGE))
+    except TablesBuilding:  # the server's prebuild is building them: a minute at most
+        send(*failed(kind, request, WARMING_MESSAGE))
     except Exception:  # a bug answers, the process lives on
         log.exception("job %s failed", kind)
         send(*failed(kind, request, INTERNAL_MESSAGE))
@@ -127,6 +133,11 @@ def failed(kind: str, request: Request, message: str) -> tuple[str, Any]:
     return ERROR, job_error(message, kind, request)
 
 
+#: how often an idle process that warmed only the first minute's tables looks whether
+#: the rest are built
+IDLE_POLL_SECONDS = 0.5
+
+
 def limit_memory(memory_mb: int | None) -> None:
     """Cap this process's address space, so a runaway search raises MemoryError."""
     if not memory_mb:
@@ -138,11 +149,15 @@ def limit_memory(memory_mb: int | None) -> None:
         log.warning("could not cap worker memory at %s MB", memory_mb)
 
 
-def warm_process(judging: bool = False) -> None:
+def warm_process(judging: bool = False, first: bool = False) -> None:
     """Load (or build) every game's tables before the first job (with ``judging``, what
-    a judged move loads instead), and log how long it took."""
+    a judged move loads instead; with ``first``, the first minute's tables only), and
+    log how long it took."""
     started = time.monotonic()
-    count, what = (warm_judging(), "games' judging") if judging else (warm_tables(), "tables")
+    if judging:
+        count, what = warm_judging(), "games' judging"
+    else:
+        count, what = warm_tables(first=first), "first-minute tables" if first else "tables"
     log.info(
         "solver process %d warmed %d %s in %.2f s",
         os.getpid(),
@@ -159,14 +174,22 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
     if settings.nice:
         os.nice(settings.nice)
     limit_memory(settings.memory_mb)
+    built: Any = settings.tables_built if settings.warm_tables else None  # a shared flag
+    rest = built is not None and not built.value  # the rest is loaded once built
+    if rest:  # the prebuild builds the biggest tables once; an answer needing one waits
+        leave_builds_while(lambda: not built.value)
     if settings.warm_tables or settings.warm_judging:
-        warm_process(judging=not settings.warm_tables)
+        warm_process(judging=not settings.warm_tables, first=rest)
     try:
         conn.send(("ready", 0))
     except OSError:  # the pool shut down while we warmed up
         return
     while True:
         try:
+            while rest and not conn.poll(IDLE_POLL_SECONDS):
+                if built.value:  # idle, and the server's prebuild has put them on disk
+                    warm_process()
+                    rest = False
             message = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):  # the web process went away
             return

@@ -40,6 +40,7 @@ from ..protocol import (
     ERROR,
     LAB_CANCEL,
     LAB_RUN,
+    SOLVER_STATUS,
     UNKNOWN,
 )
 from ..puzzle_request import RequestRefused
@@ -199,6 +200,8 @@ def register_events(
             owner = cookie_owner(players, secret, request.cookies.get(COOKIE))
             connections.connect(sid, owner)
             peers[sid] = Peer(address, connections.token(sid), players.helps, sid[:8])
+            if jobs.still_warming() or jobs.building:  # the page says why answers wait
+                socketio.emit(SOLVER_STATUS, jobs.status(), to=sid)
             return
         connection_refusals(address or sid, "%s refused: %s", sid[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(sid, "/")

@@ -1,9 +1,15 @@
-"""Warm the solver's tables at startup, off the web process, so first hints are instant.
+"""Warm the solver's tables at startup, off the web process, in two stages.
 
 Some analyses look positions up in tables (a Klotski level's distance table,
 the N-puzzle's pattern databases); each game says which through
-:meth:`~solver.core.game.Game.warm`. Building them in a child process at startup
-means players rarely wait, and startup itself never does. Failures are logged
+:meth:`~solver.core.game.Game.warm`. The biggest take a minute to build on a fresh
+machine, and a new player should not wait for them: the first stage builds what a
+first minute needs (:meth:`~solver.core.game.Game.warm_first`: the 8-puzzle's
+table, the classic Klotski level's; seconds), then the solver processes start; the
+second stage builds the rest behind them and then raises :attr:`Prebuild.built`,
+which tells the idle solver processes to load them (:mod:`webapp.jobs.process`).
+Both stages run in a child process, so the web process never holds the tables
+itself and a cold build never competes with it for the GIL. Failures are logged
 and forgotten: tables are only a speed-up, the solver builds them on demand.
 """
 
@@ -20,37 +26,65 @@ from solver.catalogue import warm_tables
 
 log = logging.getLogger(__name__)
 
+_SPAWN = multiprocessing.get_context("spawn")
 
-def _warm_and_report() -> None:
+
+def _warm_and_report(first: bool) -> None:
     started = time.monotonic()
-    count = warm_tables()
-    log.info("prebuilt %d tables in %.1f s", count, time.monotonic() - started)
+    count = warm_tables(first=first)
+    what = "first-minute tables" if first else "tables"
+    log.info("prebuilt %d %s in %.1f s", count, what, time.monotonic() - started)
 
 
-def start_prebuild(then: Callable[[], None] | None = None) -> threading.Thread:
-    """Build the tables into the disk cache in a child process, then call ``then``.
+class Prebuild:
+    """The two stages' progress, shared with the solver processes."""
 
-    A child process, so the web process never holds the tables itself (the
-    solver workers do) and a cold build never competes with it for the GIL.
-    Workers started afterwards (``then``) load every table from disk in a
-    fraction of a second instead of each building them again.
-    """
+    def __init__(self) -> None:
+        #: set once every table is on disk (shared memory: solver processes read it)
+        self.built = _SPAWN.RawValue("b", 0)
+        self._child: multiprocessing.process.BaseProcess | None = None
+        self._stopped = False
 
-    def run():
-        process = multiprocessing.get_context("spawn").Process(
-            target=_warm_and_report, name="prebuild-tables", daemon=True
+    def _run_child(self, first: bool) -> None:
+        if self._stopped:
+            return
+        process = _SPAWN.Process(
+            target=_warm_and_report, args=(first,), name="prebuild-tables", daemon=True
         )
         try:
             process.start()
+            self._child = process
             # wait on the sentinel first: under gevent a plain join() is a blocking
             # waitpid that would stop the whole web process for the build's length
             wait([process.sentinel])
             process.join()
         except Exception:  # tables are only a speed-up
             log.exception("prebuild process failed")
-        if then is not None:
-            then()
+        finally:
+            self._child = None
 
-    thread = threading.Thread(target=run, name="prebuild-tables", daemon=True)
-    thread.start()
-    return thread
+    def start(
+        self, then: Callable[[], None] | None = None, done: Callable[[], None] | None = None
+    ) -> threading.Thread:
+        """Build the first minute's tables, call ``then`` (start the solver processes),
+        build the rest, then raise :attr:`built` and call ``done``."""
+
+        def run():
+            self._run_child(first=True)
+            if then is not None:
+                then()
+            self._run_child(first=False)
+            self.built.value = 1
+            if done is not None and not self._stopped:
+                done()
+
+        thread = threading.Thread(target=run, name="prebuild-tables", daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        """End a build still running (a server shutting down, a test's teardown)."""
+        self._stopped = True
+        child = self._child
+        if child is not None and child.is_alive():
+            child.terminate()

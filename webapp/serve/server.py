@@ -60,6 +60,8 @@ def shutdown(app) -> int:
     connections; returns how many clients with a job were told."""
     socketio = app.extensions["socketio"]
     players = tell_everyone(socketio)
+    if "prebuild" in app.extensions:  # a table still building is not worth waiting for
+        app.extensions["prebuild"].stop()
     told = app.extensions["jobs"].shutdown(float(app.config["SHUTDOWN_SECONDS"]))
     socketio.sleep(0.3)  # let the last error events go out
     # every client, so their websockets end; bounded, as Engine.IO waits for each
