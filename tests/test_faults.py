@@ -268,6 +268,54 @@ def test_a_killed_web_process_is_restarted_and_the_proxy_keeps_serving(cluster):
     _until(lambda: started._proxy_sends_to(1), BACK_WITHIN, "the proxy sending to web0")
 
 
+#: players who connect while Redis is hung, each asking one analysis
+FRESH_PLAYERS = 15
+
+
+def _near_goal_boards(count: int) -> list[str]:
+    """``count`` distinct 8-puzzle boards a few slides from solved (breadth-first)."""
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    seen, frontier, found = {goal}, [goal], []
+    while len(found) < count:
+        after = []
+        for state in frontier:
+            gap = state.index(0)
+            for cell in (
+                gap - 3,
+                gap + 3,
+                gap - 1 if gap % 3 else -1,
+                gap + 1 if gap % 3 < 2 else -1,
+            ):
+                if 0 <= cell < 9:
+                    board = list(state)
+                    board[gap], board[cell] = board[cell], 0
+                    moved = tuple(board)
+                    if moved not in seen:
+                        seen.add(moved)
+                        after.append(moved)
+        frontier = after
+        found += [" ".join(map(str, s)) for s in after]
+    return found[:count]
+
+
+def _fresh_players_analyse(urls: list[str], count: int) -> list[tuple[float, float]]:
+    """Each of ``count`` new players connects (alternating web processes) and asks one
+    analysis of a board of its own: (seconds to connect, seconds to the answer)."""
+    timings = []
+    for n, board in enumerate(_near_goal_boards(count)):
+        began = time.monotonic()
+        client = LiveClient(urls[n % len(urls)])
+        connected = time.monotonic() - began
+        try:
+            sent = time.monotonic()
+            client.emit("analyse", {"game": "npuzzle", "board": board, "id": n})
+            client.wait("analysis", timeout=3, where=lambda p, n=n: p.get("id") == n)
+            timings.append((connected, time.monotonic() - sent))
+        finally:
+            client.close()
+    return timings
+
+
 def test_quick_answers_keep_flowing_while_redis_is_hung(cluster):
     started, load = cluster
     redis_pid = started.pid("redis")
@@ -282,6 +330,7 @@ def test_quick_answers_keep_flowing_while_redis_is_hung(cluster):
             client.emit("analyse", {"game": "npuzzle", "board": ONE_MOVE_8, "id": turn})
             client.wait("analysis", timeout=2, where=lambda p, t=turn: p.get("id") == t)
             quick.append(time.monotonic() - sent)
+        fresh = _fresh_players_analyse(started.web_urls, FRESH_PLAYERS)
         time.sleep(2.5)  # the watcher has seen Redis gone: long searches refused at once
         sent = time.monotonic()
         client.emit("solve", {**LONG, "id": "long"})
@@ -292,6 +341,12 @@ def test_quick_answers_keep_flowing_while_redis_is_hung(cluster):
         _kill(redis_pid, signal.SIGCONT)
         client.close()
     assert max(quick) < 1.0, quick
+    # players who connect during the freeze: connected and answered without Redis
+    assert len(fresh) == FRESH_PLAYERS
+    assert max(c for c, _ in fresh) < 1.0 and max(a for _, a in fresh) < 1.0, fresh
+    FIGURES["Redis hung: slowest answer to a player connecting meanwhile"] = max(
+        a for _, a in fresh
+    )
     assert len(during) >= 5 and max(during) < 3.0, during
     assert (name, reply["message"]) == ("error", UNAVAILABLE_MESSAGE) and refused_in < 3.0
     FIGURES["Redis hung: slowest quick answer"] = max(during)
