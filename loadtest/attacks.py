@@ -383,7 +383,7 @@ async def restore_flood(target: Target, restores: int = 60, at_once: int = 4) ->
         statuses == Counter({200: restores})
         and 1 <= sessions <= SESSIONS_KEPT
         and (me or {}).get("name") == name,
-        f"{restores} restores answered {dict(statuses)} in {flood_seconds:.1f} s, "
+        f"{restores} restores ({at_once} at once) answered {dict(statuses)} in {flood_seconds:.1f} s, "
         f"{sessions} sessions left (the last browser plays as the player: "
         f"{(me or {}).get('name') == name}); listed {sum(listed.values())} times meanwhile, "
         f"slowest {1000 * max(listing, default=0):.0f} ms",
@@ -566,7 +566,7 @@ def ladder_pool(database: Path | None) -> int | None:
         return db.execute("SELECT count(*) FROM ladder_puzzles").fetchone()[0]
 
 
-async def ladder_get(target: Target, gets: int = 150, at_once: int = 10) -> dict:
+async def ladder_get(target: Target, gets: int = 150, at_once: int = 4) -> dict:
     url = target.url
     async with http(target.address()) as player:
         served = await _ladder_puzzle(player, url)
@@ -578,14 +578,16 @@ async def ladder_get(target: Target, gets: int = 150, at_once: int = 10) -> dict
             for _ in range(count):
                 answers.append(await call(player, "GET", f"{url}/api/ladder/npuzzle"))
 
-        await asyncio.gather(*(reader(gets // at_once) for _ in range(at_once)))
+        await asyncio.gather(
+            *(reader(gets // at_once + (i < gets % at_once)) for i in range(at_once))
+        )
         _, after = await call(player, "GET", f"{url}/api/player")
         pool_after = await asyncio.to_thread(ladder_pool, target.database)
     same = sum(1 for status, got in answers if status == 200 and got == served)
     ratings = ((before or {}).get("ratings"), (after or {}).get("ratings"))
     return _held(
         same == gets and ratings[0] == ratings[1] and pool_before == pool_after,
-        f"{gets} GETs: {same} answered the same open puzzle; ratings {ratings[0]} -> "
+        f"{gets} GETs ({at_once} at once): {same} answered the same open puzzle; ratings {ratings[0]} -> "
         f"{ratings[1]}; ladder pool {pool_before} -> {pool_after}",
         gets=gets,
         same_puzzle=same,
