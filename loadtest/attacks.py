@@ -74,9 +74,13 @@ SLACK_FACTOR, SLACK_POSITIONS = 4, 100
 #: page worker on a quiet machine
 CLASSIC_GRAPH = "/api/graph/klotski?board=BAAC/BAAC/DEEF/DGHF/I..J"
 #: a page task another address asks during the graph flood: the editor's check
-HONEST_CHECK = {"game": "jugs", "board": "0/3,0/5,8/8", "options": {"goal": "*,4,4"}}
+HONEST_CHECK: dict[str, Any] = {
+    "game": "jugs",
+    "board": "0/3,0/5,8/8",
+    "options": {"goal": "*,4,4"},
+}
 #: a free-play board (no daily, no level): its lines are never ranked
-FREE_JUGS = {"game": "jugs", "board": "0/3,0/5,8/8", "options": {"goal": "*,*,4"}}
+FREE_JUGS: dict[str, Any] = {"game": "jugs", "board": "0/3,0/5,8/8", "options": {"goal": "*,*,4"}}
 #: what a fresh server for the attacks is started with: short races
 SERVER_ENV = {
     "ARCADE_RACE_COUNTDOWN_SECONDS": "1",
@@ -237,7 +241,7 @@ async def _open_race(racer: Racer, timeout: float = 30.0) -> str | None:
     while racer.refused is None and (racer.state is None or racer.state["status"] != "waiting"):
         racer.changed.clear()
         await asyncio.wait_for(racer.changed.wait(), max(0.0, deadline - time.monotonic()))
-    return None if racer.refused is not None else racer.state["race"]  # type: ignore[index]
+    return None if racer.refused is not None or racer.state is None else racer.state["race"]
 
 
 async def _connect(racer: Racer) -> None:
@@ -252,7 +256,7 @@ async def _move(racer: Racer, board: str) -> int:
     """The racer's score once the server confirmed its move to ``board`` (or, a move that
     solved the puzzle, moved the racer on to the next one)."""
     racer.refused = None
-    solved = _solved(racer, racer.state)  # type: ignore[arg-type]
+    solved = _solved(racer, racer.state) if racer.state is not None else 0
     await racer.sio.emit("race_move", {"board": board})
     state = await racer.until(
         lambda s: (
