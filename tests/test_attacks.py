@@ -33,10 +33,13 @@ def server(tmp_path_factory):
     started = GeventServer(folder, env={**SERVER_ENV, "ARCADE_LOG_LEVEL": "WARNING"})
     yield started
     started.stop()
-    print("\nattacks: held, /healthz's largest gap, seconds, what held")
+    print("\nattacks: held, /healthz's largest gap, seconds, loop blocks seen, what held")
     for name, row in FIGURES.items():
         gap = row["healthz"].get("max_gap_ms")
-        print(f"  {name}: {row['held']}, {gap} ms, {row['seconds']} s: {row['says']}")
+        print(
+            f"  {name}: {row['held']}, {gap} ms, {row['seconds']} s, "
+            f"{len(row['blocks'])}: {row['says']}"
+        )
 
 
 def _attack(server: GeventServer, name: str) -> dict:
