@@ -203,9 +203,8 @@ async def second_socket(target: Target) -> dict:
         await _at_human_pace(opened, puzzle)
         _, got = await call(bot, "POST", f"{url}/api/results", _result(puzzle, answer["states"]))
     fair_rating, bot_rating = (fair or {}).get("rating") or {}, (got or {}).get("rating") or {}
-    control_ranked = bool(fair and fair["ranked"]) and fair_rating.get(
-        "after", 0
-    ) > fair_rating.get("before", 0)
+    rose = fair_rating.get("after", 0) > fair_rating.get("before", 0)
+    control_ranked = bool(fair and fair["ranked"]) and rose
     unranked = bool(got) and got["ranked"] is False and got["assisted"] is True
     no_jump = bot_rating.get("after", 1e9) <= bot_rating.get("before", 0)
     return _held(
