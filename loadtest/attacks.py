@@ -402,7 +402,7 @@ async def restore_flood(target: Target, restores: int = 60, at_once: int = 4) ->
 # -- graph-flood -------------------------------------------------------------------------
 
 
-async def graph_flood(target: Target, clients: int = 8, tasks: int = 5) -> dict:
+async def graph_flood(target: Target, clients: int = 10, tasks: int = 5) -> dict:
     url, flooder_at, honest_at = target.url, target.address(), target.address()
     graph = url + target.graph
     stop = asyncio.Event()
