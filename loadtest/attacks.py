@@ -436,6 +436,8 @@ async def graph_flood(target: Target, clients: int = 10, tasks: int = 5) -> dict
                 await asyncio.sleep(0.05)
     finally:
         stop.set()
+        for each in floods:  # not waiting for the graphs still queued (12 s at most)
+            each.cancel()
         await asyncio.gather(*floods, return_exceptions=True)
     answered = codes.count(200)
     return _held(

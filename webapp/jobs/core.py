@@ -77,6 +77,10 @@ TASK_GRACE_SECONDS = 2.0
 SWEEP_SECONDS = 0.05
 #: a job whose worker vanished runs this many times at most
 MAX_ATTEMPTS = 2
+#: a page task refused as busy is answered after this pause: a client asking again at
+#: once cannot spin the web process on refusals (issue 46's graph flood, 10 clients of
+#: one address, was answered 380 times a second, and the page worker, niced, starved)
+BUSY_PAUSE_SECONDS = 1.0
 
 
 class LaneBusy(Exception):
@@ -171,6 +175,7 @@ class JobCore:
         self._lock = threading.Lock()
         self._known_long: collections.OrderedDict[tuple, None] = collections.OrderedDict()
         self.closing = False
+        self.busy_pause = BUSY_PAUSE_SECONDS
         self._sweeper: threading.Thread | None = None
 
     @property
@@ -281,6 +286,8 @@ class JobCore:
                 raise LaneBusy(lane.name)
             lane.submit(job)
         except LaneBusy:
+            if not self.closing:  # only this request waits, under gevent
+                time.sleep(self.busy_pause)
             raise TaskRefused(TASK_BUSY_MESSAGE) from None
         if not finished.wait(seconds + TASK_GRACE_SECONDS):
             lane.cancel(job)
