@@ -342,7 +342,7 @@ async def race_cap(target: Target, tries: int = 6) -> dict:
 # -- restore-flood -----------------------------------------------------------------------
 
 
-async def restore_flood(target: Target, restores: int = 60, at_once: int = 4) -> dict:
+async def restore_flood(target: Target, restores: int = 60, at_once: int = 2) -> dict:
     url, address = target.url, target.address()
     name = "R" + secrets.token_hex(5)
     async with http(address) as owner:
