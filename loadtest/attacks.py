@@ -17,9 +17,9 @@ figure that says the web process's one event loop never stalled (at most
   :data:`RACES_PER_ADDRESS`), another address still opens one;
 * ``restore-flood``: 60 cookie-less ``POST /api/player/restore`` of one code
   leave at most 20 sessions, listed (``GET /api/player/sessions``) while flooding;
-* ``graph-flood``: 8 clients of one address asking the classic Klotski state
-  graph (``/api/graph``) over and over; at least 4 of 5 page tasks (the editor's
-  check) from another address are answered;
+* ``graph-flood``: 10 clients of one address (more than the page lane's 8 places)
+  asking the classic Klotski state graph (``/api/graph``) over and over; at least 4 of
+  5 page tasks (the editor's check) from another address are answered;
 * ``lab-noise``: ``lab_run`` floods the long lane refuses write at most a few
   log lines (one a minute per client address; read from the server's log);
 * ``long-lines``: free-play results with 5,000-position lines back and forth are
