@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 from .loopback import free_port
 
@@ -23,19 +24,25 @@ def start_server(
     ready_timeout: float = 180.0,
     wait_for_workers: bool = True,
     cwd: str | None = None,
+    log: Path | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """``python -m webapp`` on a free loopback port; returns (process, url) once it
     answers and (``wait_for_workers``) every worker has warmed its tables. From ``cwd``
     the checkout there serves (``-m`` puts it first on the path): another version of the
-    code, measured with the same tool."""
+    code, measured with the same tool. With ``log`` its output goes to that file."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
+    output = open(log, "wb") if log is not None else None  # noqa: SIM115 - the server's
     process = subprocess.Popen(
         [sys.executable, "-m", "webapp", "--port", str(port)],
         env={**os.environ, "ARCADE_LOG_LEVEL": "WARNING", **(env or {})},
         stdin=subprocess.DEVNULL,
+        stdout=output,
+        stderr=subprocess.STDOUT if output is not None else None,
         cwd=cwd,
     )
+    if output is not None:
+        output.close()  # the server holds its own copy
     deadline = time.monotonic() + ready_timeout
     while True:
         try:

@@ -1,12 +1,17 @@
 """``python -m loadtest``: simulated players and the flood scenarios (:mod:`loadtest.players`),
 or one of the single-purpose scenarios, ``--capacity``, ``--analyses`` and ``--serving``
-(:mod:`loadtest.scenarios`), or the race scenario ``--races`` (:mod:`loadtest.races`)."""
+(:mod:`loadtest.scenarios`), the race scenario ``--races`` (:mod:`loadtest.races`), or
+the attacks of issue 46, ``--attacks`` (:mod:`loadtest.attacks`)."""
 
 import sys
 
 from .players import build_parser, main
 
 args = build_parser().parse_args()
+if args.attacks or args.attack:
+    from .attacks import run_attack_scenario
+
+    sys.exit(run_attack_scenario(args))
 if args.races:
     from .races import run_race_scenario
 

@@ -510,6 +510,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --serving: also measure the server of this checkout (before and after)",
     )
     parser.add_argument(
+        "--attacks",
+        action="store_true",
+        help="instead: each attack of issue 46 for a few seconds (--flood-seconds, default "
+        "3) while /healthz is polled every 50 ms; a table of what held (loadtest.attacks)",
+    )
+    parser.add_argument(
+        "--attack", action="append", help="run only this attack scenario (repeat for several)"
+    )
+    parser.add_argument(
         "--compare",
         action="store_true",
         help="with --analyses: one fresh server, then a fresh make cluster behind its proxy, "

@@ -302,6 +302,7 @@ def test_load_tools_live_outside_the_app_package():
 
 #: the tests of the load tool's own scenarios: the only test modules that import it
 LOAD_SCENARIO_TESTS = (
+    "test_attacks.py",
     "test_capacity.py",
     "test_capacity_full.py",
     "test_cluster.py",

@@ -457,6 +457,26 @@ def test_a_graph_flood_of_one_address_leaves_another_its_page_tasks():
         app.extensions["jobs"].shutdown(1.0)
 
 
+def test_a_refused_page_task_is_answered_after_a_pause():
+    """Issue 46's graph flood replayed by the load tool (loadtest/attacks.py): ten clients
+    of one address asking again as soon as they were refused were answered 380 times a
+    second, the web process spent its CPU refusing them and the page worker (niced) took
+    over 5 s for a classic Klotski graph, so 3 of 5 checks from another address were
+    refused. A refusal now comes after a pause (only that request waits)."""
+    from webapp.jobs.core import BUSY_PAUSE_SECONDS
+
+    app = make_app(PAGE_QUEUE=0, RATE_LIMIT=0)  # every page task is refused as busy
+    client = app.test_client()
+    try:
+        began = time.monotonic()
+        reply = client.post("/api/check", json=HONEST_CHECK)
+        took = time.monotonic() - began
+        assert reply.status_code == 503 and "busy" in reply.get_json()["error"]
+        assert BUSY_PAUSE_SECONDS <= took < BUSY_PAUSE_SECONDS + 5
+    finally:
+        app.extensions["jobs"].shutdown(1.0)
+
+
 def test_a_lab_run_yields_its_worker_to_another_players_waiting_solve(pool):
     """Issue 46: lab runs held a long-lane worker up to a minute, never pre-empted (an
     honest long solve took 35.6 s behind six lab sockets). A lab run that has run its

@@ -79,6 +79,10 @@ SWEEP_SECONDS = 0.05
 MAX_ATTEMPTS = 2
 #: how often a warming server looks whether every lane has a process ready
 WARMING_POLL_SECONDS = 0.25
+#: a page task refused as busy is answered after this pause: a client asking again at
+#: once cannot spin the web process on refusals (issue 46's graph flood, 10 clients of
+#: one address, was answered 380 times a second, and the page worker, niced, starved)
+BUSY_PAUSE_SECONDS = 1.0
 
 
 class LaneBusy(Exception):
@@ -178,6 +182,7 @@ class JobCore:
         #: need one say so; pages hear both through ``solver_status`` (:meth:`status`)
         self.warming = False
         self.building = False
+        self.busy_pause = BUSY_PAUSE_SECONDS
         self._sweeper: threading.Thread | None = None
 
     @property
@@ -288,6 +293,8 @@ class JobCore:
                 raise LaneBusy(lane.name)
             lane.submit(job)
         except LaneBusy:
+            if not self.closing:  # only this request waits, under gevent
+                time.sleep(self.busy_pause)
             raise TaskRefused(TASK_BUSY_MESSAGE) from None
         if not finished.wait(seconds + TASK_GRACE_SECONDS):
             lane.cancel(job)
