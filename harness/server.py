@@ -27,7 +27,8 @@ def start_server(
     log: Path | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """``python -m webapp`` on a free loopback port; returns (process, url) once it
-    answers and (``wait_for_workers``) every worker has warmed its tables. From ``cwd``
+    answers and (``wait_for_workers``) every worker has warmed its tables and the
+    server has built every table. From ``cwd``
     the checkout there serves (``-m`` puts it first on the path): another version of the
     code, measured with the same tool. With ``log`` its output goes to that file."""
     port = free_port()
@@ -46,8 +47,12 @@ def start_server(
     deadline = time.monotonic() + ready_timeout
     while True:
         try:
-            found = readyz(url)["lanes"]
-            if not wait_for_workers or all(p["ready"] == p["size"] for p in found.values()):
+            said = readyz(url)
+            found = said["lanes"]
+            if not wait_for_workers or (
+                all(p["ready"] == p["size"] for p in found.values())
+                and not said.get("building_tables")  # a build would take a core meanwhile
+            ):
                 return process, url
         except OSError:
             pass

@@ -18,7 +18,7 @@ row. The arcade's rate limit is raised out of the way for the bench (players wit
 think time are a flood to it), but its check still runs for every event.
 
 ``--profile DIR`` also samples the single server's web process with py-spy while its
-random row runs (``DIR/serving.speedscope.json``, and a table of what each stage of
+rows run (``DIR/<n>-random/serving.folded``, folded stacks, and a table of what each stage of
 an answer costs, :func:`stage_table`).
 """
 

@@ -316,6 +316,7 @@ class JobCore:
         return {
             "clients": clients,
             "busy_clients": self.busy_clients(),
+            "building_tables": self.building,  # the prebuild's second stage still runs
             "lanes": {name: lane.stats() for name, lane in self.lanes.items()},
             "recent_analyses": self.recent.stats(),
         }
@@ -329,8 +330,10 @@ class JobCore:
             threading.Thread(target=self._until_warm, name="jobs-warming", daemon=True).start()
 
     def still_warming(self) -> bool:
-        """Whether some lane has not yet had a process ready since the server started."""
-        if self.warming and all(lane.stats()["ready"] for lane in self.lanes.values()):
+        """Whether some lane (of any size) has not yet had a process ready since the
+        server started."""
+        stats = [lane.stats() for lane in self.lanes.values()] if self.warming else []
+        if self.warming and all(lane["ready"] or not lane["size"] for lane in stats):
             self.warming = False
             log.info("every lane has a solver process ready")
             self._emit(SOLVER_STATUS, self.status())  # every page waiting hears it
