@@ -96,10 +96,12 @@ class Cluster:
         while True:
             try:
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=1).close()
-                for url in self.web_urls:  # each quick lane warm
+                for url in self.web_urls:  # each quick lane warm, every table built
                     with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
-                        quick = json.load(response)["lanes"]["quick"]
-                    assert quick["ready"] == quick["size"]
+                        said = json.load(response)
+                    quick = said["lanes"]["quick"]
+                    assert quick["ready"] == quick["warm"] == quick["size"]
+                    assert not said.get("building_tables")
                 if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
                     len(self.workers()) >= workers
                 ):

@@ -50,7 +50,7 @@ def start_server(
             said = readyz(url)
             found = said["lanes"]
             if not wait_for_workers or (
-                all(p["ready"] == p["size"] for p in found.values())
+                all(p["ready"] == p.get("warm", p["ready"]) == p["size"] for p in found.values())
                 and not said.get("building_tables")  # a build would take a core meanwhile
             ):
                 return process, url

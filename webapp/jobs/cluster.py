@@ -138,6 +138,7 @@ class ClusterLane(FairLane):
                 "size": self.capacity,
                 "alive": self.capacity if self.available else 0,
                 "ready": self.capacity if self.available else 0,
+                "warm": self.capacity if self.available else 0,
                 "busy": len(self._running),
                 "queued": len(self._queue),
                 "max_queue": self.max_queue,

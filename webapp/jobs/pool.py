@@ -71,6 +71,8 @@ class _SolverProcess:
         self.process.start()
         child_end.close()
         self.ready = False
+        #: every table it will look up loaded (ready may come first: see process_main)
+        self.warm = False
         #: the jobs handed to it, in order: the first is running, the rest wait in its pipe
         self.jobs: list[Job] = []
         self.deadline = 0.0
@@ -149,6 +151,7 @@ class WorkerPool(FairLane):
                 "size": self.size,
                 "alive": sum(w.process.is_alive() for w in self._workers),
                 "ready": sum(w.ready for w in self._workers),
+                "warm": sum(w.ready and w.warm for w in self._workers),
                 "busy": sum(bool(w.jobs) for w in self._workers),
                 "queued": len(self._queue),
                 "max_queue": self.max_queue,
@@ -253,7 +256,11 @@ class WorkerPool(FairLane):
         if kind == "ready":
             with self._lock:
                 worker.ready = True
+                worker.warm = bool(message[1])
                 self._hand_out_locked()
+            return
+        if kind == "warmed":  # the rest of the tables, loaded while idle
+            worker.warm = True
             return
         job = worker.job
         if job is None or message[1] != job.seq:

@@ -181,7 +181,7 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
     if settings.warm_tables or settings.warm_judging:
         warm_process(judging=not settings.warm_tables, first=rest)
     try:
-        conn.send(("ready", 0))
+        conn.send(("ready", int(not rest)))  # 1: warmed all it will
     except OSError:  # the pool shut down while we warmed up
         return
     while True:
@@ -190,6 +190,7 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
                 if built.value:  # idle, and the server's prebuild has put them on disk
                     warm_process()
                     rest = False
+                    conn.send(("warmed", 0))
             message = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):  # the web process went away
             return
