@@ -203,7 +203,9 @@ def register_events(
             if jobs.still_warming() or jobs.building:  # the page says why answers wait
                 # ignore_queue: the socket is still connecting, so the cluster's manager
                 # would take it for one held elsewhere and publish it on Redis
-                socketio.emit(SOLVER_STATUS, jobs.status(), to=sid, ignore_queue=True)
+                socketio.server.emit(  # type: ignore[attr-defined]  # not in the stubs
+                    SOLVER_STATUS, jobs.status(), to=sid, ignore_queue=True
+                )
             return
         connection_refusals(address or sid, "%s refused: %s", sid[:8], refused)
         eio_sid = server.manager.eio_sid_from_sid(sid, "/")
