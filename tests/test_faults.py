@@ -23,6 +23,7 @@ import urllib.request
 
 import pytest
 import requests
+from helpers.npuzzle import goal, slides
 from helpers.sockets import ANSWERS, LONG, ONE_MOVE_8, LiveClient
 from sqlalchemy import create_engine, text
 
@@ -287,25 +288,14 @@ FRESH_PLAYERS = 15
 
 def _near_goal_boards(count: int) -> list[str]:
     """``count`` distinct 8-puzzle boards a few slides from solved (breadth-first)."""
-    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
-    seen, frontier, found = {goal}, [goal], []
+    seen, frontier, found = {goal(3)}, [goal(3)], []
     while len(found) < count:
         after = []
         for state in frontier:
-            gap = state.index(0)
-            for cell in (
-                gap - 3,
-                gap + 3,
-                gap - 1 if gap % 3 else -1,
-                gap + 1 if gap % 3 < 2 else -1,
-            ):
-                if 0 <= cell < 9:
-                    board = list(state)
-                    board[gap], board[cell] = board[cell], 0
-                    moved = tuple(board)
-                    if moved not in seen:
-                        seen.add(moved)
-                        after.append(moved)
+            for board in slides(state):
+                if board not in seen:
+                    seen.add(board)
+                    after.append(board)
         frontier = after
         found += [" ".join(map(str, s)) for s in after]
     return found[:count]

@@ -16,11 +16,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections import deque
 from pathlib import Path
 
 import pytest
 from helpers.browser import GamePage
+from helpers.npuzzle import reference_distances, tiles_of
 from helpers.sockets import LiveClient
 from playwright.sync_api import expect
 
@@ -49,28 +49,6 @@ def _get(url):
 def _page(url):
     with urllib.request.urlopen(url, timeout=5) as response:
         return response.status
-
-
-def _bfs_distance(board):
-    """Moves to solved by a plain breadth-first search (the 8-puzzle: slide into the gap)."""
-    start = tuple(int(t) for t in board.split())
-    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
-    seen, frontier = {start: 0}, deque([start])
-    while frontier:
-        state = frontier.popleft()
-        if state == goal:
-            return seen[state]
-        gap = state.index(0)
-        row, col = divmod(gap, 3)
-        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            if 0 <= r < 3 and 0 <= c < 3:
-                after = list(state)
-                after[gap], after[r * 3 + c] = after[r * 3 + c], 0
-                after = tuple(after)
-                if after not in seen:
-                    seen[after] = seen[state] + 1
-                    frontier.append(after)
-    return None
 
 
 def _children_using(cache):
@@ -139,7 +117,7 @@ def test_a_new_server_answers_the_first_minute_honestly_and_soon(new_server, pag
             answers[game] = answer
         first_answers = time.monotonic() - served
         assert first_answers < FIRST_ANSWER_SECONDS, first_answers
-        assert answers["npuzzle"]["distance"] == _bfs_distance(EIGHT)
+        assert answers["npuzzle"]["distance"] == reference_distances()[tiles_of(EIGHT)]
         assert answers["npuzzle"]["optimal"] is True
         # the classic level's proven shortest, counting a piece's slide as one move
         assert (answers["klotski"]["distance"], answers["klotski"]["optimal"]) == (81, True)
