@@ -254,6 +254,17 @@ class PlayedWorker(pool_module._SolverProcess):
         self.child.send(("ready", 0))
         PlayedWorker.made.append(self)
 
+    @classmethod
+    def taker(cls):
+        """The worker the pool handed a job to: either free one may take it, as its
+        ``ready`` may be read first."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            for worker in cls.made:
+                if worker.child.poll(0.05):
+                    return worker
+        raise AssertionError("the pool handed no worker a job")
+
     def take(self):
         """The next job the pool hands this worker: (seq, kind, request, limits)."""
         assert self.child.poll(10), "the pool handed this worker no job"
@@ -284,7 +295,7 @@ def test_a_cancelled_jobs_answer_already_in_the_pipe_is_dropped(played_pool):
         on_done=done.set,
     )
     played_pool.submit(job)
-    worker = PlayedWorker.made[0]
+    worker = PlayedWorker.taker()
     seq, *_ = worker.take()
     worker.conn.open.clear()  # what the worker writes now stays unread
     worker.child.send(("event", seq, "progress", {"id": "old"}))
@@ -301,9 +312,8 @@ def test_an_answer_in_the_pipe_when_the_player_moves_on_reaches_nobody(played_po
     emitted = Emitted()
     runner = JobCore(emitted, {QUICK: played_pool, LONG: played_pool, PAGE: played_pool}, LIMITS)
     runner.submit("p", SOLVE, request("old"))
-    first, second = PlayedWorker.made
-    # either free worker may take the first job: ``worker`` is the one that did
-    worker, other = (first, second) if first.child.poll(10) else (second, first)
+    worker = PlayedWorker.taker()
+    (other,) = [made for made in PlayedWorker.made if made is not worker]
     seq, *_ = worker.take()
     played_pool.submit(Job(SOLVE, request("blocker"), LIMITS[SOLVE], player="b"))
     other.take()  # busy for the rest of the test
