@@ -132,14 +132,14 @@ def test_a_search_out_of_budget_says_so_from_a_template_chinese_knows(seconds, b
 def test_catalogues_compile_elsewhere_when_their_folder_is_read_only(tmp_path, monkeypatch):
     source = tmp_path / "translations"
     shutil.copytree(CATALOGUES, source, ignore=shutil.ignore_patterns("*.mo", "*.part"))
-    write = i18n._write_atomically
+    write = i18n.write_atomically
 
     def read_only(mo, catalog):  # as a wheel installed read-only (root ignores chmod)
         if source in mo.parents:
             raise PermissionError(13, "read-only", str(mo))
         write(mo, catalog)
 
-    monkeypatch.setattr(i18n, "_write_atomically", read_only)
+    monkeypatch.setattr(i18n, "write_atomically", read_only)
     target = compile_catalogues(source)
     assert target != source and not list(source.rglob("*.mo"))
     translations = Translations.load(str(target), ["zh_Hans"])

@@ -114,10 +114,10 @@ def test_one_game_moves_both_sides_apart():
 def test_glickmans_example_holds_wherever_the_ratings_sit():
     """The paper's example (1500/200 v 1400/30 won, 1550/100 and 1700/300 lost), and the
     same moved by 800: the corrected volatility step is the same wherever it sits."""
-    from webapp.players.ratings import _Side
+    from webapp.players.ratings import GlickoSide
 
     for offset in (0, 800):
-        side = _Side(1500 + offset, 200, 0.06)
+        side = GlickoSide(1500 + offset, 200, 0.06)
         side._tau = 0.5  # the paper's
         side.update_player([1400 + offset, 1550 + offset, 1700 + offset], [30, 100, 300], [1, 0, 0])
         assert side.getRating() - offset == pytest.approx(1464.06, abs=0.05)

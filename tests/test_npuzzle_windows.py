@@ -140,7 +140,7 @@ def test_wide_windows_replace_a_detour_by_the_shortest_way(threes):
     answer = ten + loop + rest
     seen = []
     mon = Monitor(Budget(max_seconds=60.0))
-    best = anytime._Best(list(answer), 0, seen.append, mon)
+    best = anytime.BestSoFar(list(answer), 0, seen.append, mon)
     anytime.shorten_wide(start, best, mon, threes)
     assert len(best.cells) <= distance(start, middle) + len(rest) < len(answer)
     assert seen and seen[-1].best == len(best.cells)

@@ -12,7 +12,7 @@ from sqlalchemy.exc import OperationalError
 
 from webapp import create_app
 from webapp.players.identity import COOKIE
-from webapp.storage.shared import _dailies
+from webapp.storage.shared import dailies_made
 
 
 class RefusingDatabase:
@@ -83,7 +83,7 @@ def test_the_daily_is_made_once_and_read_back_after_a_restart(tmp_path):
     before = _server_app(url, tmp_path / "before")
     before.extensions["levels"].daily = maker
     first = before.extensions["players"].daily("jugs", day)
-    _dailies.clear()  # a restart: nothing in this process's memory
+    dailies_made.clear()  # a restart: nothing in this process's memory
     after = _server_app(url, tmp_path / "after")
     after.extensions["levels"].daily = maker
     assert after.extensions["players"].daily("jugs", day) == first

@@ -16,7 +16,7 @@ from helpers.npuzzle import neighbour
 from helpers.sockets import Inbox
 from sqlalchemy import func, select
 
-from webapp.players.ratings import NEW_RATING, Rating, _Side, rate_period
+from webapp.players.ratings import NEW_RATING, GlickoSide, Rating, rate_period
 from webapp.races import rating
 from webapp.races.model import Race, Racer
 from webapp.races.rating import pair_score, rate_order
@@ -30,7 +30,7 @@ RACE_SECONDS = 6.0  # room for a first analysis and a judged move on a busy mach
 def test_a_period_of_several_games_is_glickmans_update(monkeypatch):
     """The paper's example (1500/200 v 1400/30 won, 1550/100 and 1700/300 lost, tau 0.5)
     in one period: 1464.06 and 151.52."""
-    monkeypatch.setattr(_Side, "_tau", 0.5)
+    monkeypatch.setattr(GlickoSide, "_tau", 0.5)
     games = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
     after = rate_period(Rating(1500, 200, 0.06), games)
     assert after.rating == pytest.approx(1464.06, abs=0.05)

@@ -435,7 +435,7 @@ def test_a_board_is_read_by_one_reader_at_a_time():
     """Readers arriving while a board is read wait for that read when nothing is kept,
     or take what is kept when it only expired; a read begun before a forget is not kept."""
     now = [0.0]
-    kept = leaderboards._Kept(lambda: now[0], 1.0, 8)
+    kept = leaderboards.Kept(lambda: now[0], 1.0, 8)
     started, release, reads = threading.Event(), threading.Event(), []
 
     def slow(value):

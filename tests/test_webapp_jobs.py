@@ -228,7 +228,7 @@ class HeldChannel(Channel):
         return message
 
 
-class PlayedWorker(pool_module._SolverProcess):
+class PlayedWorker(pool_module.SolverProcess):
     """A worker without a process: the test reads its jobs from ``child`` and writes its
     messages there. It says ``ready`` at once and never dies."""
 
@@ -276,7 +276,7 @@ class PlayedWorker(pool_module._SolverProcess):
 def played_pool(monkeypatch):
     """A two-worker pool whose workers the test plays; its readers are real."""
     PlayedWorker.made = []
-    monkeypatch.setattr(pool_module, "_SolverProcess", PlayedWorker)
+    monkeypatch.setattr(pool_module, "SolverProcess", PlayedWorker)
     made = WorkerPool("played", 2, 4, WorkerSettings())
     yield made
     made.close()

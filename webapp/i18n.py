@@ -83,16 +83,16 @@ def compile_catalogues(source: Path = CATALOGUES) -> Path:
         with po.open("rb") as file:
             catalog = read_po(file, locale=po.parent.parent.name)
         try:
-            _write_atomically(mo, catalog)
+            write_atomically(mo, catalog)
         except OSError:
             if target == source:
                 target = Path(tempfile.mkdtemp(prefix="arcade-translations-"))
             mo = target / po.relative_to(source).with_suffix(".mo")
-            _write_atomically(mo, catalog)
+            write_atomically(mo, catalog)
     return target
 
 
-def _write_atomically(mo: Path, catalog) -> None:
+def write_atomically(mo: Path, catalog) -> None:
     mo.parent.mkdir(parents=True, exist_ok=True)
     part = mo.with_name(f"{mo.name}.{os.getpid()}.part")
     with part.open("wb") as file:

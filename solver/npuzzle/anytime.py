@@ -209,7 +209,7 @@ def lower_bound(board: Sequence[int], databases: str | None = None) -> int:
     return searcher(databases=databases).lower_bound(board)
 
 
-class _Best:
+class BestSoFar:
     """The best solution so far and the proven lower bound, told to ``progress`` on change."""
 
     def __init__(self, cells: list[int], bound: int, progress: ProgressFn, mon: Monitor):
@@ -252,7 +252,7 @@ def anytime_search(
         budget = Budget(max_seconds=DEFAULT_SECONDS)
     mon = Monitor(budget, cancel)
     bound = max(search.lower_bound(start), manhattan_conflicts(start))  # both admissible
-    best = _Best(reduction_cells(start), bound, progress, mon)
+    best = BestSoFar(reduction_cells(start), bound, progress, mon)
     mon.progress = best.tag if progress is not None else None
     best.tell()
     stopped = None
@@ -328,7 +328,7 @@ STAGGER = 1 / 3
 
 def _in_turn(
     start: tuple[int, ...],
-    best: _Best,
+    best: BestSoFar,
     mon: Monitor,
     search,
     weights: Sequence[tuple[int, int]],
@@ -380,7 +380,7 @@ def _in_turn(
 WINDOWS = ((12, 3, 20_000), (18, 4, 100_000), (24, 6, 300_000))
 
 
-def shorten(start: tuple[int, ...], best: _Best, mon: Monitor) -> None:
+def shorten(start: tuple[int, ...], best: BestSoFar, mon: Monitor) -> None:
     """Replace stretches of the best solution by shorter ways between their two ends.
 
     For a window of w moves from position s_i to s_{i+w}, IDA* on the Manhattan
@@ -430,7 +430,7 @@ WIDE_SHARE = 0.3
 
 
 def shorten_wide(
-    start: tuple[int, ...], best: _Best, mon: Monitor, search, tried: set | None = None
+    start: tuple[int, ...], best: BestSoFar, mon: Monitor, search, tried: set | None = None
 ) -> None:
     """:func:`shorten` with windows of 48 to 64 moves, each searched over the pattern
     databases by relabeling (:mod:`solver.npuzzle.windows`), within a share of the
@@ -500,7 +500,7 @@ def warm() -> None:
 class _Proof:
     """Plain IDA*: every iteration that ends without a solution proves the next bound."""
 
-    def __init__(self, best: _Best):
+    def __init__(self, best: BestSoFar):
         self.best = best
 
     def __call__(self, next_bound: int) -> None:

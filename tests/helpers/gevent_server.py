@@ -74,8 +74,13 @@ class GeventServer:
         while True:
             try:
                 with urllib.request.urlopen(f"{self.url}/readyz", timeout=5) as answer:
-                    lanes = json.load(answer)["lanes"]
-                if all(lane["ready"] == lane["size"] for lane in lanes.values()):
+                    said = json.load(answer)
+                lanes = said["lanes"]
+                # warm too, and no table building: a build or a load would take a core
+                # from the loop the tests time
+                if all(
+                    lane["ready"] == lane.get("warm", 0) == lane["size"] for lane in lanes.values()
+                ) and not said.get("building_tables"):
                     return
             except OSError:
                 pass

@@ -55,7 +55,7 @@ WATCH_SECONDS = 0.2
 BATCH = 4
 
 
-class _SolverProcess:
+class SolverProcess:
     """The web process's handle on one solver process."""
 
     def __init__(self, index: int, settings: WorkerSettings, name: str):
@@ -122,7 +122,7 @@ class WorkerPool(FairLane):
         #: processes only plain jobs may take (the quick lane keeps one for lookups)
         self.reserved = min(max(0, int(reserved)), self.size - 1)
         self.settings = settings
-        self._workers: list[_SolverProcess] = []
+        self._workers: list[SolverProcess] = []
         self._watchdog: threading.Thread | None = None
         self.completed = 0
         self.restarts = 0
@@ -203,9 +203,9 @@ class WorkerPool(FairLane):
         )
         self._watchdog.start()
 
-    def _spawn(self, index: int) -> _SolverProcess:
+    def _spawn(self, index: int) -> SolverProcess:
         """A solver process and the reader of its pipe (a greenlet under gevent)."""
-        worker = _SolverProcess(index, self.settings, self.name)
+        worker = SolverProcess(index, self.settings, self.name)
         threading.Thread(
             target=self._reader, args=(worker,), name=f"{self.name}-read-{index}", daemon=True
         ).start()
@@ -242,7 +242,7 @@ class WorkerPool(FairLane):
                 with contextlib.suppress(OSError):  # died just now: its reader reports it
                     worker.send([(j.seq, j.kind, j.request, j.limits) for j in batch])
 
-    def _reader(self, worker: _SolverProcess) -> None:
+    def _reader(self, worker: SolverProcess) -> None:
         """Everything ``worker`` says, as it comes, until its pipe closes."""
         try:
             while True:
@@ -251,7 +251,7 @@ class WorkerPool(FairLane):
             if not self._closing:
                 self._lost(worker, worker.ending or "the solver worker stopped; try again")
 
-    def _handle(self, worker: _SolverProcess, message) -> None:
+    def _handle(self, worker: SolverProcess, message) -> None:
         kind = message[0]
         if kind == "ready":
             with self._lock:
@@ -289,7 +289,7 @@ class WorkerPool(FairLane):
                 workers = list(self._workers)
             self._check_deadlines(workers)
 
-    def _check_deadlines(self, workers: list[_SolverProcess]) -> None:
+    def _check_deadlines(self, workers: list[SolverProcess]) -> None:
         now = time.monotonic()
         for worker in workers:
             if worker.restart_at is not None and now >= worker.restart_at:
@@ -307,7 +307,7 @@ class WorkerPool(FairLane):
                 self._lost(worker, worker.ending)
         self.yield_labs()  # a lab run that ran its slice makes way for a waiting search
 
-    def _lost(self, worker: _SolverProcess, message: str) -> None:
+    def _lost(self, worker: SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its jobs with ``error``, start a fresh one."""
         with self._lock:
             if self._closing or worker not in self._workers:
@@ -345,7 +345,7 @@ class WorkerPool(FairLane):
         for queued in stranded:
             self._fail(queued, "the solver cannot start right now; try again later")
 
-    def _restart(self, worker: _SolverProcess) -> None:
+    def _restart(self, worker: SolverProcess) -> None:
         with self._lock:
             if self._closing or worker not in self._workers:
                 return

@@ -122,7 +122,7 @@ class _Held(Generic[T]):
     read: float
 
 
-class _Kept(Generic[T]):
+class Kept(Generic[T]):
     """Values kept ``fresh`` seconds per key (the ``size`` most recent keys), read by one
     reader at a time: meanwhile the others take the value kept, or wait for the read
     when there is none (a crowd arriving at once costs one read, not one each).
@@ -222,8 +222,8 @@ class BoardViews:
     KEPT = 256
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
-        self._views: _Kept[dict] = _Kept(clock, self.FRESH_SECONDS, self.KEPT)
-        self._scores: _Kept[np.ndarray] = _Kept(
+        self._views: Kept[dict] = Kept(clock, self.FRESH_SECONDS, self.KEPT)
+        self._scores: Kept[np.ndarray] = Kept(
             clock, self.FRESH_SECONDS, self.KEPT, self.SCORES_LONGEST
         )
 

@@ -10,7 +10,7 @@ The maths is the kept ``glicko2`` library (Glickman's algorithm as published, wi
 fractional outcomes). ``openskill`` was the other candidate; it is Weng-Lin
 (Bayesian ranks of teams, mu 25), not Glicko-2, and has no partial score such as
 ``shortest / length``. ``glicko2`` 2.1.0 has one known slip, corrected here
-(:class:`_Side`): its volatility step uses the rating where Glickman's ``f(x)`` has
+(:class:`GlickoSide`): its volatility step uses the rating where Glickman's ``f(x)`` has
 the deviation, which the paper's own example (rated 1500, i.e. 0 inside) hides.
 
 Pure functions, no storage: :mod:`webapp.players.ladder` stores what they return,
@@ -50,7 +50,7 @@ class Rating:
     volatility: float = NEW_VOLATILITY
 
 
-class _Side(glicko2.Player):
+class GlickoSide(glicko2.Player):
     """The library's player with lichess's tau, and Glickman's step 5 ``f(x)`` as
     published: ``phi`` (the deviation) where the library wrote the rating."""
 
@@ -66,7 +66,7 @@ class _Side(glicko2.Player):
 
 
 def _updated(side: Rating, other: Rating, score: float) -> Rating:
-    player = _Side(side.rating, side.deviation, side.volatility)
+    player = GlickoSide(side.rating, side.deviation, side.volatility)
     player.update_player([other.rating], [other.deviation], [score])
     deviation = min(MAX_DEVIATION, max(MIN_DEVIATION, player.getRd()))
     return Rating(player.getRating(), deviation, player.vol)
@@ -88,7 +88,7 @@ def rate_period(side: Rating, games: list[tuple[Rating, float]]) -> Rating:
         return side
     if not all(0.0 <= score <= 1.0 for _other, score in games):
         raise ValueError("a score is from 0 to 1")
-    player = _Side(side.rating, side.deviation, side.volatility)
+    player = GlickoSide(side.rating, side.deviation, side.volatility)
     player.update_player(
         [other.rating for other, _ in games],
         [other.deviation for other, _ in games],

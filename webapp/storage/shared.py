@@ -30,7 +30,7 @@ from .models import Daily, ServerSetting
 
 SECRET_NAME = "cookie-secret"
 
-_dailies: dict[tuple[str, str, dt.date], dict] = {}  # (database url, game, day) -> made
+dailies_made: dict[tuple[str, str, dt.date], dict] = {}  # (database url, game, day) -> made
 _lock = threading.Lock()
 
 
@@ -56,8 +56,8 @@ def stored_daily(
     else made by ``make`` and stored for every process."""
     key = (db.url, game, day)
     with _lock:
-        if key in _dailies:
-            return _dailies[key]
+        if key in dailies_made:
+            return dailies_made[key]
     with db.session() as session:
         row = session.get(Daily, (game, day))
         made = json.loads(row.made) if row is not None else None
@@ -69,7 +69,7 @@ def stored_daily(
         except IntegrityError:  # made by another process meanwhile: theirs is the same
             pass
     with _lock:
-        if len(_dailies) > 256:  # days long past
-            _dailies.clear()
-        _dailies[key] = made
+        if len(dailies_made) > 256:  # days long past
+            dailies_made.clear()
+        dailies_made[key] = made
     return made
