@@ -5,6 +5,7 @@
 // not, and plays it; a search that ran out of budget is remembered as too big.
 
 import { gettext, movesText, translateReply } from "./i18n.js";
+import { EVENT } from "./protocol.js";
 
 const TABLES_BUILDING = "the solver is still building the tables"; // the server's WARMING_MESSAGE begins so
 
@@ -93,8 +94,8 @@ export const SolverAnswers = {
     this.notice = translateReply(reply) || gettext("the server could not handle that");
     // a table the new server is still building: asked again once it says they are built
     if (String(reply.message || "").startsWith(TABLES_BUILDING)) this.warming = this.waitsForTables = true;
-    if (reply.event !== "analyse") { // an analysis's answer, sent as Solve was pressed, leaves the solve going
-      const stopped = this.solving && reply.event === "solve";
+    if (reply.event !== EVENT.ANALYSE) { // an analysis's answer, sent as Solve was pressed, leaves the solve going
+      const stopped = this.solving && reply.event === EVENT.SOLVE;
       this.solving = false;
       this.progressText = stopped && reply.gave_up ? gettext("search stopped after %(seconds)s s", { seconds: reply.budget_seconds }) : "";
     }

@@ -14,6 +14,7 @@ import { Midend, MOVE_MS } from "./midend.js";
 import { Playback } from "./playback.js";
 import { RankedPlay, rankedState } from "./ranked.js";
 import { levelKey, record } from "./progress.js";
+import { EVENT } from "./protocol.js";
 
 /** The options given, without empty values (the server's defaults apply). */
 function givenOptions(options) {
@@ -172,7 +173,7 @@ export class Controller extends Midend {
   /** True while the current board's analysis is on its way. */
   get evaluating() {
     const current = this.link.current;
-    return Boolean(current && current.event === "analyse" && current.board === this.board);
+    return Boolean(current && current.event === EVENT.ANALYSE && current.board === this.board);
   }
 
   /** Ask for the board's analysis unless its rated moves are known (or on their way). */
@@ -182,7 +183,7 @@ export class Controller extends Midend {
     const known = this.analyses.get(this.board);
     if ((known && known.moves_rated && known.final !== false) || this.evaluating) return;
     this.supersedeSolve(gettext("search stopped: you moved"));
-    this.link.request("analyse", this.payload(this.board));
+    this.link.request(EVENT.ANALYSE, this.payload(this.board));
   }
 
   hint() {
@@ -197,7 +198,7 @@ export class Controller extends Midend {
     } else if (this.analyses.has(this.board)) this.showHint();
     else if (!this.evaluating) {
       this.supersedeSolve(gettext("search stopped for the hint"));
-      this.link.request("analyse", this.payload(this.board));
+      this.link.request(EVENT.ANALYSE, this.payload(this.board));
     }
     this.changed();
   }
@@ -235,7 +236,7 @@ export class Controller extends Midend {
     this.solveBests = []; // the anytime search's best lengths so far, each shorter
     this.notice = "";
     this.progressText = gettext("searching…");
-    this.link.request("solve", this.payload(this.board));
+    this.link.request(EVENT.SOLVE, this.payload(this.board));
     this.changed();
   }
 

@@ -16,6 +16,7 @@ import { shownName } from "./names.js";
 import { isCurrent } from "./race-order.js";
 import { positionLink } from "./share.js";
 import { gettext, movesText, translateReply } from "./i18n.js";
+import { EVENT } from "./protocol.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const [WAITING, COUNTDOWN, RACING, FINISHED] = config.statuses;
@@ -41,7 +42,7 @@ class RacePage {
     this.race = null;
     this.note = ""; // the last finish in words, until the next move
     this.board = new JudgedBoard($("board"), { box: $("result"), accuracy: $("accuracy"), stars: $("stars") }, {
-      send: (board) => { this.note = ""; this.socket.emit("race_move", { board }); },
+      send: (board) => { this.note = ""; this.socket.emit(EVENT.RACE_MOVE, { board }); },
       closed: () => (this.race && this.race.status === RACING && this.race.puzzle ? "" : gettext("The race is not under way.")),
       finished: (score) => { this.note = solvedWords(score); },
       changed: () => this.showStatus(),
@@ -178,17 +179,17 @@ function start() {
     // the public lobby is joined as the lobby (its race may be gone once all left it)
     if (config.race && !(page.race && page.race.public)) payload.race = config.race;
     if (config.race === "new" && from) payload.from = from;
-    socket.emit("race_join", payload);
+    socket.emit(EVENT.RACE_JOIN, payload);
   };
-  socket.on("connect", join);
+  socket.on(EVENT.CONNECT, join);
   // a name chosen in the header: a new handshake carries the player's cookie, so a race
   // not yet under way takes this racer as that player (a public one then rates them)
   document.addEventListener("arcade:named", () => {
     if (page.race && page.race.status === WAITING) { socket.disconnect(); socket.connect(); }
   });
-  socket.on("race_state", (race) => page.show(race));
-  socket.on("error", (reply) => page.refused(reply));
-  $("race-start").addEventListener("click", () => socket.emit("race_start", {}));
+  socket.on(EVENT.RACE_STATE, (race) => page.show(race));
+  socket.on(EVENT.ERROR, (reply) => page.refused(reply));
+  $("race-start").addEventListener("click", () => socket.emit(EVENT.RACE_START, {}));
   document.addEventListener("keydown", (event) => {
     const tag = event.target && event.target.tagName;
     const view = page.board.view;

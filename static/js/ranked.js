@@ -6,6 +6,7 @@
 
 
 import { gettext } from "./i18n.js";
+import { EVENT } from "./protocol.js";
 /** The ranked-play fields a new controller starts with. */
 export function rankedState(config) {
   return { ranked: Boolean(config.attempt && config.attempt.ranked), helped: false, settled: false };
@@ -50,7 +51,7 @@ export const RankedPlay = {
   backfill() {
     if (!this.ranked || this.coachClosed || this.link.current) return;
     const board = this.history.boards().find((b) => !this.analyses.has(b));
-    if (board) this.link.request("analyse", this.payload(board));
+    if (board) this.link.request(EVENT.ANALYSE, this.payload(board));
   },
 
   /** Bring back the moves `saved` before a reload (the same start board); returns the

@@ -15,6 +15,7 @@
 // and sends it again once connected to the server that takes over.
 
 import { gettext, translateReply } from "./i18n.js";
+import { EVENT } from "./protocol.js";
 
 const FIRST_RETRY_SECONDS = 5;
 const LONGEST_RETRY_SECONDS = 60;
@@ -46,26 +47,26 @@ export class SolverLink {
     this.refusals = 0; // in a row: each one doubles the wait before the next try
     this.countdown = null;
     this.pending = null; // a request the stopping server could not finish: sent again
-    this.socket.on("connect", () => {
+    this.socket.on(EVENT.CONNECT, () => {
       this.refusals = 0;
       handlers.onConnection?.(true);
       this.resend();
     });
-    this.socket.on("disconnect", () => handlers.onConnection?.(false));
-    this.socket.on("connect_error", (error) => {
+    this.socket.on(EVENT.DISCONNECT, () => handlers.onConnection?.(false));
+    this.socket.on(EVENT.CONNECT_ERROR, (error) => {
       // still active: a network failure socket.io retries itself; else the server refused
       if (this.socket.active) handlers.onConnection?.(false);
       else this.retryLater(error.message || gettext("The server refused the connection"));
     });
-    this.socket.on("analysis", (reply) => this.receive("analysis", reply));
-    this.socket.on("progress", (reply) => this.receive("progress", reply));
-    this.socket.on("solution", (reply) => this.receive("solution", reply));
-    this.socket.on("unsolvable", (reply) => this.receive("unsolvable", reply));
-    this.socket.on("error", (reply) => this.receive("error", reply));
-    this.socket.on("lab_progress", (reply) => this.receive("lab_progress", reply));
-    this.socket.on("lab_result", (reply) => this.receive("lab_result", reply));
+    this.socket.on(EVENT.ANALYSIS, (reply) => this.receive(EVENT.ANALYSIS, reply));
+    this.socket.on(EVENT.PROGRESS, (reply) => this.receive(EVENT.PROGRESS, reply));
+    this.socket.on(EVENT.SOLUTION, (reply) => this.receive(EVENT.SOLUTION, reply));
+    this.socket.on(EVENT.UNSOLVABLE, (reply) => this.receive(EVENT.UNSOLVABLE, reply));
+    this.socket.on(EVENT.ERROR, (reply) => this.receive(EVENT.ERROR, reply));
+    this.socket.on(EVENT.LAB_PROGRESS, (reply) => this.receive(EVENT.LAB_PROGRESS, reply));
+    this.socket.on(EVENT.LAB_RESULT, (reply) => this.receive(EVENT.LAB_RESULT, reply));
     // a server still starting its solver processes says so, then says when they are ready
-    this.socket.on("solver_status", (status) => handlers.onSolverStatus?.({ ...status }));
+    this.socket.on(EVENT.SOLVER_STATUS, (status) => handlers.onSolverStatus?.({ ...status }));
   }
 
   /** Count down to the next try, a little randomised so refused players do not return at once. */
@@ -99,7 +100,7 @@ export class SolverLink {
   /** Stop the current job; its answer will never be shown. */
   cancel() {
     if (this.current) {
-      const event = this.current.event === "lab_run" ? "lab_cancel" : "cancel";
+      const event = this.current.event === EVENT.LAB_RUN ? EVENT.LAB_CANCEL : EVENT.CANCEL;
       this.socket.emit(event, { id: this.current.id });
     }
     this.current = null;
@@ -124,33 +125,33 @@ export class SolverLink {
     if (!reply || typeof reply !== "object") return;
     const request = this.sent.get(reply.id) || null;
     const current = this.isCurrent(reply.id);
-    if (event === "analysis") {
+    if (event === EVENT.ANALYSIS) {
       // done before the handler redraws, so a final answer is never drawn as still coming
       if (current && reply.final !== false) this.current = null; // an interim hint: more to come
       if (request) this.handlers.onAnalysis?.(reply, request);
       return;
     }
-    if (event === "error" && reply.event === "restart") { // the server is stopping
+    if (event === EVENT.ERROR && reply.event === EVENT.RESTART) { // the server is stopping
       if (this.current) this.pending = this.current;
       this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
-    if (event === "error" && current && String(reply.message).startsWith(SHUTTING_DOWN)) {
+    if (event === EVENT.ERROR && current && String(reply.message).startsWith(SHUTTING_DOWN)) {
       this.pending = request; // asked again once reconnected
       this.handlers.onConnection?.(false, translateReply(reply));
       return;
     }
-    if (event === "error" && (current || reply.id === undefined || reply.id === null)) {
+    if (event === EVENT.ERROR && (current || reply.id === undefined || reply.id === null)) {
       this.current = null;
       this.handlers.onError?.(reply, request);
       return;
     }
     if (!current) return; // a superseded or cancelled job
-    if (event === "progress") this.handlers.onProgress?.(reply, request);
+    if (event === EVENT.PROGRESS) this.handlers.onProgress?.(reply, request);
     // a lab comparison: each algorithm's figures, then its result (the page knows when all are in)
-    if (event === "lab_progress") this.handlers.onLabProgress?.(reply, request);
-    if (event === "lab_result") this.handlers.onLabResult?.(reply, request);
-    if (event === "solution") { this.current = null; this.handlers.onSolution?.(reply, request); }
-    if (event === "unsolvable") { this.current = null; this.handlers.onUnsolvable?.(reply, request); }
+    if (event === EVENT.LAB_PROGRESS) this.handlers.onLabProgress?.(reply, request);
+    if (event === EVENT.LAB_RESULT) this.handlers.onLabResult?.(reply, request);
+    if (event === EVENT.SOLUTION) { this.current = null; this.handlers.onSolution?.(reply, request); }
+    if (event === EVENT.UNSOLVABLE) { this.current = null; this.handlers.onUnsolvable?.(reply, request); }
   }
 }

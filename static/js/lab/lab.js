@@ -12,6 +12,7 @@ import { drawStateGraph } from "./graph.js";
 import { frontierByDepth, Replay } from "./replay.js";
 import { Comparison } from "./comparison.js";
 import { gettext, movesText, translateReply } from "../i18n.js";
+import { EVENT } from "../protocol.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const form = $("lab-form");
@@ -68,7 +69,7 @@ const link = new SolverLink({
 function compare(algorithms) {
   if (asked) link.cancel();
   comparison.start(algorithms);
-  asked = link.request("lab_run", { game: config.game, board: config.board, ...config.options, algorithms });
+  asked = link.request(EVENT.LAB_RUN, { game: config.game, board: config.board, ...config.options, algorithms });
   stop.disabled = false;
   say(gettext("Comparing %(algorithms)s…", { algorithms: algorithms.join(", ") }));
   compared = algorithms;
