@@ -8,6 +8,8 @@ function counts (it is still a dependency, only a late one); imports under
 from __future__ import annotations
 
 import ast
+import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -581,6 +583,110 @@ def test_the_event_name_rule_catches_a_spelling_and_passes_a_payloads_fields(tmp
         "handlers.py:2: 'error'",
         "handlers.py:4: 'analysis'",
         "handlers.py:5: f'race_{what}'",
+    ]
+
+
+# -- the page's copy of the names: static/js/protocol.js ---------------------------------
+
+PROTOCOL_JS = ROOT / "static" / "js" / "protocol.js"
+
+
+def _protocol_js_script():
+    """scripts/make_protocol_js.py, which writes the page's copy from webapp/protocol.py."""
+    path = ROOT / "scripts" / "make_protocol_js.py"
+    spec = importlib.util.spec_from_file_location("make_protocol_js", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pages_event_names_are_generated_from_the_protocol():
+    """The committed ``static/js/protocol.js`` is what the script writes today: run
+    ``scripts/make_protocol_js.py`` after changing an event's name."""
+    script = _protocol_js_script()
+    assert PROTOCOL_JS.read_text(encoding="utf-8") == script.render()
+    names = script.names()
+    # every event of the protocol, and the two an error names for no request
+    assert set(names.values()) == set(_event_names()) | {"unknown", "restart"}
+    assert names["RACE_STATE"] == "race_state" and "ANY_EVENT" not in names
+
+
+#: event names that are also the page's own words: an element's id (``$("solve")``,
+#: the play page's ``on("cancel", ...)`` buttons, ``$("progress")``) or a value of a
+#: reply's field (a lab result's status ``"unsolvable"``, a move's verdict ``"unknown"``);
+#: these are caught where an event's name goes, every other name anywhere at all
+PAGE_WORDS = frozenset({"solve", "cancel", "restart", "progress", "unsolvable", "unknown"})
+#: where a page module puts an event's name: first in a socket's emit/on/once/off or the
+#: link's request/receive, beside ``===``/``!==`` with an ``event``, assigned to an ``event``
+JS_EVENT_PLACES = (
+    re.compile(r"""\.(?:emit|on|once|off|request|receive)\(\s*["'](\w+)["']"""),
+    re.compile(r"""\bevent\s*[!=]==?\s*["'](\w+)["']"""),
+    re.compile(r"""["'](\w+)["']\s*[!=]==?\s*[\w$.]*\bevent\b"""),
+)
+JS_EVENT_ASSIGNED = re.compile(r"""\bevent\s*=(?![=>])[^;\n]*""")
+JS_LITERAL = re.compile(r"""["'](\w+)["']""")
+
+
+def js_spelled_event_names(path: Path, names: frozenset[str]) -> list[str]:
+    """Every place the page module ``path`` spells an event's name as text
+    (``file:line: 'name'``); comments name events in backticks."""
+    text = path.read_text(encoding="utf-8")
+    found: set[tuple[int, str]] = set()
+
+    def spelled(name: str, at: int) -> None:
+        found.add((text.count("\n", 0, at) + 1, name))
+
+    for match in JS_LITERAL.finditer(text):
+        if match[1] in names and match[1] not in PAGE_WORDS:
+            spelled(match[1], match.start())
+    for pattern in JS_EVENT_PLACES:
+        for match in pattern.finditer(text):
+            if match[1] in names:
+                spelled(match[1], match.start())
+    for match in JS_EVENT_ASSIGNED.finditer(text):
+        for literal in JS_LITERAL.finditer(match[0]):
+            if literal[1] in names:
+                spelled(literal[1], match.start())
+    return [f"{path.name}:{line}: {name!r}" for line, name in sorted(found)]
+
+
+def _page_event_names() -> frozenset[str]:
+    return frozenset(_protocol_js_script().names().values())
+
+
+def test_no_page_module_spells_an_event_name():
+    """The page's modules name events by ``EVENT.*`` from ``static/js/protocol.js``,
+    the protocol's copy: a literal ``"analysis"`` or ``socket.emit("solve")`` is a
+    second spelling of the contract."""
+    names = _page_event_names()
+    spelled = [
+        f"{path.relative_to(ROOT).parent}/{place}"
+        for path in sorted((ROOT / "static" / "js").rglob("*.js"))
+        if path != PROTOCOL_JS
+        for place in js_spelled_event_names(path, names)
+    ]
+    assert spelled == []
+
+
+def test_the_page_event_name_rule_catches_a_spelling_and_passes_the_pages_words(tmp_path):
+    path = tmp_path / "page.js"
+    path.write_text(
+        "// a comment may say `analysis`\n"
+        '$("solve").disabled = true; on("cancel", () => stop());\n'
+        'socket.emit("solve", payload);\n'
+        'if (reply.event === "restart") return;\n'
+        'const event = current ? "lab_cancel" : "cancel";\n'
+        'const word = status === "unsolvable" ? gettext("unsolvable") : "";\n'
+        'socket.on(EVENT.ANALYSIS, show); renderer.on("clickNode", pick);\n'
+        'const kind = "race_state";\n'
+    )
+    assert js_spelled_event_names(path, _page_event_names()) == [
+        "page.js:3: 'solve'",
+        "page.js:4: 'restart'",
+        "page.js:5: 'cancel'",
+        "page.js:5: 'lab_cancel'",
+        "page.js:8: 'race_state'",
     ]
 
 
