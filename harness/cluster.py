@@ -11,7 +11,6 @@ checks that need to know which one served).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -23,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 from .loopback import free_port, free_ports
+from .server import all_warm, readyz
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,11 +97,7 @@ class Cluster:
             try:
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=1).close()
                 for url in self.web_urls:  # each quick lane warm, every table built
-                    with urllib.request.urlopen(f"{url}/readyz", timeout=1) as response:
-                        said = json.load(response)
-                    quick = said["lanes"]["quick"]
-                    assert quick["ready"] == quick["warm"] == quick["size"]
-                    assert not said.get("building_tables")
+                    assert all_warm(readyz(url, timeout=1), lanes=["quick"])
                 if all(map(self._proxy_sends_to, range(1, self.web + 1))) and (
                     len(self.workers()) >= workers
                 ):

@@ -8,15 +8,28 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 
 from .loopback import free_port
 
 
-def readyz(url: str) -> dict:
+def readyz(url: str, timeout: float = 5.0) -> dict:
     """What ``/readyz`` says (a 503 while the solver warms raises: not ready yet)."""
-    with urllib.request.urlopen(f"{url}/readyz", timeout=5) as response:
+    with urllib.request.urlopen(f"{url}/readyz", timeout=timeout) as response:
         return json.load(response)
+
+
+def all_warm(said: dict, lanes: Iterable[str] | None = None) -> bool:
+    """Whether ``/readyz``'s answer ``said`` has every process of ``lanes`` (default:
+    all) ready with its tables loaded, and no table building: a build or a load would
+    take a core from what is measured. A server without the ``warm`` count (an older
+    checkout) is warm once ready."""
+    found = said["lanes"]
+    return not said.get("building_tables") and all(
+        found[name]["ready"] == found[name].get("warm", found[name]["ready"]) == found[name]["size"]
+        for name in (found if lanes is None else lanes)
+    )
 
 
 def start_server(
@@ -48,11 +61,7 @@ def start_server(
     while True:
         try:
             said = readyz(url)
-            found = said["lanes"]
-            if not wait_for_workers or (
-                all(p["ready"] == p.get("warm", p["ready"]) == p["size"] for p in found.values())
-                and not said.get("building_tables")  # a build would take a core meanwhile
-            ):
+            if not wait_for_workers or all_warm(said):
                 return process, url
         except OSError:
             pass

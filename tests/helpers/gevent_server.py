@@ -12,16 +12,15 @@ one per test session.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 from harness.loopback import free_port
+from harness.server import all_warm, readyz
 
 #: the monitor's own words (gevent/_tracer.py) opening each report
 BLOCKED = "appears to be blocked"
@@ -73,14 +72,7 @@ class GeventServer:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                with urllib.request.urlopen(f"{self.url}/readyz", timeout=5) as answer:
-                    said = json.load(answer)
-                lanes = said["lanes"]
-                # warm too, and no table building: a build or a load would take a core
-                # from the loop the tests time
-                if all(
-                    lane["ready"] == lane.get("warm", 0) == lane["size"] for lane in lanes.values()
-                ) and not said.get("building_tables"):
+                if all_warm(readyz(self.url)):  # not a core taken from the loop timed
                     return
             except OSError:
                 pass

@@ -332,8 +332,10 @@ class JobCore:
     def still_warming(self) -> bool:
         """Whether some lane (of any size) has not yet had a process ready since the
         server started."""
-        stats = [lane.stats() for lane in self.lanes.values()] if self.warming else []
-        if self.warming and all(lane["ready"] or not lane["size"] for lane in stats):
+        if not self.warming:
+            return False
+        stats = [lane.stats() for lane in self.lanes.values()]
+        if all(lane["ready"] or not lane["size"] for lane in stats):
             self.warming = False
             log.info("every lane has a solver process ready")
             self._emit(SOLVER_STATUS, self.status())  # every page waiting hears it
