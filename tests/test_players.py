@@ -1,6 +1,6 @@
 """Players, verified results, the daily and leaderboards over HTTP, on SQLite and PostgreSQL.
 
-Each test gets an empty database of each kind (``database_url`` in conftest) and a
+Each test gets a database of each kind with no rows (``database_url`` in conftest) and a
 clock it can move (UTC days for streaks). The daily is made by the game's own
 generator in the test process (the app's page workers are not needed here).
 """

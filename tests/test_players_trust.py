@@ -162,8 +162,8 @@ def test_lookalike_names_claimed_at_once_give_one_name(players_app):
     assert sorted(codes) == [200] + [409] * (len(names) - 1)
 
 
-def test_the_migration_keeps_the_first_of_lookalike_names(database_url):
-    db = Database(database_url)
+def test_the_migration_keeps_the_first_of_lookalike_names(empty_database_url):
+    db = Database(empty_database_url)
     db.upgrade("0002")
     names = ["Alice", "alice", "\u0410lice", "Bob  Lee ", "\u3164", None, "AIice", "Player 9"]
     with db.engine.begin() as connection:

@@ -128,8 +128,8 @@ def brute_force(db: Database, puzzle: Challenge) -> dict:
     return {"best": best, "entries": entries, "ranks": ranks, "lengths": lengths}
 
 
-def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
-    db = seed(database_url, 5000)
+def test_5000_players_rank_as_a_brute_force_ranking_says(empty_database_url):
+    db = seed(empty_database_url, 5000)
     store_more(db, 5000, 300)
     truth = brute_force(db, PUZZLE)
     read = leaderboards.leaderboard(db, PUZZLE.key, None)
@@ -161,8 +161,8 @@ def test_5000_players_rank_as_a_brute_force_ranking_says(database_url):
     db.close()
 
 
-def test_streaks_come_from_the_bests(database_url):
-    db = seed(database_url, 300)
+def test_streaks_come_from_the_bests(empty_database_url):
+    db = seed(empty_database_url, 300)
     with db.session() as session:
         days = {
             (pid, day)
@@ -214,8 +214,8 @@ class Walk:
         return move
 
 
-def test_players_chose_counts_each_player_once_per_move(database_url):
-    db = seed(database_url, 400)
+def test_players_chose_counts_each_player_once_per_move(empty_database_url):
+    db = seed(empty_database_url, 400)
     store_more(db, 400, 200)
     left, took = chosen_by_brute_force(db, PUZZLE)
     for position in POSITIONS:
@@ -228,8 +228,8 @@ def test_players_chose_counts_each_player_once_per_move(database_url):
     db.close()
 
 
-def test_one_player_submitting_at_once_from_many_threads_is_counted_once(database_url):
-    db = seed(database_url, 5)
+def test_one_player_submitting_at_once_from_many_threads_is_counted_once(empty_database_url):
+    db = seed(empty_database_url, 5)
     rng = random.Random(9)
     lines = [(_line(rng), PUZZLE.shortest + 2 * rng.randint(0, 3), 1 + n) for n in range(16)]
     start = threading.Barrier(len(lines))
@@ -357,13 +357,13 @@ def test_a_crowd_reading_one_board_costs_one_read_and_a_write_here_shows_at_once
     assert reads == ["a", "b", "a", "b", "a", "b"]
 
 
-def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkeypatch):
+def test_ranks_from_the_kept_scores_are_the_database_counts(empty_database_url, monkeypatch):
     """:meth:`BoardViews.standing` (a binary search in the board's kept scores) answers
     what :func:`leaderboards.standing` counts in the database, ties included: for the players
     read, after results stored here (patched in: the scores are not read again), and for
     a best stored elsewhere since they were read (counted in the database then, read
     with the scores once the board's version moved, and not read again while it stays)."""
-    db = seed(database_url, 700)  # some players only on OTHER: their first result here
+    db = seed(empty_database_url, 700)  # some players only on OTHER: their first result here
     reads = []
     read = leaderboards.board_scores
     monkeypatch.setattr(leaderboards, "board_scores", lambda *a: reads.append(a) or read(*a))
@@ -407,11 +407,11 @@ def test_ranks_from_the_kept_scores_are_the_database_counts(database_url, monkey
     db.close()
 
 
-def test_a_boards_version_moves_with_its_bests_and_only_then(database_url):
+def test_a_boards_version_moves_with_its_bests_and_only_then(empty_database_url):
     """Whichever process stores, a new player's best or a better one moves the board's
     version (what a kept board's freshness checks); a worse or assisted result, or
     another board's, leaves it. A migrated board starts at 0."""
-    db = seed(database_url, 30)
+    db = seed(empty_database_url, 30)
     with db.writing() as session:
         session.execute(insert(Player), [{"id": 31, "token": "t31", "name": "New", "created": NOW}])
     versions = [leaderboards.board_version(db, PUZZLE.key)]

@@ -27,8 +27,8 @@ from webapp.storage.operations import backup, restore
 NEWEST = "0014"
 
 
-def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(database_url):
-    db = Database(database_url)
+def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(empty_database_url):
+    db = Database(empty_database_url)
     assert db.revision() is None
     db.upgrade()
     assert db.revision() == db.head() == NEWEST
@@ -40,8 +40,8 @@ def test_an_empty_database_migrates_to_the_newest_schema_the_models_describe(dat
     db.close()
 
 
-def test_the_previous_schema_upgrades_keeping_its_rows(database_url):
-    db = Database(database_url)
+def test_the_previous_schema_upgrades_keeping_its_rows(empty_database_url):
+    db = Database(empty_database_url)
     db.upgrade("0001")
     assert "imported_progress" not in inspect(db.engine).get_table_names()
     with db.engine.begin() as connection:
@@ -65,7 +65,7 @@ def _fill(db: Database) -> None:
         session.add(Result(**daily_result(player.id)))
 
 
-def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_path):
+def test_a_backup_restores_every_row_into_an_empty_database(empty_database_url, tmp_path):
     source = Database(f"sqlite:///{tmp_path / 'source.sqlite3'}")
     source.upgrade()
     _fill(source)
@@ -77,7 +77,7 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
         "imported_progress": 0,
         "attempts": 0,
     }
-    target = Database(database_url)
+    target = Database(empty_database_url)
     assert restore(target, path)["results"] == 1
     with target.writing() as session:
         result = session.scalars(select(Result)).one()
@@ -103,17 +103,17 @@ def test_a_backup_restores_every_row_into_an_empty_database(database_url, tmp_pa
     target.close()
 
 
-def test_the_db_command_upgrades_backs_up_and_restores(database_url, tmp_path):
+def test_the_db_command_upgrades_backs_up_and_restores(empty_database_url, tmp_path):
     def run(*args):
         return subprocess.run(
-            [sys.executable, "-m", "webapp", "db", "--url", database_url, *args],
+            [sys.executable, "-m", "webapp", "db", "--url", empty_database_url, *args],
             capture_output=True,
             text=True,
             timeout=120,
         )
 
     assert f"at revision {NEWEST}" in run("upgrade").stdout
-    _fill(Database(database_url))
+    _fill(Database(empty_database_url))
     path = tmp_path / "b.json"
     assert run("backup", str(path)).returncode == 0
     refused = run("restore", str(path))  # the database is not empty

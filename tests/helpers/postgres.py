@@ -45,10 +45,14 @@ class Cluster:
             [_bin("pg_ctl"), "-D", str(self.data), "-w", "-l", str(log), "-o", options, "start"]
         )
 
-    def create(self, name: str) -> str:
-        """A new empty database; returns its SQLAlchemy URL."""
+    def create(self, name: str, template: str | None = None) -> str:
+        """A new database, empty or a copy of ``template`` (a database nobody is connected
+        to); returns its SQLAlchemy URL."""
+        copy = ["-T", template] if template else []
         self._run(
-            [_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name]
+            [_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+            + copy
+            + [name]
         )
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
 
