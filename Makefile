@@ -111,11 +111,12 @@ page-audit: chromium node_modules/.installed
 # the browser tests alone took 6 minutes beside the others' 10: these modules (no
 # timing) join the browser tests to even the two out (summed by --durations=0 on
 # 2026-11-27: 465 s of browser lane against 572 s of the rest before the reads joined;
-# on 2026-12-02, 500 s against 641 s before the players' trust tests, 91 s, joined)
-BESIDE_BROWSERS := tests/test_bench.py tests/test_klotski_compiled.py \
+# on 2026-12-02, 500 s against 641 s before the players' trust tests, 91 s, joined; on
+# 2026-12-03, 678 s against 602 s, so the bench's and the wheel's tests, 35 s, went back.
+# A third lane was slower: 703 s, the two cores busy)
+BESIDE_BROWSERS := tests/test_klotski_compiled.py \
 	tests/test_npuzzle_packed.py tests/test_npuzzle_compiled.py tests/test_npuzzle_packed24.py \
-	tests/test_npuzzle_windows.py tests/test_reads.py tests/test_wheel.py \
-	tests/test_players_trust.py
+	tests/test_npuzzle_windows.py tests/test_reads.py tests/test_players_trust.py
 
 browser-tests: chromium
 	$(PYTEST) -m "$(UNTIMED)" $(filter-out $(PAGE_AUDIT),$(wildcard tests/test_browser_*.py)) \
