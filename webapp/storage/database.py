@@ -12,6 +12,7 @@ starting at once migrate one after another.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -155,10 +156,31 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection):
-        writing = connection.get_execution_options().get("writing", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+        if connection.get_execution_options().get("writing", False):
+            _begin_writing(connection.connection.dbapi_connection)
+        else:
+            connection.exec_driver_sql("BEGIN")
 
     return engine
+
+
+def _begin_writing(raw: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE``, waiting for another writer by short sleeps instead of in
+    SQLite's busy handler: under gevent that wait held the event loop (a page's session
+    write behind a burst of results blocked every player for over 100 ms)."""
+    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
+    raw.execute("PRAGMA busy_timeout=0")
+    try:
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.002)  # a greenlet's sleep under gevent: the loop serves others
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
 
 
 class Database:
