@@ -1,10 +1,10 @@
 """The engine and sessions for one database URL, and its migrations.
 
 SQLite (the default) is made safe under the server's threads: WAL mode, so
-readers never wait for the writer; a busy timeout, so a writer waits for the
-other instead of failing; and every writing transaction starts with
+readers never wait for the writer; every writing transaction starts with
 ``BEGIN IMMEDIATE``, so two writers never both read, then both try to upgrade
-their lock (SQLite's deadlock, which no timeout cures). PostgreSQL needs none of
+their lock (SQLite's deadlock, which no timeout cures), and a writer waits for
+the other by short sleeps (a greenlet's, under gevent) instead of failing. PostgreSQL needs none of
 this; start-up migrations there hold an advisory lock, so several web processes
 starting at once migrate one after another.
 """
