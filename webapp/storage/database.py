@@ -164,6 +164,15 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
+def _busy_pauses() -> Iterator[float]:
+    """Seconds between two tries for the write lock: SQLite's own busy handler's
+    schedule (1 ms, then longer, at most 100 ms), so that a crowd of waiting writers
+    does not wake every few milliseconds and take the GIL from the one that writes."""
+    yield from (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.025, 0.025, 0.05, 0.05)
+    while True:
+        yield 0.1
+
+
 def _begin_writing(raw: sqlite3.Connection) -> None:
     """``BEGIN IMMEDIATE``, waiting for another writer by short sleeps instead of in
     SQLite's busy handler: under gevent that wait held the event loop (a page's session
@@ -171,14 +180,14 @@ def _begin_writing(raw: sqlite3.Connection) -> None:
     deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
     raw.execute("PRAGMA busy_timeout=0")
     try:
-        while True:
+        for pause in _busy_pauses():
             try:
                 raw.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as err:
                 if "locked" not in str(err) or time.monotonic() > deadline:
                     raise
-                time.sleep(0.002)  # a greenlet's sleep under gevent: the loop serves others
+                time.sleep(pause)  # a greenlet's sleep under gevent: the loop serves others
     finally:
         raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
 
