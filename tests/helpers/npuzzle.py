@@ -130,30 +130,25 @@ def solvable_boards(n):
     return st.permutations(list(range(n * n))).map(fix)
 
 
-def group_distance(group, cells, n=4):
-    """Fewest moves of ``group``'s tiles from cells ``cells`` home, by a fresh 0-1
-    breadth-first search on real boards (what a pattern database must hold).
+def group_distances(group, n=4):
+    """{cells of ``group``'s tiles: fewest moves home}, by one 0-1 breadth-first search
+    on real boards backward from the goal (every move can be undone at the same cost):
+    what a pattern database must hold, for every placement at once.
 
     Tiles outside the group are all alike (they may be shuffled freely), so the
-    state is the group's cells plus the blank; moves of other tiles are free.
+    state is the group's cells plus the blank; moves of other tiles are free. A
+    placement's distance is its best over where the blank may start.
     """
     from collections import deque
 
     size = n * n
-    homes = tuple(t - 1 for t in group)
-    cells = tuple(cells)
-    best = {}
-    queue = deque()
-    for blank in range(size):
-        if blank not in cells:
-            best[(cells, blank)] = 0
-            queue.append((0, (cells, blank)))
+    goal = (tuple(t - 1 for t in group), size - 1)
+    best = {goal: 0}
+    queue = deque([(0, goal)])
     while queue:
         d, (placed, blank) = queue.popleft()
         if best[(placed, blank)] < d:
             continue
-        if placed == homes and blank == size - 1:
-            return d
         r, c = divmod(blank, n)
         for q in [
             blank + dq
@@ -167,4 +162,7 @@ def group_distance(group, cells, n=4):
             if best.get(nxt, 1 << 30) > d + cost:
                 best[nxt] = d + cost
                 (queue.append if cost else queue.appendleft)((d + cost, nxt))
-    raise AssertionError("goal not reached")
+    placements: dict[tuple, int] = {}
+    for (placed, _blank), d in best.items():
+        placements[placed] = min(d, placements.get(placed, d))
+    return placements
