@@ -8,18 +8,20 @@ PORT ?= 5000
 
 .PHONY: run dev translations lint test js-test cold-tables vendor chromium page-audit browser-tests untimed-tests docs audit bench lab-fps leaderboard-bench load soak capacity serving races cluster clean
 
-# pip compiles nothing ahead (--no-compile): Python compiles what is imported, once,
-# instead of every module of every package (16 s of a fresh make test's set-up)
+# uv (from PyPI, into the venv) installs the packages: it resolves, fetches and unpacks
+# in parallel, 14 s where pip took 55 s of a fresh make test's set-up. Neither compiles
+# ahead: Python compiles what is imported, once, instead of every module of every package
+UV := $(VENV)/bin/uv pip install -q --python $(PY)
 INSTALL = test -x $(PY) || $(PYTHON) -m venv $(VENV); \
-	$(PY) -m pip install -q --no-compile --upgrade pip && \
-	$(PY) -m pip install -q --no-compile -e
+	test -x $(VENV)/bin/uv || $(PY) -m pip install -q --no-compile uv; \
+	$(UV) -e
 
 $(VENV)/.run-installed: pyproject.toml
 	$(INSTALL) .
 	touch $@
 
 $(VENV)/.cluster-installed: pyproject.toml $(VENV)/.run-installed
-	$(PY) -m pip install -q --no-compile -e '.[cluster]'
+	$(UV) -e '.[cluster]'
 	touch $@
 
 # one install with the test extras, not the app's then the tests' (each built the
@@ -126,7 +128,7 @@ untimed-tests: $(VENV)/.test-installed
 	$(PYTEST) -m "not browser and $(UNTIMED)" $(addprefix --ignore=,$(BESIDE_BROWSERS))
 
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.run-installed
-	$(PY) -m pip install -q --no-compile -e '.[docs]'
+	$(UV) -e '.[docs]'
 	touch $@
 
 # the manual and the library's reference into docs/_build/html; a warning fails the build
