@@ -11,10 +11,9 @@ PORT ?= 5000
 # uv (from PyPI, into the venv) installs the packages: it resolves, fetches and unpacks
 # in parallel, 14 s where pip took 55 s of a fresh make test's set-up. Neither compiles
 # ahead: Python compiles what is imported, once, instead of every module of every package
-UV := $(VENV)/bin/uv pip install -q --python $(PY)
-INSTALL = test -x $(PY) || $(PYTHON) -m venv $(VENV); \
-	test -x $(VENV)/bin/uv || $(PY) -m pip install -q --no-compile uv; \
-	$(UV) -e
+UV = test -x $(VENV)/bin/uv || $(PY) -m pip install -q --no-compile uv; \
+	$(VENV)/bin/uv pip install -q --python $(PY)
+INSTALL = test -x $(PY) || $(PYTHON) -m venv $(VENV); $(UV) -e
 
 $(VENV)/.run-installed: pyproject.toml
 	$(INSTALL) .
