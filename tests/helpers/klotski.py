@@ -128,32 +128,75 @@ def string_bfs(board, label, row, col, metric):
 
 def reachable(board):
     """{canonical board: a labelled board} for every position ``board`` reaches."""
+    return dict(_group(board)[0])
+
+
+@functools.lru_cache(maxsize=32)
+def _group(board):
+    """(members, steps): :func:`reachable`'s members and every one-cell step among
+    them, ``steps[board][first cell of a piece, direction]`` the canonical board after.
+
+    A piece is named by its first cell, not its label: a board's member may label pieces
+    of one shape otherwise, but cells of one shape cut into its rectangles one way only
+    (the first cell left is always a top-left corner). Kept: every metric walks these steps.
+    """
     labels, _shape, xlat = shapes_of(board)
-    members, todo = {board.translate(xlat): board}, [board]
+    members, steps, todo = {board.translate(xlat): board}, {}, [board]
     while todo:
         pos = todo.pop()
-        for q in moves(pos, labels, "step"):
-            if q.translate(xlat) not in members:
-                members[q.translate(xlat)] = q
-                todo.append(q)
-    return members
+        here = steps[pos.translate(xlat)] = {}
+        cells = _pieces(pos)[2]
+        for lab in labels:
+            for way, (dr, dc) in DIRS.items():
+                q = step(pos, lab, dr, dc)
+                if q is not None:
+                    key = here[cells[lab][0], way] = q.translate(xlat)
+                    if key not in members:
+                        members[key] = q
+                        todo.append(q)
+    return members, steps
 
 
 def group_distances(board, metric, goal_shape=(2, 2), at=None):
     """({canonical board: moves to solved} over ``board``'s whole group, positions that
     cannot be solved left out; the translate table). Distances run backward from the
-    solved positions: every move can be undone, so the forward moves serve."""
-    labels, shape, xlat = shapes_of(board)
-    members = reachable(board)
+    solved positions: every move can be undone, so the forward moves serve. A move of
+    ``metric`` chains one piece's steps (any, or all one way), or is one step."""
+    _labels, shape, xlat = shapes_of(board)
+    members, steps = _group(board)
+    stride = board.index("/") + 1 if "/" in board else len(board) + 1
+    shift = {way: dr * stride + dc for way, (dr, dc) in DIRS.items()}
+
+    def straight(key):
+        for (first, way), there in steps[key].items():
+            yield there
+            first += shift[way]
+            while (there := steps[there].get((first, way))) is not None:
+                yield there
+                first += shift[way]
+
+    def piece(key):
+        for start in {first for first, _way in steps[key]}:
+            seen, todo = {(key, start)}, [(key, start)]
+            while todo:
+                here, first = todo.pop()
+                for way in DIRS:
+                    there = steps[here].get((first, way))
+                    moved = (there, first + shift[way])
+                    if there is not None and moved not in seen:
+                        seen.add(moved)
+                        todo.append(moved)
+                        yield there
+
+    neighbours = {"piece": piece, "straight": straight, "step": lambda key: steps[key].values()}
     dist = {k: 0 for k, pos in members.items() if solved(pos, shape, goal_shape, at)}
-    queue = deque(members[k] for k in dist)
+    queue = deque(dist)
     while queue:
-        pos = queue.popleft()
-        d = dist[pos.translate(xlat)]
-        for q in moves(pos, labels, metric):
-            if q.translate(xlat) not in dist:
-                dist[q.translate(xlat)] = d + 1
-                queue.append(q)
+        key = queue.popleft()
+        for there in neighbours[metric](key):
+            if there not in dist:
+                dist[there] = dist[key] + 1
+                queue.append(there)
     return dist, xlat
 
 
