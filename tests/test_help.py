@@ -225,8 +225,8 @@ def test_help_asked_of_another_web_process_counts(
     second has read that it was handed out, submitted to the first: not ranked."""
     monkeypatch.setattr(helps, "POLL_SECONDS", 1.0)  # the question comes first
     url = postgres_cluster.create(f"help_{asker}_{time.monotonic_ns()}")
-    first = build_app(url, clock, tmp_path / "first", SECRET_KEY="shared")
-    second = build_app(url, clock, tmp_path / "second", SECRET_KEY="shared")
+    first = build_app(url, clock, tmp_path / "first", processes=2, SECRET_KEY="shared")
+    second = build_app(url, clock, tmp_path / "second", processes=2, SECRET_KEY="shared")
     try:
         # the second process is up and watching before the first hands the puzzle out
         assert second.extensions["players"].db.dialect == "postgresql"

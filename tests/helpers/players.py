@@ -35,9 +35,13 @@ def make_daily(game, day):
     return catalogue.get(game).generate({}, daily_seed(game, day), True)
 
 
-def build_app(url, clock, folder, **config):
+def build_app(url, clock, folder, processes=1, **config):
+    """The players' app on ``url``; with one process on the database, a submission does
+    not wait for other processes' help records (HelpLedger.spread)."""
     app = make_app(DATABASE_URL=url, DATA_DIR=str(folder), CLOCK=clock, **config)
     app.extensions["players"].daily = make_daily
+    if processes == 1:
+        app.extensions["players"].helps.spread = 0.0
     return app
 
 

@@ -209,6 +209,9 @@ class HelpLedger:
         self._now = clock or (lambda: dt.datetime.now(dt.UTC).replace(tzinfo=None))
         self.secret = ""
         self.shared = False
+        #: with a shared database, how long a submission waits for the other processes'
+        #: marks (a poll, a batch and the margin; a test with one process sets 0)
+        self.spread = POLL_SECONDS + FLUSH_SECONDS + SPREAD_MARGIN
         self._lock = threading.Lock()
         self._settled = threading.Condition(self._lock)
         self._wake = threading.Event()
@@ -489,11 +492,11 @@ class HelpLedger:
     # -- results ---------------------------------------------------------------------------
     def settle(self, token: str | None, timeout: float | None = None) -> bool:
         """Wait until the help asked before now is on record for ``token``'s holdings:
-        this process's marks written, and with a shared database a poll, a batch and
-        :data:`SPREAD_MARGIN` for the other processes'. False when some are still unwritten after ``timeout``
-        (the submission is then judged as helped)."""
-        if self.shared:
-            time.sleep(POLL_SECONDS + FLUSH_SECONDS + SPREAD_MARGIN)
+        this process's marks written, and with a shared database :attr:`spread` for the
+        other processes'. False when some are still unwritten after ``timeout`` (the
+        submission is then judged as helped)."""
+        if self.shared and self.spread:
+            time.sleep(self.spread)
         if not token:
             return True
         wait = SETTLE_SECONDS if timeout is None else timeout
