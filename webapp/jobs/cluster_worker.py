@@ -26,6 +26,9 @@ from ..config import from_environment
 from .cluster_job import ALIVE_KEY, ALIVE_SECONDS, STOPPING, stop_signals_to_the_main_thread
 from .process import limit_memory, warm_process
 
+#: RQ's pubsub thread waits this long for a command at a time (its stop waits for one wait)
+PUBSUB_WAIT = 0.2
+
 
 class ArcadeWorker(SimpleWorker):
     """RQ's SimpleWorker, set up for the arcade's long searches before its first job."""
@@ -44,9 +47,21 @@ class ArcadeWorker(SimpleWorker):
         return super().work(*args, **kwargs)
 
     def subscribe(self):
-        """RQ's pubsub thread, started like this worker's own: blind to stop signals."""
+        """RQ's pubsub thread (its commands: stop a job, shut down), started like this
+        worker's own: blind to stop signals, and waking every :data:`PUBSUB_WAIT` seconds.
+        RQ's waits 60 s at a time, and redis-py 8.2's ``PubSubWorkerThread.stop()``
+        waits for the thread: once unsubscribed it slept out its 60 s, so a worker
+        asked to stop hung in RQ's teardown until supervisord killed it (3 stops in 7)."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
         with stop_signals_to_the_main_thread():
-            super().subscribe()
+            thread = self.pubsub.run_in_thread(
+                sleep_time=PUBSUB_WAIT,
+                daemon=True,
+                exception_handler=self._pubsub_exception_handler,
+            )
+        self.pubsub_thread = thread  # type: ignore[assignment]  # RQ declares it None only
 
     def request_stop(self, signum, frame):
         """RQ's warm shutdown waits for the running job; a search may run a minute, so
