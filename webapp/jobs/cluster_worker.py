@@ -51,7 +51,7 @@ class ArcadeWorker(SimpleWorker):
         worker's own: blind to stop signals, and waking every :data:`PUBSUB_WAIT` seconds.
         RQ's waits 60 s at a time, and redis-py 8.2's ``PubSubWorkerThread.stop()``
         waits for the thread: once unsubscribed it slept out its 60 s, so a worker
-        asked to stop hung in RQ's teardown until supervisord killed it (3 stops in 7)."""
+        asked to stop hung in RQ's teardown until supervisord killed it (8 stops in 16)."""
         self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
         self.pubsub = self.connection.pubsub()
         self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
