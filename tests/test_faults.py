@@ -368,7 +368,10 @@ def test_a_long_solve_ends_whatever_happens_to_redis(cluster):
     try:
         sent = time.monotonic()
         client.emit("solve", {**LONG, "id": "frozen"})
-        client.wait("progress", timeout=30)
+        try:
+            client.wait("progress", timeout=30)
+        except AssertionError as err:  # what the cluster said meanwhile
+            raise AssertionError(f"{err}\n{started.log()}") from None
         redis_pid = started.pid("redis")
         _kill(redis_pid, signal.SIGSTOP)
         time.sleep(4)

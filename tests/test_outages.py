@@ -1,16 +1,23 @@
 """The database's bad moments and what web processes share, without a cluster: a
 database that fails is a 503 with ``Retry-After`` (one log line, no traceback) and
 ``/readyz`` names it; two web processes with their own data folders sign cookies
-alike; a day's daily is made once and read back after a restart."""
+alike; a day's daily is made once and read back after a restart; a web process
+started while Redis is out of reach still starts its cluster lane, refusing long
+searches until Redis answers."""
 
 import datetime as dt
 import logging
 from contextlib import contextmanager
 
+import pytest
 from helpers.apps import make_app
 from sqlalchemy.exc import OperationalError
 
+from harness.loopback import free_port
 from webapp import create_app
+from webapp.jobs.cluster import ClusterLane
+from webapp.jobs.core import LaneBusy
+from webapp.jobs.model import UNAVAILABLE_MESSAGE, Job, JobRequest, Limits
 from webapp.players.identity import COOKIE
 from webapp.storage.shared import dailies_made
 
@@ -88,3 +95,21 @@ def test_the_daily_is_made_once_and_read_back_after_a_restart(tmp_path):
     after.extensions["levels"].daily = maker
     assert after.extensions["players"].daily("jugs", day) == first
     assert made == [("jugs", day)]
+
+
+def test_a_cluster_lane_started_while_redis_is_out_of_reach_starts_and_refuses(caplog):
+    """Started (a web process restarted) while Redis is out of reach: no exception, so
+    the rest of the server's start-up runs; the listener and the watcher run, and a
+    long search is refused with the words for it, at once."""
+    lane = ClusterLane("long", f"redis://127.0.0.1:{free_port()}/0", max_queue=10)
+    try:
+        with caplog.at_level(logging.WARNING):
+            lane.start()
+        assert [thread.is_alive() for thread in lane._threads] == [True, True]
+        assert "Redis is out of reach at start-up" in caplog.text
+        job = Job("solve", JobRequest("npuzzle", "1 2 3 4 5 6 7 8 0"), Limits(5.0, None, 0.1))
+        with pytest.raises(LaneBusy) as refused:
+            lane.submit(job)
+        assert refused.value.message == UNAVAILABLE_MESSAGE
+    finally:
+        lane.shutdown()

@@ -152,7 +152,13 @@ class ClusterLane(FairLane):
     def _start_locked(self) -> None:
         if self._threads or self._closing:
             return
-        self._count_workers()
+        try:
+            self._count_workers()
+        except Exception as err:  # noqa: BLE001 - Redis out of reach: the watcher counts
+            # a web process started (or restarted) while Redis hangs still listens and
+            # watches: long searches are refused until the watcher reaches Redis
+            log.warning("Redis is out of reach at start-up (%s): long searches refused", err)
+            self.available = False
         for target, name in ((self._listen, "replies"), (self._watch, "watch")):
             thread = threading.Thread(target=target, name=f"cluster-{name}", daemon=True)
             thread.start()
