@@ -161,3 +161,19 @@ def test_asking_the_solver_while_a_run_runs_keeps_it_from_the_bests(sqlite_app, 
     second = solve_one(client, solve_one(client, second))
     assert second["assisted"] and second["solved"] == 2 and second["best"] == 1
     assert client.get("/api/player").get_json()["storm"] == {"npuzzle": {"today": 1, "best": 1}}
+
+
+def test_a_run_whose_puzzle_cannot_be_made_now_is_refused_with_a_time_to_try_again(
+    sqlite_app, monkeypatch
+):
+    """The pool holds nothing near and the generator finds nothing in its budget: a 503
+    that says when to try again, and no run is stored."""
+    from webapp.players import runs
+
+    monkeypatch.setattr(runs, "_near", lambda *args: [])
+    monkeypatch.setattr(runs, "generate_into_pool", lambda *args: None)
+    client = sqlite_app.test_client()
+    got = client.post("/api/runs", json={"mode": "streak", "game": "npuzzle"})
+    assert got.status_code == 503 and int(got.headers["Retry-After"]) > 0
+    assert "could be made now" in got.get_json()["error"]
+    assert client.get("/api/runs/streak/npuzzle").get_json() == {"run": None, "best": 0}

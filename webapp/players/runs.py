@@ -37,6 +37,7 @@ from solver.core.game import Game
 from solver.core.text import N_
 
 from ..jobs.contract import Judged
+from ..jobs.model import TaskRefused
 from ..puzzle_request import RequestRefused
 from ..storage import Database
 from ..storage.models import LadderPuzzle, Run
@@ -124,10 +125,19 @@ def next_puzzle(
         return Challenge(game.name, row.board, options, row.shortest, None, ladder=True), row.rating
     made = generate_into_pool(db, game, how, length, make)
     if made is None or made.shortest is None:
-        raise RequestRefused(
-            N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name
-        )
+        raise nothing_made(game.name)
     return made, graded(made.shortest, how.low, how.high).rating
+
+
+def nothing_made(game: str) -> RequestRefused:
+    """A generator that found no puzzle within its budget: a 503, as for a page task
+    refused, with the same ``Retry-After`` (the next try usually finds one)."""
+    return RequestRefused(
+        N_("no %(game)s puzzle could be made now; try again"),
+        TaskRefused.status,
+        dict(TaskRefused.headers),
+        game=game,
+    )
 
 
 # -- the run --------------------------------------------------------------------------

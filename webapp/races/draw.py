@@ -18,12 +18,10 @@ from flask import current_app
 from solver import catalogue
 from solver.core.game import Game
 from solver.core.seeds import MAX_SEED
-from solver.core.text import N_
 
 from ..players.challenges import Challenge
 from ..players.ladder import Generate, generated_puzzle
-from ..players.runs import next_puzzle, offered
-from ..puzzle_request import RequestRefused
+from ..players.runs import next_puzzle, nothing_made, offered
 from ..storage import Database
 from .model import Race, new_id
 
@@ -58,9 +56,7 @@ def race_puzzle(db: Database, game: type[Game], round_: int, make: Generate) -> 
         game, make(game.race_params(length), secrets.randbelow(MAX_SEED), False)
     )
     if made is None:
-        raise RequestRefused(
-            N_("no %(game)s puzzle could be made now; try again"), 503, game=game.name
-        )
+        raise nothing_made(game.name)
     # a race's own board: not a ladder puzzle (never ranked as one, never in the pool)
     return Challenge(made.game, made.board, made.options, made.shortest, None)
 
