@@ -122,7 +122,9 @@ def asked(app):
     def ask(board, request_id, game="npuzzle", **options):
         inbox.client.emit("analyse", {"game": game, "board": board, "id": request_id, **options})
         return inbox.wait(
-            ("analysis", "error"), timeout=60, where=lambda p: p.get("id") == request_id and p.get("final", True)
+            ("analysis", "error"),
+            timeout=60,
+            where=lambda p: p.get("id") == request_id and p.get("final", True),
         )[1]
 
     yield ask
