@@ -110,6 +110,18 @@ def test_water_sort_seeds_give_different_deals():
         (lambda: watersort_level(15, 4, 2, 1), "colours must be a whole number from 3 to 14"),
         (lambda: watersort_level(5, 7, 2, 1), "capacity must be"),
         (lambda: watersort_level(5, 4, 0, 1), "empty must be"),
+        (  # a huge number is quoted by its first 20 digits, the line kept short
+            lambda: npuzzle_at_distance(3, 10**30, 1),
+            "from 1 to 31, not 1" + "0" * 19 + "…$",
+        ),
+        (  # past the 4,300 digits Python will print: still the one clear error
+            lambda: npuzzle_at_distance(3, -(10**5000), 1),
+            "from 1 to 31, not -1" + "0" * 19 + "…$",
+        ),
+        (
+            lambda: catalogue.games()["watersort"].check_options({"capacity": 10**5000}),
+            "capacity must be a whole number from 1 to 12, not 1" + "0" * 19 + "…$",
+        ),
     ],
 )
 def test_bad_arguments_are_one_line_board_errors(call, message):

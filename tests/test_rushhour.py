@@ -85,7 +85,7 @@ def test_bad_boards_are_refused_quoting_the_board(board, fragment):
     message = str(err.value)
     assert fragment in message
     if board:
-        assert repr(board[:40] + ("..." if len(board) > 40 else "")) in message
+        assert repr(board[:40] + ("…" if len(board) > 40 else "")) in message
 
 
 def test_a_board_that_is_not_text_is_one_clear_error():

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import BoardError
 from .record import FrozenRecord
 from .seeds import check_seed
-from .text import N_
+from .text import N_, number_shown
 
 if TYPE_CHECKING:  # annotations only: a declaration imports no solver code
     from .domain import Domain
@@ -81,7 +81,7 @@ class Option(FrozenRecord):
                     name=self.name,
                     low=self.low,
                     high=self.high,
-                    value=_shown(value),
+                    value=number_shown(value),
                 )
         else:
             if not isinstance(value, str) or len(value) > MAX_OPTION_CHARS:
@@ -111,13 +111,6 @@ class Option(FrozenRecord):
             "high": self.high,
             "label": self.label or self.name,
         }
-
-
-def _shown(value: int) -> str:
-    """A number as an error quotes it: whole up to 20 digits, clipped past (a client's
-    JSON reader may refuse a longer number, and a line should stay a line)."""
-    text = str(value)
-    return text if len(text) <= 20 else text[:20] + "…"
 
 
 def _whole_number(name: str, value: Any) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.core.text import N_
+from solver.core.text import N_, clipped, number_shown
 
 from .errors import BoardError
 
@@ -43,6 +43,12 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+def _quoted(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_shown(value)
+    return clipped(repr(value), 20)
+
+
 def check_range(name: str, value: object, low: int, high: int) -> int:
     """A generator parameter is a whole number from ``low`` to ``high``; else a BoardError."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -51,6 +57,6 @@ def check_range(name: str, value: object, low: int, high: int) -> int:
             name=name,
             low=low,
             high=high,
-            value=repr(value),
+            value=_quoted(value),
         )
     return value

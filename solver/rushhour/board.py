@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..core.errors import BoardError
-from ..core.text import N_
+from ..core.text import N_, clipped
 
 SIDE = 6
 CELLS = SIDE * SIDE
@@ -93,7 +93,7 @@ class RushState(NamedTuple):
 
 
 def _quote(text: str) -> str:
-    return repr(text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "...")
+    return repr(clipped(text, QUOTE_CHARS))
 
 
 def parse_board(text: object) -> RushState:
