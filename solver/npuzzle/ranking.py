@@ -47,12 +47,8 @@ def unrank(value: int, k: int, cells: int = 16) -> list[int]:
     for i in range(k - 1, -1, -1):
         value, digit = divmod(value, cells - i)
         digits.append(digit)
-    spots, used = [], 0
-    for digit in reversed(digits):
-        free = [c for c in range(cells) if not (used >> c) & 1]
-        spots.append(free[digit])
-        used |= 1 << free[digit]
-    return spots
+    free = list(range(cells))  # the cells still free, in order: a digit picks one out
+    return [free.pop(digit) for digit in reversed(digits)]
 
 
 def manhattan(group: Sequence[int], spots: Sequence[int], n: int = 4) -> int:
