@@ -5,7 +5,7 @@
   their results and budgets, the table store and the game declaration;
 * one package per game (``solver/klotski/``, ``solver/npuzzle/`` ...), each
   declaring itself once as ``GAME``; :mod:`solver.catalogue` finds them all;
-* :class:`Puzzle`: the seed's subclass-and-solve API;
+* :class:`Puzzle`: the original's subclass-and-solve API;
 * :mod:`solver.engine`: ``solve_board``/``analyse_board`` for the CLI and web app.
 
 The names below are imported when first asked for (:pep:`562`): ``python -m solver``

@@ -3,7 +3,7 @@
 Every measurement runs in a fresh spawned process, so its peak memory (maximum
 resident set size) is its own and no table built by an earlier row helps a
 later one; tables are built into a fresh temporary cache folder (cold). The
-baseline is :mod:`solver.core.baseline`: the seeds' generic breadth-first search
+baseline is :mod:`solver.core.baseline`: the originals' generic breadth-first search
 over string states. Ratios are baseline seconds / solver seconds, so 3.0x means
 the solver took a third of the time. Absolute times drift on shared machines;
 the ratios, measured side by side, are the figures to quote.

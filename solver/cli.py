@@ -166,7 +166,7 @@ def _add_solve(sub: Any, names: list[str], scope: Sequence[str] | None) -> None:
     solve.add_argument(
         "--algorithm",
         choices=list(ALGORITHM_NAMES),
-        help="search with this algorithm over the rules, or with a seed's own solver"
+        help="search with this algorithm over the rules, or with an original's own solver"
         " (seed-*) (default: the game's best: its tables and compiled searches)",
     )
     solve.add_argument(

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the payloads' shapes; rating moves imports the coach when a
 
 MAX_BOARD_CHARS = 2000
 
-#: every algorithm by name: ours over the rules, then the seeds' own as baselines
+#: every algorithm by name: ours over the rules, then the originals' own as baselines
 ALGORITHM_NAMES: tuple[str, ...] = (*ALGORITHMS, *ORIGINAL_SEARCHES)
 
 
@@ -82,7 +82,7 @@ def solve_board(
 
     ``algorithm`` names one of :data:`ALGORITHM_NAMES`: ours (``bfs``, ``dfs``,
     ``bidirectional``, ``astar``, ``idastar``) run over the game's rules and
-    heuristic, or a seed's own (``seed-bfs``, ``seed-bidirectional``, ``seed-astar``:
+    heuristic, or an original's own (``seed-bfs``, ``seed-bidirectional``, ``seed-astar``:
     :mod:`solver.originals`); None (the default) is the game's own best strategy (its
     tables and compiled searches). A name that cannot search the game raises
     :class:`BoardError`.

@@ -1,4 +1,4 @@
-"""The originals: the seed programs' own searches, kept as named baselines
+"""The originals: the original programs' own searches, kept as named baselines
 (``seed-bfs``, ``seed-bidirectional``, ``seed-astar``, the names the CLI takes), run by
 :func:`solver.core.baseline.original_search` over a game's string model, their answers
 turned into the game's moves by replaying them with the rules.
@@ -36,8 +36,8 @@ def original_model(puzzle: str, board: str, options: Mapping[str, Any]) -> Origi
     return made
 
 
-class SeedPathInvalid(RuntimeError):
-    """A seed's answer that the game's rules do not accept (a bug in a string model)."""
+class OriginalPathInvalid(RuntimeError):
+    """An original's answer that the game's rules do not accept (a bug in a string model)."""
 
 
 def original_solve(
@@ -50,14 +50,14 @@ def original_solve(
     cancel: Cancel | None = None,
     progress: OnProgress | None = None,
 ) -> SearchResult[Any, Any]:
-    """Run the seed's search ``name`` from ``state``; a solution comes back as the
+    """Run the original's search ``name`` from ``state``; a solution comes back as the
     game's own moves and states, replayed with the rules."""
     from .core.baseline import original_search
 
     if name not in ORIGINAL_SEARCHES:
         raise ValueError(f"unknown seed search {name!r}")
     found = original_search(name, model, budget=budget, cancel=cancel, progress=progress)
-    # the seed's own figures, its path (strings) swapped for the game's moves and states
+    # the original's own figures, its path (strings) swapped for the game's moves and states
     result: SearchResult[Any, Any] = found.replace(moves=[], states=[])
     if found.status == SOLVED:
         result.moves, result.states = replay_seed_path(domain, state, model, found.states)
@@ -71,7 +71,7 @@ def replay_seed_path(
     at each step the legal move whose position the model writes as the next string."""
     canonical = model.canonical
     if canonical(model.encode(domain.format(start))) != canonical(path[0]):
-        raise SeedPathInvalid("the seed's path does not start at the board")
+        raise OriginalPathInvalid("the original's path does not start at the board")
     moves: list[Any] = []
     states = [start]
     for target in path[1:]:
@@ -85,9 +85,9 @@ def replay_seed_path(
             None,
         )
         if step is None:
-            raise SeedPathInvalid(f"the seed's step to {target!r} is no legal move")
+            raise OriginalPathInvalid(f"the original's step to {target!r} is no legal move")
         moves.append(step[0])
         states.append(step[1])
     if not domain.is_goal(states[-1]):
-        raise SeedPathInvalid("the seed's path does not end solved")
+        raise OriginalPathInvalid("the original's path does not end solved")
     return moves, states

@@ -1,4 +1,4 @@
-"""The seed's generic ``Puzzle`` API, running on this library's algorithms.
+"""The original's generic ``Puzzle`` API, running on this library's algorithms.
 
 Subclass :class:`Puzzle`, set ``pos`` (the start) and ``goal``, write ``__iter__``
 to yield the next positions as instances of your class, optionally override
@@ -45,7 +45,7 @@ class Puzzle:
 
     def solve(
         self,
-        depthFirst: bool = False,  # the seed's own spelling
+        depthFirst: bool = False,  # the original's own spelling
         budget: Budget | None = None,
         cancel: Cancel | None = None,
         progress: OnProgress | None = None,

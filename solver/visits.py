@@ -1,7 +1,7 @@
 """The order a search expands the positions of a state space: what the lab animates.
 
 The search runs as it always does (:data:`~solver.core.search.ALGORITHMS` over the
-rules, or a seed's over its string model) with its expansions watched: each time it
+rules, or an original's over its string model) with its expansions watched: each time it
 asks for a position's moves, that position's index in the :class:`StateSpace` is
 recorded, with its depth in the search (moves from where its side began: the start,
 or a goal for a backward search) and how many positions first found there. The
@@ -80,7 +80,7 @@ class _WatchedDomain:
 
 
 class _WatchedModel:
-    """A seed's string model with every expansion recorded."""
+    """An original's string model with every expansion recorded."""
 
     def __init__(self, model: OriginalModel, record: _Record) -> None:
         self._model, self._record = model, record

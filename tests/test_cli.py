@@ -171,7 +171,7 @@ def test_bench_flags_come_from_the_games_and_a_game_can_take_the_run(monkeypatch
 def test_a_one_game_call_imports_that_game_alone():
     """``solve npuzzle`` on a 3x3 loads no other game, no bench or baseline code, no
     numba and none of the 4x4 and larger searches, nor what only analyses, generators
-    and the seed's API use (the coach, the payloads' shapes, :class:`solver.Puzzle`, the
+    and the original's API use (the coach, the payloads' shapes, :class:`solver.Puzzle`, the
     calendar), nor what a one-shot call paid for before its first line: dataclasses (and
     the inspect module they import), OpenSSL's hashes (a table's fingerprint is SHA-1 all
     the same), pkgutil's walk of the packages, shutil (argparse's width), threading (the

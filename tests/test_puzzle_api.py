@@ -1,4 +1,4 @@
-"""The seed's Puzzle API and its two examples."""
+"""The original's Puzzle API and its two examples."""
 
 import runpy
 from itertools import pairwise

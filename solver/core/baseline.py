@@ -1,4 +1,4 @@
-"""The plain baseline the bench compares against: the seeds' approach.
+"""The plain baseline the bench compares against: the originals' approach.
 
 A generic breadth-first search (a deque and a trail dict, exactly the loop in
 the generic-puzzle-solver seed) over states that are plain strings, with move
@@ -78,7 +78,7 @@ def seed_bfs(
     return None, nodes
 
 
-# -- the seeds' own searches, by name -------------------------------------------------
+# -- the originals' own searches, by name ---------------------------------------------
 #
 # The same plain loops, under a Monitor so the lab and the CLI can run them like any
 # search: budget, cancel, progress and the memory figure. ``nodes`` counts what ours
@@ -102,15 +102,15 @@ class OriginalModel(Protocol):
 
 
 class BidirectionalModel(OriginalModel, Protocol):
-    """What the 8-puzzle seed's bidirectional search needs: the one goal, and moves
-    that can be undone (so the goal side expands with ``successors`` too)."""
+    """What the original 8-puzzle program's bidirectional search needs: the one goal, and
+    moves that can be undone (so the goal side expands with ``successors`` too)."""
 
     goal: str
 
 
 class AStarModel(OriginalModel, Protocol):
-    """What the water-sort seed's A* needs: moves with their (from, to) action, and
-    the seed's cost estimate."""
+    """What the original water-sort program's A* needs: moves with their (from, to)
+    action, and its cost estimate."""
 
     def actions(self, pos: str) -> Iterable[tuple[tuple[int, int], str]]: ...
 
@@ -125,14 +125,14 @@ def original_search(
     cancel: Cancel | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult[str, None]:
-    """Run the seed's search ``name`` (``seed-bfs``, ``seed-bidirectional`` or
+    """Run the original's search ``name`` (``seed-bfs``, ``seed-bidirectional`` or
     ``seed-astar``: :data:`solver.originals.ORIGINAL_SEARCHES`) on ``model``; the
     result's ``states`` are the model's strings from the start to a goal.
 
-    Only the generic breadth-first search is proven shortest: the 8-puzzle seed's
-    bidirectional search stops at the first contact of its two sides within one
-    queue, and the water-sort seed's A* adds its own guess (a full tube counts -1),
-    so neither proves its answer.
+    Only the generic breadth-first search is proven shortest: the original 8-puzzle
+    program's bidirectional search stops at the first contact of its two sides within
+    one queue, and the original water-sort program's A* adds its own guess (a full tube
+    counts -1), so neither proves its answer.
     """
     mon = Monitor(budget, cancel, progress)
     try:
@@ -163,7 +163,8 @@ def _trail_path(
 
 
 def _bfs(model: OriginalModel, mon: Monitor) -> list[str] | None:
-    """The generic solver seed's loop: a deque, a trail dict, the goal tested when taken."""
+    """The original generic solver's loop: a deque, a trail dict, the goal tested when
+    taken."""
     canonical, successors, is_goal = model.canonical, model.successors, model.is_goal
     queue = deque([model.start])
     trail: dict[str, str | None] = {canonical(model.start): None}
@@ -185,8 +186,8 @@ def _bfs(model: OriginalModel, mon: Monitor) -> list[str] | None:
 
 
 def _bidirectional(model: BidirectionalModel, mon: Monitor) -> list[str] | None:
-    """The 8-puzzle seed's loop: one queue holding both sides, each position marked with
-    its side; a child already seen by the other side ends the search."""
+    """The original 8-puzzle program's loop: one queue holding both sides, each position
+    marked with its side; a child already seen by the other side ends the search."""
     successors, start, goal = model.successors, model.start, model.goal
     if start == goal:
         return [start]
@@ -222,8 +223,9 @@ def _side_path(seen: dict[str, tuple[str, str | None]], pos: str) -> list[str]:
 
 
 def _astar(model: AStarModel, mon: Monitor) -> list[str] | None:
-    """The water-sort seed's loop: a priority queue on moves made + the seed's cost, no
-    visited set, a position not expanded when its last pour undoes the one before."""
+    """The original water-sort program's loop: a priority queue on moves made + its
+    cost, no visited set, a position not expanded when its last pour undoes the one
+    before."""
     actions, cost, is_goal = model.actions, model.cost, model.is_goal
     tie = itertools.count()
     # a node: (position, its parent node, the action into it)
@@ -236,7 +238,7 @@ def _astar(model: AStarModel, mon: Monitor) -> list[str] | None:
         if is_goal(pos):
             return _node_path(node)
         if action is not None and parent is not None and parent[2] == (action[1], action[0]):
-            continue  # the seed's pruning: this pour undoes the last one
+            continue  # the original's pruning: this pour undoes the last one
         mon.count += 1
         if mon.count >= mon.next_check:
             mon.check(g, len(heap))

@@ -327,15 +327,15 @@ class Game:
         receives progress lines. Raises BoardError for a game without one."""
         raise BoardError(N_("%(game)s has no hardest-start search"), game=cls.name)
 
-    # -- the seeds' solvers, as named baselines ------------------------------------
-    #: the seeds' searches (:data:`~solver.originals.ORIGINAL_SEARCHES`) its string model can
-    #: run: the ``original_model(board, options)`` of the game's ``baseline`` module, which
-    #: only :mod:`solver.originals` imports (no code shared with the rules)
+    # -- the originals' solvers, as named baselines -------------------------------
+    #: the originals' searches (:data:`~solver.originals.ORIGINAL_SEARCHES`) its string
+    #: model can run: the ``original_model(board, options)`` of the game's ``baseline``
+    #: module, which only :mod:`solver.originals` imports (no code shared with the rules)
     original_searches: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def original_searches_for(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
-        """The seeds' searches that can run with ``options`` (a string model knows
+        """The originals' searches that can run with ``options`` (a string model knows
         fewer goals than the rules do)."""
         return cls.original_searches
 

@@ -174,7 +174,7 @@ def depth_first(
     progress: OnProgress | None = None,
     max_depth: int | None = None,
 ) -> SearchResult[S, M]:
-    """Depth-first search with a visited set (the seed's ``depthFirst=True``).
+    """Depth-first search with a visited set (the original's ``depthFirst=True``).
 
     Finds *a* solution, usually long; never claims optimality.
     """

@@ -1,4 +1,4 @@
-"""The seed's jug puzzle: 3, 5 and 8 litre jugs, the big one full; leave 4 and 4.
+"""The original's jug puzzle: 3, 5 and 8 litre jugs, the big one full; leave 4 and 4.
 
 Run ``python -m solver.examples.jugs``.
 """

@@ -1,4 +1,4 @@
-"""The seed's 5x4 sliding-block puzzle ("Quzzle"): bring the 2x2 block to the
+"""The original's 5x4 sliding-block puzzle ("Quzzle"): bring the 2x2 block to the
 lower left. Blocks of the same shape are interchangeable (``canonical``).
 
 Run ``python -m solver.examples.quzzle``.

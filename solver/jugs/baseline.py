@@ -1,4 +1,4 @@
-"""Water jugs over plain strings, as the generic-solver seed's JugFill writes them: no
+"""Water jugs over plain strings, as the original generic solver's JugFill writes them: no
 code shared with the real rules (:mod:`solver.jugs.rules`)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ class StringJugs:
         jugs = self._jugs(self.start)
         self.goal: list[int | None]
         if goal is None:
-            # the seed's goal, generalised: the water shared by the two largest jugs
+            # the original's goal, generalised: the water shared by the two largest jugs
             total = sum(have for have, _cap in jugs)
             largest = sorted(range(len(jugs)), key=lambda i: (-jugs[i][1], -i))[:2]
             self.goal = [total // 2 if i in largest else 0 for i in range(len(jugs))]
@@ -55,6 +55,6 @@ class StringJugs:
 
 
 def original_model(board: str, options: Mapping[str, Any]) -> StringJugs:
-    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
+    """The model :mod:`solver.originals` runs the originals' searches on, for the canonical
     board and the game's checked options."""
     return StringJugs(board, options.get("goal"))

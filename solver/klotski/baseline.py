@@ -121,6 +121,6 @@ class StringKlotski:
 
 
 def original_model(board: str, options: Mapping[str, Any]) -> StringKlotski:
-    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
+    """The model :mod:`solver.originals` runs the originals' searches on, for the canonical
     board and the game's checked options."""
     return StringKlotski.for_board(board, options.get("metric") or "piece", options.get("goal"))

@@ -47,6 +47,6 @@ class StringNPuzzle:
 
 
 def original_model(board: str, options: Mapping[str, Any]) -> StringNPuzzle:
-    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
+    """The model :mod:`solver.originals` runs the originals' searches on, for the canonical
     board and the game's checked options."""
     return StringNPuzzle(board)

@@ -53,5 +53,5 @@ class StringRushHour:
 
 
 def original_model(board: str, options: Mapping[str, Any]) -> StringRushHour:
-    """The model :mod:`solver.originals` runs the seeds' searches on (no options)."""
+    """The model :mod:`solver.originals` runs the originals' searches on (no options)."""
     return StringRushHour(board)

@@ -49,8 +49,8 @@ class StringWaterSort:
                 yield (i, j), ",".join(new)
 
     def cost(self, pos: str) -> int:
-        """The water-sort seed's estimate, as it wrote it: one per colour change inside
-        a tube, one per tube bottom a colour shares with an earlier tube, one more for
+        """The original water-sort program's estimate, as it wrote it: one per colour change
+        inside a tube, one per tube bottom a colour shares with an earlier tube, one more for
         a part-filled one-colour tube whose colour another bottom has, one less for a
         full one-colour tube. Not a lower bound (that -1), so its A* proves nothing."""
         c = 0
@@ -77,6 +77,6 @@ class StringWaterSort:
 
 
 def original_model(board: str, options: Mapping[str, Any]) -> StringWaterSort:
-    """The model :mod:`solver.originals` runs the seeds' searches on, for the canonical
+    """The model :mod:`solver.originals` runs the originals' searches on, for the canonical
     board and the game's checked options."""
     return StringWaterSort(board, options.get("capacity") or 4)

@@ -1,7 +1,8 @@
 """Water sort's rules written out once for the tests, on tuples of tube strings.
 
 Shares no code with ``solver/``: a pour moves the top colour's run onto an empty tube
-or the same colour, as far as there is room (written the seed's way: one unit at a time).
+or the same colour, as far as there is room (written as the original program does: one
+unit at a time).
 """
 
 import itertools
@@ -12,7 +13,7 @@ def tubes_of(text):
 
 
 def reference_pour(state, src, dst, capacity):
-    """The rules written the seed's way: move one unit at a time while it is legal."""
+    """The rules written the original's way: move one unit at a time while it is legal."""
     tubes = [list(t) for t in state]
     moved = 0
     while (

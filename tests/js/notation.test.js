@@ -157,7 +157,7 @@ test("the JS rules find the Python solver's shortest lengths", () => {
   // python -m solver solve watersort ABAB,BABA,,: 7 pours
   const w = watersort.createGame();
   assert.equal(shortest(w, "ABAB,BABA,,", (s) => pairs(s.tubes.length)), 7);
-  // python -m solver solve jugs 0/3,0/5,8/8 --goal 0,4,4: 7 pours (the seed's answer)
+  // python -m solver solve jugs 0/3,0/5,8/8 --goal 0,4,4: 7 pours (the original's answer)
   const j = jugs.createGame({ goal: "0,4,4" });
   assert.equal(shortest(j, "0/3,0/5,8/8", (s) => pairs(s.jugs.length)), 7);
   // python -m solver solve rushhour oGoBBooGCCDDAAHoooooHoIoEEFFIooooooo: 10 moves (a

@@ -34,9 +34,9 @@ KINDS = {
     "bidirectional": N_("bidirectional breadth-first"),
     "astar": N_("A* (shortest guided by a lower bound)"),
     "idastar": N_("IDA* (A* in iterative deepening)"),
-    "seed-bfs": N_("the seed's breadth-first search"),
-    "seed-bidirectional": N_("the 8-puzzle seed's bidirectional search"),
-    "seed-astar": N_("the water-sort seed's A*"),
+    "seed-bfs": N_("the original generic solver's breadth-first search"),
+    "seed-bidirectional": N_("the original 8-puzzle program's bidirectional search"),
+    "seed-astar": N_("the original water-sort program's A*"),
 }
 
 
