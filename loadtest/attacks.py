@@ -453,7 +453,7 @@ async def graph_flood(target: Target, clients: int = 10, tasks: int = 5) -> dict
 
 # -- lab-noise ---------------------------------------------------------------------------
 
-#: the log line of a job a lane refused (webapp/jobs/core.py), for a lab run
+#: the log line of a job a lane refused (webapp/jobs/core.py), for a comparison
 LAB_REFUSED = re.compile(r"lab_run rejected by the \w+ lane")
 
 
@@ -493,7 +493,7 @@ async def lab_noise(target: Target, sockets: int = 10, every: float = 0.05) -> d
     refused = sum(n for message, n in answers.items() if "busy" in message)
     return _held(
         refused >= sockets and len(lines) <= 3,
-        f"{sent[0]} lab runs from {sockets} sockets of one address, {refused} refused as "
+        f"{sent[0]} comparisons from {sockets} sockets of one address, {refused} refused as "
         f"busy; the log has {len(lines)} line(s) of them",
         sent=sent[0],
         refused=refused,

@@ -396,7 +396,7 @@ def test_a_lab_run_starts_only_within_its_addresss_half_of_the_workers():
     popped = line.pop(running, workers=4)
     assert popped is not None and popped.request.id == "c1"  # A's third waits
     running.append(popped)
-    assert line.pop(running, workers=4) is None  # three lab runs: the fourth worker is kept
+    assert line.pop(running, workers=4) is None  # three comparisons: the fourth worker is kept
     assert line.pop(running[2:], workers=4).request.id == "a3"  # A's first two ended
     lone = FairQueue(10)
     lone.push(lab("x", "A"))

@@ -478,8 +478,8 @@ def test_a_refused_page_task_is_answered_after_a_pause():
 
 
 def test_a_lab_run_yields_its_worker_to_another_players_waiting_solve(pool):
-    """Issue 46: lab runs held a long-lane worker up to a minute, never pre-empted (an
-    honest long solve took 35.6 s behind six lab sockets). A lab run that has run its
+    """Issue 46: comparisons held a long-lane worker up to a minute, never pre-empted (an
+    honest long solve took 35.6 s behind six lab sockets). A comparison that has run its
     slice while another search waits is stopped, told "server busy", and the solve runs."""
     solve = pool(size=1, max_queue=4)
     solve.lab_slice = 0.5

@@ -93,7 +93,7 @@ def _limits(config) -> dict[str, Limits]:
     return {
         ANALYSE: Limits(config["ANALYSE_SECONDS"], config["ANALYSE_MAX_NODES"], interval),
         SOLVE: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
-        # each of a lab run's algorithms searches under a solve's budgets
+        # each of a comparison's algorithms searches under a solve's budgets
         LAB: Limits(config["SOLVE_SECONDS"], config["SOLVE_MAX_NODES"], interval),
     }
 

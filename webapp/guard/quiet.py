@@ -1,6 +1,6 @@
 """Refusals, logged at most once a minute per client, with a count of the rest.
 
-A client that floods a refused request (a lab run the long lane has no room for, a
+A client that floods a refused request (a comparison the long lane has no room for, a
 race it may not open) must not write a line a request: 593 WARNING lines a second
 from one address filled the log and hid everything else. :class:`RefusalLog` writes
 the first refusal of a client, then counts the next ones quietly and, at the first

@@ -20,8 +20,8 @@ clients of one address asking graphs filled the page lane's 8 places, and 24 of 
 page tasks from another address were refused).
 
 Lab runs hold a worker for up to a minute, so a lane of ``workers`` processes starts
-one only while its address runs fewer than half of them and while the lab runs running
-leave a process for everything else (:func:`lab_may_start`), and a lab run that has
+one only while its address runs fewer than half of them and while the comparisons running
+leave a process for everything else (:func:`lab_may_start`), and a comparison that has
 run :data:`LAB_SLICE_SECONDS` yields its worker when another kind of search waits
 (:meth:`FairLane.yield_labs`; its player hears "server busy, try again"): six lab
 sockets of one address made an honest long solve take 35.6 s.
@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from .core import LaneBusy
 from .model import BUSY_MESSAGE, LAB, Job
 
-#: a lab run that has run this long gives its worker up to a waiting search
+#: a comparison that has run this long gives its worker up to a waiting search
 LAB_SLICE_SECONDS = 5.0
 
 
@@ -51,8 +51,8 @@ def share(max_queue: int, max_per_address: int | None = None) -> int:
 
 def lab_may_start(job: Job, running: list[Job], workers: int) -> bool:
     """Whether a free worker of a lane of ``workers`` processes may start ``job`` given
-    the jobs ``running``: anything but a lab run may; a lab run only while its address
-    runs fewer than half the workers' lab runs (at least one) and, with two workers or
+    the jobs ``running``: anything but a comparison may; a comparison only while its address
+    runs fewer than half the workers' comparisons (at least one) and, with two workers or
     more, while a worker is left for the others' searches."""
     if job.kind != LAB or workers <= 0:
         return True
@@ -74,7 +74,7 @@ class FairQueue:
     ):
         self.max_queue = max(0, int(max_queue))
         self.max_per_address = share(self.max_queue, max_per_address)
-        #: the lane's processes (0: not known, lab runs are not held back)
+        #: the lane's processes (0: not known, comparisons are not held back)
         self.workers = workers
         #: when each job handed out got its worker, by ``Job.seq``
         self.started: dict[int, float] = {}
@@ -118,7 +118,7 @@ class FairQueue:
         self, running: Iterable[Job], plain_only: bool = False, workers: int | None = None
     ) -> Job | None:
         """The next job for a free worker, given the jobs running in the lane (of
-        ``workers`` processes, by default :attr:`workers`: lab runs keep to
+        ``workers`` processes, by default :attr:`workers`: comparisons keep to
         :func:`lab_may_start`, and wait behind other kinds of an address running as
         many); None when nothing (or, with ``plain_only``, no job but a try) waits."""
         running = list(running)
@@ -171,11 +171,11 @@ class FairLane:
         self.name = name
         self.max_queue = max(0, int(max_queue))
         self._lock = threading.RLock()
-        # a back end with a fixed number of processes says so (``size``): lab runs' share
+        # a back end with a fixed number of processes says so (``size``): comparisons' share
         self._queue = FairQueue(max_queue, max_per_address, lambda: int(getattr(self, "size", 0)))
         self._closing = False
         self.rejected = 0  # jobs refused: the queue full, or the lane closing
-        #: a lab run that has run this long yields its worker to a waiting search
+        #: a comparison that has run this long yields its worker to a waiting search
         self.lab_slice = LAB_SLICE_SECONDS
 
     def running_jobs(self) -> list[Job]:
@@ -202,7 +202,7 @@ class FairLane:
         raise NotImplementedError
 
     def yield_labs(self) -> int:
-        """Stop the lab runs that have run :attr:`lab_slice` seconds while searches of
+        """Stop the comparisons that have run :attr:`lab_slice` seconds while searches of
         other kinds wait here, the longest running first and one per waiting search:
         each lab player hears "server busy, try again" and its worker goes to the
         fairest waiting job. A back end's watch loop calls it; how many it stopped."""

@@ -92,7 +92,7 @@ Payload = Mapping[str, Any]
 @dataclass(frozen=True)
 class JobRequest:
     """A checked ``analyse``/``solve``/``lab_run`` request (:mod:`webapp.live.validation`
-    makes it); ``algorithms`` are a lab run's."""
+    makes it); ``algorithms`` are a comparison's."""
 
     game: str
     board: str

@@ -305,7 +305,7 @@ class WorkerPool(FairLane):
                 worker.ending = f"gave up after {job.limits.runaway_after:g} s (search stopped)"
                 worker.process.kill()
                 self._lost(worker, worker.ending)
-        self.yield_labs()  # a lab run that ran its slice makes way for a waiting search
+        self.yield_labs()  # a comparison that ran its slice makes way for a waiting search
 
     def _lost(self, worker: SolverProcess, message: str) -> None:
         """A worker died or was killed: answer its jobs with ``error``, start a fresh one."""

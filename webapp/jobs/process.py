@@ -203,7 +203,7 @@ def process_main(conn, cancel_flag, settings: WorkerSettings) -> None:
 def run_one(conn, cancel_flag, seq: int, kind: str, request: Request, limits: Limits) -> None:
     """One job, its events sent as they come but an answer, which rides with the job's
     end: ``("done", seq, [(event, payload)])`` (one message, one wake of the web process).
-    Progress, an analysis's interim hint and a lab run's figures go at once; a job
+    Progress, an analysis's interim hint and a comparison's figures go at once; a job
     cancelled before its turn ends at once."""
     cancel = _Flag(cancel_flag, seq)
     held: list[tuple[str, Payload]] = []
