@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 from helpers.npuzzle import neighbour, reference_distances, slides, tiles_of
-from helpers.players import build_app
+from helpers.players import build_app, count
 from helpers.sockets import Inbox
 
 from webapp.players.runs import IDLE_SECONDS
+from webapp.storage.models import Player, Run
 
 
 def distance(board: str) -> int:
@@ -167,7 +168,8 @@ def test_a_run_whose_puzzle_cannot_be_made_now_is_refused_with_a_time_to_try_aga
     sqlite_app, monkeypatch
 ):
     """The pool holds nothing near and the generator finds nothing in its budget: a 503
-    that says when to try again, and no run is stored."""
+    that says when to try again, and nothing is stored: no run, and no player made for
+    it (one would use up the address's share of new players for nothing)."""
     from webapp.players import runs
 
     monkeypatch.setattr(runs, "_near", lambda *args: [])
@@ -176,4 +178,5 @@ def test_a_run_whose_puzzle_cannot_be_made_now_is_refused_with_a_time_to_try_aga
     got = client.post("/api/runs", json={"mode": "streak", "game": "npuzzle"})
     assert got.status_code == 503 and int(got.headers["Retry-After"]) > 0
     assert "could be made now" in got.get_json()["error"]
+    assert count(sqlite_app, Player) == 0 and count(sqlite_app, Run) == 0
     assert client.get("/api/runs/streak/npuzzle").get_json() == {"run": None, "best": 0}

@@ -28,10 +28,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import Session
 
 from solver.core.game import Game
 from solver.core.text import N_
@@ -205,7 +207,7 @@ def view(db: Database, run: Run, now: dt.datetime) -> dict[str, Any]:
 
 def start(
     db: Database,
-    player_id: int,
+    player: Callable[[Session], int],
     game: type[Game],
     mode: str,
     now: dt.datetime,
@@ -213,9 +215,12 @@ def start(
     address_key: str | None = None,
 ) -> Run:
     """A new run (the player's open run of this mode and game ends here), started from
-    ``address_key`` (a keyed hash: :mod:`webapp.players.helps` counts its questions)."""
+    ``address_key`` (a keyed hash: :mod:`webapp.players.helps` counts its questions).
+    ``player`` gives the player's id in the run's own write: a new player is made there,
+    once the run has its puzzle, so a start refused makes nobody."""
     puzzle, rating = next_puzzle(db, game, mode, 0, make)
     with db.writing() as session:
+        player_id = player(session)
         session.execute(
             update(Run)
             .where(

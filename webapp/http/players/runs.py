@@ -19,6 +19,7 @@ A run is ``{"run", "mode", "game", "options", "start", "board", "shortest", "mov
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
+from sqlalchemy.orm import Session
 
 from ...players.runs import (
     check_turn,
@@ -48,11 +49,16 @@ def start_run():
     game = game_named(body.get("game"))
     mode = checked(game, body.get("mode"))
     players = state()
-    player = current_player(create=True)
     where = players.helps.holder_address(request.remote_addr)
-    run = start(players.db, player.player_id, game, mode, players.now(), _make(game), where)
+    run = start(players.db, _player_id, game, mode, players.now(), _make(game), where)
+    player = current_player(create=True)  # the one the run's write found or made
     players.helps.hold_run(run, player.token)  # help asked about it counts from now on
     return jsonify(view(players.db, run, players.now())), 201
+
+
+def _player_id(session: Session) -> int:
+    """The cookie's player, or a new one made in ``session`` (the run's write)."""
+    return current_player(create=True, session=session).player_id
 
 
 @blueprint.get("/runs/<mode>/<name>")
