@@ -445,3 +445,25 @@ def test_the_sweeper_survives_its_lanes_failing_and_the_player_still_hears():
     assert [job.request.id for job in long_lane.jobs] == ["second"]
     assert core._sweeper is not None and core._sweeper.is_alive()
     core.closing = True  # stops the sweeper
+
+
+def test_the_end_of_warming_is_told_to_this_process_pages_without_the_cluster_queue():
+    """The page that connects when the last lane is ready makes the server say so to
+    every page: to this process's pages only (its lanes, not another process's), and
+    never through the cluster's queue, which held that page's connection for a
+    publish's timeout while Redis hung."""
+    said = []
+    lane = FakeLane()
+    ready = {"ready": 0, "size": 1}
+    lane.stats = lambda: ready
+    core = JobCore(lambda *args, **kwargs: said.append((args, kwargs)), {QUICK: lane}, LIMITS)
+    core.warming = True
+    assert core.still_warming() and said == []
+    ready["ready"] = 1
+    assert not core.still_warming()
+    assert said == [
+        (("solver_status", {"warming": False, "building": False}), {"ignore_queue": True})
+    ]
+    core.building = True
+    core.tables_built()
+    assert said[1] == said[0]

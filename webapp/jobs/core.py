@@ -338,7 +338,7 @@ class JobCore:
         if all(lane["ready"] or not lane["size"] for lane in stats):
             self.warming = False
             log.info("every lane has a solver process ready")
-            self._emit(SOLVER_STATUS, self.status())  # every page waiting hears it
+            self._status_changed()
         return self.warming
 
     def status(self) -> SolverStatusEvent:
@@ -349,7 +349,14 @@ class JobCore:
         """The prebuild is done: every page hears it (one still waiting asks again)."""
         self.building = False
         log.info("every table is built")
-        self._emit(SOLVER_STATUS, self.status())
+        self._status_changed()
+
+    def _status_changed(self) -> None:
+        """Every page of this process hears its new status, never published on the
+        cluster's queue: it is this process's lanes and tables, and a page connecting is
+        what finds the change (:meth:`still_warming`); a hung Redis held that connection
+        for a publish's timeout (2.0 s, 2 faults runs in 4)."""
+        self._emit(SOLVER_STATUS, self.status(), ignore_queue=True)
 
     def _until_warm(self) -> None:
         while not self.closing and self.still_warming():
