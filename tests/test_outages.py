@@ -7,6 +7,9 @@ searches until Redis answers."""
 
 import datetime as dt
 import logging
+import socket
+import threading
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -113,3 +116,44 @@ def test_a_cluster_lane_started_while_redis_is_out_of_reach_starts_and_refuses(c
         assert refused.value.message == UNAVAILABLE_MESSAGE
     finally:
         lane.shutdown()
+
+
+def test_a_long_search_handed_to_a_hung_redis_holds_no_one_else(caplog):
+    """Redis stops answering just as a long search is handed to RQ: the submitter waits
+    out one command's timeout, but the lane's figures (read by every page connecting
+    while the server warms, and by ``/readyz``) answer at once meanwhile; the search
+    goes back in line and is answered "unavailable" when the watcher sees Redis gone."""
+    hung = socket.socket()  # accepts connections (the kernel's backlog), never answers
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(16)
+    lane = ClusterLane("long", f"redis://127.0.0.1:{hung.getsockname()[1]}/0", max_queue=10)
+    heard = []
+    try:
+        with caplog.at_level(logging.WARNING):
+            lane.start()  # its count of workers times out: unavailable
+        lane.available = True  # as if Redis answered a moment ago
+        job = Job(
+            "solve",
+            JobRequest("npuzzle", "1 2 3 4 5 6 7 8 0"),
+            Limits(5.0, None, 0.1),
+            on_lost=lambda message, retry: heard.append(message),
+        )
+        submitter = threading.Thread(target=lane.submit, args=(job,))
+        began = time.monotonic()
+        submitter.start()
+        slowest = 0.0
+        while submitter.is_alive():
+            asked = time.monotonic()
+            lane.stats()
+            slowest = max(slowest, time.monotonic() - asked)
+            time.sleep(0.05)
+        assert time.monotonic() - began > 1.0  # the enqueue did wait for the hung Redis
+        assert slowest < 0.5, slowest
+        assert "could not hand a job to RQ" in caplog.text
+        deadline = time.monotonic() + 10
+        while not heard and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert heard == [UNAVAILABLE_MESSAGE]
+    finally:
+        lane.shutdown()
+        hung.close()

@@ -77,8 +77,10 @@ class ClusterLane(FairLane):
         self.key = uuid.uuid4().hex[:12]  # this web process's reply list
         self.redis = redis_client(url)
         self.queue = Queue(QUEUE, connection=self.redis)
-        # key -> job, rq id, misses (a list: the watcher counts in it), when handed out
+        # key -> job, rq id ("" until RQ has it), misses (a list: the watcher counts in
+        # it), when handed out
         self._running: dict[str, tuple[Job, str, list[int], float]] = {}
+        self._unsent: list[str] = []  # keys handed out, not yet enqueued (see _send)
         self.available = True  # False while the watcher cannot reach Redis
         self._missing: dict[str, float] = {}  # worker name -> first seen without its key
         self._threads: list[threading.Thread] = []
@@ -94,6 +96,7 @@ class ClusterLane(FairLane):
                 self.rejected += 1
                 raise LaneBusy(self.name, UNAVAILABLE_MESSAGE)
         super().submit(job)
+        self._send()
 
     def cancel(self, job: Job) -> None:
         with self._lock:
@@ -171,13 +174,31 @@ class ClusterLane(FairLane):
         return None
 
     def _hand_out_locked(self) -> None:
-        """Hand RQ the fair queue's next jobs while it has idle workers for them."""
+        """Take the fair queue's next jobs for RQ's idle workers; :meth:`_send` gives
+        them to RQ once the lock is released."""
         while len(self._running) < self.capacity:
             running = [job for job, *_ in self._running.values()]
             job = self._queue.pop(running)
             if job is None:
                 return
             key = f"{self.key}-{job.seq}"
+            self._running[key] = (job, "", [0], time.monotonic())
+            self._unsent.append(key)
+
+    def _send(self) -> None:
+        """Enqueue the jobs taken for RQ, with the lock released: a hung Redis holds
+        the caller for a command's timeout, never everyone who reads the lane's figures
+        (a page connecting, ``/readyz``) or submits meanwhile. A job is in ``_running``
+        before RQ has it, so a reply faster than the enqueue finds it."""
+        while True:
+            with self._lock:
+                if not self._unsent:
+                    return
+                key = self._unsent.pop(0)
+                entry = self._running.get(key)
+            if entry is None:
+                continue  # lost or stopped meanwhile
+            job = entry[0]
             try:
                 rq_job = self.queue.enqueue_call(
                     long_search,
@@ -188,10 +209,17 @@ class ClusterLane(FairLane):
                 )
             except Exception as err:  # noqa: BLE001 - Redis out of reach: the watcher answers
                 log.warning("could not hand a job to RQ: %s", err)
-                self._queue.push(job)  # back in line; the watcher refuses it if Redis stays down
-                self.available = False
+                with self._lock:  # back in line; the watcher refuses them if Redis stays down
+                    for unsent in [key, *self._unsent]:
+                        taken = self._running.pop(unsent, None)
+                        if taken is not None:
+                            self._queue.push(taken[0])
+                    self._unsent.clear()
+                    self.available = False
                 return
-            self._running[key] = (job, rq_job.id, [0], time.monotonic())
+            with self._lock:
+                if key in self._running:
+                    self._running[key] = (job, rq_job.id, *self._running[key][2:])
 
     def _listen(self) -> None:
         replies = REPLY_KEY.format(lane=self.key)
@@ -210,6 +238,7 @@ class ClusterLane(FairLane):
                 del self._running[message["job"]]
                 self.completed += 1
                 self._hand_out_locked()
+        self._send()
         if entry is None:
             return
         job = entry[0]
@@ -265,6 +294,7 @@ class ClusterLane(FairLane):
         self._check_running()
         with self._lock:
             self._hand_out_locked()
+        self._send()
 
     def _unavailable(self) -> None:
         """Redis out of reach: refuse new long searches, answer the waiting ones now."""
@@ -297,6 +327,8 @@ class ClusterLane(FairLane):
         with self._lock:
             watched = list(self._running.items())
         for key, (_job, rq_id, misses, _handed) in watched:
+            if not rq_id:
+                continue  # not enqueued yet
             try:
                 status = RQJob.fetch(rq_id, connection=self.redis).get_status()
             except Exception:  # expired or deleted: its done line is on its way or lost
@@ -315,6 +347,7 @@ class ClusterLane(FairLane):
                 return
             self.lost += 1
             self._hand_out_locked()
+        self._send()
         job = entry[0]
         log.warning("%s an RQ worker lost a %s job", job.log_id, job.kind)
         if not job.cancelled and job.on_lost is not None:
