@@ -28,7 +28,7 @@ def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
     page.goto(live_server + "/")
     page.get_by_test_id("ladder-npuzzle").click()
     page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
-    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    view.wait_for_controller()
     expect(view.testid("open-coach")).to_be_visible()  # ranked: the coach waits for the finish
     first = _solve_here(view)
     view.wait_status("solved")
@@ -39,7 +39,7 @@ def test_the_ladder_serves_a_ranked_puzzle_rates_the_finish_and_serves_the_next(
     page.set_viewport_size({"width": 390, "height": 844})
     view.testid("next-puzzle").click()
     page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
-    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    view.wait_for_controller()
     assert view.state() != first  # never the same puzzle twice
     me = page.request.get(live_server + "/api/player").json()
     assert round(me["ratings"]["npuzzle"]["rating"]) == after
@@ -62,7 +62,7 @@ def test_a_ladder_finish_is_scored_from_the_servers_answer(page, live_server):
     view.game = "npuzzle"
     page.goto(live_server + "/play/npuzzle?ladder=1")
     page.wait_for_url(re.compile(r"/play/npuzzle\?board=.+&ladder=1"))
-    expect(view.board).to_have_attribute("data-state", re.compile(".+"))
+    view.wait_for_controller()
     page.evaluate("window.arcade.link.socket.off('analysis')")
     line = line_home(view.state(), detour=True)  # two moves over the shortest
     shortest = reference_distances()[tiles_of(line[0])]

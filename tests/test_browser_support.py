@@ -3,6 +3,7 @@ fallback, undo/redo keys, no console errors (the page driver is ``helpers.browse
 """
 
 import re
+import time
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlparse
 
@@ -192,6 +193,13 @@ def test_the_theme_follows_the_system_until_chosen_and_the_choice_is_kept(browse
         control.select_option("light")
         _assert_theme(page, "light")
 
+        # the page's cookie reaches the context's jar a moment after the page has it
+        deadline = time.monotonic() + 5
+        while {"name": "arcade_theme", "value": "light"} not in [
+            {"name": c["name"], "value": c["value"]} for c in context.cookies()
+        ]:
+            assert time.monotonic() < deadline, context.cookies()
+            time.sleep(0.05)
         served = page.request.get(live_server + "/").text()  # the context's cookie goes too
         assert '<html lang="en" data-theme="light">' in served
         page.set_viewport_size({"width": 390, "height": 844})

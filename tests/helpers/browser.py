@@ -86,13 +86,17 @@ class GamePage:
             query["board"] = board
         self.game = game
         self.page.goto(f"{self.base}/play/{game}?{urlencode(query)}")
-        expect(self.board).to_have_attribute("data-state", re.compile(".+"))
-        # the board's state is in the served HTML; a click before the module has wired
-        # the controls does nothing, so wait for the page's controller (main.js)
-        self.page.wait_for_function("() => window.arcade !== undefined")
+        self.wait_for_controller()
         if wait_analysis:
             expect(self.testid("distance")).not_to_have_text("evaluating…", timeout=10_000)
         return self
+
+    def wait_for_controller(self):
+        """The board served and the page's controller running: the board's state is in
+        the served HTML, and a click (or ``window.arcade``) before the module has wired
+        the controls finds nothing."""
+        expect(self.board).to_have_attribute("data-state", re.compile(".+"))
+        self.page.wait_for_function("() => window.arcade !== undefined")
 
     # -- reading -------------------------------------------------------------
     def testid(self, name):
