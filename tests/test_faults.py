@@ -187,6 +187,11 @@ def _until(check, within: float, what: str):
         time.sleep(0.1)
 
 
+def _long_lane_ok(started) -> bool:
+    """Every web process says Redis answers (``/readyz``): long searches are taken."""
+    return all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls)
+
+
 def _submits(started, load) -> bool:
     """A result posted through the proxy is acknowledged now."""
     body = {
@@ -355,20 +360,13 @@ def test_quick_answers_keep_flowing_while_redis_is_hung(cluster):
     FIGURES["Redis hung: slowest quick answer"] = max(during)
     FIGURES["Redis hung: long solve refused in"] = refused_in
     # Redis back: long searches are taken again
-    _, status = _until(
-        lambda: all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls),
-        BACK_WITHIN,
-        "Redis ok in /readyz",
-    )
+    _, status = _until(lambda: _long_lane_ok(started), BACK_WITHIN, "Redis ok in /readyz")
 
 
 def test_a_long_solve_ends_whatever_happens_to_redis(cluster):
     started, _ = cluster
-    _until(  # Redis back since an earlier test: long searches are taken again
-        lambda: all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls),
-        BACK_WITHIN,
-        "Redis ok in /readyz",
-    )
+    # Redis back since an earlier test: long searches are taken again
+    _until(lambda: _long_lane_ok(started), BACK_WITHIN, "Redis ok in /readyz")
     client = LiveClient(started.web_urls[0])
     try:
         sent = time.monotonic()
@@ -403,11 +401,7 @@ def test_redis_shut_down_comes_back_and_long_searches_with_it(cluster):
     )
     _answers_again(load)
     FIGURES["redis-cli shutdown: Redis restarted"] = _restarted(started, "redis", old)
-
-    def long_lane_ok():
-        return all(_get(f"{u}/readyz")[1]["checks"]["redis"] == "ok" for u in started.web_urls)
-
-    _, took = _until(long_lane_ok, BACK_WITHIN, "the long lane back")
+    _, took = _until(lambda: _long_lane_ok(started), BACK_WITHIN, "the long lane back")
     FIGURES["redis-cli shutdown: long lane back"] = took
     # a restarted Redis has forgotten RQ's registry: the workers register again
     _, took = _until(lambda: len(started.workers()) >= 2, BACK_WITHIN, "the workers registered")

@@ -100,6 +100,13 @@ def test_the_daily_is_made_once_and_read_back_after_a_restart(tmp_path):
     assert made == [("jugs", day)]
 
 
+def _long_solve(**callbacks) -> Job:
+    """A long search of a solved 8-puzzle, as the job core hands it to a lane."""
+    return Job(
+        "solve", JobRequest("npuzzle", "1 2 3 4 5 6 7 8 0"), Limits(5.0, None, 0.1), **callbacks
+    )
+
+
 def test_a_cluster_lane_started_while_redis_is_out_of_reach_starts_and_refuses(caplog):
     """Started (a web process restarted) while Redis is out of reach: no exception, so
     the rest of the server's start-up runs; the listener and the watcher run, and a
@@ -110,9 +117,8 @@ def test_a_cluster_lane_started_while_redis_is_out_of_reach_starts_and_refuses(c
             lane.start()
         assert [thread.is_alive() for thread in lane._threads] == [True, True]
         assert "Redis is out of reach at start-up" in caplog.text
-        job = Job("solve", JobRequest("npuzzle", "1 2 3 4 5 6 7 8 0"), Limits(5.0, None, 0.1))
         with pytest.raises(LaneBusy) as refused:
-            lane.submit(job)
+            lane.submit(_long_solve())
         assert refused.value.message == UNAVAILABLE_MESSAGE
     finally:
         lane.shutdown()
@@ -132,12 +138,7 @@ def test_a_long_search_handed_to_a_hung_redis_holds_no_one_else(caplog):
         with caplog.at_level(logging.WARNING):
             lane.start()  # its count of workers times out: unavailable
         lane.available = True  # as if Redis answered a moment ago
-        job = Job(
-            "solve",
-            JobRequest("npuzzle", "1 2 3 4 5 6 7 8 0"),
-            Limits(5.0, None, 0.1),
-            on_lost=lambda message, retry: heard.append(message),
-        )
+        job = _long_solve(on_lost=lambda message, retry: heard.append(message))
         submitter = threading.Thread(target=lane.submit, args=(job,))
         began = time.monotonic()
         submitter.start()
